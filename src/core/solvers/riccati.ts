@@ -1,0 +1,3 @@
+import type { ToolDef } from '../tools/types.js';
+
+export const tools: ToolDef[] = [];

@@ -1,0 +1,134 @@
+/**
+ * Validated execution of a tool from the table: coercion of loosely typed arguments (as a
+ * language model or a user writes them), JSON Schema validation by ajv, a size limit, the
+ * solver, and the independent verifier. Every front end calls tools through here.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { ControlError } from '../errors.js';
+import { parseMatrixLiteral } from '../parse/index.js';
+import type { JsonSchema, ToolDef } from './types.js';
+import { getTool, TOOLS } from './table.js';
+
+export interface CallOptions {
+  /** largest state dimension (rows of any matrix argument) accepted; default 200 */
+  maxN?: number;
+}
+
+export const DEFAULT_MAX_N = 200;
+
+const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true });
+const validators = new Map<string, ValidateFunction>();
+
+function validator(tool: ToolDef): ValidateFunction {
+  let v = validators.get(tool.name);
+  if (!v) {
+    v = ajv.compile(tool.parameters);
+    validators.set(tool.name, v);
+  }
+  return v;
+}
+
+function isMatrixSchema(s: JsonSchema | undefined): boolean {
+  const items = s?.items as JsonSchema | undefined;
+  return s?.type === 'array' && items?.type === 'array';
+}
+
+function isVectorSchema(s: JsonSchema | undefined): boolean {
+  const items = s?.items as JsonSchema | undefined;
+  return s?.type === 'array' && items?.type === 'number';
+}
+
+/**
+ * Makes loosely typed arguments fit the schema where the intent is unambiguous: a JSON or
+ * MATLAB/NumPy literal in a string, a scalar where a matrix is expected (R = 1), a number in
+ * a string. Anything else is left for the validator to reject with a clear message.
+ */
+export function coerceArgs(tool: ToolDef, raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const s = tool.parameters.properties[key];
+    let v = value;
+    if (typeof v === 'string' && s) {
+      const text = v.trim();
+      if (s.type === 'number' || s.type === 'integer') {
+        const x = Number(text);
+        if (text !== '' && Number.isFinite(x)) v = x;
+      } else if (s.type === 'array') {
+        v = parseMatrixLiteral(text);
+        if (isVectorSchema(s) && Array.isArray(v) && v.length === 1 && Array.isArray(v[0])) v = v[0];
+        else if (isVectorSchema(s) && Array.isArray(v) && v.every((r) => Array.isArray(r) && r.length === 1))
+          v = (v as number[][]).map((r) => r[0]);
+      }
+    }
+    if (isMatrixSchema(s)) {
+      if (typeof v === 'number') v = [[v]];
+      else if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number')) {
+        // a flat list where a matrix is expected: one row (the model wrote [1, 2] for a 1x2)
+        v = [v];
+      }
+    }
+    if (isVectorSchema(s) && typeof v === 'number') v = [v];
+    out[key] = v;
+  }
+  return out;
+}
+
+function describeAjvError(tool: ToolDef, e: ErrorObject): string {
+  const path = e.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p, i) => (i === 0 ? p : `[${Number(p) + 1}]`))
+    .join('');
+  if (e.keyword === 'required') return `${tool.name} needs argument ${(e.params as { missingProperty: string }).missingProperty}.`;
+  if (e.keyword === 'additionalProperties')
+    return `${tool.name} has no argument ${(e.params as { additionalProperty: string }).additionalProperty}; its arguments are ${Object.keys(tool.parameters.properties).join(', ')}.`;
+  if (e.keyword === 'enum') return `${path} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}.`;
+  return `${path || 'arguments'} ${e.message ?? 'is invalid'}.`;
+}
+
+function checkFinite(value: unknown, path: string): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value))
+      throw new ControlError(`${path} is ${value}: every entry must be a finite number.`);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => checkFinite(v, `${path}[${i + 1}]`));
+  }
+}
+
+function checkLimit(tool: ToolDef, args: Record<string, unknown>, maxN: number): void {
+  for (const [k, v] of Object.entries(args)) {
+    if (!isMatrixSchema(tool.parameters.properties[k]) || !Array.isArray(v)) continue;
+    const rows = v.length;
+    const cols = Array.isArray(v[0]) ? v[0].length : 0;
+    if (Math.max(rows, cols) > maxN)
+      throw new ControlError(
+        `${k} is ${rows}x${cols}, above the size limit of ${maxN} (setting control.maxStates, or --max-n on the command line).`,
+        'limit',
+      );
+  }
+}
+
+/** validated, coerced arguments of a tool; throws ControlError naming the first problem */
+export function prepareArgs(
+  name: string,
+  raw: Record<string, unknown>,
+  opts: CallOptions = {},
+): { tool: ToolDef; args: Record<string, any> } {
+  const tool = getTool(name);
+  if (!tool)
+    throw new ControlError(`There is no tool "${name}". Tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ControlError(`${name} takes an object of named arguments.`);
+  const args = coerceArgs(tool, raw);
+  for (const [k, v] of Object.entries(args)) checkFinite(v, k);
+  const v = validator(tool);
+  if (!v(args)) throw new ControlError(describeAjvError(tool, v.errors![0]));
+  checkLimit(tool, args, opts.maxN ?? DEFAULT_MAX_N);
+  return { tool, args };
+}
+
+/** runs a tool on raw arguments; returns the full-precision result or throws ControlError */
+export function runTool(name: string, raw: Record<string, unknown>, opts: CallOptions = {}): Record<string, unknown> {
+  const { tool, args } = prepareArgs(name, raw, opts);
+  return tool.run(args);
+}
