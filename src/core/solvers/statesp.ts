@@ -1,3 +1,134 @@
+/**
+ * State-space analysis: eigenvalues, controllability and observability matrices and their
+ * numerical rank. Also the plain functions other solvers reuse (`eigenvalues`, `ctrbMatrix`).
+ */
 import type { ToolDef } from '../tools/types.js';
+import type { Complex, Matrix } from '../types.js';
+import { matrix } from '../tools/schema.js';
+import { ControlError } from '../errors.js';
+import { checkMatrix, checkSquare, checkRows, checkCols } from '../tools/args.js';
+import { fromRows, toRows, zeros, type Mat } from '../linalg/dense.js';
+import { eigvalsSorted } from '../linalg/schur.js';
+import { rank } from '../linalg/svd.js';
 
-export const tools: ToolDef[] = [];
+/** eigenvalues of a real square matrix, sorted by real part then imaginary part */
+export function eigenvalues(A: Matrix | Mat): Complex[] {
+  const M = Array.isArray(A) ? fromRows(A) : A;
+  if (M.r === 0) return [];
+  return eigvalsSorted(M);
+}
+
+/** [B, AB, ..., A^(n-1) B] */
+export function ctrbMat(A: Mat, B: Mat): Mat {
+  const n = A.r, m = B.c;
+  const out = zeros(n, n * m);
+  let P = B;
+  for (let k = 0; k < n; k++) {
+    for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) out.d[i * n * m + k * m + j] = P.d[i * m + j];
+    if (k < n - 1) {
+      const next = zeros(n, m);
+      for (let i = 0; i < n; i++)
+        for (let l = 0; l < n; l++) {
+          const a = A.d[i * n + l];
+          if (a !== 0) for (let j = 0; j < m; j++) next.d[i * m + j] += a * P.d[l * m + j];
+        }
+      P = next;
+    }
+  }
+  return out;
+}
+
+/** [C; CA; ...; C A^(n-1)] */
+export function obsvMat(A: Mat, C: Mat): Mat {
+  const n = A.r, p = C.r;
+  const out = zeros(n * p, n);
+  let P = C;
+  for (let k = 0; k < n; k++) {
+    out.d.set(P.d, k * p * n);
+    if (k < n - 1) {
+      const next = zeros(p, n);
+      for (let i = 0; i < p; i++)
+        for (let l = 0; l < n; l++) {
+          const c = P.d[i * n + l];
+          if (c !== 0) for (let j = 0; j < n; j++) next.d[i * n + j] += c * A.d[l * n + j];
+        }
+      P = next;
+    }
+  }
+  return out;
+}
+
+export function ctrbMatrix(A: Matrix, B: Matrix): Matrix {
+  return toRows(ctrbMat(fromRows(A), fromRows(B)));
+}
+
+export function obsvMatrix(A: Matrix, C: Matrix): Matrix {
+  return toRows(obsvMat(fromRows(A), fromRows(C)));
+}
+
+export const complexOut = (list: Complex[]): number[][] => list.map(([re, im]) => [re, im]);
+
+export const tools: ToolDef[] = [
+  {
+    name: 'eig',
+    title: 'Eigenvalues',
+    description:
+      'Eigenvalues of a real square matrix A (balancing, Hessenberg reduction, Francis double-shift QR). ' +
+      'Returns them as [re, im] pairs sorted by real part, then imaginary part; conjugate pairs appear in full.',
+    parameters: {
+      type: 'object',
+      properties: { A: matrix('square matrix A') },
+      required: ['A'],
+      additionalProperties: false,
+    },
+    run(args) {
+      const A = checkMatrix(args.A, 'A');
+      checkSquare(A, 'A');
+      return { eigenvalues: complexOut(eigenvalues(A)) };
+    },
+  },
+  {
+    name: 'ctrb_rank',
+    title: 'Controllability matrix and rank',
+    description:
+      'Controllability matrix [B, AB, ..., A^(n-1)B] of (A, B) and its numerical rank (SVD, tolerance ' +
+      'max(size)*eps*sigma_1). Rank n means (A, B) is controllable.',
+    parameters: {
+      type: 'object',
+      properties: { A: matrix('state matrix A (n x n)'), B: matrix('input matrix B (n x m)') },
+      required: ['A', 'B'],
+      additionalProperties: false,
+    },
+    run(args) {
+      const A = checkMatrix(args.A, 'A');
+      const B = checkMatrix(args.B, 'B');
+      const n = checkSquare(A, 'A');
+      checkRows(B, n, 'B', 'A');
+      if (B[0].length === 0) throw new ControlError('B has no columns.');
+      const M = ctrbMat(fromRows(A), fromRows(B));
+      return { rank: rank(M), matrix: toRows(M) };
+    },
+  },
+  {
+    name: 'obsv_rank',
+    title: 'Observability matrix and rank',
+    description:
+      'Observability matrix [C; CA; ...; CA^(n-1)] of (A, C) and its numerical rank (SVD, tolerance ' +
+      'max(size)*eps*sigma_1). Rank n means (A, C) is observable.',
+    parameters: {
+      type: 'object',
+      properties: { A: matrix('state matrix A (n x n)'), C: matrix('output matrix C (p x n)') },
+      required: ['A', 'C'],
+      additionalProperties: false,
+    },
+    run(args) {
+      const A = checkMatrix(args.A, 'A');
+      const C = checkMatrix(args.C, 'C');
+      const n = checkSquare(A, 'A');
+      checkCols(C, n, 'C', 'A');
+      if (C.length === 0) throw new ControlError('C has no rows.');
+      const M = obsvMat(fromRows(A), fromRows(C));
+      return { rank: rank(M), matrix: toRows(M) };
+    },
+  },
+];

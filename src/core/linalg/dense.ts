@@ -1,0 +1,364 @@
+/**
+ * Dense real matrices for the numerical kernel: row-major Float64Array storage, element
+ * (i, j) of an r x c matrix at index i*c + j. Public solver functions take and return
+ * number[][] (arrays of rows); the kernel converts once at the boundary and works on flat
+ * arrays inside, so inner loops do not chase row pointers or allocate.
+ */
+import type { Matrix } from '../types.js';
+
+export const EPS = 2.220446049250313e-16; // 2^-52, numpy/MATLAB eps
+export const SAFMIN = 2.2250738585072014e-308;
+
+/** a dense r x c matrix, row-major */
+export interface Mat {
+  r: number;
+  c: number;
+  d: Float64Array;
+}
+
+export function zeros(r: number, c: number = r): Mat {
+  return { r, c, d: new Float64Array(r * c) };
+}
+
+export function eye(n: number): Mat {
+  const M = zeros(n, n);
+  for (let i = 0; i < n; i++) M.d[i * n + i] = 1;
+  return M;
+}
+
+export function fromRows(A: Matrix): Mat {
+  const r = A.length;
+  const c = r ? A[0].length : 0;
+  const M = zeros(r, c);
+  for (let i = 0; i < r; i++) {
+    const row = A[i];
+    for (let j = 0; j < c; j++) M.d[i * c + j] = row[j];
+  }
+  return M;
+}
+
+export function toRows(M: Mat): Matrix {
+  const out: Matrix = [];
+  for (let i = 0; i < M.r; i++) out.push(Array.from(M.d.subarray(i * M.c, (i + 1) * M.c)));
+  return out;
+}
+
+export function clone(M: Mat): Mat {
+  return { r: M.r, c: M.c, d: new Float64Array(M.d) };
+}
+
+export function transpose(M: Mat): Mat {
+  const T = zeros(M.c, M.r);
+  const { r, c, d } = M;
+  for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) T.d[j * r + i] = d[i * c + j];
+  return T;
+}
+
+/** C = A*B (i-k-j loop order for row-major locality) */
+export function mul(A: Mat, B: Mat): Mat {
+  if (A.c !== B.r) throw new Error(`mul: ${A.r}x${A.c} times ${B.r}x${B.c}`);
+  const C = zeros(A.r, B.c);
+  const n = A.r, m = A.c, p = B.c;
+  const a = A.d, b = B.d, c = C.d;
+  for (let i = 0; i < n; i++) {
+    const ci = i * p;
+    for (let k = 0; k < m; k++) {
+      const aik = a[i * m + k];
+      if (aik === 0) continue;
+      const bk = k * p;
+      for (let j = 0; j < p; j++) c[ci + j] += aik * b[bk + j];
+    }
+  }
+  return C;
+}
+
+/** C = A'*B without forming A' */
+export function mulTN(A: Mat, B: Mat): Mat {
+  if (A.r !== B.r) throw new Error(`mulTN: (${A.r}x${A.c})' times ${B.r}x${B.c}`);
+  const C = zeros(A.c, B.c);
+  const n = A.c, m = A.r, p = B.c;
+  const a = A.d, b = B.d, c = C.d;
+  for (let k = 0; k < m; k++) {
+    const bk = k * p;
+    for (let i = 0; i < n; i++) {
+      const aki = a[k * n + i];
+      if (aki === 0) continue;
+      const ci = i * p;
+      for (let j = 0; j < p; j++) c[ci + j] += aki * b[bk + j];
+    }
+  }
+  return C;
+}
+
+/** C = A*B' without forming B' */
+export function mulNT(A: Mat, B: Mat): Mat {
+  if (A.c !== B.c) throw new Error(`mulNT: ${A.r}x${A.c} times (${B.r}x${B.c})'`);
+  const C = zeros(A.r, B.r);
+  const n = A.r, m = A.c, p = B.r;
+  const a = A.d, b = B.d, c = C.d;
+  for (let i = 0; i < n; i++) {
+    const ai = i * m;
+    for (let j = 0; j < p; j++) {
+      const bj = j * m;
+      let s = 0;
+      for (let k = 0; k < m; k++) s += a[ai + k] * b[bj + k];
+      c[i * p + j] = s;
+    }
+  }
+  return C;
+}
+
+export function add(A: Mat, B: Mat, beta = 1): Mat {
+  const C = clone(A);
+  for (let i = 0; i < C.d.length; i++) C.d[i] += beta * B.d[i];
+  return C;
+}
+
+export function scale(A: Mat, s: number): Mat {
+  const C = clone(A);
+  for (let i = 0; i < C.d.length; i++) C.d[i] *= s;
+  return C;
+}
+
+/** in place (A + A')/2 */
+export function symmetrize(A: Mat): Mat {
+  const n = A.r, d = A.d;
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < i; j++) {
+      const v = 0.5 * (d[i * n + j] + d[j * n + i]);
+      d[i * n + j] = v;
+      d[j * n + i] = v;
+    }
+  return A;
+}
+
+export function normF(A: Mat): number {
+  // scaled sum of squares, so huge or tiny entries do not overflow
+  let sc = 0, ss = 1;
+  for (const v of A.d) {
+    if (v !== 0) {
+      const a = Math.abs(v);
+      if (sc < a) {
+        ss = 1 + ss * (sc / a) * (sc / a);
+        sc = a;
+      } else ss += (a / sc) * (a / sc);
+    }
+  }
+  return sc * Math.sqrt(ss);
+}
+
+export function norm1(A: Mat): number {
+  let best = 0;
+  for (let j = 0; j < A.c; j++) {
+    let s = 0;
+    for (let i = 0; i < A.r; i++) s += Math.abs(A.d[i * A.c + j]);
+    if (s > best) best = s;
+  }
+  return best;
+}
+
+export function maxAbs(A: Mat): number {
+  let m = 0;
+  for (const v of A.d) if (Math.abs(v) > m) m = Math.abs(v);
+  return m;
+}
+
+/** sub-block rows r0..r0+nr-1, cols c0..c0+nc-1 (copy) */
+export function block(A: Mat, r0: number, c0: number, nr: number, nc: number): Mat {
+  const B = zeros(nr, nc);
+  for (let i = 0; i < nr; i++)
+    for (let j = 0; j < nc; j++) B.d[i * nc + j] = A.d[(r0 + i) * A.c + c0 + j];
+  return B;
+}
+
+export function setBlock(A: Mat, r0: number, c0: number, B: Mat): void {
+  for (let i = 0; i < B.r; i++)
+    for (let j = 0; j < B.c; j++) A.d[(r0 + i) * A.c + c0 + j] = B.d[i * B.c + j];
+}
+
+/** LU with partial pivoting, in place on a copy; piv[i] = original row now in row i */
+export interface LU {
+  n: number;
+  lu: Float64Array;
+  piv: Int32Array;
+  /** reciprocal condition estimate in the 1-norm (cheap, from the factors) */
+  singular: boolean;
+}
+
+export function luFactor(A: Mat): LU {
+  const n = A.r;
+  if (A.c !== n) throw new Error('luFactor: not square');
+  const lu = new Float64Array(A.d);
+  const piv = new Int32Array(n);
+  for (let i = 0; i < n; i++) piv[i] = i;
+  let singular = false;
+  for (let k = 0; k < n; k++) {
+    let p = k, best = Math.abs(lu[k * n + k]);
+    for (let i = k + 1; i < n; i++) {
+      const v = Math.abs(lu[i * n + k]);
+      if (v > best) {
+        best = v;
+        p = i;
+      }
+    }
+    if (p !== k) {
+      for (let j = 0; j < n; j++) {
+        const t = lu[k * n + j];
+        lu[k * n + j] = lu[p * n + j];
+        lu[p * n + j] = t;
+      }
+      const t = piv[k];
+      piv[k] = piv[p];
+      piv[p] = t;
+    }
+    const pk = lu[k * n + k];
+    if (pk === 0) {
+      singular = true;
+      continue;
+    }
+    for (let i = k + 1; i < n; i++) {
+      const l = (lu[i * n + k] /= pk);
+      if (l === 0) continue;
+      for (let j = k + 1; j < n; j++) lu[i * n + j] -= l * lu[k * n + j];
+    }
+  }
+  return { n, lu, piv, singular };
+}
+
+/** solves A X = B for X given the LU of A */
+export function luSolve(F: LU, B: Mat): Mat {
+  const n = F.n, m = B.c, lu = F.lu;
+  const X = zeros(n, m);
+  const x = X.d;
+  for (let i = 0; i < n; i++) {
+    const src = F.piv[i] * m;
+    for (let j = 0; j < m; j++) x[i * m + j] = B.d[src + j];
+  }
+  for (let i = 0; i < n; i++)
+    for (let k = 0; k < i; k++) {
+      const l = lu[i * n + k];
+      if (l !== 0) for (let j = 0; j < m; j++) x[i * m + j] -= l * x[k * m + j];
+    }
+  for (let i = n - 1; i >= 0; i--) {
+    for (let k = i + 1; k < n; k++) {
+      const u = lu[i * n + k];
+      if (u !== 0) for (let j = 0; j < m; j++) x[i * m + j] -= u * x[k * m + j];
+    }
+    const d = lu[i * n + i];
+    for (let j = 0; j < m; j++) x[i * m + j] /= d;
+  }
+  return X;
+}
+
+/** solves X A = B (X = B A^-1) given the LU of A, via A' X' = B' */
+export function luSolveRight(F: LU, B: Mat): Mat {
+  // A = P' L U  =>  X A = B  <=>  X P' L U = B. Solve Y U = B, then Z L = Y, then X = Z P.
+  const n = F.n, r = B.r, lu = F.lu;
+  const Y = clone(B);
+  const y = Y.d;
+  for (let row = 0; row < r; row++) {
+    const o = row * n;
+    // Y U = B: column by column, left to right
+    for (let j = 0; j < n; j++) {
+      let s = y[o + j];
+      for (let k = 0; k < j; k++) s -= y[o + k] * lu[k * n + j];
+      y[o + j] = s / lu[j * n + j];
+    }
+    // Z L = Y: right to left, unit diagonal
+    for (let j = n - 1; j >= 0; j--) {
+      let s = y[o + j];
+      for (let k = j + 1; k < n; k++) s -= y[o + k] * lu[k * n + j];
+      y[o + j] = s;
+    }
+  }
+  // X = Z P where (P' L U) has row i of P'LU = row piv[i] of A  => X[:, piv[i]] = Z[:, i]
+  const X = zeros(r, n);
+  for (let row = 0; row < r; row++)
+    for (let i = 0; i < n; i++) X.d[row * n + F.piv[i]] = y[row * n + i];
+  return X;
+}
+
+/** 1-norm reciprocal condition number estimate of A from its LU (Hager/Higham, as LAPACK dgecon) */
+export function luRcond(F: LU, anorm: number): number {
+  const n = F.n;
+  if (F.singular || anorm === 0) return 0;
+  const lu = F.lu;
+  for (let i = 0; i < n; i++) if (lu[i * n + i] === 0) return 0;
+  // estimate ||A^-1||_1 by Hager's method on A^-1 using solves with A and A'
+  const solve = (b: Float64Array, trans: boolean): Float64Array => {
+    const x = new Float64Array(n);
+    if (!trans) {
+      for (let i = 0; i < n; i++) x[i] = b[F.piv[i]];
+      for (let i = 0; i < n; i++) for (let k = 0; k < i; k++) x[i] -= lu[i * n + k] * x[k];
+      for (let i = n - 1; i >= 0; i--) {
+        for (let k = i + 1; k < n; k++) x[i] -= lu[i * n + k] * x[k];
+        x[i] /= lu[i * n + i];
+      }
+      return x;
+    }
+    // A' x = b: U' L' P x = b
+    const y = new Float64Array(b);
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < i; k++) y[i] -= lu[k * n + i] * y[k];
+      y[i] /= lu[i * n + i];
+    }
+    for (let i = n - 1; i >= 0; i--) for (let k = i + 1; k < n; k++) y[i] -= lu[k * n + i] * y[k];
+    for (let i = 0; i < n; i++) x[F.piv[i]] = y[i];
+    return x;
+  };
+  let x = new Float64Array(n).fill(1 / n);
+  let est = 0;
+  for (let it = 0; it < 5; it++) {
+    const y = solve(x, false);
+    let ny = 0;
+    for (const v of y) ny += Math.abs(v);
+    if (it > 0 && ny <= est) break;
+    est = ny;
+    const s = new Float64Array(n);
+    for (let i = 0; i < n; i++) s[i] = y[i] >= 0 ? 1 : -1;
+    const z = solve(s, true);
+    let jmax = 0, zmax = -1, zx = 0;
+    for (let i = 0; i < n; i++) {
+      if (Math.abs(z[i]) > zmax) {
+        zmax = Math.abs(z[i]);
+        jmax = i;
+      }
+      zx += z[i] * x[i];
+    }
+    if (zmax <= zx) break;
+    x = new Float64Array(n);
+    x[jmax] = 1;
+  }
+  return est === 0 ? 0 : 1 / (anorm * est);
+}
+
+/** A^-1 B, throwing if A is exactly singular */
+export function solve(A: Mat, B: Mat): Mat {
+  const F = luFactor(A);
+  if (F.singular) throw new Error('singular matrix');
+  return luSolve(F, B);
+}
+
+export function inv(A: Mat): Mat {
+  return solve(A, eye(A.r));
+}
+
+/** Cholesky A = L L' of a symmetric positive definite matrix; null if not positive definite */
+export function cholesky(A: Mat): Mat | null {
+  const n = A.r;
+  const L = zeros(n, n);
+  const l = L.d, a = A.d;
+  for (let j = 0; j < n; j++) {
+    let s = a[j * n + j];
+    for (let k = 0; k < j; k++) s -= l[j * n + k] * l[j * n + k];
+    if (!(s > 0)) return null;
+    const d = Math.sqrt(s);
+    l[j * n + j] = d;
+    for (let i = j + 1; i < n; i++) {
+      let t = a[i * n + j];
+      for (let k = 0; k < j; k++) t -= l[i * n + k] * l[j * n + k];
+      l[i * n + j] = t / d;
+    }
+  }
+  return L;
+}

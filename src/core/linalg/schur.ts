@@ -1,0 +1,788 @@
+/**
+ * Real Schur form A = Z T Z' with orthogonal Z and quasi-upper-triangular T (1x1 blocks for
+ * real eigenvalues, standardised 2x2 blocks [a b; c a] with b*c < 0 for complex pairs), and
+ * reordering of the diagonal blocks.
+ *
+ * Written by hand because no maintained JS library does this right: mathjs `schur` is an
+ * unshifted QR without Hessenberg reduction that stops after 100 iterations, and ml-matrix
+ * keeps the Schur form internal to its EVD (no vectors, no reordering). The code follows
+ * LAPACK: dgehd2/dorghr (Householder Hessenberg), dlahqr (Francis double-shift QR with the
+ * Ahues-Tisseur deflation test and exceptional shifts), dlanv2 (standardised 2x2 blocks),
+ * and dtrexc/dlaexc-style swaps (via a small Sylvester solve) for reordering.
+ */
+import { type Mat, clone, eye, zeros, EPS, SAFMIN } from './dense.js';
+import { balance } from './balance.js';
+import type { Complex } from '../types.js';
+
+// ---------------------------------------------------------------- Hessenberg
+
+/**
+ * Householder reduction to upper Hessenberg form, in place on H; if Q is given, it is
+ * post-multiplied by the transformations (start from I to get H = Q' A Q).
+ */
+export function hessenbergInPlace(H: Mat, Q?: Mat): void {
+  const n = H.r, h = H.d;
+  const v = new Float64Array(n);
+  for (let k = 0; k < n - 2; k++) {
+    // Householder vector for column k, rows k+1..n-1
+    let alpha = h[(k + 1) * n + k];
+    let xnorm = 0;
+    let scl = 0;
+    for (let i = k + 2; i < n; i++) scl = Math.max(scl, Math.abs(h[i * n + k]));
+    if (scl === 0) continue;
+    for (let i = k + 2; i < n; i++) {
+      const t = h[i * n + k] / scl;
+      xnorm += t * t;
+    }
+    xnorm = scl * Math.sqrt(xnorm);
+    const beta = -Math.sign(alpha || 1) * Math.hypot(alpha, xnorm);
+    const tau = (beta - alpha) / beta;
+    const inv = 1 / (alpha - beta);
+    v[k + 1] = 1;
+    for (let i = k + 2; i < n; i++) v[i] = h[i * n + k] * inv;
+    alpha = beta;
+    // H := (I - tau v v') H  on rows k+1.., columns k..
+    h[(k + 1) * n + k] = beta;
+    for (let i = k + 2; i < n; i++) h[i * n + k] = 0;
+    for (let j = k + 1; j < n; j++) {
+      let s = 0;
+      for (let i = k + 1; i < n; i++) s += v[i] * h[i * n + j];
+      s *= tau;
+      if (s !== 0) for (let i = k + 1; i < n; i++) h[i * n + j] -= s * v[i];
+    }
+    // H := H (I - tau v v') on all rows, columns k+1..
+    for (let i = 0; i < n; i++) {
+      const o = i * n;
+      let s = 0;
+      for (let j = k + 1; j < n; j++) s += h[o + j] * v[j];
+      s *= tau;
+      if (s !== 0) for (let j = k + 1; j < n; j++) h[o + j] -= s * v[j];
+    }
+    if (Q) {
+      const q = Q.d, m = Q.c;
+      for (let i = 0; i < Q.r; i++) {
+        const o = i * m;
+        let s = 0;
+        for (let j = k + 1; j < n; j++) s += q[o + j] * v[j];
+        s *= tau;
+        if (s !== 0) for (let j = k + 1; j < n; j++) q[o + j] -= s * v[j];
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- dlanv2
+
+export interface Lanv2 {
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  rt1r: number;
+  rt1i: number;
+  rt2r: number;
+  rt2i: number;
+  cs: number;
+  sn: number;
+}
+
+const sign = (a: number, b: number) => (b >= 0 || Object.is(b, 0) ? Math.abs(a) : -Math.abs(a));
+
+/**
+ * Schur factorisation of a real 2x2 nonsymmetric matrix in standardised form (LAPACK dlanv2):
+ * [a b; c d] = [cs -sn; sn cs] [aa bb; cc dd] [cs sn; -sn cs], with cc = 0 (real eigenvalues)
+ * or aa = dd and bb*cc < 0 (complex pair).
+ */
+export function lanv2(a: number, b: number, c: number, d: number): Lanv2 {
+  const multpl = 4;
+  let cs = 1, sn = 0;
+  if (c === 0) {
+    // already upper triangular
+  } else if (b === 0) {
+    cs = 0;
+    sn = 1;
+    const t = d;
+    d = a;
+    a = t;
+    b = -c;
+    c = 0;
+  } else if (a - d === 0 && sign(1, b) !== sign(1, c)) {
+    // standard complex block
+  } else {
+    const temp = a - d;
+    let p = 0.5 * temp;
+    const bcmax = Math.max(Math.abs(b), Math.abs(c));
+    const bcmis = Math.min(Math.abs(b), Math.abs(c)) * sign(1, b) * sign(1, c);
+    let scl = Math.max(Math.abs(p), bcmax);
+    let z = (p / scl) * p + (bcmax / scl) * bcmis;
+    if (z >= multpl * EPS) {
+      // real eigenvalues
+      z = p + sign(Math.sqrt(scl) * Math.sqrt(z), p);
+      a = d + z;
+      d = d - (bcmax / z) * bcmis;
+      const tau = Math.hypot(c, z);
+      cs = z / tau;
+      sn = c / tau;
+      b = b - c;
+      c = 0;
+    } else {
+      // complex or nearly equal real eigenvalues: make the diagonal equal
+      const sigma = b + c;
+      scl = Math.max(Math.abs(temp), Math.abs(sigma));
+      p = 0.5 * temp;
+      let tau = Math.hypot(sigma, temp);
+      cs = Math.sqrt(0.5 * (1 + Math.abs(sigma) / tau));
+      sn = -(p / (tau * cs)) * sign(1, sigma);
+      const aa = a * cs + b * sn;
+      const bb = -a * sn + b * cs;
+      const cc = c * cs + d * sn;
+      const dd = -c * sn + d * cs;
+      a = aa * cs + cc * sn;
+      b = bb * cs + dd * sn;
+      c = -aa * sn + cc * cs;
+      d = -bb * sn + dd * cs;
+      const t = 0.5 * (a + d);
+      a = t;
+      d = t;
+      if (c !== 0) {
+        if (b !== 0) {
+          if (sign(1, b) === sign(1, c)) {
+            // real eigenvalues after all: reduce to upper triangular
+            const sab = Math.sqrt(Math.abs(b));
+            const sac = Math.sqrt(Math.abs(c));
+            p = sign(sab * sac, c);
+            tau = 1 / Math.sqrt(Math.abs(b + c));
+            a = t + p;
+            d = t - p;
+            b = b - c;
+            c = 0;
+            const cs1 = sab * tau;
+            const sn1 = sac * tau;
+            const t2 = cs * cs1 - sn * sn1;
+            sn = cs * sn1 + sn * cs1;
+            cs = t2;
+          }
+        } else {
+          b = -c;
+          c = 0;
+          const t2 = cs;
+          cs = -sn;
+          sn = t2;
+        }
+      }
+    }
+  }
+  const rt1r = a, rt2r = d;
+  let rt1i = 0, rt2i = 0;
+  if (c !== 0) {
+    rt1i = Math.sqrt(Math.abs(b)) * Math.sqrt(Math.abs(c));
+    rt2i = -rt1i;
+  }
+  return { a, b, c, d, rt1r, rt1i, rt2r, rt2i, cs, sn };
+}
+
+// ---------------------------------------------------------------- Francis QR (dlahqr)
+
+/**
+ * Francis double-shift QR on an upper Hessenberg H (in place), following LAPACK dlahqr with
+ * wantt = true. If Z is given, it is post-multiplied by the orthogonal transformations.
+ * Returns the eigenvalues (wr, wi). Throws if the iteration fails to converge.
+ */
+export function hqrInPlace(H: Mat, Z?: Mat): { wr: Float64Array; wi: Float64Array } {
+  const n = H.r, h = H.d;
+  const wr = new Float64Array(n), wi = new Float64Array(n);
+  if (n === 0) return { wr, wi };
+  if (n === 1) {
+    wr[0] = h[0];
+    return { wr, wi };
+  }
+  const nz = Z ? Z.r : 0;
+  const zc = Z ? Z.c : 0;
+  const zd = Z ? Z.d : new Float64Array(0);
+  const H_ = (i: number, j: number) => h[i * n + j];
+  // clear out the trash below the subdiagonal
+  for (let j = 0; j < n - 3; j++) {
+    h[(j + 2) * n + j] = 0;
+    h[(j + 3) * n + j] = 0;
+  }
+  if (n >= 3) h[(n - 1) * n + n - 3] = 0;
+  const ulp = EPS;
+  const smlnum = SAFMIN * (n / ulp);
+  const itmax = 30 * Math.max(10, n);
+  const kexsh = 10;
+  let kdefl = 0;
+  const v = new Float64Array(3);
+  let i = n - 1;
+  while (i >= 0) {
+    let l = 0;
+    let converged = false;
+    for (let its = 0; its <= itmax; its++) {
+      // look for a single small subdiagonal element
+      let k: number;
+      for (k = i; k > l; k--) {
+        const hkk1 = Math.abs(H_(k, k - 1));
+        if (hkk1 <= smlnum) break;
+        let tst = Math.abs(H_(k - 1, k - 1)) + Math.abs(H_(k, k));
+        if (tst === 0) {
+          if (k - 2 >= 0) tst += Math.abs(H_(k - 1, k - 2));
+          if (k + 1 <= n - 1) tst += Math.abs(H_(k + 1, k));
+        }
+        if (hkk1 <= ulp * tst) {
+          const ab = Math.max(hkk1, Math.abs(H_(k - 1, k)));
+          const ba = Math.min(hkk1, Math.abs(H_(k - 1, k)));
+          const aa = Math.max(Math.abs(H_(k, k)), Math.abs(H_(k - 1, k - 1) - H_(k, k)));
+          const bb = Math.min(Math.abs(H_(k, k)), Math.abs(H_(k - 1, k - 1) - H_(k, k)));
+          const s = aa + ab;
+          if (ba * (ab / s) <= Math.max(smlnum, ulp * (bb * (aa / s)))) break;
+        }
+      }
+      l = k;
+      if (l > 0) h[l * n + l - 1] = 0;
+      if (l >= i - 1) {
+        converged = true;
+        break;
+      }
+      kdefl++;
+      let h11: number, h12: number, h21: number, h22: number;
+      if (kdefl % (2 * kexsh) === 0) {
+        const s = Math.abs(H_(i, i - 1)) + Math.abs(H_(i - 1, i - 2));
+        h11 = 0.75 * s + H_(i, i);
+        h12 = -0.4375 * s;
+        h21 = s;
+        h22 = h11;
+      } else if (kdefl % kexsh === 0) {
+        const s = Math.abs(H_(l + 1, l)) + Math.abs(H_(l + 2, l + 1));
+        h11 = 0.75 * s + H_(l, l);
+        h12 = -0.4375 * s;
+        h21 = s;
+        h22 = h11;
+      } else {
+        h11 = H_(i - 1, i - 1);
+        h21 = H_(i, i - 1);
+        h12 = H_(i - 1, i);
+        h22 = H_(i, i);
+      }
+      let rt1r = 0, rt1i = 0, rt2r = 0, rt2i = 0;
+      {
+        const s = Math.abs(h11) + Math.abs(h12) + Math.abs(h21) + Math.abs(h22);
+        if (s !== 0) {
+          h11 /= s;
+          h21 /= s;
+          h12 /= s;
+          h22 /= s;
+          const tr = (h11 + h22) / 2;
+          const det = (h11 - tr) * (h22 - tr) - h12 * h21;
+          const rtdisc = Math.sqrt(Math.abs(det));
+          if (det >= 0) {
+            rt1r = tr * s;
+            rt2r = rt1r;
+            rt1i = rtdisc * s;
+            rt2i = -rt1i;
+          } else {
+            rt1r = tr + rtdisc;
+            rt2r = tr - rtdisc;
+            if (Math.abs(rt1r - h22) <= Math.abs(rt2r - h22)) {
+              rt1r *= s;
+              rt2r = rt1r;
+            } else {
+              rt2r *= s;
+              rt1r = rt2r;
+            }
+            rt1i = rt2i = 0;
+          }
+        }
+      }
+      // look for two consecutive small subdiagonal elements
+      let m: number;
+      for (m = i - 2; m >= l; m--) {
+        let h21s = H_(m + 1, m);
+        let s = Math.abs(H_(m, m) - rt2r) + Math.abs(rt2i) + Math.abs(h21s);
+        h21s = H_(m + 1, m) / s;
+        v[0] = h21s * H_(m, m + 1) + (H_(m, m) - rt1r) * ((H_(m, m) - rt2r) / s) - rt1i * (rt2i / s);
+        v[1] = h21s * (H_(m, m) + H_(m + 1, m + 1) - rt1r - rt2r);
+        v[2] = h21s * H_(m + 2, m + 1);
+        s = Math.abs(v[0]) + Math.abs(v[1]) + Math.abs(v[2]);
+        v[0] /= s;
+        v[1] /= s;
+        v[2] /= s;
+        if (m === l) break;
+        const h00 = Math.abs(H_(m, m - 1)) * (Math.abs(v[1]) + Math.abs(v[2]));
+        const h01 = Math.abs(v[0]) * (Math.abs(H_(m - 1, m - 1)) + Math.abs(H_(m, m)) + Math.abs(H_(m + 1, m + 1)));
+        if (h00 <= ulp * h01) break;
+      }
+      // double-shift QR sweep
+      for (let k2 = m; k2 <= i - 1; k2++) {
+        const nr = Math.min(3, i - k2 + 1);
+        if (k2 > m) {
+          v[0] = H_(k2, k2 - 1);
+          v[1] = H_(k2 + 1, k2 - 1);
+          if (nr === 3) v[2] = H_(k2 + 2, k2 - 1);
+        }
+        // dlarfg(nr, v[0], v[1..])
+        let t1 = 0;
+        {
+          const alpha = v[0];
+          const xnorm = nr === 3 ? Math.hypot(v[1], v[2]) : Math.abs(v[1]);
+          if (xnorm !== 0) {
+            const beta = -sign(Math.hypot(alpha, xnorm), alpha);
+            t1 = (beta - alpha) / beta;
+            const sc = 1 / (alpha - beta);
+            v[1] *= sc;
+            if (nr === 3) v[2] *= sc;
+            v[0] = beta;
+          }
+        }
+        if (k2 > m) {
+          h[k2 * n + k2 - 1] = v[0];
+          h[(k2 + 1) * n + k2 - 1] = 0;
+          if (k2 < i - 1) h[(k2 + 2) * n + k2 - 1] = 0;
+        } else if (m > l) {
+          h[k2 * n + k2 - 1] *= 1 - t1;
+        }
+        const v2 = v[1];
+        const t2 = t1 * v2;
+        if (nr === 3) {
+          const v3 = v[2];
+          const t3 = t1 * v3;
+          const r0 = k2 * n, r1 = (k2 + 1) * n, r2 = (k2 + 2) * n;
+          for (let j = k2; j < n; j++) {
+            const sum = h[r0 + j] + v2 * h[r1 + j] + v3 * h[r2 + j];
+            h[r0 + j] -= sum * t1;
+            h[r1 + j] -= sum * t2;
+            h[r2 + j] -= sum * t3;
+          }
+          const jmax = Math.min(k2 + 3, i);
+          for (let j = 0; j <= jmax; j++) {
+            const o = j * n + k2;
+            const sum = h[o] + v2 * h[o + 1] + v3 * h[o + 2];
+            h[o] -= sum * t1;
+            h[o + 1] -= sum * t2;
+            h[o + 2] -= sum * t3;
+          }
+          for (let j = 0; j < nz; j++) {
+            const o = j * zc + k2;
+            const sum = zd[o] + v2 * zd[o + 1] + v3 * zd[o + 2];
+            zd[o] -= sum * t1;
+            zd[o + 1] -= sum * t2;
+            zd[o + 2] -= sum * t3;
+          }
+        } else if (nr === 2) {
+          const r0 = k2 * n, r1 = (k2 + 1) * n;
+          for (let j = k2; j < n; j++) {
+            const sum = h[r0 + j] + v2 * h[r1 + j];
+            h[r0 + j] -= sum * t1;
+            h[r1 + j] -= sum * t2;
+          }
+          for (let j = 0; j <= i; j++) {
+            const o = j * n + k2;
+            const sum = h[o] + v2 * h[o + 1];
+            h[o] -= sum * t1;
+            h[o + 1] -= sum * t2;
+          }
+          for (let j = 0; j < nz; j++) {
+            const o = j * zc + k2;
+            const sum = zd[o] + v2 * zd[o + 1];
+            zd[o] -= sum * t1;
+            zd[o + 1] -= sum * t2;
+          }
+        }
+      }
+    }
+    if (!converged) throw new Error('QR iteration failed to converge (real Schur form)');
+    if (l === i) {
+      wr[i] = h[i * n + i];
+      wi[i] = 0;
+    } else if (l === i - 1) {
+      const r = lanv2(H_(i - 1, i - 1), H_(i - 1, i), H_(i, i - 1), H_(i, i));
+      h[(i - 1) * n + i - 1] = r.a;
+      h[(i - 1) * n + i] = r.b;
+      h[i * n + i - 1] = r.c;
+      h[i * n + i] = r.d;
+      wr[i - 1] = r.rt1r;
+      wi[i - 1] = r.rt1i;
+      wr[i] = r.rt2r;
+      wi[i] = r.rt2i;
+      applyRot(H, Z, i - 1, r.cs, r.sn, i + 1, i - 1);
+    }
+    kdefl = 0;
+    i = l - 1;
+  }
+  return { wr, wi };
+}
+
+/**
+ * Applies the plane rotation of a standardised 2x2 block at rows/cols (p, p+1):
+ * rows p, p+1 of columns colFrom..n-1, columns p, p+1 of rows 0..rowTo-1, and Z's columns.
+ */
+function applyRot(H: Mat, Z: Mat | undefined, p: number, cs: number, sn: number, colFrom: number, rowTo: number): void {
+  const n = H.r, h = H.d;
+  for (let j = colFrom; j < n; j++) {
+    const x = h[p * n + j], y = h[(p + 1) * n + j];
+    h[p * n + j] = cs * x + sn * y;
+    h[(p + 1) * n + j] = cs * y - sn * x;
+  }
+  for (let j = 0; j < rowTo; j++) {
+    const x = h[j * n + p], y = h[j * n + p + 1];
+    h[j * n + p] = cs * x + sn * y;
+    h[j * n + p + 1] = cs * y - sn * x;
+  }
+  if (Z) {
+    const zc = Z.c, zd = Z.d;
+    for (let j = 0; j < Z.r; j++) {
+      const x = zd[j * zc + p], y = zd[j * zc + p + 1];
+      zd[j * zc + p] = cs * x + sn * y;
+      zd[j * zc + p + 1] = cs * y - sn * x;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- Schur form
+
+export interface RealSchur {
+  /** quasi-upper-triangular Schur factor */
+  T: Mat;
+  /** orthogonal Schur vectors: A = Z T Z' */
+  Z: Mat;
+  wr: Float64Array;
+  wi: Float64Array;
+}
+
+/** real Schur form A = Z T Z' (no balancing: Z stays orthogonal) */
+export function realSchur(A: Mat): RealSchur {
+  const T = clone(A);
+  const Z = eye(A.r);
+  hessenbergInPlace(T, Z);
+  const { wr, wi } = hqrInPlace(T, Z);
+  return { T, Z, wr, wi };
+}
+
+/** eigenvalues of a real square matrix (balanced Hessenberg QR), unsorted */
+export function eigvalsRaw(A: Mat, doBalance = true): { wr: Float64Array; wi: Float64Array } {
+  const H = doBalance ? balance(A).B : clone(A);
+  hessenbergInPlace(H);
+  return hqrInPlace(H);
+}
+
+/** sorts eigenvalues by real part, then imaginary part */
+export function sortComplex(list: Complex[]): Complex[] {
+  return list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+export function eigvalsSorted(A: Mat): Complex[] {
+  const { wr, wi } = eigvalsRaw(A);
+  const out: Complex[] = [];
+  for (let i = 0; i < wr.length; i++) out.push([wr[i], wi[i]]);
+  return sortComplex(out);
+}
+
+/** sizes of the diagonal blocks of a quasi-triangular T: starts[k], sizes[k] */
+export function schurBlocks(T: Mat): { start: number[]; size: number[] } {
+  const n = T.r;
+  const start: number[] = [], size: number[] = [];
+  for (let i = 0; i < n; ) {
+    const two = i + 1 < n && T.d[(i + 1) * n + i] !== 0;
+    start.push(i);
+    size.push(two ? 2 : 1);
+    i += two ? 2 : 1;
+  }
+  return { start, size };
+}
+
+// ---------------------------------------------------------------- reordering
+
+/**
+ * Solves the small Sylvester equation T11 X - X T22 = S (p x q, p, q <= 2) by Gaussian
+ * elimination with complete pivoting on its Kronecker form (at most 4x4), as LAPACK dlasy2.
+ * Perturbs tiny pivots (the blocks being swapped then have nearly equal eigenvalues).
+ */
+function smallSylvester(
+  t11: Float64Array, p: number, t22: Float64Array, q: number, s: Float64Array, x: Float64Array, sgn: number, tiny: number,
+): void {
+  // unknown x[i*q + j]; equation (i,j): sum_k t11[i,k] x[k,j] + sgn * sum_l x[i,l] t22[l,j] = s[i,j]
+  const N = p * q;
+  const M = new Float64Array(N * N);
+  const rhs = new Float64Array(N);
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < q; j++) {
+      const row = i * q + j;
+      rhs[row] = s[i * q + j];
+      for (let k = 0; k < p; k++) M[row * N + k * q + j] += t11[i * p + k];
+      for (let l = 0; l < q; l++) M[row * N + i * q + l] += sgn * t22[l * q + j];
+    }
+  solveCompletePivot(M, rhs, N, tiny);
+  x.set(rhs.subarray(0, N));
+}
+
+/**
+ * In-place solve of the N x N system M y = rhs (result in rhs) by Gaussian elimination with
+ * complete pivoting; pivots below `tiny` are replaced by `tiny` (LAPACK dlasy2's smin).
+ * Returns the smallest pivot magnitude met (before perturbation).
+ */
+export function solveCompletePivot(M: Float64Array, rhs: Float64Array, N: number, tiny: number): number {
+  const colp = new Int32Array(N);
+  for (let i = 0; i < N; i++) colp[i] = i;
+  let minPiv = Infinity;
+  for (let k = 0; k < N; k++) {
+    let bi = k, bj = k, best = -1;
+    for (let i = k; i < N; i++)
+      for (let j = k; j < N; j++) {
+        const a = Math.abs(M[i * N + j]);
+        if (a > best) {
+          best = a;
+          bi = i;
+          bj = j;
+        }
+      }
+    if (bi !== k) {
+      for (let j = 0; j < N; j++) {
+        const t = M[k * N + j];
+        M[k * N + j] = M[bi * N + j];
+        M[bi * N + j] = t;
+      }
+      const t = rhs[k];
+      rhs[k] = rhs[bi];
+      rhs[bi] = t;
+    }
+    if (bj !== k) {
+      for (let i = 0; i < N; i++) {
+        const t = M[i * N + k];
+        M[i * N + k] = M[i * N + bj];
+        M[i * N + bj] = t;
+      }
+      const t = colp[k];
+      colp[k] = colp[bj];
+      colp[bj] = t;
+    }
+    minPiv = Math.min(minPiv, Math.abs(M[k * N + k]));
+    if (Math.abs(M[k * N + k]) < tiny) M[k * N + k] = M[k * N + k] < 0 ? -tiny : tiny;
+    const pk = M[k * N + k];
+    for (let i = k + 1; i < N; i++) {
+      const l = (M[i * N + k] /= pk);
+      if (l === 0) continue;
+      for (let j = k + 1; j < N; j++) M[i * N + j] -= l * M[k * N + j];
+      rhs[i] -= l * rhs[k];
+    }
+  }
+  const y = new Float64Array(N);
+  for (let i = N - 1; i >= 0; i--) {
+    let s = rhs[i];
+    for (let j = i + 1; j < N; j++) s -= M[i * N + j] * y[j];
+    y[i] = s / M[i * N + i];
+  }
+  for (let i = 0; i < N; i++) rhs[colp[i]] = y[i];
+  return minPiv;
+}
+
+/**
+ * Swaps the adjacent diagonal blocks of T starting at j1 (sizes n1 and n2), updating Z.
+ * As LAPACK dlaexc: for two 1x1 blocks a single Givens rotation; otherwise solve
+ * T11 X - X T22 = T12, take the orthogonal Q of the QR factorisation of [X; I] (whose span is
+ * the invariant subspace of T22's eigenvalues), apply Q' T Q, zero the lower-left block and
+ * re-standardise the 2x2 blocks. Returns false (and leaves T unchanged) if the swap would be
+ * too inaccurate (eigenvalues too close).
+ */
+export function swapBlocks(T: Mat, Z: Mat | undefined, j1: number, n1: number, n2: number): boolean {
+  const n = T.r, t = T.d;
+  if (n1 === 1 && n2 === 1) {
+    const j2 = j1 + 1;
+    const t11 = t[j1 * n + j1], t22 = t[j2 * n + j2];
+    // rotation that annihilates the (2,1) entry after swapping: dlartg(T12, t22 - t11)
+    const f = t[j1 * n + j2], g = t22 - t11;
+    const r = Math.hypot(f, g);
+    if (r === 0) return true;
+    const cs = f / r, sn = g / r;
+    // rows j1, j2 from column j2+1 on; columns j1, j2 for rows < j1
+    for (let j = j2 + 1; j < n; j++) {
+      const x = t[j1 * n + j], y = t[j2 * n + j];
+      t[j1 * n + j] = cs * x + sn * y;
+      t[j2 * n + j] = cs * y - sn * x;
+    }
+    for (let i = 0; i < j1; i++) {
+      const x = t[i * n + j1], y = t[i * n + j2];
+      t[i * n + j1] = cs * x + sn * y;
+      t[i * n + j2] = cs * y - sn * x;
+    }
+    t[j1 * n + j1] = t22;
+    t[j2 * n + j2] = t11;
+    if (Z) {
+      const zc = Z.c, zd = Z.d;
+      for (let i = 0; i < Z.r; i++) {
+        const x = zd[i * zc + j1], y = zd[i * zc + j2];
+        zd[i * zc + j1] = cs * x + sn * y;
+        zd[i * zc + j2] = cs * y - sn * x;
+      }
+    }
+    return true;
+  }
+  const nb = n1 + n2;
+  // local copy of the nb x nb diagonal window
+  const D = new Float64Array(nb * nb);
+  for (let i = 0; i < nb; i++) for (let j = 0; j < nb; j++) D[i * nb + j] = t[(j1 + i) * n + j1 + j];
+  let dnorm = 0;
+  for (const v of D) dnorm = Math.max(dnorm, Math.abs(v));
+  const smin = Math.max(EPS * dnorm, SAFMIN);
+  const t11 = new Float64Array(n1 * n1), t22 = new Float64Array(n2 * n2), s12 = new Float64Array(n1 * n2);
+  for (let i = 0; i < n1; i++) for (let j = 0; j < n1; j++) t11[i * n1 + j] = D[i * nb + j];
+  for (let i = 0; i < n2; i++) for (let j = 0; j < n2; j++) t22[i * n2 + j] = D[(n1 + i) * nb + n1 + j];
+  for (let i = 0; i < n1; i++) for (let j = 0; j < n2; j++) s12[i * n2 + j] = D[i * nb + n1 + j];
+  const X = new Float64Array(n1 * n2);
+  // T11 X - X T22 = T12
+  smallSylvester(t11, n1, t22, n2, s12, X, -1, smin);
+  // W = [X; I] (nb x n2) ; Householder QR -> full Q (nb x nb)
+  const W = new Float64Array(nb * n2);
+  for (let i = 0; i < n1; i++) for (let j = 0; j < n2; j++) W[i * n2 + j] = -X[i * n2 + j];
+  for (let j = 0; j < n2; j++) W[(n1 + j) * n2 + j] = 1;
+  const Q = new Float64Array(nb * nb);
+  for (let i = 0; i < nb; i++) Q[i * nb + i] = 1;
+  const vv = new Float64Array(nb);
+  for (let k = 0; k < n2; k++) {
+    let alpha = W[k * n2 + k];
+    let xn = 0;
+    for (let i = k + 1; i < nb; i++) xn = Math.hypot(xn, W[i * n2 + k]);
+    if (xn === 0) continue;
+    const beta = -sign(Math.hypot(alpha, xn), alpha);
+    const tau = (beta - alpha) / beta;
+    vv.fill(0);
+    vv[k] = 1;
+    for (let i = k + 1; i < nb; i++) vv[i] = W[i * n2 + k] / (alpha - beta);
+    alpha = beta;
+    // W := (I - tau v v') W
+    for (let j = k; j < n2; j++) {
+      let s = 0;
+      for (let i = k; i < nb; i++) s += vv[i] * W[i * n2 + j];
+      s *= tau;
+      for (let i = k; i < nb; i++) W[i * n2 + j] -= s * vv[i];
+    }
+    // Q := Q (I - tau v v')
+    for (let i = 0; i < nb; i++) {
+      let s = 0;
+      for (let j = k; j < nb; j++) s += Q[i * nb + j] * vv[j];
+      s *= tau;
+      for (let j = k; j < nb; j++) Q[i * nb + j] -= s * vv[j];
+    }
+  }
+  // D' = Q' D Q
+  const tmp = new Float64Array(nb * nb);
+  for (let i = 0; i < nb; i++)
+    for (let j = 0; j < nb; j++) {
+      let s = 0;
+      for (let k = 0; k < nb; k++) s += Q[k * nb + i] * D[k * nb + j];
+      tmp[i * nb + j] = s;
+    }
+  const D2 = new Float64Array(nb * nb);
+  for (let i = 0; i < nb; i++)
+    for (let j = 0; j < nb; j++) {
+      let s = 0;
+      for (let k = 0; k < nb; k++) s += tmp[i * nb + k] * Q[k * nb + j];
+      D2[i * nb + j] = s;
+    }
+  // check the lower-left n1 x n2 ... block (rows n2.., cols 0..n2-1) is negligible
+  let lowerleft = 0;
+  for (let i = n2; i < nb; i++) for (let j = 0; j < n2; j++) lowerleft = Math.max(lowerleft, Math.abs(D2[i * nb + j]));
+  const thresh = Math.max(10 * EPS * dnorm, SAFMIN);
+  if (lowerleft > thresh) return false;
+  // accept: apply Q to the full T and Z
+  // rows j1..j1+nb-1: T[rows, :] = Q' T[rows, :]   (columns j1+nb.. ; the window is set from D2)
+  const rowbuf = new Float64Array(nb);
+  for (let j = j1 + nb; j < n; j++) {
+    for (let i = 0; i < nb; i++) {
+      let s = 0;
+      for (let k = 0; k < nb; k++) s += Q[k * nb + i] * t[(j1 + k) * n + j];
+      rowbuf[i] = s;
+    }
+    for (let i = 0; i < nb; i++) t[(j1 + i) * n + j] = rowbuf[i];
+  }
+  for (let i = 0; i < j1; i++) {
+    for (let j = 0; j < nb; j++) {
+      let s = 0;
+      for (let k = 0; k < nb; k++) s += t[i * n + j1 + k] * Q[k * nb + j];
+      rowbuf[j] = s;
+    }
+    for (let j = 0; j < nb; j++) t[i * n + j1 + j] = rowbuf[j];
+  }
+  for (let i = 0; i < nb; i++) for (let j = 0; j < nb; j++) t[(j1 + i) * n + j1 + j] = D2[i * nb + j];
+  for (let i = n2; i < nb; i++) for (let j = 0; j < n2; j++) t[(j1 + i) * n + j1 + j] = 0;
+  if (Z) {
+    const zc = Z.c, zd = Z.d;
+    for (let i = 0; i < Z.r; i++) {
+      for (let j = 0; j < nb; j++) {
+        let s = 0;
+        for (let k = 0; k < nb; k++) s += zd[i * zc + j1 + k] * Q[k * nb + j];
+        rowbuf[j] = s;
+      }
+      for (let j = 0; j < nb; j++) zd[i * zc + j1 + j] = rowbuf[j];
+    }
+  }
+  // re-standardise the new blocks: sizes n2 (at j1) and n1 (at j1+n2)
+  if (n2 === 2) standardize(T, Z, j1);
+  else t[(j1 + 1) * n + j1] = 0;
+  if (n1 === 2) standardize(T, Z, j1 + n2);
+  else if (j1 + n2 + 1 < n && n1 === 1) {
+    /* the 1x1 at j1+n2 has a zero below it already (it is the last row of the window or T's structure) */
+  }
+  return true;
+}
+
+/** re-standardises the 2x2 diagonal block at p (dlanv2 + rotation of the rest of T and Z) */
+export function standardize(T: Mat, Z: Mat | undefined, p: number): void {
+  const n = T.r, t = T.d;
+  const r = lanv2(t[p * n + p], t[p * n + p + 1], t[(p + 1) * n + p], t[(p + 1) * n + p + 1]);
+  t[p * n + p] = r.a;
+  t[p * n + p + 1] = r.b;
+  t[(p + 1) * n + p] = r.c;
+  t[(p + 1) * n + p + 1] = r.d;
+  applyRot(T, Z, p, r.cs, r.sn, p + 2, p);
+}
+
+/**
+ * Reorders the real Schur form so that the eigenvalues for which `select(re, im)` is true
+ * come first (LAPACK dtrsen's ordering by repeated adjacent swaps, dtrexc). Complex pairs are
+ * selected together (the predicate is evaluated on the pair's first eigenvalue). Updates T, Z
+ * in place and returns the number of selected eigenvalues (the dimension of the invariant
+ * subspace spanned by the first columns of Z). Throws if a swap fails.
+ */
+export function reorderSchur(T: Mat, Z: Mat | undefined, select: (re: number, im: number) => boolean): number {
+  const n = T.r, t = T.d;
+  let ks = 0; // next position for a selected block
+  let k = 0;
+  while (k < n) {
+    const two = k + 1 < n && t[(k + 1) * n + k] !== 0;
+    const sz = two ? 2 : 1;
+    const re = t[k * n + k];
+    const im = two ? Math.sqrt(Math.abs(t[k * n + k + 1])) * Math.sqrt(Math.abs(t[(k + 1) * n + k])) : 0;
+    if (select(re, im)) {
+      // move block at k down to ks by successive swaps with the preceding block
+      let here = k;
+      while (here > ks) {
+        // size of the block just above `here`
+        const prevTwo = here - 2 >= ks && t[(here - 1) * n + here - 2] !== 0;
+        const psz = prevTwo ? 2 : 1;
+        const ok = swapBlocks(T, Z, here - psz, psz, sz);
+        if (!ok) throw new Error('Schur reordering failed: eigenvalues too close to separate');
+        here -= psz;
+      }
+      ks += sz;
+    }
+    k += sz;
+  }
+  return ks;
+}
+
+/** eigenvalues read off a quasi-triangular T */
+export function schurEigenvalues(T: Mat): Complex[] {
+  const n = T.r, t = T.d;
+  const out: Complex[] = [];
+  for (let k = 0; k < n; ) {
+    if (k + 1 < n && t[(k + 1) * n + k] !== 0) {
+      const im = Math.sqrt(Math.abs(t[k * n + k + 1])) * Math.sqrt(Math.abs(t[(k + 1) * n + k]));
+      out.push([t[k * n + k], im], [t[(k + 1) * n + k + 1], -im]);
+      k += 2;
+    } else {
+      out.push([t[k * n + k], 0]);
+      k++;
+    }
+  }
+  return out;
+}
+
+export { zeros };
