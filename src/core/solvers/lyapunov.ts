@@ -1,3 +1,249 @@
+/**
+ * Lyapunov and Stein (discrete Lyapunov) equations by Bartels-Stewart on the real Schur form:
+ *   lyap:  A X + X A' + Q = 0        dlyap:  A X A' - X + Q = 0
+ * A = U T U' (Francis QR with Schur vectors), C = U' Q U, then the quasi-triangular equation
+ * is solved block by block (1x1 and 2x2 diagonal blocks, small Kronecker systems as LAPACK
+ * dlasy2), X = U Y U'. The equation has a unique solution iff no λi + λj = 0 (lyap) or
+ * λi λj = 1 (dlyap); near such pairs we refuse rather than return a huge meaningless X
+ * (Octave returns X ~ 4.5e15 for a rotation).
+ */
 import type { ToolDef } from '../tools/types.js';
+import type { Matrix } from '../types.js';
+import { matrix } from '../tools/schema.js';
+import { checkMatrix, checkSquare, fmtSize } from '../tools/args.js';
+import { ControlError } from '../errors.js';
+import { type Mat, fromRows, toRows, mul, mulTN, mulNT, normF, symmetrize, zeros, EPS } from '../linalg/dense.js';
+import { realSchur, schurEigenvalues, solveCompletePivot } from '../linalg/schur.js';
+import { balance } from '../linalg/balance.js';
 
-export const tools: ToolDef[] = [];
+function blocksOf(T: Mat): { st: Int32Array; sz: Int32Array; nb: number } {
+  const n = T.r;
+  const st = new Int32Array(n), sz = new Int32Array(n);
+  let nb = 0;
+  for (let i = 0; i < n; ) {
+    const two = i + 1 < n && T.d[(i + 1) * n + i] !== 0;
+    st[nb] = i;
+    sz[nb] = two ? 2 : 1;
+    nb++;
+    i += two ? 2 : 1;
+  }
+  return { st, sz, nb };
+}
+
+/**
+ * Solves the quasi-triangular equation  T Y + Y T' + C = 0 (continuous) or T Y T' - Y + C = 0
+ * (discrete) for Y, T in real Schur form. O(n^3).
+ */
+export function triangularLyap(T: Mat, C: Mat, discrete: boolean): Mat {
+  const n = T.r, t = T.d, c = C.d;
+  const Y = zeros(n, n);
+  const y = Y.d;
+  const { st, sz, nb } = blocksOf(T);
+  let tnorm = 0;
+  for (const v of t) tnorm = Math.max(tnorm, Math.abs(v));
+  const tiny = Math.max(EPS * (discrete ? Math.max(1, tnorm * tnorm) : tnorm), 1e-300);
+  const P = new Float64Array(n * 2); // P[k, b] = sum_{l > j-block} Y[k, l] T[jb, l]
+  const W = new Float64Array(n * 2); // discrete: W[k, b] = (Y_kj T_jj')[b] + P[k, b]
+  const M = new Float64Array(16), rhs = new Float64Array(4);
+  for (let jb = nb - 1; jb >= 0; jb--) {
+    const j0 = st[jb], q = sz[jb], jend = j0 + q;
+    // P = Y[:, jend:] * T[j0:jend, jend:]'
+    for (let k = 0; k < n; k++)
+      for (let b = 0; b < q; b++) {
+        let s = 0;
+        const tj = (j0 + b) * n;
+        for (let l = jend; l < n; l++) s += y[k * n + l] * t[tj + l];
+        P[k * 2 + b] = s;
+      }
+    for (let ib = nb - 1; ib >= 0; ib--) {
+      const i0 = st[ib], p = sz[ib], iend = i0 + p;
+      const N = p * q;
+      for (let a = 0; a < p; a++)
+        for (let b = 0; b < q; b++) {
+          let s = -c[(i0 + a) * n + j0 + b];
+          const ti = (i0 + a) * n;
+          if (!discrete) {
+            s -= P[(i0 + a) * 2 + b];
+            for (let k = iend; k < n; k++) s -= t[ti + k] * y[k * n + j0 + b];
+          } else {
+            for (let k = i0; k < iend; k++) s -= t[ti + k] * P[k * 2 + b];
+            for (let k = iend; k < n; k++) s -= t[ti + k] * W[k * 2 + b];
+          }
+          rhs[a * q + b] = s;
+        }
+      // Kronecker system for the (p x q) block Y_ij, unknown index a*q + b
+      M.fill(0, 0, N * N);
+      for (let a = 0; a < p; a++)
+        for (let b = 0; b < q; b++) {
+          const row = (a * q + b) * N;
+          if (!discrete) {
+            for (let k = 0; k < p; k++) M[row + k * q + b] += t[(i0 + a) * n + i0 + k];
+            for (let l = 0; l < q; l++) M[row + a * q + l] += t[(j0 + b) * n + j0 + l];
+          } else {
+            for (let k = 0; k < p; k++)
+              for (let l = 0; l < q; l++) M[row + k * q + l] += t[(i0 + a) * n + i0 + k] * t[(j0 + b) * n + j0 + l];
+            M[row + a * q + b] -= 1;
+          }
+        }
+      solveCompletePivot(M, rhs, N, tiny);
+      for (let a = 0; a < p; a++) for (let b = 0; b < q; b++) y[(i0 + a) * n + j0 + b] = rhs[a * q + b];
+      if (discrete) {
+        // W rows of block i: Y_ij T_jj' + P_i
+        for (let a = 0; a < p; a++)
+          for (let b = 0; b < q; b++) {
+            let s = P[(i0 + a) * 2 + b];
+            for (let l = 0; l < q; l++) s += y[(i0 + a) * n + j0 + l] * t[(j0 + b) * n + j0 + l];
+            W[(i0 + a) * 2 + b] = s;
+          }
+      }
+    }
+  }
+  return Y;
+}
+
+/** smallest |λi + λj| (continuous) or |1 - λi λj| (discrete) over all eigenvalue pairs */
+export function lyapSeparation(ev: [number, number][], discrete: boolean): { sep: number; li: [number, number]; lj: [number, number] } {
+  let sep = Infinity;
+  let li = ev[0], lj = ev[0];
+  for (let i = 0; i < ev.length; i++)
+    for (let j = i; j < ev.length; j++) {
+      const [a, b] = ev[i], [c, d] = ev[j];
+      const v = discrete ? Math.hypot(1 - (a * c - b * d), -(a * d + b * c)) : Math.hypot(a + c, b + d);
+      if (v < sep) {
+        sep = v;
+        li = ev[i];
+        lj = ev[j];
+      }
+    }
+  return { sep, li, lj };
+}
+
+const fmtC = ([re, im]: [number, number]) => {
+  const r = +re.toPrecision(6), i = +Math.abs(im).toPrecision(6);
+  return i === 0 ? `${r}` : `${r} ${im < 0 ? '-' : '+'} ${i}i`;
+};
+
+function isSymmetric(Q: Mat): boolean {
+  const n = Q.r;
+  for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) if (Q.d[i * n + j] !== Q.d[j * n + i]) return false;
+  return true;
+}
+
+/**
+ * Solves A X + X A' + Q = 0 (or A X A' - X + Q = 0 when discrete). The matrix is balanced
+ * first (exact power-of-2 scaling and a permutation: A = S Ab S^-1, X = S Xb S'), which
+ * helps badly scaled problems; one step of iterative refinement follows.
+ * Throws ControlError when the equation is singular or nearly so.
+ */
+export function lyapunovMat(A: Mat, Q: Mat, discrete: boolean): Mat {
+  const n = A.r;
+  if (n === 0) return zeros(0, 0);
+  // balancing: Ab = D^-1 P' A P D. With S = P D: S^-1 Q S^-T = D^-1 P' Q P D^-1
+  const bal = balance(A);
+  const { perm, scale } = bal;
+  const Ab = bal.B;
+  const Qb = zeros(n, n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) Qb.d[i * n + j] = Q.d[perm[i] * n + perm[j]] / (scale[i] * scale[j]);
+  const { T, Z } = realSchur(Ab);
+  const ev = schurEigenvalues(T);
+  let anorm = 0;
+  for (const [re, im] of ev) anorm = Math.max(anorm, Math.hypot(re, im));
+  anorm = Math.max(anorm, normF(Ab) / Math.sqrt(n));
+  const { sep, li, lj } = lyapSeparation(ev, discrete);
+  const tol = discrete ? 1e3 * n * EPS * Math.max(1, anorm * anorm) : 1e3 * n * EPS * Math.max(anorm, 1e-300);
+  if (sep <= tol) {
+    const why = discrete
+      ? `A has eigenvalues ${fmtC(li)} and ${fmtC(lj)} whose product is 1`
+      : `A has eigenvalues ${fmtC(li)} and ${fmtC(lj)} whose sum is 0`;
+    throw new ControlError(
+      `The ${discrete ? 'discrete ' : ''}Lyapunov equation has no unique solution: ${why}` +
+        (discrete ? ' (an eigenvalue on or mirrored across the unit circle).' : ' (an eigenvalue on or mirrored across the imaginary axis).'),
+      'infeasible',
+    );
+  }
+  const solveB = (R: Mat): Mat => {
+    const C = mulTN(Z, mul(R, Z));
+    const Y = triangularLyap(T, C, discrete);
+    return mulNT(mul(Z, Y), Z);
+  };
+  const residual = (X: Mat): Mat => {
+    const R = discrete ? mulNT(mul(Ab, X), Ab) : mul(Ab, X);
+    if (discrete) {
+      for (let k = 0; k < R.d.length; k++) R.d[k] += Qb.d[k] - X.d[k];
+    } else {
+      const XA = mulNT(X, Ab);
+      for (let k = 0; k < R.d.length; k++) R.d[k] += XA.d[k] + Qb.d[k];
+    }
+    return R;
+  };
+  let Xb = solveB(Qb);
+  // one step of iterative refinement (the correction solves the same equation with the residual)
+  const R = residual(Xb);
+  const dX = solveB(R);
+  for (let k = 0; k < Xb.d.length; k++) Xb.d[k] += dX.d[k];
+  if (isSymmetric(Q)) symmetrize(Xb);
+  // back: X = S Xb S', S = P D  ->  X[perm[i], perm[j]] = scale[i] Xb[i, j] scale[j]
+  const X = zeros(n, n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) X.d[perm[i] * n + perm[j]] = scale[i] * Xb.d[i * n + j] * scale[j];
+  for (const v of X.d)
+    if (!Number.isFinite(v)) throw new ControlError('The Lyapunov solution overflowed: the equation is too ill-conditioned.', 'numerical');
+  return X;
+}
+
+/** X with A X + X A' + Q = 0 */
+export function lyapSolve(A: Matrix, Q: Matrix): Matrix {
+  return toRows(lyapunovMat(fromRows(A), fromRows(Q), false));
+}
+
+/** X with A X A' - X + Q = 0 */
+export function dlyapSolve(A: Matrix, Q: Matrix): Matrix {
+  return toRows(lyapunovMat(fromRows(A), fromRows(Q), true));
+}
+
+function lyapArgs(args: Record<string, any>): { A: Mat; Q: Mat } {
+  const A = checkMatrix(args.A, 'A');
+  const Q = checkMatrix(args.Q, 'Q');
+  const n = checkSquare(A, 'A');
+  if (Q.length !== n || Q[0].length !== n) throw new ControlError(`Q is ${fmtSize(Q)} but A is ${n}x${n}; Q must be ${n}x${n}.`);
+  return { A: fromRows(A), Q: fromRows(Q) };
+}
+
+export const tools: ToolDef[] = [
+  {
+    name: 'lyap',
+    title: 'Continuous Lyapunov equation',
+    description:
+      "Solves the continuous Lyapunov equation A X + X A' + Q = 0 for X (Bartels-Stewart on the real Schur form). " +
+      "For the controllability gramian pass Q = B B'; for the observability gramian pass A' and C'C. " +
+      'Refuses when A has eigenvalues with λi + λj = 0 (no unique solution).',
+    parameters: {
+      type: 'object',
+      properties: { A: matrix('square matrix A (n x n)'), Q: matrix('right-hand side Q (n x n), usually symmetric') },
+      required: ['A', 'Q'],
+      additionalProperties: false,
+    },
+    run(args) {
+      const { A, Q } = lyapArgs(args);
+      return { X: toRows(lyapunovMat(A, Q, false)) };
+    },
+  },
+  {
+    name: 'dlyap',
+    title: 'Discrete Lyapunov (Stein) equation',
+    description:
+      "Solves the discrete Lyapunov equation A X A' - X + Q = 0 for X (Bartels-Stewart on the real Schur form). " +
+      'Refuses when A has eigenvalues with λi λj = 1 (no unique solution).',
+    parameters: {
+      type: 'object',
+      properties: { A: matrix('square matrix A (n x n)'), Q: matrix('right-hand side Q (n x n), usually symmetric') },
+      required: ['A', 'Q'],
+      additionalProperties: false,
+    },
+    run(args) {
+      const { A, Q } = lyapArgs(args);
+      return { X: toRows(lyapunovMat(A, Q, true)) };
+    },
+  },
+];
