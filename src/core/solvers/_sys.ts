@@ -1,0 +1,115 @@
+/**
+ * Argument handling shared by the analysis tools: state-space (A, B, C, D) and transfer
+ * function (num, den) arguments, with shape checks that name the argument and sizes.
+ */
+import { ControlError } from '../errors.js';
+import { checkMatrix, checkSquare, fmtSize, size } from '../tools/args.js';
+import { matrix, sampleTime, vector } from '../tools/schema.js';
+import type { JsonSchema } from '../tools/types.js';
+import { zeros, type Mat } from './_dense.js';
+import { polyStrip } from '../linalg/poly.js';
+
+export interface SS {
+  A: Mat;
+  B: Mat;
+  C: Mat;
+  D: Mat;
+  n: number;
+  m: number;
+  p: number;
+  /** sample time; 0 for continuous time */
+  Ts: number;
+}
+
+export interface TF {
+  num: number[];
+  den: number[];
+  Ts: number;
+}
+
+export const ssProps: Record<string, JsonSchema> = {
+  A: matrix('state matrix A (n x n)'),
+  B: matrix('input matrix B (n x m)'),
+  C: matrix('output matrix C (p x n)'),
+  D: matrix('feedthrough matrix D (p x m); zero if omitted'),
+};
+
+export const tfProps: Record<string, JsonSchema> = {
+  num: vector('numerator coefficients, highest power first (e.g. [1, 2] for s + 2)'),
+  den: vector('denominator coefficients, highest power first (e.g. [1, 3, 2] for s^2 + 3s + 2)'),
+};
+
+export const tsProp: Record<string, JsonSchema> = { Ts: sampleTime };
+
+export function readTs(args: Record<string, any>): number {
+  const Ts = args.Ts;
+  if (Ts === undefined || Ts === null) return 0;
+  if (typeof Ts !== 'number' || !Number.isFinite(Ts) || Ts < 0)
+    throw new ControlError(`Ts must be a sample time >= 0 (0 or absent means continuous time), not ${Ts}.`);
+  return Ts;
+}
+
+export function readSS(args: Record<string, any>, tool: string): SS {
+  for (const k of ['A', 'B', 'C'])
+    if (args[k] === undefined) throw new ControlError(`${tool} needs the state-space matrices A, B and C (argument ${k} is missing).`);
+  const A = checkMatrix(args.A, 'A');
+  const n = checkSquare(A, 'A');
+  const B = checkMatrix(args.B, 'B');
+  if (B.length !== n)
+    throw new ControlError(`B has ${B.length} rows but A is ${n}x${n}; B must have ${n} rows (one per state).`);
+  const m = size(B)[1];
+  if (m === 0) throw new ControlError('B has no columns: the system needs at least one input.');
+  const C = checkMatrix(args.C, 'C');
+  const p = C.length;
+  if (p === 0) throw new ControlError('C has no rows: the system needs at least one output.');
+  if (size(C)[1] !== n)
+    throw new ControlError(`C is ${fmtSize(C)} but A is ${n}x${n}; C must have ${n} columns (one per state).`);
+  let D: Mat;
+  if (args.D === undefined || args.D === null) D = zeros(p, m);
+  else {
+    D = checkMatrix(args.D, 'D');
+    const [dr, dc] = size(D);
+    if (dr !== p || dc !== m)
+      throw new ControlError(`D is ${fmtSize(D)} but the system has ${p} output(s) (rows of C) and ${m} input(s) (columns of B); D must be ${p}x${m}.`);
+  }
+  return { A, B, C, D, n, m, p, Ts: readTs(args) };
+}
+
+export function readTF(args: Record<string, any>, tool: string): TF {
+  if (!Array.isArray(args.num) || !Array.isArray(args.den))
+    throw new ControlError(`${tool} needs num and den (coefficient lists, highest power first).`);
+  for (const [k, v] of [['num', args.num], ['den', args.den]] as const)
+    v.forEach((x: unknown, i: number) => {
+      if (typeof x !== 'number' || !Number.isFinite(x))
+        throw new ControlError(`${k}[${i + 1}] is ${String(x)}: coefficients must be finite numbers.`);
+    });
+  const num = polyStrip(args.num.length ? args.num : [0]);
+  const den = polyStrip(args.den.length ? args.den : [0]);
+  if (den.length === 1 && den[0] === 0) throw new ControlError('den is zero: the transfer function is undefined.');
+  return { num, den, Ts: readTs(args) };
+}
+
+export function isSS(args: Record<string, any>): boolean {
+  return args.A !== undefined || args.B !== undefined || args.C !== undefined;
+}
+
+/** num/den or A/B/C/D, never both */
+export function readTfOrSs(args: Record<string, any>, tool: string): { tf?: TF; ss?: SS } {
+  const hasTf = args.num !== undefined || args.den !== undefined;
+  const hasSs = isSS(args);
+  if (hasTf && hasSs)
+    throw new ControlError(`${tool} takes either a transfer function (num, den) or a state-space model (A, B, C, D), not both.`);
+  if (!hasTf && !hasSs)
+    throw new ControlError(`${tool} needs a transfer function (num, den) or a state-space model (A, B, C, D).`);
+  return hasTf ? { tf: readTF(args, tool) } : { ss: readSS(args, tool) };
+}
+
+/** complex numbers as [re, im] with -0 normalised to 0 */
+export function cplx(re: number, im: number): [number, number] {
+  return [re === 0 ? 0 : re, im === 0 ? 0 : im];
+}
+
+/** sorts complex numbers by real part, then imaginary part */
+export function sortComplex<T extends [number, number]>(z: T[]): T[] {
+  return z.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
