@@ -1,5 +1,10 @@
 /**
- * The one place the analysis solvers get eigenvalues from (switches to the kernel's
- * `eigenvalues` once it exists).
+ * The one place the analysis solvers get eigenvalues from: the kernel's balanced
+ * Hessenberg + Francis QR (`eigenvalues` in statesp.ts), sorted by real then imaginary part.
  */
-export { eigenvaluesShim as eigenvalues } from './_eig_shim.js';
+import type { Complex } from '../types.js';
+import { eigenvalues as kernelEig } from './statesp.js';
+
+export function eigenvalues(A: number[][]): Complex[] {
+  return kernelEig(A);
+}
