@@ -1,3 +1,412 @@
+/**
+ * Transfer functions and state-space models: tf2ss, ss2tf, poles and zeros (invariant zeros
+ * by reduction of the Rosenbrock system pencil, as SLICOT AB08ND), DC gain.
+ */
+import { ControlError } from '../errors.js';
 import type { ToolDef } from '../tools/types.js';
+import type { Complex } from '../types.js';
+import { eigenvalues } from './_eig.js';
+import {
+  EPS,
+  add,
+  copy,
+  eye,
+  hessenberg,
+  lu,
+  luSolve,
+  matmul,
+  matvec,
+  normFro,
+  qrp,
+  rcond,
+  scale,
+  sub,
+  transpose,
+  zeros,
+  type Mat,
+} from './_dense.js';
+import { polyadd, polyFromRoots, polyPad, polyRoots, polyStrip } from '../linalg/poly.js';
+import { cplx, readSS, readTF, readTfOrSs, sortComplex, ssProps, tfProps, tsProp, type SS } from './_sys.js';
 
-export const tools: ToolDef[] = [];
+// ------------------------------------------------------------------ tf <-> ss
+
+export interface Realization {
+  A: Mat;
+  B: Mat;
+  C: Mat;
+  D: Mat;
+  /** numerator, zero-padded to the length of den */
+  num: number[];
+  /** monic denominator */
+  den: number[];
+}
+
+/** normalised (num, den): den monic, num padded to den's length; throws for improper */
+export function normalizeTf(numIn: number[], denIn: number[]): { num: number[]; den: number[] } {
+  const den0 = polyStrip(denIn);
+  const num0 = polyStrip(numIn);
+  if (den0.length === 1 && den0[0] === 0) throw new ControlError('den is zero: the transfer function is undefined.');
+  if (num0.length > den0.length)
+    throw new ControlError(
+      `improper transfer function: the numerator has degree ${num0.length - 1} but the denominator only ${den0.length - 1}; a state-space model (A, B, C, D) needs deg num <= deg den.`,
+    );
+  const a = den0[0];
+  return { num: polyPad(num0.map((v) => v / a), den0.length), den: den0.map((v) => v / a) };
+}
+
+/** controllable canonical realisation (as SciPy tf2ss) of a proper SISO transfer function */
+export function tf2ss(numIn: number[], denIn: number[]): Realization {
+  const { num, den } = normalizeTf(numIn, denIn);
+  const n = den.length - 1;
+  const d = num[0];
+  const A = zeros(n, n);
+  for (let j = 0; j < n; j++) A[0][j] = -den[j + 1];
+  for (let i = 1; i < n; i++) A[i][i - 1] = 1;
+  const B = zeros(n, 1);
+  if (n) B[0][0] = 1;
+  const C = [Array.from({ length: n }, (_, j) => num[j + 1] - d * den[j + 1])];
+  return { A, B, C: n ? C : [], D: [[d]], num, den };
+}
+
+/** characteristic polynomial of A (monic, from the eigenvalues) */
+export function charpoly(A: Mat): number[] {
+  return polyFromRoots(eigenvalues(A));
+}
+
+/** SISO transfer function of (A, B, C, D): den = det(sI - A), num = det(sI - A + BC) + (D - 1) den */
+export function ss2tf(A: Mat, B: Mat, C: Mat, D: Mat): { num: number[]; den: number[] } {
+  const n = A.length;
+  const den = charpoly(A);
+  if (n === 0) return { num: [D[0][0]], den: [1] };
+  const ABC = add(A, matmul(B, C), -1);
+  const num = polyadd(charpoly(ABC), den, D[0][0] - 1);
+  num[0] = D[0][0]; // exact leading coefficient
+  return { num: polyPad(num, n + 1), den };
+}
+
+// ------------------------------------------------------------------ invariant zeros
+
+interface Sys4 {
+  A: Mat;
+  B: Mat;
+  C: Mat;
+  D: Mat;
+}
+
+/**
+ * One pass of the Emami-Naeini/Van Dooren reduction: returns a system with the same finite
+ * invariant zeros whose D has full row rank.
+ */
+function reduceFullRowRankD(sys: Sys4, tol: number): Sys4 {
+  let { A, B, C, D } = sys;
+  for (let guard = 0; guard < 1000; guard++) {
+    const n = A.length;
+    const p = C.length;
+    const m = B.length ? B[0].length : D.length ? D[0].length : 0;
+    if (p === 0) return { A, B, C, D };
+    // row compression of D: Q' D = [D1; 0]
+    let sigma: number;
+    let Ct: Mat;
+    let Dt: Mat;
+    if (m > 0) {
+      const f = qrp(D, undefined, tol);
+      sigma = f.rank;
+      const Qt = transpose(f.Q);
+      Ct = n ? matmul(Qt, C) : C.map(() => []);
+      Dt = matmul(Qt, D);
+      for (let i = sigma; i < p; i++) Dt[i].fill(0);
+    } else {
+      sigma = 0;
+      Ct = C;
+      Dt = D;
+    }
+    if (sigma === p) return { A, B, C: Ct, D: Dt };
+    const C1 = Ct.slice(0, sigma);
+    const D1 = Dt.slice(0, sigma);
+    const C2 = Ct.slice(sigma);
+    if (n === 0) return { A, B, C: C1, D: D1 };
+    // column compression of C2: C2 V = [0, G], G of full column rank rho
+    const g = qrp(transpose(C2), undefined, tol);
+    const rho = g.rank;
+    if (rho === 0) return { A, B, C: C1, D: D1 }; // zero rows: drop them
+    const W = g.Q;
+    const order = [...Array.from({ length: n - rho }, (_, k) => rho + k), ...Array.from({ length: rho }, (_, k) => k)];
+    const V = W.map((row) => order.map((k) => row[k]));
+    const Vt = transpose(V);
+    const At = matmul(matmul(Vt, A), V);
+    const Bt = matmul(Vt, B);
+    const C1t = sigma ? matmul(C1, V) : [];
+    const n1 = n - rho;
+    const A11 = sub(At, 0, n1, 0, n1);
+    const A21 = sub(At, n1, n, 0, n1);
+    const B1 = Bt.slice(0, n1);
+    const B2 = Bt.slice(n1);
+    A = A11;
+    B = B1.length ? B1 : [];
+    C = [...A21, ...C1t.map((r) => r.slice(0, n1))];
+    D = [...B2, ...D1];
+  }
+  throw new Error('zero reduction did not terminate');
+}
+
+/**
+ * Invariant (transmission) zeros of (A, B, C, D): finite values where the Rosenbrock pencil
+ * [A - sI, B; C, D] loses rank. Reduction to D square invertible on the system and its dual
+ * (orthogonal compressions with rank decisions), then the eigenvalues of A - B D^-1 C.
+ */
+export function invariantZeros(A: Mat, B: Mat, C: Mat, D: Mat): Complex[] {
+  const n = A.length;
+  const p = C.length;
+  const m = B[0]?.length ?? D[0]?.length ?? 0;
+  const compound = [...A.map((r, i) => [...r, ...B[i]]), ...C.map((r, i) => [...r, ...D[i]])];
+  const svlmax = normFro(compound);
+  if (svlmax === 0) return [];
+  const tol = Math.sqrt((n + p) * (n + m)) * EPS * svlmax;
+  let s = reduceFullRowRankD({ A, B, C, D }, tol);
+  const mu = s.C.length;
+  if (s.A.length === 0) return [];
+  const mCur = s.B[0]?.length ?? s.D[0]?.length ?? m;
+  if (mu !== mCur) {
+    // pertranspose: the dual system has D' of full column rank; reduce it as well
+    const dual = reduceFullRowRankD(
+      { A: transpose(s.A), B: transpose(s.C), C: transpose(s.B), D: transpose(s.D) },
+      tol,
+    );
+    s = dual; // zeros of the dual are the zeros of the system
+  }
+  const nr = s.A.length;
+  if (nr === 0) return [];
+  const k = s.D.length;
+  if (k === 0) return eigenvalues(s.A);
+  if (s.D[0].length !== k) {
+    // not square: the pencil has no finite zeros left beyond its normal rank (non-square case)
+    return [];
+  }
+  const f = lu(s.D);
+  if (f.minPivot === 0) return [];
+  const DinvC = luSolve(f, s.C);
+  return eigenvalues(add(s.A, matmul(s.B, DinvC), -1));
+}
+
+// ------------------------------------------------------------------ minimal SISO realisation
+
+/** controllable part of (A, b, c) by a Hessenberg staircase started from b */
+function controllablePart(A: Mat, b: number[], c: number[], tol: number): { A: Mat; b: number[]; c: number[] } {
+  const n = A.length;
+  const nb = Math.sqrt(b.reduce((s, v) => s + v * v, 0));
+  if (n === 0 || nb <= tol) return { A: [], b: [], c: [] };
+  const { H, Q, b0 } = hessenberg(A, b);
+  let k = n;
+  for (let i = 0; i < n - 1; i++)
+    if (Math.abs(H[i + 1][i]) <= tol) {
+      k = i + 1;
+      break;
+    }
+  const cq = matvec(transpose(Q), c); // (c Q)' = Q' c'
+  const bb = new Array(k).fill(0);
+  bb[0] = b0!;
+  return { A: sub(H, 0, k, 0, k), b: bb, c: cq.slice(0, k) };
+}
+
+/** minimal realisation of a SISO channel (orthogonal staircase, controllable then observable) */
+export function minimalSiso(A: Mat, b: number[], c: number[]): { A: Mat; b: number[]; c: number[] } {
+  const n = A.length;
+  const nrm = Math.max(normFro(A), Math.sqrt(b.reduce((s, v) => s + v * v, 0)), Math.sqrt(c.reduce((s, v) => s + v * v, 0)));
+  const tol = Math.max(n, 1) * 1e3 * EPS * nrm;
+  const ctr = controllablePart(A, b, c, tol);
+  if (ctr.A.length === 0) return ctr;
+  const obs = controllablePart(transpose(ctr.A), ctr.c, ctr.b, tol);
+  return { A: transpose(obs.A), b: obs.c, c: obs.b };
+}
+
+// ------------------------------------------------------------------ DC gain
+
+function dcgainTf(num: number[], den: number[], Ts: number): number {
+  let nn = polyStrip(num);
+  let dd = polyStrip(den);
+  if (Ts > 0) {
+    // value at z = 1, deflating common factors (z - 1)
+    for (let k = 0; k < dd.length; k++) {
+      const dv = dd.reduce((s, v) => s + v, 0);
+      const dsc = dd.reduce((s, v) => s + Math.abs(v), 0);
+      const nv = nn.reduce((s, v) => s + v, 0);
+      const nsc = nn.reduce((s, v) => s + Math.abs(v), 0);
+      const dz = Math.abs(dv) <= 1e3 * EPS * dsc;
+      const nz = Math.abs(nv) <= 1e3 * EPS * nsc;
+      if (!dz) return nv / dv;
+      if (!nz) return nv >= 0 ? Infinity : -Infinity;
+      nn = deflate1(nn);
+      dd = deflate1(dd);
+    }
+    return NaN;
+  }
+  // value at s = 0, removing common factors s
+  while (nn.length > 1 && dd.length > 1 && nn[nn.length - 1] === 0 && dd[dd.length - 1] === 0) {
+    nn = nn.slice(0, -1);
+    dd = dd.slice(0, -1);
+  }
+  const d0 = dd[dd.length - 1];
+  const n0 = nn[nn.length - 1];
+  if (d0 === 0) return n0 === 0 ? 0 : n0 > 0 === (dd.find((v) => v !== 0)! > 0) ? Infinity : -Infinity;
+  return n0 / d0;
+}
+
+/** p(z) / (z - 1) by synthetic division (remainder dropped) */
+function deflate1(p: number[]): number[] {
+  if (p.length <= 1) return p;
+  const q: number[] = [p[0]];
+  for (let i = 1; i < p.length - 1; i++) q.push(p[i] + q[i - 1]);
+  return q;
+}
+
+/**
+ * H(0) (continuous) or H(1) (discrete); a pole there that the channel sees (decided on the
+ * channel's minimal realisation) gives +-Infinity. When A itself has poles there but the
+ * channel cancels them, the value is the ratio of the coefficients of s^k (of (z-1)^k) in the
+ * channel's numerator and denominator, k the number of such poles (L'Hopital).
+ */
+export function dcgainSS(sys: SS): number[][] {
+  const { A, B, C, D, n, m, p, Ts } = sys;
+  const G = zeros(p, m);
+  const Mfull = Ts > 0 ? add(A, eye(n), -1) : A;
+  const singular = !(rcond(Mfull) > 1e3 * n * EPS);
+  let k0 = 0;
+  if (singular) {
+    const nrm = Math.max(1, normFro(A));
+    const ev = eigenvalues(A);
+    k0 = ev.filter(([re, im]) => Math.hypot(re - (Ts > 0 ? 1 : 0), im) <= Math.sqrt(EPS) * nrm).length;
+  }
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < m; j++) {
+      const b = B.map((r) => r[j]);
+      const c = C[i].slice();
+      if (!singular) {
+        const x = luSolve(lu(Mfull), b.map((v) => [v]));
+        G[i][j] = D[i][j] - c.reduce((s, v, l) => s + v * x[l][0], 0);
+        continue;
+      }
+      const mr = minimalSiso(A, b, c);
+      const k = mr.A.length;
+      if (k === 0) {
+        G[i][j] = D[i][j];
+        continue;
+      }
+      const M = Ts > 0 ? add(mr.A, eye(k), -1) : copy(mr.A);
+      if (!(rcond(M) > 1e3 * k * EPS)) {
+        // the channel sees the pole: sign of the response slightly to the right of it
+        const delta = 1e-6 * Math.max(1, normFro(mr.A));
+        const Md = add(M, scale(eye(k), delta), -1);
+        const x = luSolve(lu(Md), mr.b.map((v) => [v]));
+        const val = -mr.c.reduce((s, v, l) => s + v * x[l][0], 0);
+        G[i][j] = val >= 0 ? Infinity : -Infinity;
+        continue;
+      }
+      // cancelled in this channel: coefficient ratio after removing the common factor
+      const tf = ss2tf(A, b.map((v) => [v]), [c], [[D[i][j]]]);
+      let nn = tf.num;
+      let dd = tf.den;
+      if (Ts > 0) {
+        for (let l = 0; l < k0; l++) ((nn = deflate1(nn)), (dd = deflate1(dd)));
+        G[i][j] = nn.reduce((s, v) => s + v, 0) / dd.reduce((s, v) => s + v, 0);
+      } else {
+        G[i][j] = nn[nn.length - 1 - k0] / dd[dd.length - 1 - k0];
+      }
+    }
+  return G;
+}
+
+// ------------------------------------------------------------------ tools
+
+const out = (z: Complex[]) => sortComplex(z.map(([r, i]) => cplx(r, i)));
+
+export const tools: ToolDef[] = [
+  {
+    name: 'tf2ss',
+    title: 'Transfer function to state space',
+    description:
+      'State-space realisation (A, B, C, D) of a proper SISO transfer function num/den (coefficients highest power first), in controllable canonical form. Also returns the normalised num (zero-padded to the length of den) and monic den. Improper transfer functions (deg num > deg den) are refused.',
+    parameters: {
+      type: 'object',
+      properties: { ...tfProps },
+      required: ['num', 'den'],
+      additionalProperties: false,
+    },
+    run(args) {
+      const { num, den } = readTF(args, 'tf2ss');
+      const r = tf2ss(num, den);
+      return { A: r.A, B: r.B, C: r.C, D: r.D, num: r.num, den: r.den };
+    },
+  },
+  {
+    name: 'ss2tf',
+    title: 'State space to transfer function',
+    description:
+      'Transfer function num/den of a SISO state-space model (A, B, C, D): den = det(sI - A) (monic), num zero-padded to the length of den, coefficients highest power first. No pole-zero cancellation is done.',
+    parameters: {
+      type: 'object',
+      properties: { ...ssProps },
+      required: ['A', 'B', 'C'],
+      additionalProperties: false,
+    },
+    run(args) {
+      const sys = readSS(args, 'ss2tf');
+      if (sys.m !== 1 || sys.p !== 1)
+        throw new ControlError(`ss2tf handles SISO models; this one has ${sys.m} inputs and ${sys.p} outputs (select one column of B and one row of C).`);
+      return ss2tf(sys.A, sys.B, sys.C, sys.D);
+    },
+  },
+  {
+    name: 'poles_zeros',
+    title: 'Poles and zeros',
+    description:
+      'Poles and (invariant/transmission) zeros of a transfer function num/den or of a state-space model (A, B, C, D), as [re, im] lists. Transfer function: roots of den and num, gain = num0/den0 (leading coefficients). State space: poles = eig(A), zeros from the Rosenbrock system pencil; gain (SISO only) = leading numerator coefficient.',
+    parameters: {
+      type: 'object',
+      properties: { ...tfProps, ...ssProps },
+      required: [],
+      additionalProperties: false,
+    },
+    run(args) {
+      const { tf, ss } = readTfOrSs(args, 'poles_zeros');
+      if (tf) {
+        const num = polyStrip(tf.num);
+        const den = polyStrip(tf.den);
+        const zerosList = num.length === 1 && num[0] === 0 ? [] : polyRoots(num);
+        return { poles: out(polyRoots(den)), zeros: out(zerosList), gain: num[0] / den[0] };
+      }
+      const s = ss!;
+      const poles = out(eigenvalues(s.A));
+      const z = out(invariantZeros(s.A, s.B, s.C, s.D));
+      if (s.m === 1 && s.p === 1) {
+        const r = s.n - z.length;
+        let gain: number;
+        if (r <= 0) gain = s.D[0][0];
+        else {
+          let v = s.B.map((row) => row[0]);
+          for (let k = 1; k < r; k++) v = matvec(s.A, v);
+          gain = s.C[0].reduce((acc, c, l) => acc + c * v[l], 0);
+        }
+        return { poles, zeros: z, gain };
+      }
+      return { poles, zeros: z };
+    },
+  },
+  {
+    name: 'dcgain',
+    title: 'DC gain',
+    description:
+      'Steady-state gain H(0) of a continuous system, or H(1) of a discrete one (Ts > 0), from num/den or (A, B, C, D); a p x m matrix. A pole at s = 0 (z = 1) that the channel sees gives Infinity (with the sign of the response near it).',
+    parameters: {
+      type: 'object',
+      properties: { ...tfProps, ...ssProps, ...tsProp },
+      required: [],
+      additionalProperties: false,
+    },
+    run(args) {
+      const { tf, ss } = readTfOrSs(args, 'dcgain');
+      if (tf) return { gain: [[dcgainTf(tf.num, tf.den, tf.Ts)]] };
+      return { gain: dcgainSS(ss!) };
+    },
+  },
+];
+
