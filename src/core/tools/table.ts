@@ -15,6 +15,8 @@ import { tools as xferfcn } from '../solvers/xferfcn.js';
 import { tools as freq } from '../solvers/freq.js';
 import { tools as timeresp } from '../solvers/timeresp.js';
 import { tools as norms } from '../solvers/norms.js';
+import { tools as analysis } from '../solvers/analysis.js';
+import { registerRunners } from '../solvers/registry.js';
 
 export const TOOLS: readonly ToolDef[] = [
   ...statesp,
@@ -28,10 +30,12 @@ export const TOOLS: readonly ToolDef[] = [
   ...freq,
   ...timeresp,
   ...norms,
+  ...analysis,
 ];
 
 const byName = new Map(TOOLS.map((t) => [t.name, t]));
 if (byName.size !== TOOLS.length) throw new Error('duplicate tool name in the tool table');
+registerRunners(TOOLS.map((t) => [t.name, t.run]));
 
 export function getTool(name: string): ToolDef | undefined {
   return byName.get(name);

@@ -1,0 +1,201 @@
+/**
+ * `control`: the terminal front end on the same core as the chat participant.
+ *
+ *   control solve <tool> '<json args>' [--json] [--math] [--max-n N]
+ *   control batch [--in FILE] [--out FILE] [--max-n N]
+ *   control ask "<request>" [--json] [--events] [--math]
+ *   control tools [--json]
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { collectTurn } from './core/agent/turn.js';
+import { eventsToMarkdown } from './core/agent/events.js';
+import { renderToolResult } from './core/render/results.js';
+import { encodeNonFinite, errorMessage, solveJsonl } from './core/tools/batch.js';
+import { prepareArgs, type CallOptions } from './core/tools/call.js';
+import { TOOLS } from './core/tools/table.js';
+import { verify } from './core/verify/index.js';
+
+const USAGE = `control: verified control-systems solvers (LQR, Riccati, Lyapunov, analysis, ...)
+
+Usage:
+  control solve <tool> '<json args>' [--json] [--math] [--max-n N]
+      Solve one problem. Markdown by default; --json prints {"result": {...}} or {"error": "..."}.
+      Example: control solve lqr '{"A":[[0,1],[-2,-3]],"B":[[0],[1]],"Q":[[1,0],[0,1]],"R":[[1]]}'
+  control batch [--in FILE] [--out FILE] [--max-n N]
+      Solve problems in JSONL ({"id","tool","args"} per line; stdin by default), one result
+      line per problem ({"id","result"} or {"id","error"}; stdout by default).
+  control ask "<request>" [--json] [--events] [--math]
+      Answer a request as @control does in the chat: "/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1".
+      --json prints {"answer", "calls"}; --events prints the turn's events as JSONL.
+  control tools [--json]
+      List the tools and their arguments.
+
+Options:
+  --max-n N   largest matrix dimension accepted (default 200)
+  --math      render matrices as LaTeX ($$\\begin{bmatrix}...$$) instead of aligned text
+`;
+
+class UsageError extends Error {}
+
+interface Flags {
+  json: boolean;
+  events: boolean;
+  math: boolean;
+  maxN?: number;
+  in?: string;
+  out?: string;
+  positional: string[];
+}
+
+function parseFlags(argv: string[]): Flags {
+  const f: Flags = { json: false, events: false, math: false, positional: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--json') f.json = true;
+    else if (a === '--events') f.events = true;
+    else if (a === '--math') f.math = true;
+    else if (a === '--max-n') {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new UsageError('--max-n takes a positive whole number');
+      f.maxN = n;
+    } else if (a === '--in') f.in = value();
+    else if (a === '--out') f.out = value();
+    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+    else f.positional.push(a);
+  }
+  return f;
+}
+
+function readStdin(): string {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function cmdSolve(f: Flags): number {
+  const [tool, json] = f.positional;
+  if (!tool) throw new UsageError('solve needs a tool name, e.g. control solve lqr \'{"A": ...}\'');
+  let raw: unknown;
+  const text = json ?? readStdin();
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    const msg = `the arguments are not valid JSON: ${(e as Error).message}`;
+    if (f.json) console.log(JSON.stringify({ error: msg }));
+    else console.error(`error: ${msg}`);
+    return 1;
+  }
+  const opts: CallOptions = { maxN: f.maxN };
+  try {
+    const { tool: def, args } = prepareArgs(tool, raw as Record<string, unknown>, opts);
+    const result = def.run(args);
+    if (f.json) {
+      console.log(JSON.stringify({ result: encodeNonFinite(result) }));
+    } else {
+      console.log(`# ${def.title}\n\n${renderToolResult(tool, args, result, verify(tool, args, result), { math: f.math })}`);
+    }
+    return 0;
+  } catch (e) {
+    if (f.json) console.log(JSON.stringify({ error: errorMessage(e) }));
+    else console.error(`error: ${errorMessage(e)}`);
+    return 1;
+  }
+}
+
+function cmdBatch(f: Flags): number {
+  const text = f.in ? readFileSync(f.in, 'utf8') : readStdin();
+  const lines = solveJsonl(text, { maxN: f.maxN });
+  const out = lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length ? '\n' : '');
+  if (f.out) writeFileSync(f.out, out);
+  else process.stdout.write(out);
+  const errors = lines.filter((l) => 'error' in l).length;
+  console.error(`${lines.length} problems, ${lines.length - errors} solved, ${errors} refused or failed`);
+  return 0;
+}
+
+async function cmdAsk(f: Flags): Promise<number> {
+  let text = f.positional.join(' ').trim();
+  if (!text) text = readStdin().trim();
+  if (!text) throw new UsageError('ask needs a request, e.g. control ask "/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1"');
+  let command: string | undefined;
+  const m = /^\/(\w+)\s*/.exec(text);
+  if (m) {
+    command = m[1];
+    text = text.slice(m[0].length);
+  }
+  const events = await collectTurn({ prompt: text, command }, { math: f.math, maxN: f.maxN });
+  if (f.events) {
+    for (const e of events) console.log(JSON.stringify(encodeNonFinite(e)));
+  } else if (f.json) {
+    const calls = events.flatMap((e) => {
+      if (e.type !== 'tool_result') return [];
+      const call = events.find((c) => c.type === 'tool_call' && c.id === e.id) as { args: Record<string, unknown> } | undefined;
+      return [{ tool: e.tool, args: call?.args ?? {}, ...(e.error !== undefined ? { error: e.error } : { result: e.result }) }];
+    });
+    console.log(JSON.stringify(encodeNonFinite({ answer: eventsToMarkdown(events), calls })));
+  } else {
+    console.log(eventsToMarkdown(events));
+  }
+  const failed = events.some((e) => e.type === 'error' || (e.type === 'tool_result' && e.error !== undefined));
+  return failed ? 1 : 0;
+}
+
+function cmdTools(f: Flags): number {
+  if (f.json) {
+    console.log(JSON.stringify(TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, parameters: t.parameters }))));
+  } else {
+    for (const t of TOOLS) {
+      const req = new Set(t.parameters.required ?? []);
+      const params = Object.keys(t.parameters.properties).map((p) => (req.has(p) ? p : `${p}?`));
+      console.log(`${t.name.padEnd(12)} ${t.title} (${params.join(', ')})`);
+    }
+  }
+  return 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  try {
+    if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+      console.log(USAGE);
+      return cmd ? 0 : 2;
+    }
+    const f = parseFlags(rest);
+    switch (cmd) {
+      case 'solve':
+        return cmdSolve(f);
+      case 'batch':
+        return cmdBatch(f);
+      case 'ask':
+        return await cmdAsk(f);
+      case 'tools':
+        return cmdTools(f);
+      default:
+        throw new UsageError(`unknown command "${cmd}"`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`control: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    console.error(`control: ${errorMessage(e)}`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    console.error(e);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,40 @@
+/**
+ * A turn of @control is a typed event sequence. Every front end renders the same sequence
+ * (the chat pane as Markdown and progress lines, the CLI as Markdown or JSONL), and golden
+ * fixtures pin it: a change in the sequence is a change in behaviour.
+ */
+import type { Verification } from '../verify/index.js';
+
+export type TurnEvent =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string }
+  | { type: 'tool_call'; id: string; tool: string; args: Record<string, unknown> }
+  | {
+      type: 'tool_result';
+      id: string;
+      tool: string;
+      /** full-precision result; absent when the tool refused */
+      result?: Record<string, unknown>;
+      /** the refusal or error message a user reads */
+      error?: string;
+      verification?: Verification;
+      /** the result rendered for people */
+      markdown: string;
+    }
+  | { type: 'reference'; title: string; uri: string; range?: { startLine: number; endLine: number } }
+  | { type: 'metrics'; engine: string; ms: number; toolCalls: number; [k: string]: unknown }
+  | { type: 'error'; message: string }
+  | { type: 'done' };
+
+export type TurnEventType = TurnEvent['type'];
+
+/** the Markdown a non-streaming consumer (CLI, LM provider) shows for a finished turn */
+export function eventsToMarkdown(events: readonly TurnEvent[]): string {
+  const parts: string[] = [];
+  for (const e of events) {
+    if (e.type === 'text') parts.push(e.text);
+    else if (e.type === 'tool_result') parts.push(e.markdown);
+    else if (e.type === 'error') parts.push(`**Error:** ${e.message}`);
+  }
+  return parts.join('\n\n');
+}

@@ -1,0 +1,117 @@
+/**
+ * One @control turn as an event stream. Today this is the deterministic path (no language
+ * model): a well-formed request is solved, verified and rendered; anything else gets an
+ * honest answer saying what works without a model.
+ */
+import { isControlError } from '../errors.js';
+import { renderToolResult } from '../render/results.js';
+import type { RenderOptions } from '../render/markdown.js';
+import { prepareArgs, type CallOptions } from '../tools/call.js';
+import { errorMessage } from '../tools/batch.js';
+import { verify } from '../verify/index.js';
+import { EXAMPLES, missingArgs, parseIntent } from './deterministic.js';
+import type { TurnEvent } from './events.js';
+
+export interface TurnRequest {
+  /** the user's words, without the participant name or slash command */
+  prompt: string;
+  /** the slash command, without '/' */
+  command?: string;
+  /** text the request refers to (an editor selection), searched for matrix assignments */
+  context?: { text: string; label?: string };
+}
+
+export interface TurnOptions extends CallOptions, Partial<RenderOptions> {}
+
+/** what each tool computes, stated the way a textbook would, shown before its result */
+const INTROS: Record<string, string> = {
+  lqr: '**LQR design.** The state feedback u = −Kx that minimises ∫(xᵀQx + uᵀRu + 2xᵀNu) dt is K = R⁻¹(BᵀX + Nᵀ), where X is the stabilising solution of the Riccati equation AᵀX + XA − (XB + N)R⁻¹(BᵀX + Nᵀ) + Q = 0.',
+  dlqr: '**Discrete LQR design.** The state feedback u[k] = −Kx[k] that minimises Σ(xᵀQx + uᵀRu + 2xᵀNu) is K = (R + BᵀXB)⁻¹(BᵀXA + Nᵀ), with X the stabilising solution of the discrete Riccati equation.',
+  care: '**Continuous algebraic Riccati equation** AᵀX + XA − XBR⁻¹BᵀX + Q = 0, stabilising solution X, with K = R⁻¹BᵀX.',
+  dare: '**Discrete algebraic Riccati equation** AᵀXA − X − AᵀXB(R + BᵀXB)⁻¹BᵀXA + Q = 0, stabilising solution X, with K = (R + BᵀXB)⁻¹BᵀXA.',
+  lyap: '**Lyapunov equation** AX + XAᵀ + Q = 0.',
+  dlyap: '**Discrete Lyapunov (Stein) equation** AXAᵀ − X + Q = 0.',
+  eig: '**Eigenvalues** of A, sorted by real part.',
+  ctrb_rank: '**Controllability**: rank of [B, AB, …, Aⁿ⁻¹B] (numerical rank by SVD).',
+  obsv_rank: '**Observability**: rank of [C; CA; …; CAⁿ⁻¹] (numerical rank by SVD).',
+  analyse: '**State-space analysis** of ẋ = Ax + Bu, y = Cx + Du.',
+  place: '**Pole placement.** The state feedback u = −Kx with eig(A − BK) at the requested poles.',
+  lqe: '**Kalman filter (LQE).** Estimator gain L = PCᵀRn⁻¹, with P the stabilising solution of AP + PAᵀ − PCᵀRn⁻¹CP + GQnGᵀ = 0.',
+  kalman: '**Kalman filter.** Steady-state estimator gain from the filter Riccati equation.',
+};
+
+export const NO_MODEL_MESSAGE = [
+  'This request needs a language model to understand, and @control has none configured yet. Without one, I solve requests that name the computation and give the matrices, for example:',
+  '',
+  '- `/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1`',
+  '- `/analyse A=[0 1; -2 -3], B=[0;1], C=[1 0]`',
+  '- `design an LQR for A=[0 1; 0 0], B=[0;1], Q=eye(2), R=1`',
+  '- right-click a selection of `A = ...`, `B = ...` in a MATLAB or Python file and choose **Control: Analyse State-Space Model**, or click the **Analyse** code lens above it.',
+  '',
+  'Matrices may be written as in MATLAB (`[0 1; -2 -3]`, `eye(2)`), NumPy (`np.array([[0,1],[-2,-3]])`) or JSON.',
+].join('\n');
+
+let callCounter = 0;
+
+export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncGenerator<TurnEvent> {
+  const t0 = performance.now();
+  const render: RenderOptions = { math: opts.math ?? false, digits: opts.digits };
+  let toolCalls = 0;
+  const finish = function* (): Generator<TurnEvent> {
+    yield { type: 'metrics', engine: 'deterministic', ms: Math.round((performance.now() - t0) * 10) / 10, toolCalls };
+    yield { type: 'done' };
+  };
+
+  let intent;
+  try {
+    intent = parseIntent(req.prompt, req.command, req.context?.text);
+  } catch (e) {
+    yield { type: 'error', message: errorMessage(e) };
+    yield* finish();
+    return;
+  }
+  if (!intent) {
+    yield { type: 'text', text: NO_MODEL_MESSAGE };
+    yield* finish();
+    return;
+  }
+  const name = intent.tool.name;
+  const missing = missingArgs(intent);
+  if (missing.length) {
+    const ex = EXAMPLES[name] ? ` For example: \`${EXAMPLES[name]}\`` : '';
+    const given = Object.keys(intent.args);
+    yield {
+      type: 'error',
+      message: `${name} needs ${missing.join(' and ')}${given.length ? ` (found ${given.join(', ')})` : ''}.${ex}`,
+    };
+    yield* finish();
+    return;
+  }
+  const intro = INTROS[name] ?? `**${intent.tool.title}.**`;
+  const notes: string[] = [];
+  if (req.context?.label) notes.push(`Model from ${req.context.label}.`);
+  if (intent.ignored.length) notes.push(`Not used by ${name}: ${intent.ignored.join(', ')}.`);
+  yield { type: 'text', text: [intro, ...notes].join(' ') };
+
+  const id = `call-${++callCounter}`;
+  toolCalls++;
+  yield { type: 'tool_call', id, tool: name, args: intent.args };
+  try {
+    const { tool, args } = prepareArgs(name, intent.args, opts);
+    const result = tool.run(args);
+    const verification = verify(name, args, result);
+    yield { type: 'tool_result', id, tool: name, result, verification, markdown: renderToolResult(name, args, result, verification, render) };
+  } catch (e) {
+    const message = errorMessage(e);
+    const refused = isControlError(e);
+    yield { type: 'tool_result', id, tool: name, error: message, markdown: `**${refused ? 'Cannot solve' : 'Solver error'}:** ${message}` };
+  }
+  yield* finish();
+}
+
+/** collects a whole turn (CLI, tests, the language-model provider) */
+export async function collectTurn(req: TurnRequest, opts: TurnOptions = {}): Promise<TurnEvent[]> {
+  const out: TurnEvent[] = [];
+  for await (const e of runTurn(req, opts)) out.push(e);
+  return out;
+}

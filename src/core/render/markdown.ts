@@ -1,0 +1,67 @@
+/**
+ * Markdown building blocks for answers. Two styles, chosen by the front end:
+ * - `math: true`: `$$...$$` with `bmatrix` for matrices (VS Code chat with
+ *   `chat.math.enabled`, KaTeX), a Markdown table for large matrices;
+ * - `math: false`: aligned plain-text matrices in code blocks, which read well in a chat
+ *   without math rendering and in a terminal; a Markdown table for large ones.
+ */
+import type { Complex, Matrix } from '../types.js';
+import { fmt, fmtComplex, latexNum } from './format.js';
+
+export interface RenderOptions {
+  math: boolean;
+  digits?: number;
+}
+
+/** matrices up to this size are shown inline (bmatrix or aligned text); larger as a table */
+const INLINE_MAX_ROWS = 8;
+const INLINE_MAX_COLS = 8;
+
+export function latexName(name: string): string {
+  // A_cl -> A_{\mathrm{cl}}, Qn -> Q_n
+  const m = /^([A-Za-z])_?([A-Za-z0-9]+)$/.exec(name);
+  if (!m || name.length === 1) return name;
+  return m[2].length === 1 ? `${m[1]}_${m[2]}` : `${m[1]}_{\\mathrm{${m[2]}}}`;
+}
+
+function table(M: Matrix, digits?: number): string {
+  const cols = M[0]?.length ?? 0;
+  const head = `| | ${Array.from({ length: cols }, (_, j) => `${j + 1}`).join(' | ')} |`;
+  const sep = `|---|${'---:|'.repeat(cols)}`;
+  const rows = M.map((r, i) => `| **${i + 1}** | ${r.map((v) => fmt(v, digits)).join(' | ')} |`);
+  return [head, sep, ...rows].join('\n');
+}
+
+/** plain-text matrix, columns aligned, MATLAB-like */
+export function textMatrix(M: Matrix, digits?: number): string {
+  const cells = M.map((r) => r.map((v) => fmt(v, digits)));
+  const cols = cells[0]?.length ?? 0;
+  const w = Array.from({ length: cols }, (_, j) => Math.max(...cells.map((r) => r[j].length)));
+  return cells.map((r) => r.map((c, j) => c.padStart(w[j])).join('  ')).join('\n');
+}
+
+export function latexMatrix(M: Matrix, digits?: number): string {
+  return `\\begin{bmatrix} ${M.map((r) => r.map((v) => latexNum(v, digits)).join(' & ')).join(' \\\\ ')} \\end{bmatrix}`;
+}
+
+/** a named matrix as a Markdown block: "K = ..." */
+export function matrixBlock(name: string, M: Matrix, o: RenderOptions): string {
+  const rows = M.length;
+  const cols = M[0]?.length ?? 0;
+  if (rows === 0 || cols === 0) return `${name} is empty (${rows}x${cols}).`;
+  if (rows > INLINE_MAX_ROWS || cols > INLINE_MAX_COLS)
+    return `**${name}** (${rows}x${cols}):\n\n${table(M, o.digits)}`;
+  if (o.math) return `$$\n${latexName(name)} = ${latexMatrix(M, o.digits)}\n$$`;
+  const body = textMatrix(M, o.digits);
+  if (rows === 1 && cols <= 8) return `\`${name} = [ ${body} ]\``;
+  return `${name} =\n\n\`\`\`text\n${body}\n\`\`\``;
+}
+
+export function complexListText(list: Complex[], digits?: number): string {
+  return list.map((z) => fmtComplex(z, digits)).join(', ');
+}
+
+/** a small aligned table of facts: | label | value | */
+export function factsTable(rows: [string, string][]): string {
+  return ['| | |', '|---|---|', ...rows.map(([a, b]) => `| ${a} | ${b} |`)].join('\n');
+}

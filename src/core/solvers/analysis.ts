@@ -1,0 +1,148 @@
+/**
+ * `analyse`: the first look a control engineer takes at a state-space model: poles and
+ * stability, damping, controllability and observability with the modes that are not
+ * (Kalman decomposition through an orthonormal basis of the controllable subspace), and
+ * whether the model is stabilisable and detectable. Composed from the table's own tools so
+ * every number comes from the same verified solvers.
+ */
+import { SingularValueDecomposition, Matrix as M } from 'ml-matrix';
+import { ControlError } from '../errors.js';
+import { checkCols, checkMatrix, checkRows, checkSquare, fmtSize } from '../tools/args.js';
+import { matrix, sampleTime } from '../tools/schema.js';
+import type { ToolDef } from '../tools/types.js';
+import type { Complex, Matrix } from '../types.js';
+import { getToolRunner } from './registry.js';
+
+export type Stability = 'stable' | 'marginal' | 'unstable';
+
+export interface ModeInfo {
+  value: Complex;
+  /** continuous: natural frequency |λ| (rad/s) and damping −Re λ/|λ|; discrete: from the equivalent s = ln(z)/Ts */
+  wn?: number;
+  zeta?: number;
+  /** time constant −1/Re λ for stable real continuous modes */
+  tau?: number;
+}
+
+export interface AnalysisResult {
+  [k: string]: unknown;
+  n: number;
+  discrete: boolean;
+  eigenvalues: Complex[];
+  modes: ModeInfo[];
+  stability: Stability;
+  /** eigenvalues with Re ≥ 0 (continuous) or |z| ≥ 1 (discrete), on the boundary included */
+  unstable: Complex[];
+  controllability?: { rank: number; uncontrollable: Complex[]; stabilisable: boolean };
+  observability?: { rank: number; unobservable: Complex[]; detectable: boolean };
+}
+
+function boundaryTol(A: Matrix): number {
+  let s = 0;
+  for (const r of A) for (const v of r) s += v * v;
+  return 1e-9 * Math.max(1, Math.sqrt(s));
+}
+
+/** >0 unstable, 0 on the boundary, <0 stable, for one eigenvalue */
+function classify([re, im]: Complex, discrete: boolean, tol: number): number {
+  const d = discrete ? Math.hypot(re, im) - 1 : re;
+  if (Math.abs(d) <= tol) return 0;
+  return Math.sign(d);
+}
+
+function modeInfo(z: Complex, discrete: boolean, Ts: number): ModeInfo {
+  let [re, im] = z;
+  if (discrete) {
+    // equivalent continuous eigenvalue s = ln(z) / Ts
+    const r = Math.hypot(re, im);
+    if (r === 0) return { value: z };
+    [re, im] = [Math.log(r) / Ts, Math.atan2(im, re) / Ts];
+  }
+  const wn = Math.hypot(re, im);
+  const info: ModeInfo = { value: z, wn };
+  if (wn > 0) info.zeta = -re / wn;
+  if (Math.abs(im) <= 1e-12 * wn && re < 0) info.tau = -1 / re;
+  return info;
+}
+
+/**
+ * The eigenvalues of A restricted to the orthogonal complement of range(Mx) (controllable
+ * case: Mx = ctrb) or to null(Mx) (observable case: Mx = obsv), given the rank r.
+ */
+function restrictedModes(A: Matrix, Mx: Matrix, r: number, complement: 'range' | 'null'): Complex[] {
+  const n = A.length;
+  if (r >= n) return [];
+  // For ctrb (n x nm), range(ctrb) is the row space of ctrb'; for obsv (pn x n), null(obsv)
+  // is spanned by its trailing right singular vectors. Both come from the V of an SVD.
+  const T = complement === 'range' ? new M(Mx).transpose() : new M(Mx);
+  const padded = T.rows >= n ? T : new M(n, n).setSubMatrix(T, 0, 0);
+  const svd = new SingularValueDecomposition(padded, { computeLeftSingularVectors: false, autoTranspose: false });
+  const V = svd.rightSingularVectors; // n x n, columns ordered by decreasing singular value
+  const V2 = V.subMatrix(0, n - 1, r, n - 1);
+  const A22 = V2.transpose().mmul(new M(A)).mmul(V2).to2DArray();
+  return (getToolRunner('eig')({ A: A22 }) as { eigenvalues: Complex[] }).eigenvalues;
+}
+
+export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; Ts?: number }): AnalysisResult {
+  const A = checkMatrix(args.A, 'A');
+  const n = checkSquare(A, 'A');
+  const discrete = typeof args.Ts === 'number' && args.Ts > 0;
+  const Ts = discrete ? (args.Ts as number) : 0;
+  const tol = boundaryTol(A);
+  const eigenvalues = (getToolRunner('eig')({ A }) as { eigenvalues: Complex[] }).eigenvalues;
+  const cls = eigenvalues.map((z) => classify(z, discrete, tol));
+  const stability: Stability = cls.some((c) => c > 0) ? 'unstable' : cls.some((c) => c === 0) ? 'marginal' : 'stable';
+  const out: AnalysisResult = {
+    n,
+    discrete,
+    eigenvalues,
+    modes: eigenvalues.map((z) => modeInfo(z, discrete, Ts)),
+    stability,
+    unstable: eigenvalues.filter((_, i) => cls[i] >= 0),
+  };
+  const isBad = (z: Complex) => classify(z, discrete, tol) >= 0;
+  if (args.B !== undefined) {
+    const B = checkMatrix(args.B, 'B');
+    checkRows(B, n, 'B', `A (${fmtSize(A)})`);
+    const c = getToolRunner('ctrb_rank')({ A, B }) as { rank: number; matrix: Matrix };
+    const unc = restrictedModes(A, c.matrix, c.rank, 'range');
+    out.controllability = { rank: c.rank, uncontrollable: unc, stabilisable: !unc.some(isBad) };
+  }
+  if (args.C !== undefined) {
+    const C = checkMatrix(args.C, 'C');
+    checkCols(C, n, 'C', `A (${fmtSize(A)}), so ${n} columns`);
+    const o = getToolRunner('obsv_rank')({ A, C }) as { rank: number; matrix: Matrix };
+    const uno = restrictedModes(A, o.matrix, o.rank, 'null');
+    out.observability = { rank: o.rank, unobservable: uno, detectable: !uno.some(isBad) };
+  }
+  if (args.D !== undefined) {
+    const D = checkMatrix(args.D, 'D');
+    if (args.B === undefined || args.C === undefined) throw new ControlError('D was given without B and C.');
+    const [p, m] = [args.C.length, args.B[0]?.length ?? 0];
+    if (D.length !== p || (D[0]?.length ?? 0) !== m)
+      throw new ControlError(`D is ${fmtSize(D)} but C has ${p} rows and B has ${m} columns, so D must be ${p}x${m}.`);
+  }
+  return out;
+}
+
+export const tools: ToolDef[] = [
+  {
+    name: 'analyse',
+    title: 'State-space analysis',
+    description:
+      'Analyses a state-space model x\' = Ax + Bu, y = Cx + Du (discrete when Ts > 0): eigenvalues, stability, damping and natural frequency of each mode, controllability and observability ranks with the uncontrollable/unobservable modes, stabilisability and detectability. B, C, D are optional.',
+    parameters: {
+      type: 'object',
+      properties: {
+        A: matrix('state matrix A (n x n)'),
+        B: matrix('input matrix B (n x m)'),
+        C: matrix('output matrix C (p x n)'),
+        D: matrix('feedthrough D (p x m)'),
+        Ts: sampleTime,
+      },
+      required: ['A'],
+      additionalProperties: false,
+    },
+    run: (a) => analyse(a as { A: Matrix }),
+  },
+];

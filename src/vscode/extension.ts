@@ -1,0 +1,52 @@
+/**
+ * The extension entry: wires the core to VS Code. Small and flat on purpose (rust-analyzer's
+ * editors/code is the model): all logic lives in src/core, which never imports vscode.
+ */
+import * as vscode from 'vscode';
+import { analyseAt, analyseSelection, doctor } from './commands.js';
+import { ModelLensProvider } from './codelens.js';
+import { registerLanguageModelProvider } from './lmProvider.js';
+import { registerParticipant } from './participant.js';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const t0 = performance.now();
+  const log = vscode.window.createOutputChannel('Control', { log: true });
+  context.subscriptions.push(log);
+
+  registerLanguageModelProvider(context, log);
+  registerParticipant(context, log);
+
+  const lenses = new ModelLensProvider();
+  const selector: vscode.DocumentSelector = [
+    { language: 'matlab' },
+    { language: 'octave' },
+    { language: 'python' },
+    { pattern: '**/*.m' },
+  ];
+  context.subscriptions.push(
+    vscode.languages.registerCodeLensProvider(selector, lenses),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('control.codeLens')) lenses.refresh();
+    }),
+    vscode.commands.registerCommand('control.analyseSelection', () => analyseSelection(log)),
+    vscode.commands.registerCommand('control.analyseAt', (uri: vscode.Uri, line: number) => analyseAt(uri, line, log)),
+    vscode.commands.registerCommand('control.doctor', () => doctor(log)),
+    vscode.commands.registerCommand('control.rebuildIndex', () =>
+      vscode.window.showInformationMessage(
+        'Control: the retrieval index is not available in this version yet, so there is nothing to rebuild. Solvers, /analyse and /lqr work without it.',
+      ),
+    ),
+  );
+
+  const status = vscode.window.createStatusBarItem('control.status', vscode.StatusBarAlignment.Right, 100);
+  status.name = 'Control';
+  status.text = '$(pulse) control';
+  status.tooltip = 'Control: solvers ready; no language model configured (slash commands and well-formed requests work). Click for Doctor.';
+  status.command = 'control.doctor';
+  status.show();
+  context.subscriptions.push(status);
+
+  log.info(`activated in ${(performance.now() - t0).toFixed(1)} ms`);
+}
+
+export function deactivate(): void {}

@@ -1,0 +1,72 @@
+/** Streams a core turn into a chat response: the one place events meet the chat API. */
+import * as vscode from 'vscode';
+import type { TurnEvent } from '../core/agent/events.js';
+
+export interface StreamSummary {
+  toolCalls: { tool: string; ok: boolean; n?: number; m?: number }[];
+  error?: string;
+  metrics?: Extract<TurnEvent, { type: 'metrics' }>;
+}
+
+export async function streamTurn(
+  events: AsyncIterable<TurnEvent>,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  log: vscode.LogOutputChannel,
+): Promise<StreamSummary> {
+  const summary: StreamSummary = { toolCalls: [] };
+  const calls = new Map<string, Record<string, unknown>>();
+  for await (const e of events) {
+    if (token.isCancellationRequested) break;
+    switch (e.type) {
+      case 'text':
+        stream.markdown(e.text + '\n\n');
+        break;
+      case 'thinking':
+        break;
+      case 'tool_call':
+        calls.set(e.id, e.args);
+        stream.progress(`Solving with ${e.tool}…`);
+        log.info(`tool call ${e.tool} ${JSON.stringify(e.args)}`);
+        break;
+      case 'tool_result':
+        stream.markdown(e.markdown + '\n\n');
+        {
+          const args = calls.get(e.id) ?? {};
+          const A = args.A as unknown[] | undefined;
+          const B = args.B as unknown[][] | undefined;
+          summary.toolCalls.push({ tool: e.tool, ok: e.error === undefined, n: A?.length, m: B?.[0]?.length });
+        }
+        if (e.error !== undefined) log.warn(`${e.tool} refused: ${e.error}`);
+        else log.info(`${e.tool} solved; verification ${e.verification ? (e.verification.ok ? 'passed' : 'FAILED') : 'n/a'}`);
+        break;
+      case 'reference':
+        stream.reference(vscode.Uri.parse(e.uri));
+        break;
+      case 'error':
+        stream.markdown(`**Error:** ${e.message}\n\n`);
+        summary.error = e.message;
+        log.warn(e.message);
+        break;
+      case 'metrics':
+        summary.metrics = e;
+        log.info(`turn: ${e.engine}, ${e.ms} ms, ${e.toolCalls} tool call(s)`);
+        break;
+      case 'done':
+        break;
+    }
+  }
+  return summary;
+}
+
+/** whether the chat renders LaTeX (VS Code's chat.math.enabled), unless overridden */
+export function mathEnabled(): boolean {
+  const mode = vscode.workspace.getConfiguration('control').get<string>('math', 'auto');
+  if (mode === 'latex') return true;
+  if (mode === 'text') return false;
+  return vscode.workspace.getConfiguration('chat.math').get<boolean>('enabled', false);
+}
+
+export function maxStates(): number {
+  return vscode.workspace.getConfiguration('control').get<number>('maxStates', 200);
+}

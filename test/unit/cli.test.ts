@@ -1,0 +1,74 @@
+// The CLI end to end, through a real process (as a user runs it), on the TypeScript source.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const s5 = Math.sqrt(5);
+const K_REF = [s5 - 2, s5 - 2]; // closed form, derived in turn.test.ts
+
+function control(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { input, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('solve lqr --json gives K to 1e-9', () => {
+  const r = control(['solve', 'lqr', '{"A":[[0,1],[-2,-3]],"B":[[0],[1]],"Q":[[1,0],[0,1]],"R":[[1]]}', '--json']);
+  assert.equal(r.code, 0, r.err);
+  const K = JSON.parse(r.out).result.K[0];
+  assert.ok(Math.abs(K[0] - K_REF[0]) < 1e-9 && Math.abs(K[1] - K_REF[1]) < 1e-9, String(K));
+});
+
+test('ask /lqr --json gives the answer and the call with K to 1e-9', () => {
+  const r = control(['ask', '/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1', '--json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.calls.length, 1);
+  assert.equal(j.calls[0].tool, 'lqr');
+  const K = j.calls[0].result.K[0];
+  assert.ok(Math.abs(K[0] - K_REF[0]) < 1e-9 && Math.abs(K[1] - K_REF[1]) < 1e-9, String(K));
+  assert.match(j.answer, /0\.236068/);
+});
+
+test('solve: errors are clear, as JSON with --json, non-zero exit', () => {
+  const bad = control(['solve', 'lqr', '{"A":[[0,1],[-2,-3]],"B":[[0],[1],[2]],"Q":[[1,0],[0,1]],"R":[[1]]}', '--json']);
+  assert.equal(bad.code, 1);
+  assert.match(JSON.parse(bad.out).error, /B has 3 rows/);
+  const unstab = control(['solve', 'lqr', '{"A":[[1,0],[0,-1]],"B":[[0],[1]],"Q":[[1,0],[0,1]],"R":[[1]]}', '--json']);
+  assert.match(JSON.parse(unstab.out).error, /stabili[sz]able/);
+  const notjson = control(['solve', 'lqr', '{A: 1}', '--json']);
+  assert.match(JSON.parse(notjson.out).error, /not valid JSON/);
+  const usage = control(['frobnicate']);
+  assert.equal(usage.code, 2);
+  assert.match(usage.err, /unknown command/);
+});
+
+test('batch: one line per problem, never stopping at a bad one; non-finite as strings', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'control-batch-'));
+  const inp = join(dir, 'p.jsonl');
+  const out = join(dir, 'r.jsonl');
+  writeFileSync(
+    inp,
+    [
+      '{"id":"ok","tool":"eig","args":{"A":[[0,1],[-2,-3]]}}',
+      'this is not json',
+      '{"id":"bad-shape","tool":"lyap","args":{"A":[[1,2]],"Q":[[1]]}}',
+      '{"id":"no-tool","tool":"nope","args":{}}',
+      '{"id":"unsolvable","tool":"lyap","args":{"A":[[0,1],[-1,0]],"Q":[[1,0],[0,1]]}}',
+      '',
+    ].join('\n'),
+  );
+  const r = control(['batch', '--in', inp, '--out', out]);
+  assert.equal(r.code, 0, r.err);
+  const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines.length, 5);
+  // eig([0 1; -2 -3]) = {-2, -1}: s² + 3s + 2 = (s + 1)(s + 2)
+  const ev = lines[0].result.eigenvalues as [number, number][];
+  assert.equal(ev.length, 2);
+  [-2, -1].forEach((x, i) => assert.ok(Math.abs(ev[i][0] - x) < 1e-12 && ev[i][1] === 0, JSON.stringify(ev)));
+  for (const l of lines.slice(1)) assert.equal(typeof l.error, 'string', JSON.stringify(l));
+  assert.match(lines[1].error, /not JSON/);
+  assert.match(lines[2].error, /square/);
+});
