@@ -1,13 +1,7 @@
-// Placeholder until the matrix-literal parser lands (being written now); keeps the build green.
-import { ControlError } from '../errors.js';
-import type { Matrix } from '../types.js';
-
-export function parseMatrixLiteral(text: string): Matrix {
-  try {
-    const v = JSON.parse(text);
-    if (typeof v === 'number') return [[v]];
-    return v as Matrix;
-  } catch {
-    throw new ControlError(`cannot read a matrix from ${JSON.stringify(text)}`);
-  }
-}
+/**
+ * Reading matrices from text: one literal (`parseMatrixLiteral`) or every matrix assignment
+ * in a document or a chat message (`findAssignments`). See literal.ts for the accepted
+ * syntax and assignments.ts for what counts as an assignment.
+ */
+export { parseMatrixLiteral, parseMatrixAt, isLiteralName, type Origin } from './literal.js';
+export { findAssignments, type Assignment } from './assignments.js';
