@@ -1,3 +1,377 @@
+/**
+ * Time responses: step and impulse (continuous by exact discretisation of the dynamics, a
+ * matrix-exponential recursion; discrete by the difference equation), and step-response
+ * characteristics (stepinfo) with crossing times refined by root finding on the exact
+ * response y(t) = yf - C e^{At} xf.
+ */
+import { ControlError } from '../errors.js';
 import type { ToolDef } from '../tools/types.js';
+import { vector } from '../tools/schema.js';
+import { eigenvalues } from './_eig.js';
+import { EPS, add, block, expm, lu, luSolve, matmul, matvec, normFro, scale, sub, zeros, type Mat } from './_dense.js';
+import { readSS, ssProps, tsProp, type SS } from './_sys.js';
 
-export const tools: ToolDef[] = [];
+// ------------------------------------------------------------------ step / impulse
+
+type Kind = 'step' | 'impulse';
+
+function timeGrid(t: number[], name: string): void {
+  if (!t.length) throw new ControlError(`${name}: t is empty; give the sample times, e.g. 0 to 10 in steps of 0.01.`);
+  for (let k = 0; k < t.length; k++) {
+    if (!Number.isFinite(t[k])) throw new ControlError(`${name}: t[${k + 1}] is not finite.`);
+    if (t[k] < 0) throw new ControlError(`${name}: t[${k + 1}] = ${t[k]} is negative; the input starts at t = 0.`);
+    if (k && t[k] < t[k - 1]) throw new ControlError(`${name}: t must be nondecreasing (t[${k + 1}] < t[${k}]).`);
+  }
+}
+
+/**
+ * Response to a unit step or impulse on every input: Y[k] is p x m (column j: input j).
+ * Continuous: exact on any grid (one matrix exponential per distinct step length).
+ * Discrete: t are sample instants k·Ts.
+ */
+export function simulate(sys: SS, t: number[], kind: Kind): Mat[] {
+  const { A, B, C, D, n, m, p, Ts } = sys;
+  const out: Mat[] = [];
+  if (Ts > 0) {
+    const idx = t.map((tk, i) => {
+      const k = Math.round(tk / Ts);
+      if (Math.abs(tk - k * Ts) > 1e-6 * Math.max(Ts, Math.abs(tk)))
+        throw new ControlError(`t[${i + 1}] = ${tk} is not a multiple of Ts = ${Ts}; a discrete system has samples at t = k·Ts only.`);
+      return k;
+    });
+    const K = Math.max(...idx);
+    const Y: Mat[] = new Array(K + 1);
+    // X[k] (n x m) is the state after k samples
+    let X = zeros(n, m);
+    if (kind === 'impulse') {
+      Y[0] = D.map((r) => r.slice());
+      X = B.map((r) => r.slice());
+      for (let k = 1; k <= K; k++) {
+        Y[k] = matmul(C, X);
+        X = matmul(A, X);
+      }
+    } else {
+      for (let k = 0; k <= K; k++) {
+        Y[k] = add(matmul(C, X), D);
+        X = add(matmul(A, X), B);
+      }
+    }
+    for (const k of idx) out.push(Y[k]);
+    return out;
+  }
+  // continuous: z = [x; u] with u' = 0, one exponential per distinct step
+  const cache = new Map<number, { Phi: Mat; Gam: Mat }>();
+  const prop = (dt: number) => {
+    let e = cache.get(dt);
+    if (!e) {
+      const E = expm(scale(block([[A, B], [zeros(m, n), zeros(m, m)]]), dt));
+      e = { Phi: sub(E, 0, n, 0, n), Gam: sub(E, 0, n, n, n + m) };
+      cache.set(dt, e);
+    }
+    return e;
+  };
+  // uniform grids: snap step lengths that differ by rounding only
+  const h0 = t.length > 1 ? (t[t.length - 1] - t[0]) / (t.length - 1) : 0;
+  const uniform = t.every((tk, k) => Math.abs(tk - (t[0] + k * h0)) <= 1e-9 * Math.max(1, Math.abs(tk)));
+  let X: Mat;
+  if (kind === 'step') {
+    X = t[0] > 0 ? prop(t[0]).Gam : zeros(n, m);
+  } else {
+    X = t[0] > 0 ? matmul(prop(t[0]).Phi, B) : B.map((r) => r.slice());
+  }
+  for (let k = 0; k < t.length; k++) {
+    if (k > 0) {
+      const dt = uniform ? h0 : t[k] - t[k - 1];
+      const { Phi, Gam } = prop(dt);
+      X = kind === 'step' ? add(matmul(Phi, X), Gam) : matmul(Phi, X);
+    }
+    out.push(kind === 'step' ? add(matmul(C, X), D) : matmul(C, X));
+  }
+  void p;
+  return out;
+}
+
+function shapeY(sys: SS, Y: Mat[]): unknown {
+  if (sys.m === 1 && sys.p === 1) return Y.map((M) => M[0][0]);
+  return Y;
+}
+
+// ------------------------------------------------------------------ stepinfo
+
+export interface StepInfo {
+  rise_time: number;
+  settling_time: number;
+  overshoot_pct: number;
+  peak: number;
+  peak_time: number;
+  final_value: number;
+}
+
+/** Brent's root finder on [a, b] with f(a), f(b) of opposite signs (or zero) */
+export function brent(f: (x: number) => number, a: number, b: number, fa = f(a), fb = f(b), xtol = 0): number {
+  if (fa === 0) return a;
+  if (fb === 0) return b;
+  if (fa * fb > 0) return Math.abs(fa) < Math.abs(fb) ? a : b;
+  let c = a;
+  let fc = fa;
+  let d = b - a;
+  let e = d;
+  for (let it = 0; it < 200; it++) {
+    if (fb * fc > 0) {
+      c = a;
+      fc = fa;
+      d = b - a;
+      e = d;
+    }
+    if (Math.abs(fc) < Math.abs(fb)) {
+      a = b;
+      b = c;
+      c = a;
+      fa = fb;
+      fb = fc;
+      fc = fa;
+    }
+    const tol = 2 * EPS * Math.abs(b) + xtol / 2;
+    const mm = 0.5 * (c - b);
+    if (Math.abs(mm) <= tol || fb === 0) return b;
+    if (Math.abs(e) >= tol && Math.abs(fa) > Math.abs(fb)) {
+      let pp: number;
+      let q: number;
+      const s = fb / fa;
+      if (a === c) {
+        pp = 2 * mm * s;
+        q = 1 - s;
+      } else {
+        const qq = fa / fc;
+        const r = fb / fc;
+        pp = s * (2 * mm * qq * (qq - r) - (b - a) * (r - 1));
+        q = (qq - 1) * (r - 1) * (s - 1);
+      }
+      if (pp > 0) q = -q;
+      else pp = -pp;
+      if (2 * pp < Math.min(3 * mm * q - Math.abs(tol * q), Math.abs(e * q))) {
+        e = d;
+        d = pp / q;
+      } else {
+        d = mm;
+        e = d;
+      }
+    } else {
+      d = mm;
+      e = d;
+    }
+    a = b;
+    fa = fb;
+    b += Math.abs(d) > tol ? d : mm > 0 ? tol : -tol;
+    fb = f(b);
+  }
+  return b;
+}
+
+/**
+ * Step-response characteristics of a stable continuous SISO system (definitions of the
+ * oracle README: 10-90 % rise time, 2 % settling time, overshoot relative to |yf - y0|).
+ */
+export function stepinfo(sys: SS): StepInfo {
+  const { A, B, C, D, n } = sys;
+  const ev = eigenvalues(A);
+  const nrmA = Math.max(normFro(A), 1e-300);
+  let sigma = -Infinity;
+  let wmax = 0;
+  for (const [re, im] of ev) {
+    sigma = Math.max(sigma, re);
+    wmax = Math.max(wmax, Math.hypot(re, im));
+  }
+  if (!(sigma < -1e3 * EPS * nrmA))
+    throw new ControlError(
+      `stepinfo needs an asymptotically stable system (a finite final value), but A has a pole at ${ev.find(([r]) => r === sigma)!.map((v) => v.toPrecision(6)).join(' + i·')} (real part >= 0).`,
+      'infeasible',
+    );
+  const f = lu(A);
+  const xf = luSolve(f, B).map((r) => -r[0]); // final state: -A^-1 B
+  const c = C[0];
+  const d = D[0][0];
+  const dot = (v: number[]) => c.reduce((s, ci, i) => s + ci * v[i], 0);
+  const yf = d + dot(xf);
+  const y0 = d;
+  const range = Math.abs(yf - y0);
+  if (!(range > 1e3 * EPS * Math.max(Math.abs(yf), Math.abs(y0), 1e-300)))
+    throw new ControlError('stepinfo: the step response ends where it starts (final value = D), so rise and settling times are undefined.', 'infeasible');
+  const sgn = Math.sign(yf - y0);
+  // y(t) = yf - c z(t), z(t) = e^{At} xf; y'(t) = -c A z(t)
+  const Cn = Math.sqrt(c.reduce((s, v) => s + v * v, 0));
+  const band = 0.02 * range;
+  // grid step: resolve the fastest dynamics, but keep the grid a manageable size
+  let T = 10 / -sigma;
+  const hOsc = Math.PI / (8 * Math.max(wmax, 1e-300));
+  let h = Math.min(hOsc, T / 2000);
+  const MAXN = 100000;
+  if (T / h > MAXN / 4) h = T / (MAXN / 4);
+  let Phi = expm(scale(A, h));
+  const ts: number[] = [0];
+  const Z: number[][] = [xf.slice()];
+  const ys: number[] = [y0];
+  let z = xf.slice();
+  for (;;) {
+    const k = ts.length;
+    z = matvec(Phi, z);
+    ts.push(k * h);
+    Z.push(z);
+    ys.push(yf - dot(z));
+    const tk = k * h;
+    if (tk >= T) {
+      // |y - yf| <= |c|·|z| stays far inside the band from here on
+      const nz = Math.sqrt(z.reduce((s, v) => s + v * v, 0));
+      if (Cn * nz <= 1e-3 * band) break;
+      if (ts.length >= MAXN) {
+        // coarsen: keep every other point and double the step
+        const keep = (a: unknown[]) => a.filter((_, i) => i % 2 === 0);
+        const ts2 = keep(ts) as number[];
+        ts.length = 0;
+        ts.push(...ts2);
+        const Z2 = keep(Z) as number[][];
+        Z.length = 0;
+        Z.push(...Z2);
+        const y2 = keep(ys) as number[];
+        ys.length = 0;
+        ys.push(...y2);
+        h *= 2;
+        Phi = matmul(Phi, Phi);
+        z = Z[Z.length - 1];
+        for (let i = 0; i < ts.length; i++) ts[i] = i * h;
+      }
+      T *= 1.5;
+    }
+  }
+  const N = ts.length;
+  // exact evaluation inside [ts[k], ts[k+1]]
+  const zAt = (k: number, tau: number) => (tau === 0 ? Z[k] : matvec(expm(scale(A, tau)), Z[k]));
+  const yAt = (k: number, t: number) => yf - dot(zAt(k, t - ts[k]));
+  const dyAt = (k: number, t: number) => -dot(matvec(A, zAt(k, t - ts[k])));
+  // first crossing of progress level q (fraction of the range)
+  const crossUp = (q: number): number => {
+    const level = q * range;
+    const g = (k: number, t: number) => sgn * (yAt(k, t) - y0) - level;
+    for (let k = 1; k < N; k++) {
+      const gk = sgn * (ys[k] - y0) - level;
+      if (gk >= 0) {
+        const g0 = sgn * (ys[k - 1] - y0) - level;
+        return brent((t) => g(k - 1, t), ts[k - 1], ts[k], g0, gk);
+      }
+    }
+    return NaN;
+  };
+  const t10 = crossUp(0.1);
+  const t90 = crossUp(0.9);
+  // settling: last time |y - yf| = band
+  let settling = 0;
+  for (let k = N - 1; k >= 0; k--) {
+    const e = Math.abs(ys[k] - yf);
+    if (e >= band) {
+      if (k === N - 1) {
+        settling = ts[k];
+        break;
+      }
+      const s = Math.sign(ys[k] - yf);
+      const g = (t: number) => s * (yAt(k, t) - yf) - band;
+      settling = brent(g, ts[k], ts[k + 1], e - band, s * (ys[k + 1] - yf) - band);
+      break;
+    }
+  }
+  // overshoot: maximum of sgn·(y - yf)
+  let vmax = -Infinity;
+  for (let k = 0; k < N; k++) vmax = Math.max(vmax, sgn * (ys[k] - yf));
+  const OVER_TOL = 1e-9 * range;
+  let overshoot = 0;
+  let peak = Math.abs(yf);
+  let peakTime = Infinity;
+  if (vmax > OVER_TOL) {
+    let best = -Infinity;
+    for (let k = 1; k < N - 1; k++) {
+      const v = sgn * (ys[k] - yf);
+      if (v < sgn * (ys[k - 1] - yf) || v < sgn * (ys[k + 1] - yf)) continue;
+      if (v < vmax - 0.05 * (vmax + range) && v < 0.999 * vmax) continue;
+      // local maximum near ts[k]: root of sgn·y' in [ts[k-1], ts[k+1]]
+      const dl = sgn * dyAt(k - 1, ts[k - 1]);
+      const dr = sgn * dyAt(k, ts[k + 1]);
+      let tp = ts[k];
+      if (dl >= 0 && dr <= 0) {
+        const dk = sgn * dyAt(k, ts[k]);
+        if (dk >= 0) tp = brent((t) => sgn * dyAt(k, t), ts[k], ts[k + 1], dk, dr);
+        else tp = brent((t) => sgn * dyAt(k - 1, t), ts[k - 1], ts[k], dl, dk);
+      }
+      const seg = tp >= ts[k] ? k : k - 1;
+      const vp = sgn * (yAt(seg, tp) - yf);
+      if (vp > best) {
+        best = vp;
+        peakTime = tp;
+        peak = Math.abs(yAt(seg, tp));
+      }
+    }
+    if (best === -Infinity) {
+      // monotone approach from above at the grid end (should not happen for stable systems)
+      best = vmax;
+    }
+    overshoot = (100 * best) / range;
+  }
+  void n;
+  return {
+    rise_time: t90 - t10,
+    settling_time: settling,
+    overshoot_pct: overshoot,
+    peak,
+    peak_time: peakTime,
+    final_value: yf,
+  };
+}
+
+// ------------------------------------------------------------------ tools
+
+const tParam = vector('time samples, starting at 0 and uniformly spaced (for a discrete system, t = k·Ts)');
+
+function respTool(kind: Kind): ToolDef {
+  return {
+    name: kind,
+    title: kind === 'step' ? 'Step response' : 'Impulse response',
+    description:
+      kind === 'step'
+        ? 'Unit step response y(t) of (A, B, C, D) at the times t (continuous: exact sampling by the matrix exponential; discrete when Ts > 0: t = k·Ts). SISO: y is a list; MIMO: y[k] is a p x m matrix (column j: step on input j).'
+        : 'Impulse response of (A, B, C, D) at the times t. Continuous: y(t) = C e^{At} B (D ignored). Discrete (Ts > 0): unit pulse, y[0] = D, y[k] = C A^(k-1) B, no 1/Ts scaling. SISO: y is a list; MIMO: y[k] is a p x m matrix.',
+    parameters: {
+      type: 'object',
+      properties: { ...ssProps, t: tParam, ...tsProp },
+      required: ['A', 'B', 'C', 't'],
+      additionalProperties: false,
+    },
+    run(args) {
+      const sys = readSS(args, kind);
+      const t = args.t as number[];
+      timeGrid(t, kind);
+      return { y: shapeY(sys, simulate(sys, t, kind)), t };
+    },
+  };
+}
+
+export const tools: ToolDef[] = [
+  respTool('step'),
+  respTool('impulse'),
+  {
+    name: 'stepinfo',
+    title: 'Step-response characteristics',
+    description:
+      'Rise time (10-90 %), settling time (last time |y - yf| = 2 % of |yf - y0|), overshoot in percent of |yf - y0|, peak |y| and peak time, and final value of the unit step response of a stable continuous SISO system (A, B, C, D). All times are exact crossing times (root finding on the exact response). Without overshoot, peak = |yf| and peak_time = Infinity.',
+    parameters: {
+      type: 'object',
+      properties: { ...ssProps },
+      required: ['A', 'B', 'C'],
+      additionalProperties: false,
+    },
+    run(args) {
+      const sys = readSS(args, 'stepinfo');
+      if (sys.m !== 1 || sys.p !== 1)
+        throw new ControlError(`stepinfo handles SISO systems; this one has ${sys.m} inputs and ${sys.p} outputs (select one column of B and one row of C).`);
+      if (sys.Ts > 0) throw new ControlError('stepinfo is implemented for continuous-time systems only.', 'unsupported');
+      return { ...stepinfo(sys) };
+    },
+  },
+];
