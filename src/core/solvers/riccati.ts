@@ -250,7 +250,7 @@ export function careMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { 
   const hev = schurEigenvalues(T);
   const hnorm = normF(H);
   // eigenvalues on the imaginary axis: no stabilising solution
-  const axisTol = Math.sqrt(EPS) * hnorm * 1e-2;
+  const axisTol = 10 * n2 * EPS * hnorm;
   const onAxis = hev.filter(([re]) => Math.abs(re) <= axisTol);
   const ks = reorderSchur(T, Z, (re) => re < 0);
   if (ks !== n || onAxis.length) {
