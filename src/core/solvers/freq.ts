@@ -1,3 +1,312 @@
+/**
+ * Frequency response and stability margins. freqresp reduces A to Hessenberg form once and
+ * solves one shifted Hessenberg system per frequency. margins finds every phase and gain
+ * crossover as a root of a polynomial (in w, or in z on the unit circle), polishes each root
+ * on the exact response and applies MATLAB's selection rule.
+ */
+import { ControlError } from '../errors.js';
 import type { ToolDef } from '../tools/types.js';
+import { vector } from '../tools/schema.js';
+import { hessenberg, hessShiftSolve, matmul, transpose, type Mat } from './_dense.js';
+import { conv, polyRoots, polyStrip, polyvalC } from '../linalg/poly.js';
+import { readSS, readTfOrSs, ssProps, tfProps, tsProp, type SS } from './_sys.js';
+import { ss2tf } from './xferfcn.js';
+import { brent } from './timeresp.js';
 
-export const tools: ToolDef[] = [];
+// ------------------------------------------------------------------ frequency response
+
+export interface FreqResp {
+  /** H[k] is p x m, as [re, im] entries */
+  re: Mat[];
+  im: Mat[];
+}
+
+/** H(jw) (continuous) or H(e^{jwTs}) (discrete) at each w; a pole hit exactly gives Infinity/NaN */
+export function freqResponse(sys: SS, w: number[]): FreqResp {
+  const { A, B, C, D, p, m, Ts } = sys;
+  const { H, Q } = hessenberg(A);
+  const Bt = matmul(transpose(Q), B);
+  const Ct = matmul(C, Q);
+  const re: Mat[] = [];
+  const im: Mat[] = [];
+  for (const wk of w) {
+    const sr = Ts > 0 ? Math.cos(wk * Ts) : 0;
+    const si = Ts > 0 ? Math.sin(wk * Ts) : wk;
+    const X = hessShiftSolve(H, sr, si, Bt);
+    const R: Mat = [];
+    const I: Mat = [];
+    for (let i = 0; i < p; i++) {
+      const rr: number[] = [];
+      const ii: number[] = [];
+      for (let j = 0; j < m; j++) {
+        if (!X) {
+          rr.push(Infinity);
+          ii.push(NaN);
+          continue;
+        }
+        let a = D[i][j];
+        let b = 0;
+        const ci = Ct[i];
+        for (let l = 0; l < ci.length; l++) {
+          a += ci[l] * X.re[l][j];
+          b += ci[l] * X.im[l][j];
+        }
+        rr.push(a);
+        ii.push(b);
+      }
+      R.push(rr);
+      I.push(ii);
+    }
+    re.push(R);
+    im.push(I);
+  }
+  return { re, im };
+}
+
+/** unwraps a phase sequence in degrees (jumps larger than 180 removed) */
+export function unwrapDeg(ph: number[]): number[] {
+  const out = ph.slice();
+  let offset = 0;
+  for (let k = 1; k < out.length; k++) {
+    if (!Number.isFinite(ph[k]) || !Number.isFinite(ph[k - 1])) {
+      out[k] = ph[k] + offset;
+      continue;
+    }
+    const d = ph[k] - ph[k - 1];
+    if (d > 180) offset -= 360 * Math.round(d / 360);
+    else if (d < -180) offset += 360 * Math.round(-d / 360);
+    out[k] = ph[k] + offset;
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ margins
+
+export interface Margins {
+  gm: number;
+  gm_db: number;
+  pm_deg: number;
+  w_pc: number;
+  w_gc: number;
+}
+
+/** polishes a root of a real function near x0 by bracketing and Brent; x0 if no sign change */
+function polish(g: (x: number) => number, x0: number, lo: number, hi: number): number {
+  const g0 = g(x0);
+  if (g0 === 0) return x0;
+  for (let rel = 1e-12; rel <= 1e-3; rel *= 10) {
+    const dx = rel * Math.max(Math.abs(x0), 1e-8);
+    const a = Math.max(lo, x0 - dx);
+    const b = Math.min(hi, x0 + dx);
+    const ga = g(a);
+    const gb = g(b);
+    if (ga * g0 <= 0) return brent(g, a, x0, ga, g0);
+    if (gb * g0 <= 0) return brent(g, x0, b, g0, gb);
+  }
+  return x0;
+}
+
+/** real-axis (continuous, in w) coefficients of N(jw): returns [real part, imaginary part] polys */
+function jwSplit(p: number[]): [number[], number[]] {
+  const n = p.length - 1;
+  const re = new Array(p.length).fill(0);
+  const im = new Array(p.length).fill(0);
+  for (let i = 0; i <= n; i++) {
+    const k = n - i; // power of s
+    const c = p[i];
+    switch (k % 4) {
+      case 0: re[i] = c; break;
+      case 1: im[i] = c; break;
+      case 2: re[i] = -c; break;
+      default: im[i] = -c;
+    }
+  }
+  return [re, im];
+}
+
+function polysub(a: number[], b: number[]): number[] {
+  const n = Math.max(a.length, b.length);
+  const out = new Array(n).fill(0);
+  for (let i = 0; i < a.length; i++) out[n - a.length + i] += a[i];
+  for (let i = 0; i < b.length; i++) out[n - b.length + i] -= b[i];
+  return out;
+}
+
+/**
+ * Gain and phase margins of the loop num/den (Ts > 0: discrete). Phase crossovers (H real
+ * negative, w in (0, inf) or (0, pi/Ts]) give gm = 1/|H|, the one closest to 0 dB is kept;
+ * gain crossovers (|H| = 1) give pm = 180 + angle H wrapped into (-180, 180], the smallest |pm|.
+ */
+export function margins(numIn: number[], denIn: number[], Ts: number): Margins {
+  const num = polyStrip(numIn);
+  const den = polyStrip(denIn);
+  const evalH = (w: number): [number, number] => {
+    const zr = Ts > 0 ? Math.cos(w * Ts) : 0;
+    const zi = Ts > 0 ? Math.sin(w * Ts) : w;
+    const [nr, ni] = polyvalC(num, zr, zi);
+    const [dr, di] = polyvalC(den, zr, zi);
+    const d2 = dr * dr + di * di;
+    return [(nr * dr + ni * di) / d2, (ni * dr - nr * di) / d2];
+  };
+  // g_im(w) = Im(N conj D), g_mag(w) = |N|^2 - |D|^2 (same zeros as Im H and |H| - 1)
+  const parts = (w: number) => {
+    const zr = Ts > 0 ? Math.cos(w * Ts) : 0;
+    const zi = Ts > 0 ? Math.sin(w * Ts) : w;
+    const [nr, ni] = polyvalC(num, zr, zi);
+    const [dr, di] = polyvalC(den, zr, zi);
+    return { nr, ni, dr, di };
+  };
+  const gIm = (w: number) => {
+    const { nr, ni, dr, di } = parts(w);
+    return ni * dr - nr * di;
+  };
+  const gMag = (w: number) => {
+    const { nr, ni, dr, di } = parts(w);
+    return nr * nr + ni * ni - (dr * dr + di * di);
+  };
+  let candIm: number[] = [];
+  let candMag: number[] = [];
+  const wmax = Ts > 0 ? Math.PI / Ts : Infinity;
+  if (Ts > 0) {
+    const L = Math.max(num.length, den.length);
+    const N = [...new Array(L - num.length).fill(0), ...num];
+    const D = [...new Array(L - den.length).fill(0), ...den];
+    const rev = (p: number[]) => p.slice().reverse();
+    const Q = conv(N, rev(D));
+    const pIm = polysub(Q, rev(Q));
+    const pMag = polysub(conv(N, rev(N)), conv(D, rev(D)));
+    const onCircle = (p: number[]) =>
+      isZeroPoly(p)
+        ? []
+        : polyRoots(p)
+            .filter(([r, i]) => Math.abs(Math.hypot(r, i) - 1) <= 1e-5 && i >= -1e-7)
+            .map(([r, i]) => Math.atan2(Math.max(i, 0), r) / Ts)
+            .filter((w) => w > 0);
+    candIm = onCircle(pIm);
+    candMag = onCircle(pMag);
+    candIm.push(wmax); // the Nyquist point: H(-1) is real
+  } else {
+    const [Nr, Ni] = jwSplit(num);
+    const [Dr, Di] = jwSplit(den);
+    const pIm = polysub(conv(Ni, Dr), conv(Nr, Di));
+    const pMag = polysub(polysub(polysub(conv(Nr, Nr), [0]), conv(Dr, Dr)), polysub(conv(Di, Di), conv(Ni, Ni)));
+    const realPos = (p: number[]) =>
+      isZeroPoly(p)
+        ? []
+        : polyRoots(p)
+            .filter(([r, i]) => r > 0 && Math.abs(i) <= 1e-5 * Math.max(Math.abs(r), 1e-300))
+            .map(([r]) => r);
+    candIm = realPos(pIm);
+    candMag = realPos(pMag);
+  }
+  const refine = (c: number[], g: (w: number) => number) => {
+    const out: number[] = [];
+    for (const w0 of c) {
+      const w = w0 >= wmax ? wmax : polish(g, w0, 0, wmax);
+      if (!(w > 0) || w > wmax) continue;
+      if (out.some((x) => Math.abs(x - w) <= 1e-9 * Math.max(w, 1e-300))) continue;
+      out.push(w);
+    }
+    return out;
+  };
+  const wPc = refine(candIm, gIm);
+  const wGc = refine(candMag, gMag);
+  let gm = Infinity;
+  let wpc = NaN;
+  let bestG = Infinity;
+  for (const w of wPc) {
+    const [hr, hi] = evalH(w);
+    const mag = Math.hypot(hr, hi);
+    if (!Number.isFinite(mag) || mag === 0) continue;
+    if (!(hr < 0) || Math.abs(hi) > 1e-6 * mag) continue;
+    const g = 1 / mag;
+    if (Math.abs(Math.log(g)) < bestG) {
+      bestG = Math.abs(Math.log(g));
+      gm = g;
+      wpc = w;
+    }
+  }
+  let pm = Infinity;
+  let wgc = NaN;
+  for (const w of wGc) {
+    const [hr, hi] = evalH(w);
+    const mag = Math.hypot(hr, hi);
+    if (!Number.isFinite(mag) || Math.abs(mag - 1) > 1e-6) continue;
+    let ph = 180 + (Math.atan2(hi, hr) * 180) / Math.PI; // in (0, 360]
+    if (ph > 180) ph -= 360;
+    if (Math.abs(ph) < Math.abs(pm)) {
+      pm = ph;
+      wgc = w;
+    }
+  }
+  return { gm, gm_db: 20 * Math.log10(gm), pm_deg: pm, w_pc: wpc, w_gc: wgc };
+}
+
+function isZeroPoly(p: number[]): boolean {
+  const s = p.reduce((a, v) => a + Math.abs(v), 0);
+  return p.every((v) => Math.abs(v) <= 1e-14 * s) || s === 0;
+}
+
+// ------------------------------------------------------------------ tools
+
+export const tools: ToolDef[] = [
+  {
+    name: 'freqresp',
+    title: 'Frequency response',
+    description:
+      'Frequency response H(jw) of (A, B, C, D) at the frequencies w in rad/s, or H(e^{jwTs}) when Ts > 0. Returns H as [re, im] pairs, mag_db = 20 log10|H| and the unwrapped phase in degrees. SISO: lists over w; MIMO: one p x m matrix per frequency.',
+    parameters: {
+      type: 'object',
+      properties: { ...ssProps, w: vector('frequencies in rad/s (>= 0)'), ...tsProp },
+      required: ['A', 'B', 'C', 'w'],
+      additionalProperties: false,
+    },
+    run(args) {
+      const sys = readSS(args, 'freqresp');
+      const w = args.w as number[];
+      if (!w.length) throw new ControlError('freqresp: w is empty; give the frequencies in rad/s.');
+      const { re, im } = freqResponse(sys, w);
+      const { p, m } = sys;
+      const mag = re.map((R, k) => R.map((r, i) => r.map((v, j) => 20 * Math.log10(Math.hypot(v, im[k][i][j])))));
+      const phRaw = re.map((R, k) => R.map((r, i) => r.map((v, j) => (Math.atan2(im[k][i][j], v) * 180) / Math.PI)));
+      const phase = phRaw.map((R) => R.map((r) => r.slice()));
+      for (let i = 0; i < p; i++)
+        for (let j = 0; j < m; j++) {
+          const u = unwrapDeg(phRaw.map((M) => M[i][j]));
+          u.forEach((v, k) => (phase[k][i][j] = v));
+        }
+      if (p === 1 && m === 1)
+        return {
+          H: re.map((R, k) => [R[0][0], im[k][0][0]]),
+          mag_db: mag.map((M) => M[0][0]),
+          phase_deg: phase.map((M) => M[0][0]),
+        };
+      return {
+        H: re.map((R, k) => R.map((r, i) => r.map((v, j) => [v, im[k][i][j]]))),
+        mag_db: mag,
+        phase_deg: phase,
+      };
+    },
+  },
+  {
+    name: 'margins',
+    title: 'Gain and phase margins',
+    description:
+      'Gain margin gm (and gm_db) at the phase crossover w_pc, and phase margin pm_deg at the gain crossover w_gc, of a SISO open loop L given as num/den or (A, B, C, D), continuous or discrete (Ts > 0). Negative feedback is assumed. Exact crossings (root finding). With several crossovers: gm closest to 0 dB, and the pm of smallest magnitude in (-180, 180] (MATLAB rule). No phase crossover: gm = Infinity, w_pc = NaN; no gain crossover: pm = Infinity, w_gc = NaN.',
+    parameters: {
+      type: 'object',
+      properties: { ...tfProps, ...ssProps, ...tsProp },
+      required: [],
+      additionalProperties: false,
+    },
+    run(args) {
+      const { tf, ss } = readTfOrSs(args, 'margins');
+      if (tf) return { ...margins(tf.num, tf.den, tf.Ts) };
+      const s = ss!;
+      if (s.m !== 1 || s.p !== 1)
+        throw new ControlError(`margins needs a SISO loop; this model has ${s.m} inputs and ${s.p} outputs.`);
+      const { num, den } = ss2tf(s.A, s.B, s.C, s.D);
+      return { ...margins(num, den, s.Ts) };
+    },
+  },
+];
