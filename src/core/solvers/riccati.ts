@@ -93,7 +93,7 @@ interface Prepared {
 function prepare(A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null | undefined): Prepared {
   const n = A.r, m = B.c;
   const Rlu = luFactor(R);
-  if (Rlu.singular || luRcond(Rlu, norm1(R)) < EPS)
+  if (Rlu.singular)
     throw new ControlError('R is singular (or numerically singular): the Riccati equation needs an invertible R.', 'infeasible');
   return { n, m, A, B, Q, R, N: N ?? null, Rlu };
 }
@@ -245,6 +245,57 @@ export function careMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { 
     D[i] = 2 ** s;
     D[n + i] = 2 ** -s;
   }
+  void m;
+  const first = hamiltonianSchur(H, D, n);
+  let best: { X: Mat; K: Mat; rel: number } | null = null;
+  let firstErr: unknown = null;
+  try {
+    best = stabilisingOrNull(P, newtonRefine(P, first, false, 6));
+  } catch (e) {
+    firstErr = e;
+  }
+  if (!best || best.rel > 1e-12) {
+    // The balancing of |H| cannot see the scale of X itself: when ||X|| is far from 1 the
+    // basis [I; X] of the stable subspace is badly scaled and U11 loses all accuracy (CAREX
+    // 2.6: ||X|| ~ 1e16). Rescale by t with t^2 ||X|| ~ 1 (D = diag(t I, I/t)) and solve again.
+    let xs = 0;
+    for (const v of first.d) xs = Math.max(xs, Math.abs(v));
+    const e = Math.round(-Math.log2(xs) / 2);
+    if (Number.isFinite(e) && Math.abs(e) >= 4) {
+      const D2 = new Float64Array(D);
+      for (let i = 0; i < n; i++) {
+        D2[i] *= 2 ** e;
+        D2[n + i] *= 2 ** -e;
+      }
+      try {
+        const again = stabilisingOrNull(P, newtonRefine(P, hamiltonianSchur(H, D2, n), false, 6));
+        if (again && (!best || again.rel < best.rel)) best = again;
+      } catch (e2) {
+        if (!firstErr) firstErr = e2;
+      }
+    }
+  }
+  if (!best) {
+    if (firstErr) throw firstErr;
+    const ref = newtonRefine(P, first, false, 6);
+    return finish(P, ref.X, ref.K, ref.rel, false); // throws, naming the unstable poles
+  }
+  return finish(P, best.X, best.K, best.rel, false);
+}
+
+function stabilisingOrNull(P: Prepared, r: { X: Mat; K: Mat; rel: number }): { X: Mat; K: Mat; rel: number } | null {
+  for (const v of r.X.d) if (!Number.isFinite(v)) return null;
+  const poles = eigvalsSorted(closedLoop(P.A, P.B, r.K));
+  return poles.every(([re]) => re < 0) ? r : null;
+}
+
+/**
+ * X from the stable invariant subspace of the Hamiltonian H (2n x 2n, unscaled) after the
+ * symplectic diagonal similarity D^-1 H D, D = diag(d_1..d_n, 1/d_1..1/d_n).
+ */
+function hamiltonianSchur(H0: Mat, D: Float64Array, n: number): Mat {
+  const n2 = 2 * n;
+  const H = clone(H0);
   for (let i = 0; i < n2; i++) for (let j = 0; j < n2; j++) H.d[i * n2 + j] *= D[j] / D[i];
   const { T, Z } = realSchur(H);
   const hev = schurEigenvalues(T);
@@ -252,8 +303,8 @@ export function careMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { 
   // eigenvalues on the imaginary axis: no stabilising solution
   const axisTol = 10 * n2 * EPS * hnorm;
   const onAxis = hev.filter(([re]) => Math.abs(re) <= axisTol);
-  const ks = reorderSchur(T, Z, (re) => re < 0);
-  if (ks !== n || onAxis.length) {
+  const ks = onAxis.length ? -1 : reorderSchur(T, Z, (re) => re < 0);
+  if (ks !== n) {
     throw new ControlError(
       'No stabilising solution: the Hamiltonian matrix has eigenvalues on (or numerically on) the imaginary axis' +
         (onAxis.length ? ` (${onAxis.filter(([, im]) => im >= 0).map(([re, im]) => fmtMode(re, im, false)).join(', ')})` : '') +
@@ -276,10 +327,7 @@ export function careMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { 
   const Xb = luSolveRight(F, Z21); // Z21 Z11^-1
   const X = zeros(n, n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) X.d[i * n + j] = (Xb.d[i * n + j] * D[n + i]) / D[j];
-  symmetrize(X);
-  void m;
-  const ref = newtonRefine(P, X, false, 6);
-  return finish(P, ref.X, ref.K, ref.rel, false);
+  return symmetrize(X);
 }
 
 // ---------------------------------------------------------------- DARE
