@@ -33,7 +33,7 @@ export function controllabilityStaircase(A: Mat, B: Mat, tol?: number): Staircas
   const Z = zeros(n, n);
   for (let i = 0; i < n; i++) Z.d[i * n + i] = 1;
   const norm = Math.max(an, bn * bscale, Number.MIN_VALUE);
-  const t = tol ?? Math.max(n * n, 10) * EPS * norm;
+  const t = tol ?? Math.max(n, m, 10) * EPS * norm;
   const d = M.d;
   const v = new Float64Array(n);
   let k = 0; // rows k.. still to be split

@@ -52,6 +52,12 @@ const fmtMode = (re: number, im: number, discrete: boolean) => {
  */
 export function checkStabilisable(A: Mat, B: Mat, discrete: boolean, dual = false): void {
   const n = A.r;
+  // a stable A is trivially stabilisable: skip the staircase (whose rank decisions are the
+  // fragile part for badly scaled, highly non-normal A such as CAREX 4.4)
+  const margin = 1e3 * n * EPS;
+  const evA = eigvalsSorted(A);
+  const rho = evA.reduce((m, [re, im]) => Math.max(m, Math.hypot(re, im)), 0);
+  if (evA.every(([re, im]) => (discrete ? Math.hypot(re, im) < 1 - margin : re < -margin * Math.max(rho, 1e-300)))) return;
   const { nc, At } = controllabilityStaircase(A, B);
   if (nc === n) return;
   const nu = n - nc;
