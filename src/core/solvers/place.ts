@@ -325,42 +325,72 @@ function placeMulti(A: Mat, B: Mat, poles: Complex[]): Mat {
     setCol(j, v[0], v[1]);
     if (isPairHead(j)) setCol(partnerOf(j), v[0], v[1].map((t) => -t));
   }
-  // KNV method 0 sweeps: x_j <- P_j (column j of X^-H), normalised
-  let prevLogDet = -Infinity;
-  for (let sweep = 0; sweep < 10; sweep++) {
+  // KNV method 0 sweeps: x_j <- P_j (column j of X^-H), normalised. X^-1 is kept up to date
+  // by Sherman-Morrison rank-one updates (recomputed at the start of each sweep).
+  let Xi = cinv(X);
+  const replaceCol = (j: number, xr: number[], xi: number[]): number => {
+    // X <- X + u e_j', u = x_new - x_old; returns |1 + (X^-1 u)_j| = |det ratio|
+    const ur = xr.map((v, i) => v - X.re[i][j]);
+    const ui = xi.map((v, i) => v - X.im[i][j]);
+    const wr = new Array(n).fill(0);
+    const wi = new Array(n).fill(0);
+    for (let i = 0; i < n; i++) {
+      let sr = 0;
+      let si = 0;
+      const Rr = Xi.re[i];
+      const Ri = Xi.im[i];
+      for (let k = 0; k < n; k++) {
+        sr += Rr[k] * ur[k] - Ri[k] * ui[k];
+        si += Rr[k] * ui[k] + Ri[k] * ur[k];
+      }
+      wr[i] = sr;
+      wi[i] = si;
+    }
+    const dr = 1 + wr[j];
+    const di = wi[j];
+    const dd = dr * dr + di * di;
+    setCol(j, xr, xi);
+    if (!(dd > 1e-24)) {
+      Xi = cinv(X);
+      return Math.sqrt(dd);
+    }
+    // f = w / d
+    const fr = wr.map((v, i) => (v * dr + wi[i] * di) / dd);
+    const fi = wi.map((v, i) => (wi[i] * dr - v * di) / dd);
+    const rowR = Xi.re[j].slice();
+    const rowI = Xi.im[j].slice();
+    for (let i = 0; i < n; i++) {
+      const a = fr[i];
+      const b = fi[i];
+      if (a === 0 && b === 0) continue;
+      const Rr = Xi.re[i];
+      const Ri = Xi.im[i];
+      for (let k = 0; k < n; k++) {
+        Rr[k] -= a * rowR[k] - b * rowI[k];
+        Ri[k] -= a * rowI[k] + b * rowR[k];
+      }
+    }
+    return Math.sqrt(dd);
+  };
+  for (let sweep = 0; sweep < 5; sweep++) {
+    if (sweep) Xi = cinv(X);
+    let logGain = 0;
     for (let j = 0; j < n; j++) {
       if (poles[j][1] < 0) continue;
-      const Xi = cinv(X);
       // column j of X^-H = conj(row j of X^-1)
       const yr = Xi.re[j].slice();
       const yi = Xi.im[j].map((t) => -t);
       const [pr, pi] = project(S[j], yr, yi);
       const v = normalize(pr, pi);
       if (!v) continue;
-      setCol(j, v[0], v[1]);
-      if (isPairHead(j)) setCol(partnerOf(j), v[0], v[1].map((t) => -t));
+      logGain += Math.log(replaceCol(j, v[0], v[1]));
+      if (isPairHead(j)) logGain += Math.log(replaceCol(partnerOf(j), v[0], v[1].map((t) => -t)));
     }
-    // convergence: log |det X| (columns have unit norm, so |det X| <= 1)
-    const f = lu(
-      (() => {
-        const M = zeros(2 * n, 2 * n);
-        for (let i = 0; i < n; i++)
-          for (let j = 0; j < n; j++) {
-            M[i][j] = X.re[i][j];
-            M[i][n + j] = -X.im[i][j];
-            M[n + i][j] = X.im[i][j];
-            M[n + i][n + j] = X.re[i][j];
-          }
-        return M;
-      })(),
-    );
-    let logDet = 0;
-    for (let i = 0; i < 2 * n; i++) logDet += Math.log(Math.abs(f.LU[i][i]));
-    if (Math.abs(logDet - prevLogDet) < 1e-3 * Math.max(1, Math.abs(logDet))) break;
-    prevLogDet = logDet;
+    // |det X| grew by exp(logGain) this sweep; stop when it no longer changes
+    if (Math.abs(logGain) < 1e-2) break;
   }
   // K~ = U0' (A - X Λ X^-1), K = Z^-1 K~ (least-norm when Z is wide)
-  const Xi = cinv(X);
+  Xi = cinv(X);
   const XL: CM = { re: zeros(n, n), im: zeros(n, n) };
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++) {
