@@ -1,5 +1,7 @@
-// The CLI end to end, through a real process (as a user runs it), on the TypeScript source.
-import { test } from 'node:test';
+// The CLI end to end, through a real process (as a user runs it): bundled by esbuild as
+// `npm run build` does, into a temporary folder, then run with node.
+import { before, test } from 'node:test';
+import { build } from 'esbuild';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,8 +11,13 @@ import { join } from 'node:path';
 const s5 = Math.sqrt(5);
 const K_REF = [s5 - 2, s5 - 2]; // closed form, derived in turn.test.ts
 
+const cli = join(mkdtempSync(join(tmpdir(), 'control-cli-')), 'cli.js');
+before(async () => {
+  await build({ entryPoints: ['src/cli.ts'], outfile: cli, bundle: true, platform: 'node', format: 'cjs', logLevel: 'silent' });
+});
+
 function control(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { input, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

@@ -25,7 +25,7 @@ function stabilityPhrase(poles: Complex[], discrete: boolean): string {
     return rho < 1 ? `stable (spectral radius ${fmt(rho)})` : `**not stable** (spectral radius ${fmt(rho)})`;
   }
   const a = Math.max(...poles.map(([r]) => r));
-  return a < 0 ? `stable (slowest decay rate ${fmt(-a)} 1/s)` : `**not stable** (max Re λ = ${fmt(a)})`;
+  return a < 0 ? `stable (slowest time constant ${fmt(-1 / a)} s)` : `**not stable** (max Re λ = ${fmt(a)})`;
 }
 
 function modesTable(modes: ModeInfo[], discrete: boolean): string {
@@ -61,7 +61,9 @@ function renderAnalysis(r: AnalysisResult, o: RenderOptions): string {
       ? `asymptotically **stable**`
       : r.stability === 'marginal'
         ? `**on the stability boundary** (${r.discrete ? '|z| = 1' : 'Re λ = 0'}): marginally stable at best, not asymptotically stable`
-        : `**unstable**: ${list(fmtEigenvalues(r.unstable, o.digits).map((s) => `λ = ${s}`))} ${r.discrete ? 'outside the unit circle' : 'in the right half plane'}`;
+        : `**unstable**: ${list(fmtEigenvalues(r.unstable, o.digits).map((s) => `λ = ${s}`))} ${r.discrete ? 'outside the unit circle' : 'in the right half plane'}${
+            r.boundary.length ? ` (and ${list(fmtEigenvalues(r.boundary, o.digits).map((s) => `λ = ${s}`))} ${r.discrete ? 'on the unit circle' : 'on the imaginary axis'})` : ''
+          }`;
   out.push(`**Stability.** The ${r.n}-state ${domain} model is ${verdict}.`);
   out.push(`**Eigenvalues of A:** ${ev.join(', ')}`);
   out.push(modesTable(r.modes, r.discrete));

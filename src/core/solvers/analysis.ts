@@ -31,8 +31,10 @@ export interface AnalysisResult {
   eigenvalues: Complex[];
   modes: ModeInfo[];
   stability: Stability;
-  /** eigenvalues with Re ≥ 0 (continuous) or |z| ≥ 1 (discrete), on the boundary included */
+  /** eigenvalues with Re > 0 (continuous) or |z| > 1 (discrete) */
   unstable: Complex[];
+  /** eigenvalues on the stability boundary: Re = 0 or |z| = 1 (to a relative 1e-9) */
+  boundary: Complex[];
   controllability?: { rank: number; uncontrollable: Complex[]; stabilisable: boolean };
   observability?: { rank: number; unobservable: Complex[]; detectable: boolean };
 }
@@ -98,7 +100,8 @@ export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; T
     eigenvalues,
     modes: eigenvalues.map((z) => modeInfo(z, discrete, Ts)),
     stability,
-    unstable: eigenvalues.filter((_, i) => cls[i] >= 0),
+    unstable: eigenvalues.filter((_, i) => cls[i] > 0),
+    boundary: eigenvalues.filter((_, i) => cls[i] === 0),
   };
   const isBad = (z: Complex) => classify(z, discrete, tol) >= 0;
   if (args.B !== undefined) {

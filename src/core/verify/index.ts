@@ -202,6 +202,28 @@ export function verify(tool: string, args: Record<string, any>, result: Record<s
     case 'obsv_rank':
       checks = rankCheck(result.matrix, result.rank);
       break;
+    case 'analyse': {
+      // eigenvalues by a second eigensolver; ranks by an SVD of matrices built here
+      const d = eigenvalueDistance(result.eigenvalues as Complex[], independentEigenvalues(args.A));
+      checks = [{ name: 'independent eigensolver', ok: d <= 1e-4, value: d, detail: `eigenvalues agree with an independent eigensolver (${sci(d)})` }];
+      const a = mat(args.A);
+      const n = a.rows;
+      if (args.B && result.controllability) {
+        const blocks: M[] = [mat(args.B)];
+        for (let i = 1; i < n; i++) blocks.push(a.mmul(blocks[i - 1]));
+        const C = blocks.reduce((acc, b) => new M(acc.to2DArray().map((r, i) => [...r, ...b.getRow(i)])));
+        const [rk] = rankCheck(C.to2DArray(), result.controllability.rank);
+        checks.push({ ...rk, name: 'controllability rank', detail: `controllability ${rk.detail}` });
+      }
+      if (args.C && result.observability) {
+        const blocks: M[] = [mat(args.C)];
+        for (let i = 1; i < n; i++) blocks.push(blocks[i - 1].mmul(a));
+        const O = new M(blocks.flatMap((b) => b.to2DArray()));
+        const [rk] = rankCheck(O.to2DArray(), result.observability.rank);
+        checks.push({ ...rk, name: 'observability rank', detail: `observability ${rk.detail}` });
+      }
+      break;
+    }
     case 'lyap':
     case 'dlyap':
       checks = lyapCheck(args.A, args.Q, result.X, tool === 'dlyap');

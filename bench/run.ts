@@ -1,0 +1,55 @@
+// `npm run bench`: solver speed over the reference problems, in one process, beside the
+// Octave and SciPy times measured on this machine kind (shared oracle README).
+// Prints per tool: problems, total and median ms (after one warm-up pass), and the ratio of
+// our median to Octave's. Writes nothing unless --write is given (then bench/RESULTS.md).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { solveProblem, type Problem } from '../src/core/tools/batch.js';
+
+// Octave control 3.4 / SciPy 1.17 per-tool totals (s) and medians (ms), from the oracle README.
+const REF: Record<string, [number, number, number, number]> = {
+  eig: [0.003, 0.03, 0.003, 0.03], ctrb_rank: [0.004, 0.12, 0.001, 0.02], obsv_rank: [0.005, 0.14, 0.001, 0.02],
+  care: [0.039, 0.29, 0.068, 0.63], dare: [0.025, 0.28, 0.131, 0.53], lqr: [0.037, 0.33, 0.069, 0.66],
+  dlqr: [0.024, 0.32, 0.122, 0.58], lyap: [0.005, 0.06, 0.008, 0.11], dlyap: [0.006, 0.09, 0.009, 0.13],
+  place: [0.01, 0.43, 3.075, 0.78], c2d: [0.024, 0.52, 0.004, 0.12], tf2ss: [0.024, 1.07, 0.001, 0.05],
+  ss2tf: [0.013, 1.01, 0.001, 0.11], freqresp: [0.362, 6.56, 0.105, 1.59], margins: [0.045, 1.73, 6.11, 197.01],
+  step: [0.124, 4.82, 0.026, 0.93], impulse: [0.048, 2.22, 0.351, 9.29], stepinfo: [2.856, 140.49, 2.359, 115.3],
+  h2norm: [0.017, 0.53, 0.008, 0.12], hinfnorm: [0.019, 0.57, 0.062, 1.17], lqe: [0.036, 0.43, 0.057, 0.67],
+  kalman: [0.01, 0.38, 0.018, 0.62], dcgain: [0.015, 0.86, 0.001, 0.02], poles_zeros: [0.013, 0.76, 0.003, 0.18],
+};
+
+const problems: Problem[] = readFileSync('test/fixtures/oracle/problems.jsonl', 'utf8')
+  .split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+for (const p of problems) solveProblem(p); // warm-up: JIT and lazily compiled validators
+const times = new Map<string, number[]>();
+const tAll = performance.now();
+for (const p of problems) {
+  const t = performance.now();
+  solveProblem(p);
+  const dt = performance.now() - t;
+  if (!times.has(p.tool)) times.set(p.tool, []);
+  times.get(p.tool)!.push(dt);
+}
+const total = performance.now() - tAll;
+
+const rows: string[] = [];
+rows.push('| tool | problems | total [ms] | median [ms] | max [ms] | Octave median [ms] | ours / Octave (median) | SciPy median [ms] |');
+rows.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+for (const [tool, ts] of times) {
+  const ref = REF[tool];
+  const med = median(ts);
+  rows.push(`| ${tool} | ${ts.length} | ${ts.reduce((a, b) => a + b, 0).toFixed(1)} | ${med.toFixed(3)} | ${Math.max(...ts).toFixed(2)} | ${ref ? ref[1] : '–'} | ${ref ? (med / ref[1]).toFixed(2) : '–'} | ${ref ? ref[3] : '–'} |`);
+}
+const summary = `all ${problems.length} problems: ${(total / 1000).toFixed(3)} s (Octave 3.76 s, SciPy 12.60 s; core computation only in all three)`;
+console.log(rows.join('\n'));
+console.log(`\n${summary}`);
+if (process.argv.includes('--write')) {
+  const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}; one warm-up pass, then one timed pass per problem (validation, solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summary}\n`;
+  writeFileSync('bench/RESULTS.md', md);
+}
