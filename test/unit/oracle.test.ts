@@ -1,0 +1,42 @@
+/**
+ * The oracle's 512 reference problems (test/fixtures/oracle), solved through the tool table
+ * (solveProblem: coercion, validation, solver) and scored by the checker port. One subtest
+ * per tool of the table that the oracle covers; a todo for each oracle tool not in the
+ * table yet.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { solveProblem } from '../../src/core/tools/batch.js';
+import { TOOLS } from '../../src/core/tools/table.js';
+import { checkProblem, parseJsonl, type ProblemLine, type ResultLine } from '../oracle/check.js';
+
+export function runOracleSet(set: string, label: string): void {
+  const read = (f: string) => readFileSync(new URL(`../fixtures/${set}/${f}`, import.meta.url), 'utf8');
+  const problems = parseJsonl<ProblemLine>(read('problems.jsonl'));
+  const expected = new Map(parseJsonl<ResultLine>(read('expected.jsonl')).map((l) => [l.id, l]));
+  const inTable = new Set(TOOLS.map((t) => t.name));
+  const tools = [...new Set(problems.map((p) => p.tool))];
+
+  for (const tool of tools) {
+    const mine = problems.filter((p) => p.tool === tool);
+    if (!inTable.has(tool)) {
+      test.todo(`${label} ${tool}: not in the tool table yet (${mine.length} problems)`);
+      continue;
+    }
+    test(`${label} ${tool}: all ${mine.length} problems pass`, (t) => {
+      const failures: string[] = [];
+      for (const p of mine) {
+        const exp = expected.get(p.id);
+        assert.ok(exp, `no expected answer for ${p.id}`);
+        const got = solveProblem({ id: p.id, tool: p.tool, args: p.args }) as ResultLine;
+        const r = checkProblem(p, exp, got);
+        if (!r.ok) failures.push(`${p.id}: err=${r.err.toExponential(2)} ${r.note}`);
+      }
+      t.diagnostic(`${tool}: ${mine.length - failures.length}/${mine.length} passed`);
+      assert.equal(failures.length, 0, `${tool}: ${failures.length} of ${mine.length} failed:\n  ${failures.join('\n  ')}`);
+    });
+  }
+}
+
+runOracleSet('oracle', 'oracle');
