@@ -158,7 +158,7 @@ function newtonRefine(P: Prepared, X0: Mat, discrete: boolean, maxSteps: number)
   const resid = discrete ? (X: Mat) => dareResidual(P, X) : (X: Mat) => careResidual(P, X);
   let X = X0;
   let cur = resid(X);
-  for (let it = 0; it < maxSteps && cur.rel > 4 * EPS; it++) {
+  for (let it = 0; it < maxSteps && cur.rel > Math.max(4, P.n) * EPS; it++) {
     const Acl = closedLoop(P.A, P.B, cur.K);
     let dX: Mat;
     try {
@@ -192,12 +192,12 @@ function transposeOf(M: Mat): Mat {
   return T;
 }
 
-function finish(P: Prepared, X: Mat, K: Mat, rel: number, discrete: boolean): RiccatiSolution {
+function finish(P: Prepared, X: Mat, K: Mat, rel: number, discrete: boolean, known?: { Acl: Mat; poles: Complex[] }): RiccatiSolution {
   for (const v of X.d)
     if (!Number.isFinite(v))
       throw new ControlError('The Riccati solution is not finite: no stabilising solution can be computed.', 'numerical');
-  const Acl = closedLoop(P.A, P.B, K);
-  const poles = eigvalsSorted(Acl);
+  const Acl = known?.Acl ?? closedLoop(P.A, P.B, K);
+  const poles = known?.poles ?? eigvalsSorted(Acl);
   const unstable = poles.filter(([re, im]) => (discrete ? Math.hypot(re, im) >= 1 : re >= 0));
   if (unstable.length)
     throw new ControlError(
@@ -214,9 +214,26 @@ function finish(P: Prepared, X: Mat, K: Mat, rel: number, discrete: boolean): Ri
  * (n x m). Matrices in row-major Mat form.
  */
 export function careMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { dual?: boolean } = {}): RiccatiSolution {
+  return explainFailure(() => careCore(A, B, Q, R, N), A, B, false, opts.dual);
+}
+
+/**
+ * Runs a solver; if it fails, checks stabilisability to give the precise reason. A computed
+ * solution whose closed loop is verified stable proves stabilisability, so the staircase test
+ * (O(n^3) and with rank decisions) is only needed on failure.
+ */
+function explainFailure(solve: () => RiccatiSolution, A: Mat, B: Mat, discrete: boolean, dual?: boolean): RiccatiSolution {
+  try {
+    return solve();
+  } catch (e) {
+    checkStabilisable(A, B, discrete, dual);
+    throw e;
+  }
+}
+
+function careCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSolution {
   const P = prepare(A, B, Q, R, N);
   const { n, m, Rlu } = P;
-  checkStabilisable(A, B, false, opts.dual);
   // eliminate the cross term: At = A - B R^-1 N', Qt = Q - N R^-1 N', G = B R^-1 B'
   const RiBt = luSolve(Rlu, transposeOf(B)); // m x n
   const G = mul(B, RiBt);
@@ -253,7 +270,7 @@ export function careMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { 
   }
   void m;
   const first = hamiltonianSchur(H, D, n);
-  let best: { X: Mat; K: Mat; rel: number } | null = null;
+  let best: Checked | null = null;
   let firstErr: unknown = null;
   try {
     best = stabilisingOrNull(P, newtonRefine(P, first, false, 6));
@@ -286,13 +303,16 @@ export function careMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { 
     const ref = newtonRefine(P, first, false, 6);
     return finish(P, ref.X, ref.K, ref.rel, false); // throws, naming the unstable poles
   }
-  return finish(P, best.X, best.K, best.rel, false);
+  return finish(P, best.X, best.K, best.rel, false, best);
 }
 
-function stabilisingOrNull(P: Prepared, r: { X: Mat; K: Mat; rel: number }): { X: Mat; K: Mat; rel: number } | null {
+type Checked = { X: Mat; K: Mat; rel: number; Acl: Mat; poles: Complex[] };
+
+function stabilisingOrNull(P: Prepared, r: { X: Mat; K: Mat; rel: number }): Checked | null {
   for (const v of r.X.d) if (!Number.isFinite(v)) return null;
-  const poles = eigvalsSorted(closedLoop(P.A, P.B, r.K));
-  return poles.every(([re]) => re < 0) ? r : null;
+  const Acl = closedLoop(P.A, P.B, r.K);
+  const poles = eigvalsSorted(Acl);
+  return poles.every(([re]) => re < 0) ? { ...r, Acl, poles } : null;
 }
 
 /**
@@ -343,9 +363,12 @@ function hamiltonianSchur(H0: Mat, D: Float64Array, n: number): Mat {
  * doubling algorithm (no inverse of A needed) and Newton (Hewer) correction steps.
  */
 export function dareMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { dual?: boolean } = {}): RiccatiSolution {
+  return explainFailure(() => dareCore(A, B, Q, R, N), A, B, true, opts.dual);
+}
+
+function dareCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSolution {
   const P = prepare(A, B, Q, R, N);
   const { n, Rlu } = P;
-  checkStabilisable(A, B, true, opts.dual);
   const RiBt = luSolve(Rlu, transposeOf(B));
   let Gk = mul(B, RiBt);
   symmetrize(Gk);
@@ -358,27 +381,42 @@ export function dareMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { 
     for (let k = 0; k < Hk.d.length; k++) Hk.d[k] -= NRN.d[k];
     symmetrize(Hk);
   }
-  let X0 = sda(Ak, Gk, Hk);
-  if (!X0 || !isStabilising(P, X0)) {
-    // SDA converges to the stabilising solution only when (A, Q) is detectable (with Q = 0 and
-    // an unstable A it stays at X = 0). Fall back to Newton-Hewer from a stabilising gain,
-    // obtained from the same equation with Q = I (detectable, so SDA gives a stabilising K0).
-    const Xi = sda(Ak, Gk, eye(n));
-    if (!Xi)
-      throw new ControlError(
-        'No stabilising solution: the doubling iteration for the discrete Riccati equation did not converge.',
-        'infeasible',
-      );
-    const K0 = dareResidual({ ...P, A: Ak, N: null }, Xi).K;
-    // K0 stabilises A - B K0; with the cross term, the gain for A is K0 + R^-1 N'
-    if (P.N) {
-      const RiNt = luSolve(Rlu, transposeOf(P.N));
-      for (let k = 0; k < K0.d.length; k++) K0.d[k] += RiNt.d[k];
-    }
-    X0 = hewer(P, K0);
+  const X0 = sda(Ak, Gk, Hk);
+  const first = X0 ? dStabilisingOrNull(P, safeRefine(P, X0)) : null;
+  if (first) return finish(P, first.X, first.K, first.rel, true, first);
+  // SDA converges to the stabilising solution only when (A, Q) is detectable (with Q = 0 and
+  // an unstable A it stays at X = 0). Fall back to Newton-Hewer from a stabilising gain,
+  // obtained from the same equation with Q = I (detectable, so SDA gives a stabilising K0).
+  const Xi = sda(Ak, Gk, eye(n));
+  if (!Xi)
+    throw new ControlError(
+      'No stabilising solution: the doubling iteration for the discrete Riccati equation did not converge.',
+      'infeasible',
+    );
+  const K0 = dareResidual({ ...P, A: Ak, N: null }, Xi).K;
+  // K0 stabilises A - B K0; with the cross term, the gain for A is K0 + R^-1 N'
+  if (P.N) {
+    const RiNt = luSolve(Rlu, transposeOf(P.N));
+    for (let k = 0; k < K0.d.length; k++) K0.d[k] += RiNt.d[k];
   }
-  const ref = newtonRefine(P, X0, true, 6);
+  const ref = newtonRefine(P, hewer(P, K0), true, 6);
   return finish(P, ref.X, ref.K, ref.rel, true);
+}
+
+function safeRefine(P: Prepared, X: Mat): { X: Mat; K: Mat; rel: number } | null {
+  try {
+    return newtonRefine(P, X, true, 6);
+  } catch {
+    return null;
+  }
+}
+
+function dStabilisingOrNull(P: Prepared, r: { X: Mat; K: Mat; rel: number } | null): Checked | null {
+  if (!r) return null;
+  for (const v of r.X.d) if (!Number.isFinite(v)) return null;
+  const Acl = closedLoop(P.A, P.B, r.K);
+  const poles = eigvalsSorted(Acl);
+  return poles.every(([re, im]) => Math.hypot(re, im) < 1) ? { ...r, Acl, poles } : null;
 }
 
 /**
@@ -420,16 +458,6 @@ function sda(A0: Mat, G0: Mat, H0: Mat): Mat | null {
     if (an === 0) return Hk;
   }
   return Hk;
-}
-
-function isStabilising(P: Prepared, X: Mat): boolean {
-  try {
-    const { K } = dareResidual(P, X);
-    const poles = eigvalsSorted(closedLoop(P.A, P.B, K));
-    return poles.every(([re, im]) => Math.hypot(re, im) < 1);
-  } catch {
-    return false;
-  }
 }
 
 /**
