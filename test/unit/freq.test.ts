@@ -105,3 +105,12 @@ test('margins refuses both or neither model forms', () => {
   assert.throws(() => runTool('margins', {}), ControlError);
   assert.throws(() => runTool('margins', { num: [1], den: [1, 1], A: [[-1]], B: [[1]], C: [[1]] }), ControlError);
 });
+
+test('margins: a negative DC gain is not a phase crossover at w = 0 (continuous and discrete)', () => {
+  const c = runTool('margins', { num: [-0.5], den: [1, 1] }) as Mg;
+  assert.equal(c.gm, Infinity);
+  const d = runTool('margins', { num: [-0.5], den: [1, -0.5], Ts: 1 }) as Mg;
+  // L(z) = -0.5/(z - 0.5): real negative only at z = 1 (excluded); at z = -1 L = 1/3 > 0
+  assert.equal(d.gm, Infinity);
+  assert.ok(Number.isNaN(d.w_pc));
+});

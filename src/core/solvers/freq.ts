@@ -180,8 +180,10 @@ export function margins(numIn: number[], denIn: number[], Ts: number): Margins {
         ? []
         : polyRoots(p)
             .filter(([r, i]) => Math.abs(Math.hypot(r, i) - 1) <= 1e-5 && i >= -1e-7)
-            .map(([r, i]) => Math.atan2(Math.max(i, 0), r) / Ts)
-            .filter((w) => w > 0);
+            .map(([r, i]) => Math.atan2(Math.max(i, 0), r))
+            // z = 1 (w = 0) is always a root of the phase polynomial; it is not a crossover
+            .filter((th) => th > 1e-7)
+            .map((th) => th / Ts);
     candIm = onCircle(pIm);
     candMag = onCircle(pMag);
     candIm.push(wmax); // the Nyquist point: H(-1) is real
