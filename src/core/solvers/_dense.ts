@@ -421,76 +421,96 @@ export interface CMat {
  * Solves (s I - H) X = B for upper Hessenberg H and complex s = sr + i·si, B real (n x k).
  * Gaussian elimination with partial pivoting between adjacent rows: O(n^2 k).
  * Returns null when the matrix is exactly singular (s is an eigenvalue).
+ * Work arrays are flat and reused between calls of the same size.
  */
+let hsWork: { n: number; k: number; Mr: Float64Array; Mi: Float64Array; Xr: Float64Array; Xi: Float64Array } | null = null;
+
 export function hessShiftSolve(H: Mat, sr: number, si: number, B: Mat): CMat | null {
   const n = H.length;
   const k = B.length ? B[0].length : 0;
-  // working copy of the upper triangle band (row i holds columns i-1..n-1)
-  const Mr: Float64Array[] = [];
-  const Mi: Float64Array[] = [];
+  if (!hsWork || hsWork.n !== n || hsWork.k !== k)
+    hsWork = { n, k, Mr: new Float64Array(n * n), Mi: new Float64Array(n * n), Xr: new Float64Array(n * k), Xi: new Float64Array(n * k) };
+  const { Mr, Mi, Xr, Xi } = hsWork;
+  Mi.fill(0);
   for (let i = 0; i < n; i++) {
-    const r = new Float64Array(n);
-    const im = new Float64Array(n);
     const Hi = H[i];
-    for (let j = i > 0 ? i - 1 : 0; j < n; j++) r[j] = -Hi[j];
-    r[i] += sr;
-    im[i] = si;
-    Mr.push(r);
-    Mi.push(im);
-  }
-  const Xr: Float64Array[] = B.map((row) => Float64Array.from(row));
-  const Xi: Float64Array[] = B.map(() => new Float64Array(k));
-  for (let c = 0; c < n - 1; c++) {
-    const a2 = Mr[c][c] * Mr[c][c] + Mi[c][c] * Mi[c][c];
-    const b2 = Mr[c + 1][c] * Mr[c + 1][c] + Mi[c + 1][c] * Mi[c + 1][c];
-    if (b2 > a2) {
-      [Mr[c], Mr[c + 1]] = [Mr[c + 1], Mr[c]];
-      [Mi[c], Mi[c + 1]] = [Mi[c + 1], Mi[c]];
-      [Xr[c], Xr[c + 1]] = [Xr[c + 1], Xr[c]];
-      [Xi[c], Xi[c + 1]] = [Xi[c + 1], Xi[c]];
+    const o = i * n;
+    for (let j = 0; j < n; j++) Mr[o + j] = j >= i - 1 ? -Hi[j] : 0;
+    Mr[o + i] += sr;
+    Mi[o + i] = si;
+    for (let j = 0; j < k; j++) {
+      Xr[i * k + j] = B[i][j];
+      Xi[i * k + j] = 0;
     }
-    const pr = Mr[c][c];
-    const pi = Mi[c][c];
+  }
+  const swapRows = (A: Float64Array, w: number, r1: number, r2: number, from: number) => {
+    for (let j = from; j < w; j++) {
+      const t = A[r1 * w + j];
+      A[r1 * w + j] = A[r2 * w + j];
+      A[r2 * w + j] = t;
+    }
+  };
+  for (let c = 0; c < n - 1; c++) {
+    const cc = c * n + c;
+    const lc = (c + 1) * n + c;
+    const a2 = Mr[cc] * Mr[cc] + Mi[cc] * Mi[cc];
+    const b2 = Mr[lc] * Mr[lc] + Mi[lc] * Mi[lc];
+    if (b2 > a2) {
+      swapRows(Mr, n, c, c + 1, c);
+      swapRows(Mi, n, c, c + 1, c);
+      swapRows(Xr, k, c, c + 1, 0);
+      swapRows(Xi, k, c, c + 1, 0);
+    }
+    const pr = Mr[cc];
+    const pi = Mi[cc];
     const d = pr * pr + pi * pi;
     if (d === 0) continue;
-    const lr = Mr[c + 1][c];
-    const li = Mi[c + 1][c];
+    const lr = Mr[lc];
+    const li = Mi[lc];
     if (lr === 0 && li === 0) continue;
-    // f = l / p
     const fr = (lr * pr + li * pi) / d;
     const fi = (li * pr - lr * pi) / d;
-    const Rr = Mr[c + 1];
-    const Ri = Mi[c + 1];
-    const Pr = Mr[c];
-    const Pi = Mi[c];
+    const po = c * n;
+    const ro = (c + 1) * n;
     for (let j = c; j < n; j++) {
-      Rr[j] -= fr * Pr[j] - fi * Pi[j];
-      Ri[j] -= fr * Pi[j] + fi * Pr[j];
+      const ar = Mr[po + j];
+      const ai = Mi[po + j];
+      Mr[ro + j] -= fr * ar - fi * ai;
+      Mi[ro + j] -= fr * ai + fi * ar;
     }
-    const XRr = Xr[c + 1];
-    const XRi = Xi[c + 1];
-    const XPr = Xr[c];
-    const XPi = Xi[c];
     for (let j = 0; j < k; j++) {
-      XRr[j] -= fr * XPr[j] - fi * XPi[j];
-      XRi[j] -= fr * XPi[j] + fi * XPr[j];
+      const ar = Xr[c * k + j];
+      const ai = Xi[c * k + j];
+      Xr[(c + 1) * k + j] -= fr * ar - fi * ai;
+      Xi[(c + 1) * k + j] -= fr * ai + fi * ar;
     }
   }
   for (let i = n - 1; i >= 0; i--) {
-    const pr = Mr[i][i];
-    const pi = Mi[i][i];
+    const o = i * n;
+    const pr = Mr[o + i];
+    const pi = Mi[o + i];
     const d = pr * pr + pi * pi;
     if (d === 0) return null;
     for (let j = 0; j < k; j++) {
-      let sr2 = Xr[i][j];
-      let si2 = Xi[i][j];
+      let sr2 = Xr[i * k + j];
+      let si2 = Xi[i * k + j];
       for (let l = i + 1; l < n; l++) {
-        sr2 -= Mr[i][l] * Xr[l][j] - Mi[i][l] * Xi[l][j];
-        si2 -= Mr[i][l] * Xi[l][j] + Mi[i][l] * Xr[l][j];
+        const mr = Mr[o + l];
+        const mi = Mi[o + l];
+        const xr = Xr[l * k + j];
+        const xi = Xi[l * k + j];
+        sr2 -= mr * xr - mi * xi;
+        si2 -= mr * xi + mi * xr;
       }
-      Xr[i][j] = (sr2 * pr + si2 * pi) / d;
-      Xi[i][j] = (si2 * pr - sr2 * pi) / d;
+      Xr[i * k + j] = (sr2 * pr + si2 * pi) / d;
+      Xi[i * k + j] = (si2 * pr - sr2 * pi) / d;
     }
   }
-  return { re: Xr.map((r) => Array.from(r)), im: Xi.map((r) => Array.from(r)) };
+  const re: Mat = [];
+  const im: Mat = [];
+  for (let i = 0; i < n; i++) {
+    re.push(Array.from(Xr.subarray(i * k, (i + 1) * k)));
+    im.push(Array.from(Xi.subarray(i * k, (i + 1) * k)));
+  }
+  return { re, im };
 }
