@@ -1,0 +1,317 @@
+/**
+ * Independent checks for the system tools (transfer functions, frequency and time
+ * responses, discretisation, norms). They recompute a few samples of the answer by a
+ * different route than the solvers take: the frequency response by a dense complex solve
+ * (real 2n embedding, ml-matrix LU) instead of a Hessenberg recursion; time responses by
+ * mathjs's matrix exponential of the augmented matrix instead of our Padé recursion; the
+ * Lyapunov-based H2 norm through the dual (observability) Gramian by a Kronecker solve.
+ */
+import { expm, matrix as mjMatrix } from 'mathjs';
+import { Matrix as M, SingularValueDecomposition, solve } from 'ml-matrix';
+import type { Complex, Matrix } from '../types.js';
+import type { Check } from './index.js';
+
+export type C = Complex;
+
+function sci(x: number): string {
+  return x === 0 ? '0' : x.toExponential(1).replace('e+', 'e').replace(/\.0e/, 'e');
+}
+
+const cabs = ([a, b]: C) => Math.hypot(a, b);
+const cdiv = ([a, b]: C, [c, d]: C): C => {
+  const den = c * c + d * d;
+  return [(a * c + b * d) / den, (b * c - a * d) / den];
+};
+
+/** H(s) = C (sI − A)⁻¹ B + D as real and imaginary parts, by a dense real 2n solve */
+export function evalSS(A: Matrix, B: Matrix, Cm: Matrix, D: Matrix | undefined, s: C): { re: M; im: M } {
+  const n = A.length;
+  const m = B[0]?.length ?? 0;
+  const p = Cm.length;
+  const Dm = D && D.length ? new M(D) : M.zeros(p, m);
+  if (n === 0) return { re: Dm, im: M.zeros(Dm.rows, Dm.columns) };
+  const [sr, si] = s;
+  const big = new M(2 * n, 2 * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const v = (i === j ? sr : 0) - A[i][j];
+      big.set(i, j, v);
+      big.set(n + i, n + j, v);
+    }
+  for (let i = 0; i < n; i++) {
+    big.set(i, n + i, -si);
+    big.set(n + i, i, si);
+  }
+  const rhs = new M(2 * n, m);
+  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) rhs.set(i, j, B[i][j]);
+  const x = solve(big, rhs);
+  const xr = x.subMatrix(0, n - 1, 0, m - 1);
+  const xi = x.subMatrix(n, 2 * n - 1, 0, m - 1);
+  const c = new M(Cm);
+  return { re: c.mmul(xr).add(Dm), im: c.mmul(xi) };
+}
+
+export function polyval(p: number[], s: C): C {
+  let re = 0, im = 0;
+  for (const a of p) [re, im] = [re * s[0] - im * s[1] + a, re * s[1] + im * s[0]];
+  return [re, im];
+}
+
+export function evalTF(num: number[], den: number[], s: C): C {
+  return cdiv(polyval(num, s), polyval(den, s));
+}
+
+/** points on a circle of the given radius in the upper half plane, off the real axis */
+function circle(radius: number, k: number): C[] {
+  return Array.from({ length: k }, (_, i) => {
+    const th = (Math.PI * (i + 0.5)) / k;
+    return [radius * Math.cos(th), radius * Math.sin(th)];
+  });
+}
+
+function spectralRadiusBound(A: Matrix): number {
+  // ‖A‖∞ bounds every |λ|
+  return Math.max(1, ...A.map((r) => r.reduce((s, v) => s + Math.abs(v), 0)));
+}
+
+function tfFromSS(A: Matrix, B: Matrix, Cm: Matrix, D: Matrix | undefined, s: C): C {
+  const h = evalSS(A, B, Cm, D, s);
+  return [h.re.get(0, 0), h.im.get(0, 0)];
+}
+
+/** worst pointwise relative error of two complex sample lists, floored at 1e-3 of the largest */
+function pointwise(a: C[], b: C[]): number {
+  const big = Math.max(...b.map(cabs), 1e-300);
+  let worst = 0;
+  a.forEach((z, i) => {
+    const d = cabs([z[0] - b[i][0], z[1] - b[i][1]]);
+    worst = Math.max(worst, d / Math.max(cabs(b[i]), 1e-3 * big));
+  });
+  return worst;
+}
+
+function check(name: string, err: number, tol: number, what: string): Check {
+  return { name, ok: err <= tol, value: err, detail: `${what} (${sci(err)})` };
+}
+
+/** e^{Mt} by mathjs (Padé with scaling and squaring): the independent exponential */
+function expmT(Mx: Matrix, t: number): number[][] {
+  return (expm(mjMatrix(Mx.map((r) => r.map((v) => v * t)))) as unknown as { toArray(): number[][] }).toArray();
+}
+
+/** [A B; 0 0] exponentials give x(t) for a unit step from rest: x = Γ(t) = ∫₀ᵗ e^{Aτ} dτ B */
+function stepState(A: Matrix, B: Matrix, t: number, col = 0): number[] {
+  const n = A.length;
+  const aug = Array.from({ length: n + 1 }, (_, i) =>
+    Array.from({ length: n + 1 }, (_, j) => (i < n ? (j < n ? A[i][j] : B[i][col]) : 0)),
+  );
+  const E = expmT(aug, t);
+  return E.slice(0, n).map((r) => r[n]);
+}
+
+function outputOf(Cm: Matrix, x: number[], row = 0): number {
+  return Cm[row].reduce((s, c, j) => s + c * x[j], 0);
+}
+
+/** samples to recheck out of a long list: first, last and a few between */
+function sampleIdx(len: number, k = 6): number[] {
+  if (len <= k) return Array.from({ length: len }, (_, i) => i);
+  return [...new Set(Array.from({ length: k }, (_, i) => Math.round((i * (len - 1)) / (k - 1))))];
+}
+
+function isDiscrete(args: Record<string, any>): boolean {
+  return typeof args.Ts === 'number' && args.Ts > 0;
+}
+
+export function verifySystem(tool: string, args: Record<string, any>, r: Record<string, any>): Check[] | undefined {
+  switch (tool) {
+    case 'tf2ss': {
+      const den = args.den as number[];
+      const rad = 1.5 * Math.max(1, spectralRadiusBound(r.A as Matrix));
+      const pts = circle(rad, 12);
+      const a = pts.map((s) => tfFromSS(r.A, r.B, r.C, r.D, s));
+      const b = pts.map((s) => evalTF(args.num, den, s));
+      return [check('realisation', pointwise(a, b), 1e-8, 'C(sI − A)⁻¹B + D equals num/den at 12 points')];
+    }
+    case 'ss2tf': {
+      const rad = 1.5 * spectralRadiusBound(args.A);
+      const pts = circle(rad, 12);
+      const a = pts.map((s) => evalTF(r.num, r.den, s));
+      const b = pts.map((s) => tfFromSS(args.A, args.B, args.C, args.D, s));
+      return [check('transfer function', pointwise(a, b), 1e-8, 'num/den equals C(sI − A)⁻¹B + D at 12 points')];
+    }
+    case 'c2d': {
+      const Ts = args.Ts as number;
+      const checks: Check[] = [];
+      if (args.method === 'tustin') {
+        // H_d(z) = H_c(s) with s = (2/Ts)(z − 1)/(z + 1), on a circle |z| = 1.5
+        const zs = circle(1.5 * Math.max(1, spectralRadiusBound(r.Ad)), 8);
+        const hd = zs.map((z) => evalSS(r.Ad, r.Bd, r.Cd, r.Dd, z));
+        const hc = zs.map((z) => {
+          const s = cdiv([z[0] - 1, z[1]], [z[0] + 1, z[1]]);
+          return evalSS(args.A, args.B, args.C, args.D, [(2 / Ts) * s[0], (2 / Ts) * s[1]]);
+        });
+        const flat = (h: { re: M; im: M }[]) => h.flatMap((x) => x.re.to2DArray().flat().map((v, i) => [v, x.im.to2DArray().flat()[i]] as C));
+        checks.push(check('bilinear map', pointwise(flat(hd), flat(hc)), 1e-8, 'H_d(z) = H(2(z − 1)/(Ts(z + 1))) at 8 points'));
+      } else {
+        const E = new M(expmT(args.A, Ts));
+        const err = E.clone().sub(new M(r.Ad)).norm('frobenius') / Math.max(E.norm('frobenius'), 1e-300);
+        checks.push(check('Ad = e^{A Ts}', err, 1e-10, 'Ad equals an independent e^{A·Ts}'));
+      }
+      return checks;
+    }
+    case 'freqresp': {
+      const w = args.w as number[];
+      const H = r.H as C[];
+      const idx = sampleIdx(w.length);
+      const a = idx.map((i) => H[i]);
+      const b = idx.map((i) => {
+        const s: C = isDiscrete(args) ? [Math.cos(w[i] * args.Ts), Math.sin(w[i] * args.Ts)] : [0, w[i]];
+        return tfFromSS(args.A, args.B, args.C, args.D, s);
+      });
+      const magErr = Math.max(...idx.map((i) => Math.abs(r.mag_db[i] - 20 * Math.log10(cabs(H[i]))) / 8.686));
+      return [
+        check('frequency response', pointwise(a, b), 1e-8, `H(jω) agrees with a dense complex solve at ${idx.length} frequencies`),
+        check('magnitude', magErr, 1e-9, 'mag_db = 20·log10|H|'),
+      ];
+    }
+    case 'margins': {
+      const evalAt = (w: number): C => {
+        const s: C = isDiscrete(args) ? [Math.cos(w * args.Ts), Math.sin(w * args.Ts)] : [0, w];
+        return args.num ? evalTF(args.num, args.den, s) : tfFromSS(args.A, args.B, args.C, args.D, s);
+      };
+      const checks: Check[] = [];
+      if (Number.isFinite(r.w_gc)) {
+        const h = evalAt(r.w_gc);
+        checks.push(check('gain crossover', Math.abs(cabs(h) - 1), 1e-8, `|H(jω_gc)| = 1`));
+        let pm = 180 + (Math.atan2(h[1], h[0]) * 180) / Math.PI;
+        pm = ((((pm + 180) % 360) + 360) % 360) - 180;
+        if (pm === -180) pm = 180;
+        checks.push(check('phase margin', Math.abs(pm - r.pm_deg) / 180, 1e-8, 'PM = 180° + ∠H(jω_gc)'));
+      }
+      if (Number.isFinite(r.w_pc)) {
+        const h = evalAt(r.w_pc);
+        checks.push(check('phase crossover', Math.abs(h[1]) / Math.max(cabs(h), 1e-300) + (h[0] < 0 ? 0 : 1), 1e-8, 'H(jω_pc) is real and negative'));
+        checks.push(check('gain margin', Math.abs(1 / cabs(h) - r.gm) / Math.max(r.gm, 1e-300), 1e-8, 'GM = 1/|H(jω_pc)|'));
+      }
+      return checks.length ? checks : [{ name: 'crossovers', ok: true, detail: 'no crossover to check' }];
+    }
+    case 'step':
+    case 'impulse': {
+      if (isDiscrete(args) || (args.B as Matrix)[0].length !== 1 || (args.C as Matrix).length !== 1) return undefined;
+      const t = args.t as number[];
+      const y = (Array.isArray(r.y[0]) ? (r.y as number[][]).map((v) => v[0]) : r.y) as number[];
+      const idx = sampleIdx(t.length, 5);
+      const d = args.D?.[0]?.[0] ?? 0;
+      const ref = idx.map((i) => {
+        if (tool === 'step') return outputOf(args.C, stepState(args.A, args.B, t[i])) + d;
+        const E = expmT(args.A, t[i]);
+        return outputOf(args.C, E.map((row) => row.reduce((s, v, j) => s + v * args.B[j][0], 0)));
+      });
+      const scale = Math.max(...y.map(Math.abs), 1e-300);
+      const err = Math.max(...idx.map((i, k) => Math.abs(y[i] - ref[k]))) / scale;
+      return [check('response samples', err, 1e-8, `y(t) agrees with an independent matrix exponential at ${idx.length} times`)];
+    }
+    case 'stepinfo': {
+      const yAt = (t: number) => outputOf(args.C, stepState(args.A, args.B, t)) + (args.D?.[0]?.[0] ?? 0);
+      const y0 = args.D?.[0]?.[0] ?? 0;
+      const yf = r.final_value as number;
+      const span = Math.abs(yf - y0);
+      const checks: Check[] = [];
+      if (Number.isFinite(r.settling_time) && r.settling_time > 0) {
+        const e = Math.abs(Math.abs(yAt(r.settling_time) - yf) - 0.02 * span) / span;
+        checks.push(check('settling time', e, 1e-6, '|y(t_s) − y_f| = 2% of the step'));
+      }
+      if (Number.isFinite(r.peak_time)) {
+        const e = Math.abs(Math.abs(yAt(r.peak_time)) - r.peak) / Math.max(Math.abs(r.peak), 1e-300);
+        checks.push(check('peak', e, 1e-8, 'y(t_peak) = peak'));
+      }
+      return checks;
+    }
+    case 'dcgain': {
+      if (args.num || isDiscrete(args)) return undefined;
+      const g = r.gain as Matrix;
+      if (g.flat().some((v) => !Number.isFinite(v))) return undefined;
+      const h = evalSS(args.A, args.B, args.C, args.D, [0, 0]).re;
+      const err = h.clone().sub(new M(g)).norm('frobenius') / Math.max(h.norm('frobenius'), 1e-300);
+      return [check('DC gain', err, 1e-8, 'D − CA⁻¹B by an independent solve')];
+    }
+    case 'poles_zeros': {
+      if (!args.A) return undefined;
+      const A = args.A as Matrix, B = args.B as Matrix, Cm = args.C as Matrix;
+      const n = A.length, m = B[0].length, p = Cm.length;
+      const D = args.D && args.D.length ? (args.D as Matrix) : Array.from({ length: p }, () => new Array(m).fill(0));
+      const zeros = r.zeros as C[];
+      if (!zeros.length) return [{ name: 'zeros', ok: true, detail: 'no finite zeros to check' }];
+      // each zero makes the Rosenbrock matrix [A − zI, B; C, D] lose rank (real 2x embedding)
+      const norm = Math.max(1, ...[...A, ...B, ...Cm, ...D].map((row) => row.reduce((s, v) => s + Math.abs(v), 0)));
+      let worst = 0;
+      for (const [zr, zi] of zeros) {
+        const N = n + p, K = n + m;
+        const big = new M(2 * N, 2 * K);
+        for (let i = 0; i < N; i++)
+          for (let j = 0; j < K; j++) {
+            let v = i < n ? (j < n ? A[i][j] - (i === j ? zr : 0) : B[i][j - n]) : j < n ? Cm[i - n][j] : D[i - n][j - n];
+            big.set(i, j, v);
+            big.set(N + i, K + j, v);
+            v = i < n && j < n && i === j ? -zi : 0;
+            big.set(i, K + j, -v);
+            big.set(N + i, j, v);
+          }
+        const sv = new SingularValueDecomposition(big, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
+        worst = Math.max(worst, sv[sv.length - 1] / (norm + Math.hypot(zr, zi)));
+      }
+      return [check('zeros', worst, 1e-6, 'the system matrix loses rank at each zero')];
+    }
+    case 'h2norm': {
+      if (!Number.isFinite(r.h2) || isDiscrete(args) || args.A.length > 12) return undefined;
+      // h2² = trace(Bᵀ W B), AᵀW + WA + CᵀC = 0, solved as a Kronecker system
+      const A = new M(args.A), n = A.rows;
+      const I = M.eye(n);
+      const K = new M(n * n, n * n);
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++)
+          for (let k = 0; k < n; k++) {
+            // (I ⊗ Aᵀ + Aᵀ ⊗ I) vec(W) = −vec(CᵀC), column-major vec
+            K.set(j * n + i, j * n + k, K.get(j * n + i, j * n + k) + A.get(k, i));
+            K.set(j * n + i, k * n + i, K.get(j * n + i, k * n + i) + A.get(k, j));
+          }
+      void I;
+      const Cm = new M(args.C);
+      const CtC = Cm.transpose().mmul(Cm);
+      const rhs = new M(n * n, 1);
+      for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) rhs.set(j * n + i, 0, -CtC.get(i, j));
+      const w = solve(K, rhs);
+      const W = new M(n, n);
+      for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) W.set(i, j, w.get(j * n + i, 0));
+      const Bm = new M(args.B);
+      const h2 = Math.sqrt(Math.max(0, Bm.transpose().mmul(W).mmul(Bm).trace()));
+      return [check('dual Gramian', Math.abs(h2 - r.h2) / Math.max(h2, 1e-300), 1e-8, 'equals √trace(BᵀWB) with the observability Gramian W')];
+    }
+    case 'hinfnorm': {
+      if (!Number.isFinite(r.hinf) || !Number.isFinite(r.fpeak)) return undefined;
+      const sigmaAt = (w: number) => {
+        const s: C = isDiscrete(args) ? [Math.cos(w * args.Ts), Math.sin(w * args.Ts)] : [0, w];
+        const h = evalSS(args.A, args.B, args.C, args.D, s);
+        const p = h.re.rows, m = h.re.columns;
+        const big = new M(2 * p, 2 * m);
+        big.setSubMatrix(h.re, 0, 0).setSubMatrix(h.im.clone().mul(-1), 0, m).setSubMatrix(h.im, p, 0).setSubMatrix(h.re, p, m);
+        return new SingularValueDecomposition(big, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal[0];
+      };
+      const atPeak = Math.abs(sigmaAt(r.fpeak) - r.hinf) / r.hinf;
+      // nowhere on a log grid may the gain exceed the norm
+      const top = isDiscrete(args) ? Math.PI / args.Ts : 1e6 * Math.max(1, r.fpeak);
+      let over = 0;
+      for (let k = 0; k <= 60; k++) {
+        const w = isDiscrete(args) ? (top * k) / 60 : 1e-4 * Math.pow(top / 1e-4, k / 60);
+        over = Math.max(over, (sigmaAt(w) - r.hinf) / r.hinf);
+      }
+      return [
+        check('gain at the peak', atPeak, 1e-6, 'σmax(H) at the peak frequency equals the norm'),
+        check('norm bounds the gain', Math.max(0, over), 1e-6, 'no frequency on a 61-point grid exceeds it'),
+      ];
+    }
+    default:
+      return undefined;
+  }
+}
