@@ -495,13 +495,21 @@ export function schurBlocks(T: Mat): { start: number[]; size: number[] } {
  * elimination with complete pivoting on its Kronecker form (at most 4x4), as LAPACK dlasy2.
  * Perturbs tiny pivots (the blocks being swapped then have nearly equal eigenvalues).
  */
+// scratch buffers for the block swaps (blocks are at most 2x2, so all of these are tiny);
+// reused to keep the O(n^2) swaps of a reordering from allocating
+const SY_M = new Float64Array(16), SY_R = new Float64Array(4);
+const SW_D = new Float64Array(16), SW_T11 = new Float64Array(4), SW_T22 = new Float64Array(4), SW_S12 = new Float64Array(4);
+const SW_X = new Float64Array(4), SW_W = new Float64Array(8), SW_Q = new Float64Array(16), SW_V = new Float64Array(4);
+const SW_TMP = new Float64Array(16), SW_D2 = new Float64Array(16), SW_ROW = new Float64Array(4);
+const CP_COL = new Int32Array(4), CP_Y = new Float64Array(4);
+
 function smallSylvester(
   t11: Float64Array, p: number, t22: Float64Array, q: number, s: Float64Array, x: Float64Array, sgn: number, tiny: number,
 ): void {
   // unknown x[i*q + j]; equation (i,j): sum_k t11[i,k] x[k,j] + sgn * sum_l x[i,l] t22[l,j] = s[i,j]
   const N = p * q;
-  const M = new Float64Array(N * N);
-  const rhs = new Float64Array(N);
+  const M = SY_M.fill(0, 0, N * N);
+  const rhs = SY_R;
   for (let i = 0; i < p; i++)
     for (let j = 0; j < q; j++) {
       const row = i * q + j;
@@ -510,7 +518,7 @@ function smallSylvester(
       for (let l = 0; l < q; l++) M[row * N + i * q + l] += sgn * t22[l * q + j];
     }
   solveCompletePivot(M, rhs, N, tiny);
-  x.set(rhs.subarray(0, N));
+  for (let k = 0; k < N; k++) x[k] = rhs[k];
 }
 
 /**
@@ -519,7 +527,7 @@ function smallSylvester(
  * Returns the smallest pivot magnitude met (before perturbation).
  */
 export function solveCompletePivot(M: Float64Array, rhs: Float64Array, N: number, tiny: number): number {
-  const colp = new Int32Array(N);
+  const colp = N <= 4 ? CP_COL : new Int32Array(N);
   for (let i = 0; i < N; i++) colp[i] = i;
   let minPiv = Infinity;
   for (let k = 0; k < N; k++) {
@@ -563,7 +571,7 @@ export function solveCompletePivot(M: Float64Array, rhs: Float64Array, N: number
       rhs[i] -= l * rhs[k];
     }
   }
-  const y = new Float64Array(N);
+  const y = N <= 4 ? CP_Y : new Float64Array(N);
   for (let i = N - 1; i >= 0; i--) {
     let s = rhs[i];
     for (let j = i + 1; j < N; j++) s -= M[i * N + j] * y[j];
@@ -616,25 +624,25 @@ export function swapBlocks(T: Mat, Z: Mat | undefined, j1: number, n1: number, n
   }
   const nb = n1 + n2;
   // local copy of the nb x nb diagonal window
-  const D = new Float64Array(nb * nb);
+  const D = SW_D;
   for (let i = 0; i < nb; i++) for (let j = 0; j < nb; j++) D[i * nb + j] = t[(j1 + i) * n + j1 + j];
   let dnorm = 0;
-  for (const v of D) dnorm = Math.max(dnorm, Math.abs(v));
+  for (let k = 0; k < nb * nb; k++) dnorm = Math.max(dnorm, Math.abs(D[k]));
   const smin = Math.max(EPS * dnorm, SAFMIN);
-  const t11 = new Float64Array(n1 * n1), t22 = new Float64Array(n2 * n2), s12 = new Float64Array(n1 * n2);
+  const t11 = SW_T11, t22 = SW_T22, s12 = SW_S12;
   for (let i = 0; i < n1; i++) for (let j = 0; j < n1; j++) t11[i * n1 + j] = D[i * nb + j];
   for (let i = 0; i < n2; i++) for (let j = 0; j < n2; j++) t22[i * n2 + j] = D[(n1 + i) * nb + n1 + j];
   for (let i = 0; i < n1; i++) for (let j = 0; j < n2; j++) s12[i * n2 + j] = D[i * nb + n1 + j];
-  const X = new Float64Array(n1 * n2);
+  const X = SW_X;
   // T11 X - X T22 = T12
   smallSylvester(t11, n1, t22, n2, s12, X, -1, smin);
   // W = [X; I] (nb x n2) ; Householder QR -> full Q (nb x nb)
-  const W = new Float64Array(nb * n2);
+  const W = SW_W.fill(0);
   for (let i = 0; i < n1; i++) for (let j = 0; j < n2; j++) W[i * n2 + j] = -X[i * n2 + j];
   for (let j = 0; j < n2; j++) W[(n1 + j) * n2 + j] = 1;
-  const Q = new Float64Array(nb * nb);
+  const Q = SW_Q.fill(0);
   for (let i = 0; i < nb; i++) Q[i * nb + i] = 1;
-  const vv = new Float64Array(nb);
+  const vv = SW_V;
   for (let k = 0; k < n2; k++) {
     let alpha = W[k * n2 + k];
     let xn = 0;
@@ -662,14 +670,14 @@ export function swapBlocks(T: Mat, Z: Mat | undefined, j1: number, n1: number, n
     }
   }
   // D' = Q' D Q
-  const tmp = new Float64Array(nb * nb);
+  const tmp = SW_TMP;
   for (let i = 0; i < nb; i++)
     for (let j = 0; j < nb; j++) {
       let s = 0;
       for (let k = 0; k < nb; k++) s += Q[k * nb + i] * D[k * nb + j];
       tmp[i * nb + j] = s;
     }
-  const D2 = new Float64Array(nb * nb);
+  const D2 = SW_D2;
   for (let i = 0; i < nb; i++)
     for (let j = 0; j < nb; j++) {
       let s = 0;
@@ -683,7 +691,7 @@ export function swapBlocks(T: Mat, Z: Mat | undefined, j1: number, n1: number, n
   if (lowerleft > thresh) return false;
   // accept: apply Q to the full T and Z
   // rows j1..j1+nb-1: T[rows, :] = Q' T[rows, :]   (columns j1+nb.. ; the window is set from D2)
-  const rowbuf = new Float64Array(nb);
+  const rowbuf = SW_ROW;
   for (let j = j1 + nb; j < n; j++) {
     for (let i = 0; i < nb; i++) {
       let s = 0;
