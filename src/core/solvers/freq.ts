@@ -179,7 +179,7 @@ export function margins(numIn: number[], denIn: number[], Ts: number): Margins {
       isZeroPoly(p)
         ? []
         : polyRoots(p)
-            .filter(([r, i]) => Math.abs(Math.hypot(r, i) - 1) <= 1e-5 && i >= -1e-7)
+            .filter(([r, i]) => Math.abs(Math.hypot(r, i) - 1) <= 1e-3 && i >= -1e-7)
             .map(([r, i]) => Math.atan2(Math.max(i, 0), r))
             // z = 1 (w = 0) is always a root of the phase polynomial; it is not a crossover
             .filter((th) => th > 1e-7)
@@ -200,6 +200,40 @@ export function margins(numIn: number[], denIn: number[], Ts: number): Margins {
             .map(([r]) => r);
     candIm = realPos(pIm);
     candMag = realPos(pMag);
+  }
+  // safety net for ill-conditioned polynomial roots (clustered, near the unit circle): sign
+  // changes of the real functions on a dense grid, refined by Brent
+  const grid: number[] = [];
+  if (Ts > 0) {
+    const N = 2000;
+    for (let k = 1; k <= N; k++) grid.push((Math.PI * k) / N / Ts);
+    for (let k = 0; k < 400; k++) grid.push(Math.pow(10, -7 + (4 * k) / 400) / Ts);
+  } else {
+    const mags = [...polyRoots(num), ...polyRoots(den)].map(([r, i]) => Math.hypot(r, i)).filter((v) => v > 0);
+    const lo = Math.log10(Math.max(1e-300, mags.length ? Math.min(...mags) : 1)) - 4;
+    const hi = Math.log10(mags.length ? Math.max(...mags) : 1) + 4;
+    const N = 2000;
+    for (let k = 0; k <= N; k++) grid.push(Math.pow(10, lo + ((hi - lo) * k) / N));
+  }
+  grid.sort((a, b) => a - b);
+  {
+    let w0 = grid[0];
+    let q = parts(w0);
+    let i0 = q.ni * q.dr - q.nr * q.di;
+    let m0 = q.nr * q.nr + q.ni * q.ni - (q.dr * q.dr + q.di * q.di);
+    for (let k = 1; k < grid.length; k++) {
+      const w1 = grid[k];
+      q = parts(w1);
+      const i1 = q.ni * q.dr - q.nr * q.di;
+      const m1 = q.nr * q.nr + q.ni * q.ni - (q.dr * q.dr + q.di * q.di);
+      if (i0 === 0) candIm.push(w0);
+      else if (i0 * i1 < 0) candIm.push(brent(gIm, w0, w1, i0, i1));
+      if (m0 === 0) candMag.push(w0);
+      else if (m0 * m1 < 0) candMag.push(brent(gMag, w0, w1, m0, m1));
+      w0 = w1;
+      i0 = i1;
+      m0 = m1;
+    }
   }
   const refine = (c: number[], g: (w: number) => number) => {
     const out: number[] = [];
