@@ -188,7 +188,9 @@ export function lanv2(a: number, b: number, c: number, d: number): Lanv2 {
  * wantt = true. If Z is given, it is post-multiplied by the orthogonal transformations.
  * Returns the eigenvalues (wr, wi). Throws if the iteration fails to converge.
  */
-export function hqrInPlace(H: Mat, Z?: Mat): { wr: Float64Array; wi: Float64Array } {
+export function hqrInPlace(H: Mat, Z?: Mat, wantT = true): { wr: Float64Array; wi: Float64Array } {
+  // without Schur vectors or T (eigenvalues only) the sweeps touch only the active block (dlahqr's wantt = false)
+  const wantt = wantT || !!Z;
   const n = H.r, h = H.d;
   const wr = new Float64Array(n), wi = new Float64Array(n);
   if (n === 0) return { wr, wi };
@@ -243,6 +245,8 @@ export function hqrInPlace(H: Mat, Z?: Mat): { wr: Float64Array; wi: Float64Arra
         break;
       }
       kdefl++;
+      const i1 = wantt ? 0 : l;
+      const i2 = wantt ? n - 1 : i;
       let h11: number, h12: number, h21: number, h22: number;
       if (kdefl % (2 * kexsh) === 0) {
         const s = Math.abs(H_(i, i - 1)) + Math.abs(H_(i - 1, i - 2));
@@ -345,14 +349,14 @@ export function hqrInPlace(H: Mat, Z?: Mat): { wr: Float64Array; wi: Float64Arra
           const v3 = v[2];
           const t3 = t1 * v3;
           const r0 = k2 * n, r1 = (k2 + 1) * n, r2 = (k2 + 2) * n;
-          for (let j = k2; j < n; j++) {
+          for (let j = k2; j <= i2; j++) {
             const sum = h[r0 + j] + v2 * h[r1 + j] + v3 * h[r2 + j];
             h[r0 + j] -= sum * t1;
             h[r1 + j] -= sum * t2;
             h[r2 + j] -= sum * t3;
           }
           const jmax = Math.min(k2 + 3, i);
-          for (let j = 0; j <= jmax; j++) {
+          for (let j = i1; j <= jmax; j++) {
             const o = j * n + k2;
             const sum = h[o] + v2 * h[o + 1] + v3 * h[o + 2];
             h[o] -= sum * t1;
@@ -368,12 +372,12 @@ export function hqrInPlace(H: Mat, Z?: Mat): { wr: Float64Array; wi: Float64Arra
           }
         } else if (nr === 2) {
           const r0 = k2 * n, r1 = (k2 + 1) * n;
-          for (let j = k2; j < n; j++) {
+          for (let j = k2; j <= i2; j++) {
             const sum = h[r0 + j] + v2 * h[r1 + j];
             h[r0 + j] -= sum * t1;
             h[r1 + j] -= sum * t2;
           }
-          for (let j = 0; j <= i; j++) {
+          for (let j = i1; j <= i; j++) {
             const o = j * n + k2;
             const sum = h[o] + v2 * h[o + 1];
             h[o] -= sum * t1;
@@ -402,7 +406,7 @@ export function hqrInPlace(H: Mat, Z?: Mat): { wr: Float64Array; wi: Float64Arra
       wi[i - 1] = r.rt1i;
       wr[i] = r.rt2r;
       wi[i] = r.rt2i;
-      applyRot(H, Z, i - 1, r.cs, r.sn, i + 1, i - 1);
+      if (wantt) applyRot(H, Z, i - 1, r.cs, r.sn, i + 1, i - 1);
     }
     kdefl = 0;
     i = l - 1;
@@ -460,7 +464,7 @@ export function realSchur(A: Mat): RealSchur {
 export function eigvalsRaw(A: Mat, doBalance = true): { wr: Float64Array; wi: Float64Array } {
   const H = doBalance ? balance(A).B : clone(A);
   hessenbergInPlace(H);
-  return hqrInPlace(H);
+  return hqrInPlace(H, undefined, false);
 }
 
 /** sorts eigenvalues by real part, then imaginary part */
