@@ -22,6 +22,8 @@ const COMMAND_ALIASES: Record<string, string> = {
   analyze: 'analyse',
   analysis: 'analyse',
   ctrb: 'ctrb_rank',
+  bode: 'freqresp',
+  zeros: 'poles_zeros',
   obsv: 'obsv_rank',
   eigs: 'eig',
   poles: 'eig',
@@ -83,7 +85,13 @@ export function bindArgs(tool: ToolDef, found: Assignment[]): { args: Record<str
   const args: Record<string, unknown> = {};
   const ignored: string[] = [];
   // later assignments override earlier ones (prompt after context)
+  const tfOk = acceptsTf(tool.name) && !params.includes('num');
   for (const a of found) {
+    if (tfOk && (a.name === 'num' || a.name === 'den') && a.value) {
+      const v = a.value;
+      args[a.name] = v.length === 1 ? v[0] : v.map((r) => r[0]);
+      continue;
+    }
     let key = params.find((p) => p === a.name);
     key ??= params.find((p) => p.toLowerCase() === a.name.toLowerCase() && !params.includes(a.name));
     key ??= params.find((p) => ARG_ALIASES[p]?.includes(a.name));
@@ -148,6 +156,100 @@ export const EXAMPLES: Record<string, string> = {
   place: '/place A=[0 1; 0 0], B=[0;1], poles=[-1 -2]',
 };
 
-export function missingArgs(intent: Intent): string[] {
-  return (intent.tool.parameters.required ?? []).filter((k) => intent.args[k] === undefined);
+export function missingArgs(intent: Intent, command?: string): string[] {
+  const a = intent.args;
+  const fromTf = acceptsTf(intent.tool.name) && Array.isArray(a.num) && Array.isArray(a.den);
+  // grids the plan chooses when they are not given
+  const planned = new Set(['t', ...(command === 'bode' || intent.tool.name === 'freqresp' ? ['w'] : []), ...(intent.tool.name === 'c2d' ? ['method'] : [])]);
+  return (intent.tool.parameters.required ?? []).filter(
+    (k) => a[k] === undefined && !planned.has(k) && !(fromTf && ['A', 'B', 'C', 'D'].includes(k)),
+  );
+}
+
+/** one call of a deterministic plan; `args` sees the results of the calls before it */
+export interface PlannedCall {
+  tool: string;
+  args: (prev: Record<string, any>[]) => Record<string, unknown>;
+  /** a call that only adds facts (stepinfo after step) is skipped, with the reason, when it cannot apply */
+  optional?: boolean;
+}
+
+/** eigenvalues of a small dense matrix for choosing grids only (never shown as a result) */
+function gridScales(args: Record<string, unknown>, run: (tool: string, a: Record<string, unknown>) => Record<string, any>): number[] {
+  const pz = run('poles_zeros', args.A ? { A: args.A, B: args.B, C: args.C, D: args.D } : { num: args.num, den: args.den });
+  const mags = [...(pz.poles as [number, number][]), ...(pz.zeros as [number, number][])].map(([r, i]) => Math.hypot(r, i)).filter((x) => x > 1e-9);
+  return mags;
+}
+
+/** a log-spaced frequency grid two decades around the poles and zeros (up to π/Ts in discrete time) */
+export function defaultFrequencies(args: Record<string, unknown>, run: (tool: string, a: Record<string, unknown>) => Record<string, any>): number[] {
+  const Ts = typeof args.Ts === 'number' && args.Ts > 0 ? args.Ts : 0;
+  let lo: number, hi: number;
+  if (Ts) {
+    hi = Math.PI / Ts;
+    lo = hi * 1e-3;
+  } else {
+    const mags = gridScales(args, run);
+    lo = mags.length ? Math.min(...mags) / 100 : 0.01;
+    hi = mags.length ? Math.max(...mags) * 100 : 100;
+  }
+  const N = 200;
+  const a = Math.log10(lo), b = Math.log10(hi);
+  return Array.from({ length: N }, (_, k) => 10 ** (a + ((b - a) * k) / (N - 1)));
+}
+
+/** a uniform time grid over about 8 slowest time constants (continuous) or 100 samples (discrete) */
+export function defaultTimes(args: Record<string, unknown>, run: (tool: string, a: Record<string, unknown>) => Record<string, any>): number[] {
+  const Ts = typeof args.Ts === 'number' && args.Ts > 0 ? args.Ts : 0;
+  if (Ts) return Array.from({ length: 101 }, (_, k) => k * Ts);
+  const ev = run('eig', { A: args.A }).eigenvalues as [number, number][];
+  const decay = ev.map(([r]) => -r).filter((x) => x > 1e-9);
+  const osc = ev.map(([, i]) => Math.abs(i)).filter((x) => x > 1e-9);
+  let tEnd = decay.length ? 8 / Math.min(...decay) : 10;
+  if (osc.length) tEnd = Math.max(tEnd, (2 * Math.PI) / Math.min(...osc) * 2);
+  tEnd = Math.min(Math.max(tEnd, 1e-3), 1e4);
+  const N = 400;
+  return Array.from({ length: N + 1 }, (_, k) => (tEnd * k) / N);
+}
+
+/**
+ * The calls a well-formed request makes. Most commands are one tool; a few are short fixed
+ * plans an engineer expects together: /step (a transfer function is realised first; the
+ * step response; its characteristics), /bode (frequency response on a grid around the poles
+ * and zeros, and the margins).
+ */
+export function planCalls(intent: Intent, command: string | undefined, run: (tool: string, a: Record<string, unknown>) => Record<string, any>): PlannedCall[] {
+  const name = intent.tool.name;
+  const a = intent.args;
+  const fromTf = !a.A && Array.isArray(a.num) && Array.isArray(a.den);
+  const ssArgs = (prev: Record<string, any>[]) => {
+    const ss = fromTf ? prev[0] : a;
+    const out: Record<string, unknown> = { A: ss.A, B: ss.B, C: ss.C };
+    if (ss.D !== undefined) out.D = ss.D;
+    if (a.Ts !== undefined) out.Ts = a.Ts;
+    return out;
+  };
+  const realise: PlannedCall[] = fromTf ? [{ tool: 'tf2ss', args: () => ({ num: a.num, den: a.den }) }] : [];
+  const cmd = (command ?? '').toLowerCase();
+  if (cmd === 'bode' || (name === 'freqresp' && !a.w)) {
+    return [
+      ...realise,
+      { tool: 'freqresp', args: (prev) => ({ ...ssArgs(prev), w: a.w ?? defaultFrequencies(ssArgs(prev), run) }) },
+      { tool: 'margins', args: (prev) => ssArgs(prev), optional: true },
+    ];
+  }
+  if (name === 'step' || name === 'impulse') {
+    const calls: PlannedCall[] = [...realise, { tool: name, args: (prev) => ({ ...ssArgs(prev), t: a.t ?? defaultTimes(ssArgs(prev), run) }) }];
+    if (name === 'step' && a.Ts === undefined) calls.push({ tool: 'stepinfo', args: (prev) => ssArgs(prev), optional: true });
+    return calls;
+  }
+  if ((name === 'stepinfo' || name === 'h2norm' || name === 'hinfnorm' || name === 'dcgain') && fromTf && name !== 'dcgain')
+    return [...realise, { tool: name, args: (prev) => ssArgs(prev) }];
+  if (name === 'c2d' && a.method === undefined) return [{ tool: 'c2d', args: () => ({ ...a, method: 'zoh' }) }];
+  return [{ tool: name, args: () => a }];
+}
+
+/** tools a plan may start from when the user gave a transfer function */
+export function acceptsTf(tool: string): boolean {
+  return ['step', 'impulse', 'stepinfo', 'h2norm', 'hinfnorm', 'freqresp', 'bode'].includes(tool);
 }

@@ -9,7 +9,8 @@ import type { RenderOptions } from '../render/markdown.js';
 import { prepareArgs, type CallOptions } from '../tools/call.js';
 import { errorMessage } from '../tools/batch.js';
 import { verify } from '../verify/index.js';
-import { EXAMPLES, missingArgs, parseIntent } from './deterministic.js';
+import { EXAMPLES, missingArgs, parseIntent, planCalls } from './deterministic.js';
+import { getToolRunner } from '../solvers/registry.js';
 import type { TurnEvent } from './events.js';
 
 export interface TurnRequest {
@@ -76,7 +77,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     return;
   }
   const name = intent.tool.name;
-  const missing = missingArgs(intent);
+  const missing = missingArgs(intent, req.command);
   if (missing.length) {
     const ex = EXAMPLES[name] ? ` For example: \`${EXAMPLES[name]}\`` : '';
     const given = Object.keys(intent.args);
@@ -93,18 +94,42 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   if (intent.ignored.length) notes.push(`Not used by ${name}: ${intent.ignored.join(', ')}.`);
   yield { type: 'text', text: [intro, ...notes].join(' ') };
 
-  const id = `call-${++callCounter}`;
-  toolCalls++;
-  yield { type: 'tool_call', id, tool: name, args: intent.args };
+  let plan;
   try {
-    const { tool, args } = prepareArgs(name, intent.args, opts);
-    const result = tool.run(args);
-    const verification = verify(name, args, result);
-    yield { type: 'tool_result', id, tool: name, result, verification, markdown: renderToolResult(name, args, result, verification, render) };
+    plan = planCalls(intent, req.command, (tool, a) => getToolRunner(tool)(prepareArgs(tool, a, opts).args));
   } catch (e) {
-    const message = errorMessage(e);
-    const refused = isControlError(e);
-    yield { type: 'tool_result', id, tool: name, error: message, markdown: `**${refused ? 'Cannot solve' : 'Solver error'}:** ${message}` };
+    yield { type: 'error', message: errorMessage(e) };
+    yield* finish();
+    return;
+  }
+  const results: Record<string, any>[] = [];
+  for (const step of plan) {
+    let args: Record<string, unknown>;
+    try {
+      args = step.args(results);
+    } catch (e) {
+      yield { type: 'error', message: errorMessage(e) };
+      break;
+    }
+    const id = `call-${++callCounter}`;
+    toolCalls++;
+    yield { type: 'tool_call', id, tool: step.tool, args };
+    try {
+      const { tool, args: valid } = prepareArgs(step.tool, args, opts);
+      const result = tool.run(valid);
+      const verification = verify(step.tool, valid, result);
+      results.push(result);
+      yield { type: 'tool_result', id, tool: step.tool, result, verification, markdown: renderToolResult(step.tool, valid, result, verification, render) };
+    } catch (e) {
+      const message = errorMessage(e);
+      if (step.optional) {
+        yield { type: 'tool_result', id, tool: step.tool, error: message, markdown: `_${step.tool} does not apply here: ${message}_` };
+        continue;
+      }
+      const refused = isControlError(e);
+      yield { type: 'tool_result', id, tool: step.tool, error: message, markdown: `**${refused ? 'Cannot solve' : 'Solver error'}:** ${message}` };
+      break;
+    }
   }
   yield* finish();
 }

@@ -3,7 +3,7 @@
  * need next (closed-loop poles with damping, stability), then the verification line.
  * Numbers are rounded to 6 significant figures here only; machine output keeps full precision.
  */
-import type { AnalysisResult, ModeInfo } from '../solvers/analysis.js';
+import { modeInfo, type AnalysisResult, type ModeInfo } from '../solvers/analysis.js';
 import type { Complex, Matrix } from '../types.js';
 import type { Verification } from '../verify/index.js';
 import { fmt, fmtEigenvalues, fmtSmall } from './format.js';
@@ -125,6 +125,8 @@ function renderFeedback(tool: string, args: Record<string, any>, r: Record<strin
   if (isComplexList(r.poles)) {
     const closed = gain === 'K' ? 'A − BK' : 'A − LC';
     out.push(`**Closed-loop poles** (eig(${closed})): ${fmtEigenvalues(r.poles, o.digits).join(', ')} — ${stabilityPhrase(r.poles, discrete)}.`);
+    const Ts = typeof args.Ts === 'number' && args.Ts > 0 ? args.Ts : 0;
+    if (!discrete || Ts) out.push(modesTable(r.poles.map((z: Complex) => modeInfo(z, discrete, Ts)), discrete));
   }
   if (isMatrix(r.Acl)) out.push(`**Closed-loop matrix:**\n\n${matrixBlock('A_cl', r.Acl, o)}`);
   if (isMatrix(r[sol])) out.push(`**Riccati solution:**\n\n${matrixBlock(sol, r[sol], o)}`);
@@ -133,11 +135,90 @@ function renderFeedback(tool: string, args: Record<string, any>, r: Record<strin
   return out.join('\n\n');
 }
 
+/** fields that hold complex lists ([re, im] pairs), as opposed to n x 2 matrices */
+const COMPLEX_FIELDS = new Set(['eigenvalues', 'poles', 'zeros', 'H', 'uncontrollable', 'unobservable']);
+
+/** a polynomial in s (or z) from its coefficients, highest power first: s^2 + 3s + 2 */
+export function polyText(c: number[], v = 's', digits?: number): string {
+  const n = c.length - 1;
+  const terms: string[] = [];
+  c.forEach((a, i) => {
+    if (a === 0) return;
+    const p = n - i;
+    const mag = Math.abs(a);
+    const coef = p > 0 && Math.abs(mag - 1) < 1e-15 ? '' : fmt(mag, digits);
+    const pow = p === 0 ? '' : p === 1 ? v : `${v}^${p}`;
+    terms.push(`${a < 0 ? '−' : '+'} ${coef}${pow}`);
+  });
+  if (!terms.length) return '0';
+  const t = terms.join(' ');
+  return t.startsWith('+ ') ? t.slice(2) : '−' + t.slice(2);
+}
+
+function samples(n: number, k: number): number[] {
+  if (n <= k) return Array.from({ length: n }, (_, i) => i);
+  return [...new Set(Array.from({ length: k }, (_, i) => Math.round((i * (n - 1)) / (k - 1))))];
+}
+
+function renderTimeResponse(tool: string, args: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
+  const t = (r.t ?? args.t) as number[];
+  const y = r.y as unknown[];
+  const siso = y.every((v) => typeof v === 'number');
+  const idx = samples(t.length, 11);
+  const what = tool === 'step' ? 'unit step' : 'unit impulse';
+  if (siso) {
+    const yy = y as number[];
+    const rows = idx.map((i) => `| ${fmt(t[i], o.digits)} | ${fmt(yy[i], o.digits)} |`);
+    const peak = yy.reduce((m, v) => (Math.abs(v) > Math.abs(m) ? v : m), 0);
+    return [
+      `**Response to a ${what}** at ${t.length} times from t = ${fmt(t[0])} to ${fmt(t[t.length - 1])} s; y(end) = ${fmt(yy[yy.length - 1], o.digits)}, largest |y| = ${fmt(Math.abs(peak), o.digits)}.`,
+      ['| t (s) | y |', '|---:|---:|', ...rows].join('\n'),
+    ].join('\n\n');
+  }
+  const Y = y as number[][][];
+  const p = Y[0].length, m = Y[0][0].length;
+  const head = `| t (s) | ${Array.from({ length: p * m }, (_, k) => `y${Math.floor(k / m) + 1} ← u${(k % m) + 1}`).join(' | ')} |`;
+  const rows = idx.map((i) => `| ${fmt(t[i], o.digits)} | ${Y[i].flat().map((v) => fmt(v, o.digits)).join(' | ')} |`);
+  return [`**Response to a ${what} on each input** at ${t.length} times (output i ← input j).`, [head, `|---:|${'---:|'.repeat(p * m)}`, ...rows].join('\n')].join('\n\n');
+}
+
+function renderFreq(args: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
+  const w = args.w as number[];
+  const idx = samples(w.length, 12);
+  const rows = idx.map((i) => `| ${fmt(w[i], o.digits)} | ${fmt(r.mag_db[i], o.digits)} | ${fmt(r.phase_deg[i], o.digits)} |`);
+  const unit = typeof args.Ts === 'number' && args.Ts > 0 ? `H(e^{jωTs}), Ts = ${fmt(args.Ts)} s` : 'H(jω)';
+  return [
+    `**Frequency response** ${unit} at ${w.length} frequencies from ${fmt(w[0])} to ${fmt(w[w.length - 1])} rad/s (${idx.length} shown):`,
+    ['| ω (rad/s) | magnitude (dB) | phase (°) |', '|---:|---:|---:|', ...rows].join('\n'),
+  ].join('\n\n');
+}
+
+function renderMargins(r: Record<string, any>, o: RenderOptions): string {
+  const gm = Number.isFinite(r.gm)
+    ? `**Gain margin** ${fmt(r.gm, o.digits)} (${fmt(r.gm_db, o.digits)} dB) at the phase crossover ω = ${fmt(r.w_pc, o.digits)} rad/s: the loop gain can grow by that factor before the Nyquist curve reaches −1.`
+    : '**Gain margin** ∞: the phase never crosses −180°, so no gain increase alone reaches −1.';
+  const pm = Number.isFinite(r.pm_deg)
+    ? `**Phase margin** ${fmt(r.pm_deg, o.digits)}° at the gain crossover ω = ${fmt(r.w_gc, o.digits)} rad/s${r.pm_deg < 0 ? ' (negative: with unity feedback this loop is unstable at that crossover)' : ''}.`
+    : '**Phase margin** ∞: |L(jω)| never crosses 1.';
+  return `${gm}\n\n${pm}`;
+}
+
+function renderStepinfo(r: Record<string, any>, o: RenderOptions): string {
+  const rows: [string, string][] = [
+    ['Rise time (10% → 90%)', `${fmt(r.rise_time, o.digits)} s`],
+    ['Settling time (2%)', `${fmt(r.settling_time, o.digits)} s`],
+    ['Overshoot', `${fmt(r.overshoot_pct, o.digits)} %`],
+    ['Peak', Number.isFinite(r.peak_time) ? `${fmt(r.peak, o.digits)} at t = ${fmt(r.peak_time, o.digits)} s` : `${fmt(r.peak, o.digits)} (no overshoot: approached from below)`],
+    ['Final value', fmt(r.final_value, o.digits)],
+  ];
+  return `**Step-response characteristics**\n\n${factsTable(rows)}`;
+}
+
 function renderGeneric(r: Record<string, unknown>, o: RenderOptions): string {
   const out: string[] = [];
   for (const [k, v] of Object.entries(r)) {
     if (typeof v === 'number') out.push(`**${k}** = ${Number.isInteger(v) ? String(v) : fmt(v, o.digits)}`);
-    else if (isComplexList(v)) out.push(`**${k}:** ${list(fmtEigenvalues(v, o.digits))}`);
+    else if (COMPLEX_FIELDS.has(k) && isComplexList(v)) out.push(`**${k}:** ${list(fmtEigenvalues(v, o.digits))}`);
     else if (isMatrix(v)) out.push(matrixBlock(k, v, o));
     else if (Array.isArray(v) && v.every((x) => typeof x === 'number'))
       out.push(`**${k}** = [${v.slice(0, 12).map((x) => fmt(x as number, o.digits)).join(', ')}${v.length > 12 ? `, … (${v.length} values)` : ''}]`);
@@ -169,6 +250,40 @@ export function renderToolResult(
       break;
     case 'place':
       body = renderFeedback(tool, args, result, o);
+      break;
+    case 'step':
+    case 'impulse':
+      body = renderTimeResponse(tool, args, result, o);
+      break;
+    case 'freqresp':
+      body = Array.isArray(result.mag_db) && !Array.isArray(result.mag_db[0]) ? renderFreq(args, result, o) : renderGeneric(result, o);
+      break;
+    case 'margins':
+      body = renderMargins(result, o);
+      break;
+    case 'stepinfo':
+      body = renderStepinfo(result, o);
+      break;
+    case 'c2d':
+      body = [`**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:**`, ...['Ad', 'Bd', 'Cd', 'Dd'].map((k) => matrixBlock(k, result[k], o))].join('\n\n');
+      break;
+    case 'tf2ss':
+      body = [`**A state-space realisation** of (${polyText(result.num ?? args.num)}) / (${polyText(result.den ?? args.den)}):`, ...['A', 'B', 'C', 'D'].filter((k) => isMatrix(result[k]) && result[k].length).map((k) => matrixBlock(k, result[k], o))].join('\n\n');
+      break;
+    case 'ss2tf':
+      body = `**Transfer function:** H(s) = (${polyText(result.num)}) / (${polyText(result.den)})`;
+      break;
+    case 'poles_zeros':
+      body = [`**Poles:** ${list(fmtEigenvalues(result.poles, o.digits))}`, `**Zeros:** ${list(fmtEigenvalues(result.zeros, o.digits))}`, ...(typeof result.gain === 'number' ? [`**Gain:** ${fmt(result.gain, o.digits)}`] : [])].join('\n\n');
+      break;
+    case 'dcgain':
+      body = `**DC gain** (steady-state output per unit constant input):\n\n${matrixBlock('G0', result.gain, o)}`;
+      break;
+    case 'h2norm':
+      body = `**H2 norm** ‖G‖₂ = ${fmt(result.h2, o.digits)}${Number.isFinite(result.h2) ? ' (the RMS output for unit white noise on each input)' : ' (infinite: the system is unstable or has a direct feedthrough D ≠ 0 in continuous time)'}.`;
+      break;
+    case 'hinfnorm':
+      body = `**H∞ norm** ‖G‖∞ = ${fmt(result.hinf, o.digits)}${Number.isFinite(result.hinf) ? ` (${fmt(20 * Math.log10(result.hinf), o.digits)} dB), the peak gain over frequency, at ω = ${fmt(result.fpeak, o.digits)} rad/s` : ' (infinite: a pole on or beyond the stability boundary)'}.`;
       break;
     case 'eig': {
       const ev = result.eigenvalues as Complex[];

@@ -52,7 +52,7 @@ function classify([re, im]: Complex, discrete: boolean, tol: number): number {
   return Math.sign(d);
 }
 
-function modeInfo(z: Complex, discrete: boolean, Ts: number): ModeInfo {
+export function modeInfo(z: Complex, discrete: boolean, Ts: number): ModeInfo {
   let [re, im] = z;
   if (discrete) {
     // equivalent continuous eigenvalue s = ln(z) / Ts

@@ -136,10 +136,10 @@ function residualCheck(label: string, res: number): Check {
   return { name: `${label} residual`, ok: res <= RESIDUAL_TOL, value: res, detail: `${label} residual ${sci(res)}` };
 }
 
-function polesCheck(reported: unknown, Acl: M): Check | undefined {
+function polesCheck(reported: unknown, Acl: M, label: string): Check | undefined {
   if (!Array.isArray(reported)) return undefined;
   const d = eigenvalueDistance(reported as Complex[], independentEigenvalues(Acl.to2DArray()));
-  return { name: 'poles consistent', ok: d <= 1e-6, value: d, detail: `reported poles match eig(A − BK) (${sci(d)})` };
+  return { name: 'poles consistent', ok: d <= 1e-6, value: d, detail: `reported poles match ${label} (${sci(d)})` };
 }
 
 /**
@@ -179,7 +179,7 @@ function verifyRiccati(
     { name: 'gain consistent', ok: kcons <= 1e-8 || fro(Kx) < 1e-12, value: kcons, detail: `${gainName} consistent with ${solName} (${sci(kcons)})` },
     stabilityCheck(Acl, discrete),
   ];
-  const pc = polesCheck(poles, Acl);
+  const pc = polesCheck(poles, Acl, gainName === 'L' ? 'eig(A − LC)' : 'eig(A − BK)');
   if (pc) checks.push(pc);
   return checks;
 }
