@@ -79,3 +79,21 @@ test('batch: one line per problem, never stopping at a bad one; non-finite as st
   assert.match(lines[1].error, /not JSON/);
   assert.match(lines[2].error, /square/);
 });
+
+test('control batch over all 512 oracle problems: scored by the checker, all pass', async () => {
+  const { byId, parseJsonl, scoreAll } = await import('../oracle/check.js');
+  const dir = mkdtempSync(join(tmpdir(), 'control-oracle-'));
+  const out = join(dir, 'results.jsonl');
+  const r = control(['batch', '--in', 'test/fixtures/oracle/problems.jsonl', '--out', out]);
+  assert.equal(r.code, 0, r.err);
+  const problems = parseJsonl<{ id: string; tool: string; args: Record<string, unknown> }>(readFileSync('test/fixtures/oracle/problems.jsonl', 'utf8'));
+  const expected = byId(parseJsonl(readFileSync('test/fixtures/oracle/expected.jsonl', 'utf8')));
+  const text = readFileSync(out, 'utf8');
+  assert.ok(!/\bNaN\b|\bInfinity\b/.test(text.replace(/"(-?Infinity|NaN)"/g, '')), 'non-finite numbers only as strings');
+  const results = byId(parseJsonl(text));
+  assert.equal(results.size, problems.length);
+  const score = scoreAll(problems, expected, results);
+  const failed = score.rows.flatMap((row) => row.failed.map((f) => `${f.id}: ${f.note}`));
+  assert.deepEqual(failed, []);
+  assert.equal(score.passed, 512);
+});
