@@ -10,6 +10,8 @@ const common = {
   target: 'node20',
   format: 'cjs',
   sourcemap: true,
+  minify: true,
+  keepNames: true,
   logLevel: 'info',
   external: ['vscode', 'node-llama-cpp', '@huggingface/transformers', 'onnxruntime-node'],
 };
