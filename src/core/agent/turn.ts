@@ -12,6 +12,8 @@ import { verify } from '../verify/index.js';
 import { EXAMPLES, missingArgs, parseIntent, planCalls } from './deterministic.js';
 import { getToolRunner } from '../solvers/registry.js';
 import type { TurnEvent } from './events.js';
+import type { Engine } from '../engines/types.js';
+import { runAgentTurn, type AgentOptions } from './loop.js';
 
 export interface TurnRequest {
   /** the user's words, without the participant name or slash command */
@@ -20,9 +22,28 @@ export interface TurnRequest {
   command?: string;
   /** text the request refers to (an editor selection), searched for matrix assignments */
   context?: { text: string; label?: string };
+  /**
+   * what a model is shown as fenced data, when it differs from `context` (the chat passes
+   * its attached references here, and earlier turns as the agent's history instead)
+   */
+  modelContext?: { text: string; label?: string };
 }
 
-export interface TurnOptions extends CallOptions, Partial<RenderOptions> {}
+export interface TurnOptions extends CallOptions, Partial<RenderOptions> {
+  /** the language model for requests that are not well formed; none: the honest no-model answer */
+  engine?: Engine;
+  /** agent-loop budgets and the conversation so far */
+  agent?: Omit<AgentOptions, keyof CallOptions | keyof RenderOptions>;
+}
+
+/**
+ * Workspace text given to a model is data, never instructions: it is fenced, and a closing
+ * fence inside it is defused so it cannot end the fence early.
+ */
+export function fenceData(text: string, source?: string): string {
+  const safe = text.replace(/<\/?data\b/gi, (m) => m.replace('<', '&lt;'));
+  return `<data${source ? ` source="${source.replace(/"/g, "'")}"` : ''}>\n${safe}\n</data>`;
+}
 
 /** what each tool computes, stated the way a textbook would, shown before its result */
 const INTROS: Record<string, string> = {
@@ -71,13 +92,20 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     yield* finish();
     return;
   }
+  const missing = intent ? missingArgs(intent, req.command) : [];
+  // a model takes what is not well formed: no tool named, or a plain request missing arguments
+  if (opts.engine && (!intent || (missing.length && !req.command))) {
+    const data = req.modelContext ?? req.context;
+    const user = data?.text ? `${req.prompt}\n\n${fenceData(data.text, data.label)}` : req.prompt;
+    yield* runAgentTurn(opts.engine, user, { ...opts.agent, maxN: opts.maxN, math: opts.math, digits: opts.digits });
+    return;
+  }
   if (!intent) {
     yield { type: 'text', text: NO_MODEL_MESSAGE };
     yield* finish();
     return;
   }
   const name = intent.tool.name;
-  const missing = missingArgs(intent, req.command);
   if (missing.length) {
     const ex = EXAMPLES[name] ? ` For example: \`${EXAMPLES[name]}\`` : '';
     const given = Object.keys(intent.args);

@@ -131,6 +131,7 @@ export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; T
 export const tools: ToolDef[] = [
   {
     name: 'analyse',
+    brief: 'Stability, eigenvalues, damping, controllability/observability (with the modes that are not) of (A, B, C, D).',
     title: 'State-space analysis',
     description:
       'Analyses a state-space model x\' = Ax + Bu, y = Cx + Du (discrete when Ts > 0): eigenvalues, stability, damping and natural frequency of each mode, controllability and observability ranks with the uncontrollable/unobservable modes, stabilisability and detectability. B, C, D are optional.',

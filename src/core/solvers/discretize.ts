@@ -66,6 +66,7 @@ export function c2d(sys: SS, Ts: number, method: C2dMethod): DiscreteSS {
 export const tools: ToolDef[] = [
   {
     name: 'c2d',
+    brief: 'Discretise (A, B, C, D) with sample time Ts; method zoh, foh or tustin.',
     title: 'Continuous to discrete conversion',
     description:
       'Discretises a continuous state-space model (A, B, C, D) with sample time Ts. method: "zoh" (zero-order hold, default), "foh" (triangle first-order hold) or "tustin" (bilinear, no prewarping). Returns Ad, Bd, Cd, Dd. Tustin state scaling follows SciPy (Bd = (I - A·Ts/2)^-1·B·Ts, Cd = C·(I - A·Ts/2)^-1); the transfer function is the same as MATLAB/Octave.',

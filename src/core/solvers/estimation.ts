@@ -122,6 +122,7 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'kalman',
+    brief: "Kalman filter gain L for x' = Ax + Gw, y = Cx + v, noise covariances Qn, Rn (Ts > 0: discrete).",
     title: 'Kalman filter (continuous or discrete)',
     description:
       "Stationary Kalman filter for x' = Ax + Gw, y = Cx + v with E[ww'] = Qn, E[vv'] = Rn. Without Ts (or Ts = 0): " +

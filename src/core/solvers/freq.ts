@@ -288,6 +288,7 @@ function isZeroPoly(p: number[]): boolean {
 export const tools: ToolDef[] = [
   {
     name: 'freqresp',
+    brief: 'Frequency response H(jw): complex values, magnitude dB, phase deg at w (rad/s).',
     title: 'Frequency response',
     description:
       'Frequency response H(jw) of (A, B, C, D) at the frequencies w in rad/s, or H(e^{jwTs}) when Ts > 0. Returns H as [re, im] pairs, mag_db = 20 log10|H| and the unwrapped phase in degrees. SISO: lists over w; MIMO: one p x m matrix per frequency.',
@@ -326,6 +327,7 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'margins',
+    brief: 'Gain and phase margins with crossover frequencies of a SISO loop (num/den or A, B, C, D).',
     title: 'Gain and phase margins',
     description:
       'Gain margin gm (and gm_db) at the phase crossover w_pc, and phase margin pm_deg at the gain crossover w_gc, of a SISO open loop L given as num/den or (A, B, C, D), continuous or discrete (Ts > 0). Negative feedback is assumed. Exact crossings (root finding). With several crossovers: gm closest to 0 dB, and the pm of smallest magnitude in (-180, 180] (MATLAB rule). No phase crossover: gm = Infinity, w_pc = NaN; no gain crossover: pm = Infinity, w_gc = NaN.',

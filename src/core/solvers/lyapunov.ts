@@ -213,6 +213,7 @@ function lyapArgs(args: Record<string, any>): { A: Mat; Q: Mat } {
 export const tools: ToolDef[] = [
   {
     name: 'lyap',
+    brief: "X solving A X + X A' + Q = 0.",
     title: 'Continuous Lyapunov equation',
     description:
       "Solves the continuous Lyapunov equation A X + X A' + Q = 0 for X (Bartels-Stewart on the real Schur form). " +

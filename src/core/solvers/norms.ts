@@ -262,6 +262,7 @@ export function hinfnorm(sys: SS): HinfResult {
 export const tools: ToolDef[] = [
   {
     name: 'h2norm',
+    brief: 'H2 norm of (A, B, C, D).',
     title: 'H2 norm',
     description:
       'H2 norm of (A, B, C, D). Continuous: sqrt(trace(C P C\')) with A P + P A\' + B B\' = 0; Infinity when D != 0 or the system is not asymptotically stable. Discrete (Ts > 0): sqrt(trace(C P C\' + D D\')) with A P A\' - P + B B\' = 0; Infinity when unstable.',
@@ -277,6 +278,7 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'hinfnorm',
+    brief: 'H-infinity norm (peak gain over frequency) of (A, B, C, D) and its frequency.',
     title: 'H-infinity norm',
     description:
       'H-infinity norm (peak gain, largest singular value of H over frequency) of (A, B, C, D) and the peak frequency fpeak in rad/s (0 for DC, Infinity when the peak is approached as w -> infinity). Discrete when Ts > 0 (frequencies up to pi/Ts). Unstable or marginally stable systems: Infinity (fpeak = the frequency of the offending pole).',

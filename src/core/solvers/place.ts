@@ -462,6 +462,7 @@ export function place(A: Mat, B: Mat, polesIn: unknown[]): PlaceResult {
 export const tools: ToolDef[] = [
   {
     name: 'place',
+    brief: 'Gain K (u = -Kx) with eig(A - BK) at the given poles.',
     title: 'Pole placement',
     description:
       'State-feedback gain K (u = -Kx) such that eig(A - BK) are the requested poles. Single input: the unique K (repeated poles allowed). Several inputs: robust eigenvector assignment (Kautsky-Nichols-Van Dooren); a pole may be repeated at most rank(B) times. Refuses uncontrollable (A, B). Returns K, the achieved poles and the closed-loop matrix Acl = A - BK.',

@@ -12,6 +12,7 @@ import { careMat, dareMat, riccatiArgs, ricParams, poleList } from './riccati.js
 export const tools: ToolDef[] = [
   {
     name: 'lqr',
+    brief: "LQR gain K (u = -Kx) minimising ∫ x'Qx + u'Ru dt; also X, closed-loop poles and A - BK.",
     title: 'Continuous-time LQR',
     description:
       "Continuous linear-quadratic regulator: minimises ∫ x'Qx + u'Ru + 2x'Nu dt for dx/dt = Ax + Bu with u = -Kx. " +
@@ -26,6 +27,7 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'dlqr',
+    brief: 'Discrete LQR gain K for x[k+1] = Ax + Bu; also X, closed-loop poles and A - BK.',
     title: 'Discrete-time LQR',
     description:
       "Discrete linear-quadratic regulator: minimises Σ x'Qx + u'Ru + 2x'Nu for x[k+1] = Ax + Bu with u = -Kx. " +

@@ -71,6 +71,7 @@ export const complexOut = (list: Complex[]): number[][] => list.map(([re, im]) =
 export const tools: ToolDef[] = [
   {
     name: 'eig',
+    brief: 'Eigenvalues of A.',
     title: 'Eigenvalues',
     description:
       'Eigenvalues of a real square matrix A (balancing, Hessenberg reduction, Francis double-shift QR). ' +

@@ -357,6 +357,7 @@ export const tools: ToolDef[] = [
   respTool('impulse'),
   {
     name: 'stepinfo',
+    brief: 'Rise time, settling time, overshoot, peak, final value of the step response of (A, B, C, D).',
     title: 'Step-response characteristics',
     description:
       'Rise time (10-90 %), settling time (last time |y - yf| = 2 % of |yf - y0|), overshoot in percent of |yf - y0|, peak |y| and peak time, and final value of the unit step response of a stable continuous SISO system (A, B, C, D). All times are exact crossing times (root finding on the exact response). Without overshoot, peak = |yf| and peak_time = Infinity.',

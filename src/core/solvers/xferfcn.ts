@@ -330,6 +330,7 @@ const out = (z: Complex[]) => sortComplex(z.map(([r, i]) => cplx(r, i)));
 export const tools: ToolDef[] = [
   {
     name: 'tf2ss',
+    brief: 'State-space realisation (A, B, C, D) of a transfer function num/den (highest power first).',
     title: 'Transfer function to state space',
     description:
       'State-space realisation (A, B, C, D) of a proper SISO transfer function num/den (coefficients highest power first), in controllable canonical form. Also returns the normalised num (zero-padded to the length of den) and monic den. Improper transfer functions (deg num > deg den) are refused.',
@@ -365,6 +366,7 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'poles_zeros',
+    brief: 'Poles and zeros of num/den or (A, B, C, D).',
     title: 'Poles and zeros',
     description:
       'Poles and (invariant/transmission) zeros of a transfer function num/den or of a state-space model (A, B, C, D), as [re, im] lists. Transfer function: roots of den and num, gain = num0/den0 (leading coefficients). State space: poles = eig(A), zeros from the Rosenbrock system pencil; gain (SISO only) = leading numerator coefficient.',
@@ -401,6 +403,7 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'dcgain',
+    brief: 'Steady-state (DC) gain of num/den or (A, B, C, D).',
     title: 'DC gain',
     description:
       'Steady-state gain H(0) of a continuous system, or H(1) of a discrete one (Ts > 0), from num/den or (A, B, C, D); a p x m matrix. A pole at s = 0 (z = 1) that the channel sees gives Infinity (with the sign of the response near it).',

@@ -28,6 +28,8 @@ export interface ToolDef {
   title: string;
   /** what it does, for a language model choosing tools; states conventions (u = -Kx, ...) */
   description: string;
+  /** one line for the compact schemas a local model sees (every prefix token costs prefill time) */
+  brief?: string;
   /** JSON Schema of the arguments: an object schema with properties and required */
   parameters: JsonSchema & { type: 'object'; properties: Record<string, JsonSchema> };
   /**

@@ -1,0 +1,233 @@
+/**
+ * The agent loop: a language model decides which tools to call; every call goes through the
+ * one tool table (coercion, ajv validation, size limit, solver, verifier); results go back
+ * to the model rounded and with the verifier's verdict; the turn streams as typed events.
+ *
+ * Governance: at most `maxSteps` tool steps and `maxCallsPerTool` calls of one tool per
+ * turn, token and wall-clock budgets, prompt cancellation. A garbled call is rescued when it
+ * parses unambiguously (gate.ts); otherwise the model gets one retry with a nudge naming the
+ * error, and after that the turn ends with an honest message.
+ */
+import { isControlError } from '../errors.js';
+import { renderToolResult } from '../render/results.js';
+import type { RenderOptions } from '../render/markdown.js';
+import { errorMessage } from '../tools/batch.js';
+import { prepareArgs, type CallOptions } from '../tools/call.js';
+import { getTool } from '../tools/table.js';
+import { verify, type Verification } from '../verify/index.js';
+import type { ChatMessage, Engine, EngineToolSpec, ToolCallRequest, Usage } from '../engines/types.js';
+import type { TurnEvent } from './events.js';
+import { rescueJson } from './gate.js';
+import { engineTools, SYSTEM_PROMPT } from './prompt.js';
+
+export interface AgentOptions extends CallOptions, Partial<RenderOptions> {
+  maxSteps?: number;
+  maxCallsPerTool?: number;
+  /** generated tokens across the turn */
+  maxOutputTokens?: number;
+  /** wall-clock budget of the turn in ms */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  tools?: readonly EngineToolSpec[];
+  /** earlier turns of the conversation (user and assistant text) */
+  history?: readonly ChatMessage[];
+  /** injectable clock for tests */
+  now?: () => number;
+}
+
+export const AGENT_DEFAULTS = { maxSteps: 3, maxCallsPerTool: 2, maxOutputTokens: 2048, timeoutMs: 120_000 };
+
+/** 6 significant figures, long arrays cut to their ends with the length said */
+export function compactForModel(v: unknown, depth = 0): unknown {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+    return v === 0 ? 0 : Number(v.toPrecision(6));
+  }
+  if (Array.isArray(v)) {
+    const LIMIT = 24;
+    if (v.length > LIMIT && depth === 0) {
+      const head = v.slice(0, 8).map((x) => compactForModel(x, depth + 1));
+      const tail = v.slice(-4).map((x) => compactForModel(x, depth + 1));
+      return [...head, `… ${v.length - 12} more of ${v.length} …`, ...tail];
+    }
+    return v.map((x) => compactForModel(x, depth + 1));
+  }
+  if (v && typeof v === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) o[k] = compactForModel(x, depth);
+    return o;
+  }
+  return v;
+}
+
+function verdict(v: Verification | undefined): string {
+  if (!v) return 'not independently verified';
+  return v.ok ? `verified: ${v.checks.map((c) => c.detail).join('; ')}` : `VERIFICATION FAILED: ${v.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ')}`;
+}
+
+/** the tool message the model reads */
+export function toolMessageContent(tool: string, result: Record<string, unknown>, v: Verification | undefined): string {
+  return JSON.stringify({ tool, result: compactForModel(result), verification: verdict(v) });
+}
+
+class Budget {
+  readonly start: number;
+  constructor(private readonly now: () => number, private readonly timeoutMs: number) {
+    this.start = now();
+  }
+  get elapsed(): number {
+    return this.now() - this.start;
+  }
+  get expired(): boolean {
+    return this.elapsed > this.timeoutMs;
+  }
+}
+
+/**
+ * Runs one model-driven turn. `user` is the user's message (with fenced context already
+ * attached by the caller); the system prompt and tool schemas are fixed.
+ */
+export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOptions = {}): AsyncGenerator<TurnEvent> {
+  const o = { ...AGENT_DEFAULTS, ...opts };
+  const now = opts.now ?? (() => performance.now());
+  const budget = new Budget(now, o.timeoutMs);
+  const render: RenderOptions = { math: opts.math ?? false, digits: opts.digits };
+  const tools = opts.tools ?? engineTools();
+  const offered = new Set(tools.map((t) => t.name));
+  const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...(opts.history ?? []), { role: 'user', content: user }];
+
+  // timeouts and the caller's signal both stop the engine
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => abort.abort(), o.timeoutMs);
+
+  const perTool = new Map<string, number>();
+  const stepUsage: Usage[] = [];
+  let toolCalls = 0;
+  let outputTokens = 0;
+  let ttft: number | undefined;
+  let nudged = false;
+  let steps = 0;
+  let ended: string | undefined;
+  let genMs = 0;
+
+  try {
+    for (let step = 0; ; step++) {
+      const calls: ToolCallRequest[] = [];
+      let text = '';
+      const t0 = now();
+      for await (const ev of engine.generate(messages, { tools, signal: abort.signal, maxTokens: Math.max(1, o.maxOutputTokens - outputTokens) })) {
+        if (ev.type === 'first_token') {
+          ttft ??= now() - budget.start;
+        } else if (ev.type === 'text') {
+          ttft ??= now() - budget.start;
+          text += ev.text;
+          yield { type: 'text', text: ev.text };
+        } else if (ev.type === 'thinking') {
+          yield { type: 'thinking', text: ev.text };
+        } else if (ev.type === 'tool_call') {
+          calls.push(ev.call);
+        } else if (ev.type === 'usage') {
+          stepUsage.push(ev.usage);
+          outputTokens += ev.usage.outputTokens;
+        }
+      }
+      genMs += now() - t0;
+      if (opts.signal?.aborted) {
+        ended = 'cancelled';
+        break;
+      }
+      if (budget.expired) {
+        ended = `stopped: the turn ran over its time budget of ${Math.round(o.timeoutMs / 1000)} s`;
+        break;
+      }
+      if (!calls.length) break; // the final answer
+      if (step >= o.maxSteps) {
+        ended = `stopped after ${o.maxSteps} tool steps without a final answer; ask again more specifically, or use a slash command such as /lqr.`;
+        break;
+      }
+      if (outputTokens >= o.maxOutputTokens) {
+        ended = `stopped: the turn used its budget of ${o.maxOutputTokens} generated tokens.`;
+        break;
+      }
+      steps++;
+      messages.push({ role: 'assistant', content: text, toolCalls: calls });
+
+      let badCall: string | undefined;
+      for (const call of calls) {
+        const id = call.id;
+        let args = call.arguments;
+        if (typeof args === 'string') {
+          const parsed = rescueJson(args);
+          args = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : args;
+        }
+        let problem: string | undefined;
+        // any tool of the table may run (a model may know eig without being shown it); the
+        // offered list is what the prompt advertises
+        if (!call.name || !getTool(call.name))
+          problem = call.name ? `there is no tool "${call.name}"; the tools are ${[...offered].join(', ')}` : 'the tool call could not be read (no tool name)';
+        else if (typeof args === 'string') problem = `the arguments of ${call.name} are not valid JSON: ${args.slice(0, 200)}`;
+        if (problem) {
+          badCall ??= problem;
+          messages.push({ role: 'tool', toolCallId: id, name: call.name || 'unknown', content: JSON.stringify({ error: problem }) });
+          continue;
+        }
+        const name = call.name;
+        const n = (perTool.get(name) ?? 0) + 1;
+        perTool.set(name, n);
+        if (n > o.maxCallsPerTool) {
+          messages.push({ role: 'tool', toolCallId: id, name, content: JSON.stringify({ error: `${name} was already called ${o.maxCallsPerTool} times this turn; answer with the results you have.` }) });
+          continue;
+        }
+        toolCalls++;
+        yield { type: 'tool_call', id, tool: name, args: args as Record<string, unknown> };
+        try {
+          const { tool, args: valid } = prepareArgs(name, args as Record<string, unknown>, o);
+          const result = tool.run(valid);
+          const verification = verify(name, valid, result);
+          yield { type: 'tool_result', id, tool: name, result, verification, markdown: renderToolResult(name, valid, result, verification, render) };
+          messages.push({ role: 'tool', toolCallId: id, name, content: toolMessageContent(name, result, verification) });
+        } catch (e) {
+          const message = errorMessage(e);
+          yield { type: 'tool_result', id, tool: name, error: message, markdown: `**${name} ${isControlError(e) ? 'refused' : 'failed'}:** ${message}` };
+          // a refusal is an answer the model explains; a bad argument is a call to fix
+          const invalid = isControlError(e) && e.code === 'invalid';
+          messages.push({ role: 'tool', toolCallId: id, name, content: JSON.stringify({ error: message }) });
+          if (invalid) badCall ??= `${name}: ${message}`;
+        }
+      }
+      if (badCall) {
+        if (nudged) {
+          ended = `the model's tool call could not be used twice in a row (${badCall}). Try a slash command such as /lqr, which needs no model.`;
+          break;
+        }
+        nudged = true;
+        messages.push({ role: 'user', content: `The tool call failed: ${badCall}. Fix the call (matrices are arrays of rows) and try once more, or answer without it.` });
+      }
+    }
+  } catch (e) {
+    if (abort.signal.aborted && opts.signal?.aborted) ended = 'cancelled';
+    else yield { type: 'error', message: `${engine.label}: ${errorMessage(e)}` };
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+  if (ended === 'cancelled') yield { type: 'error', message: 'Cancelled.' };
+  else if (ended) yield { type: 'error', message: ended };
+  const evaluated = stepUsage.map((u) => u.evaluatedTokens);
+  yield {
+    type: 'metrics',
+    engine: engine.id,
+    model: engine.label,
+    ms: Math.round(budget.elapsed * 10) / 10,
+    toolCalls,
+    toolSteps: steps,
+    ttftMs: ttft === undefined ? null : Math.round(ttft * 10) / 10,
+    outputTokens,
+    tokensPerSecond: genMs > 0 ? Math.round((outputTokens / (genMs / 1000)) * 10) / 10 : null,
+    promptTokensPerStep: stepUsage.map((u) => u.promptTokens),
+    evaluatedTokensPerStep: evaluated,
+  };
+  yield { type: 'done' };
+}
