@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// Builds benchmarks/controlbench.jsonl from questions.mjs: every expected number is read from
+// the solver's --json output (node dist/cli.js solve <tool> '<args>' --json), never typed in.
+// Run after `npm run build`:  node benchmarks/build.mjs
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { QUESTIONS } from './questions.mjs';
+import { CLI, ROOT, getPath, solve, sourceOf } from './lib.mjs';
+
+const DEFAULT_RTOL = 1e-3;
+const toolNames = new Set(
+  JSON.parse(execFileSync(process.execPath, [CLI, 'tools', '--json'], { encoding: 'utf8' })).map((t) => t.name),
+);
+
+const counters = new Map();
+const lines = [];
+const problems = [];
+
+for (const q of QUESTIONS) {
+  const n = (counters.get(q.family) ?? 0) + 1;
+  counters.set(q.family, n);
+  const id = `${q.family}-${String(n).padStart(3, '0')}`;
+  const fail = (msg) => problems.push(`${id}: ${msg}`);
+
+  const tools = q.tools ?? [];
+  for (const t of [...tools, ...(q.any_tools ?? [])]) if (!toolNames.has(t)) fail(`unknown tool ${t}`);
+
+  // run the sources in order
+  const results = {};
+  const sources = {};
+  const srcTools = {};
+  const srcArgs = {};
+  const srcLabels = {};
+  let errorMessage;
+  for (const [key, tool, argsOrFn, srcLabel] of q.src ?? []) {
+    const args = typeof argsOrFn === 'function' ? argsOrFn(results) : argsOrFn;
+    const out = solve(tool, args);
+    sources[key] = sourceOf(tool, args);
+    srcTools[key] = tool;
+    srcArgs[key] = args;
+    srcLabels[key] = srcLabel ?? tool;
+    if (key === 'error') {
+      if (!('error' in out)) fail(`expected a refusal from ${tool}, got a result`);
+      errorMessage = out.error;
+    } else if ('error' in out) {
+      fail(`${tool} refused: ${out.error}`);
+    } else {
+      results[key] = out.result;
+    }
+  }
+
+  // args the question fixes
+  let args;
+  if (q.args === null || !q.src) args = undefined;
+  else if (q.args && !Array.isArray(q.args)) args = q.args;
+  else {
+    const accepted = new Set([...tools, ...(q.any_tools ?? [])]);
+    const key = Object.keys(srcTools).find((k) => accepted.has(srcTools[k]));
+    if (!key) fail('no source for a listed tool to take args from');
+    else {
+      const all = srcArgs[key];
+      args = Array.isArray(q.args) ? Object.fromEntries(q.args.map((k) => [k, all[k]])) : all;
+    }
+  }
+
+  // numbers
+  const multi = new Set((q.nums ?? []).map((x) => x[0])).size > 1;
+  const numbers = (q.nums ?? []).map(([key, path, label, rtol]) => {
+    const value = getPath(results[key], path);
+    if (typeof value !== 'number' || !Number.isFinite(value)) fail(`${key}:${path} is not a finite number (${value})`);
+    else if (value === 0) fail(`${key}:${path} is zero (a relative tolerance cannot score it)`);
+    return {
+      name: multi ? `${srcLabels[key]}.${path}` : path,
+      label,
+      value,
+      rtol: rtol ?? DEFAULT_RTOL,
+      path,
+      source: sources[key],
+    };
+  });
+
+  const names = numbers.map((x) => x.name);
+  if (new Set(names).size !== names.length) fail(`duplicate number names: ${names.join(', ')}`);
+
+  const expect = { tools };
+  if (q.any_tools) expect.any_tools = q.any_tools;
+  if (args) expect.args = args;
+  expect.numbers = numbers;
+  expect.no_tool = !!q.no_tool;
+  if (q.out_of_scope) expect.out_of_scope = true;
+  if (q.error) {
+    expect.error = true;
+    expect.source = sources.error;
+    expect.error_message = errorMessage;
+  }
+  const line = { id, family: q.family, style: q.style, question: q.question, expect };
+  if (q.note) line.note = q.note;
+  lines.push(line);
+}
+
+if (problems.length) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+writeFileSync(join(ROOT, 'benchmarks', 'controlbench.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+console.log(`wrote ${lines.length} questions:`, Object.fromEntries(counters));
