@@ -1,0 +1,522 @@
+#!/usr/bin/env node
+// `npm run test:host`: @control in a real VS Code (1.139.1, from code-server 4.139.1), driven
+// by headless Chromium through playwright-core.
+//
+//   1. bundles the in-host suite (test/host/suite/*.ts) to .vscode-test/suite/index.js;
+//   2. copies examples/workspace/ to a temp folder, starts code-server on a free loopback port
+//      with HOME/XDG_* in that temp folder;
+//   3. opens the workbench with the smoke-test payload (extensionDevelopmentPath = this repo,
+//      extensionTestsPath = the bundled suite) and waits for window.codeAutomationExit;
+//   4. keeps the page open and runs UI tests in it (chat /lqr answer, code lenses in the editor,
+//      "Analyse State-Space Model" from the editor's context menu), with screenshots in
+//      test-results/.
+//
+// Builds nothing of the extension itself (`npm test` builds first). Needs `npm run setup`.
+// Prints one line per test and `N passed, M failed`; exit code 0 only when all passed.
+// Options: --keep (keep the temp folder), --headed, --ext DIR (another extension folder),
+// env CONTROL_HOST_TIMEOUT_S (overall limit, default 300).
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import * as env from '../../scripts/vscode-env.mjs';
+import { close, controllabilityRank, lqrCompanion2, numbersIn, pendulumEigenvalues, PENDULUM } from './reference.mjs';
+
+const argv = process.argv.slice(2);
+const KEEP = argv.includes('--keep');
+const HEADED = argv.includes('--headed');
+const EXT_DIR = resolve(argv.includes('--ext') ? argv[argv.indexOf('--ext') + 1] : env.ROOT);
+const OVERALL_S = Number(process.env.CONTROL_HOST_TIMEOUT_S ?? 300);
+const VERBOSE = !!process.env.CONTROL_HOST_VERBOSE;
+
+const T0 = Date.now();
+const results = []; // {name, ok, ms, error}
+const phases = [];
+let server; // code-server child
+let browser;
+let tmp;
+let serverLog = '';
+const hostLog = [];
+
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function record(name, ok, ms, error) {
+  results.push({ name, ok, ms, error });
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name} (${ms} ms)${ok ? '' : `\n     ${String(error).replace(/\n/g, '\n     ')}`}`);
+}
+
+async function phase(name, fn) {
+  const t = Date.now();
+  try {
+    return await fn();
+  } finally {
+    phases.push(`${name} ${secs(Date.now() - t)}`);
+  }
+}
+
+// ---------------------------------------------------------------- cleanup, always
+let cleaned = false;
+async function cleanup() {
+  if (cleaned) return;
+  cleaned = true;
+  try {
+    await Promise.race([browser?.close(), sleep(5000)]);
+  } catch {}
+  if (server?.pid && server.exitCode === null) {
+    try {
+      process.kill(-server.pid, 'SIGTERM'); // its own process group: also the extension host
+    } catch {}
+    for (let i = 0; i < 30 && server.exitCode === null && server.signalCode === null; i++) await sleep(100);
+    try {
+      process.kill(-server.pid, 'SIGKILL');
+    } catch {}
+  }
+  if (tmp && !KEEP) rmSync(tmp, { recursive: true, force: true });
+  else if (tmp) console.log(`kept ${tmp}`);
+}
+
+function finish() {
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  console.log(`phases: ${phases.join(', ')}; total ${secs(Date.now() - T0)}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed === 0 && passed > 0 ? 0 : 1;
+}
+
+async function abort(why) {
+  console.error(`\n${why}`);
+  record('host run completed', false, Date.now() - T0, why);
+  dumpLogs();
+  await cleanup();
+  process.exit(finish());
+}
+
+function dumpLogs() {
+  try {
+    mkdirSync(env.RESULTS_DIR, { recursive: true });
+    writeFileSync(join(env.RESULTS_DIR, 'code-server.log'), serverLog);
+    writeFileSync(join(env.RESULTS_DIR, 'extension-host.log'), hostLog.join('\n') + '\n');
+    console.error(`logs: ${join(env.RESULTS_DIR, 'code-server.log')}, ${join(env.RESULTS_DIR, 'extension-host.log')}`);
+    const tail = hostLog.slice(-25).join('\n');
+    if (tail) console.error(`--- last extension host output ---\n${tail}\n---`);
+  } catch {}
+}
+
+process.on('SIGINT', () => abort('interrupted (SIGINT)'));
+process.on('SIGTERM', () => abort('terminated (SIGTERM)'));
+const overall = setTimeout(() => abort(`overall timeout: ${OVERALL_S} s`), OVERALL_S * 1000);
+overall.unref();
+
+// ---------------------------------------------------------------- helpers
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+async function waitHealthy(port, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (server.exitCode !== null) throw new Error(`code-server exited with ${server.exitCode}:\n${serverLog.slice(-2000)}`);
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (r.ok) return;
+    } catch {}
+    await sleep(200);
+  }
+  throw new Error(`code-server did not answer /healthz within ${ms} ms:\n${serverLog.slice(-2000)}`);
+}
+
+/** Run a UI test: records pass/fail, screenshots the page on failure. */
+async function uiTest(page, name, fn, timeoutMs = 60_000) {
+  const t = Date.now();
+  let timer;
+  try {
+    await Promise.race([
+      fn(),
+      new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs))),
+    ]);
+    record(name, true, Date.now() - t);
+  } catch (e) {
+    record(name, false, Date.now() - t, e?.message ?? e);
+    const file = join(env.RESULTS_DIR, `FAILED-${name.replace(/[^\w]+/g, '-').slice(0, 60)}.png`);
+    await page.screenshot({ path: file }).catch(() => {});
+    console.log(`     screenshot: ${file}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function expect(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+// ---- workbench driving (keyboard first: it is what a user does, and it is stable across
+// releases; DOM classes only to read what is shown)
+const MOD = 'Control';
+
+async function runCommand(page, label) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${label}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  await row.click();
+}
+
+/** Open a workspace file from the Explorer, as a user does (double-click: a pinned editor). */
+async function openFile(page, name) {
+  const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  await row.dblclick();
+  const editor = page.locator(`.editor-instance .monaco-editor[data-uri$="/${name}"]`).first();
+  await editor.locator('.view-lines').waitFor({ state: 'visible', timeout: 10_000 });
+  await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } }); // focus the editor
+}
+
+async function goToLine(page, line) {
+  await page.keyboard.press(`${MOD}+G`);
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`:${line}`);
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/**
+ * The newest chat response in the chat view: {index, text, busy}. The chat list is virtualised
+ * (old turns leave the DOM), so turns are told apart by their list row's data-index.
+ */
+async function lastResponse(page) {
+  return page.evaluate(() => {
+    let best = { index: -1, text: '', busy: false };
+    for (const row of document.querySelectorAll('.interactive-session .monaco-list-row')) {
+      const resp = row.querySelector('.interactive-item-container.interactive-response');
+      const index = Number(row.getAttribute('data-index'));
+      if (resp && index > best.index) {
+        best = { index, text: resp.innerText, busy: !!resp.querySelector('.chat-response-loading, .codicon-loading') };
+      }
+    }
+    return best;
+  });
+}
+
+async function chatTurnIndex(page) {
+  return (await lastResponse(page)).index;
+}
+
+/** Text of the first response after turn `after`, once it has stopped changing (answers may stream). */
+async function responseAfter(page, { after, mustMatch, timeoutMs = 45_000 }) {
+  const until = Date.now() + timeoutMs;
+  let last = '';
+  let stableSince = Date.now();
+  while (Date.now() < until) {
+    const r = await lastResponse(page);
+    if (r.index > after) {
+      if (r.text !== last) {
+        last = r.text;
+        stableSince = Date.now();
+      } else if (!r.busy && mustMatch.test(r.text) && Date.now() - stableSince > 1000) {
+        return r.text;
+      }
+    }
+    await sleep(250);
+  }
+  const all = await page.locator('.interactive-session').innerText().catch(() => '');
+  throw new Error(`no finished chat answer matching ${mustMatch} within ${timeoutMs} ms; newest answer:\n${last || '(none)'}\nchat shows:\n${all.slice(-1200)}`);
+}
+
+/** Ask @control in the chat pane by typing into the chat input, as a user does. */
+async function askInChat(page, query) {
+  const input = page.locator('.interactive-input-part .monaco-editor').first();
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.click();
+  await page.keyboard.press(`${MOD}+A`);
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(query, { delay: 5 });
+  // the "@control" completion widget may be open: close it so Enter sends the message
+  await page.keyboard.press('Escape').catch(() => {});
+  await input.click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+}
+
+// ---------------------------------------------------------------- main
+async function main() {
+  env.requireReady();
+  if (!existsSync(join(EXT_DIR, 'package.json'))) throw new Error(`no extension at ${EXT_DIR}`);
+  const pkg = JSON.parse(readFileSync(join(EXT_DIR, 'package.json'), 'utf8'));
+  const main = resolve(EXT_DIR, pkg.main ?? 'extension.js');
+  if (!existsSync(main) && !existsSync(`${main}.js`)) {
+    throw new Error(`${main} is missing: build first (\`npm run build\`, or \`npm test\` which builds)`);
+  }
+
+  mkdirSync(env.RESULTS_DIR, { recursive: true });
+  const suite = join(env.SUITE_OUT, 'index.js');
+  await phase('bundle-suite', () =>
+    build({
+      entryPoints: [join(env.ROOT, 'test/host/suite/index.ts')],
+      outfile: suite,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      sourcemap: 'inline',
+      external: ['vscode'],
+      logLevel: 'warning',
+    }),
+  );
+
+  tmp = mkdtempSync(join(tmpdir(), 'control-host-'));
+  const ws = join(tmp, 'workspace');
+  const home = join(tmp, 'home');
+  const ud = join(tmp, 'user-data');
+  cpSync(join(env.ROOT, 'examples/workspace'), ws, { recursive: true });
+  for (const d of [home, ud, join(ud, 'User'), join(home, '.config'), join(home, '.local/share'), join(home, '.cache')]) {
+    mkdirSync(d, { recursive: true });
+  }
+  // User settings: a quiet workbench (no welcome page, no trust prompt, no telemetry).
+  writeFileSync(
+    join(ud, 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'security.workspace.trust.enabled': false,
+        'telemetry.telemetryLevel': 'off',
+        'update.mode': 'none',
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'editor.codeLens': true,
+        'window.commandCenter': true,
+      },
+      null,
+      2,
+    ),
+  );
+  const resultsFile = join(tmp, 'host-results.json');
+  bridgeDir = join(tmp, 'bridge');
+  mkdirSync(bridgeDir);
+
+  const port = await freePort();
+  const [cmd, args] = env.codeServerCommand({
+    port,
+    userDataDir: ud,
+    folder: ws,
+    extra: ['--vscode-option', 'enable-smoke-test-driver'],
+  });
+  const serverEnv = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_RUNTIME_DIR: tmp,
+    CONTROL_HOST_RESULTS: resultsFile,
+    CONTROL_HOST_BRIDGE: bridgeDir,
+  };
+  for (const k of Object.keys(serverEnv)) if (/^npm_/i.test(k)) delete serverEnv[k];
+
+  await phase('start-code-server', async () => {
+    server = spawn(cmd, args, { env: serverEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const onOut = (b) => {
+      serverLog += b.toString();
+      if (VERBOSE) process.stderr.write(`[code-server] ${b}`);
+    };
+    server.stdout.on('data', onOut);
+    server.stderr.on('data', onOut);
+    await waitHealthy(port, 30_000);
+  });
+
+  browser = await phase('launch-chromium', () =>
+    chromium.launch({ executablePath: env.CHROMIUM, headless: !HEADED, args: env.CHROMIUM_ARGS }),
+  );
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+
+  let exitResolve;
+  const exited = new Promise((r) => (exitResolve = r));
+  await page.exposeFunction('codeAutomationExit', (code) => {
+    exitResolve(code);
+  });
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const line = (Array.isArray(args) ? args : [args])
+      .map((a) => (typeof a === 'string' ? a : JSON.stringify(a)))
+      .join(' ');
+    hostLog.push(`[${type}] ${line}`);
+    if (VERBOSE || line.startsWith('[suite]')) console.log(`  host> ${line}`);
+  });
+  page.on('pageerror', (e) => hostLog.push(`[pageerror] ${e.message}`));
+
+  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(EXT_DIR)],
+    ['extensionTestsPath', remote(suite)],
+  ];
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+
+  // ---- phase 1: the in-host suite. It writes its results, then keeps serving the bridge
+  // (see suite/bridge.ts) so the extension host stays up for phase 2.
+  const early = await phase('in-host-suite', async () => {
+    await page.goto(url);
+    const until = Date.now() + 150_000;
+    let code;
+    exited.then((c) => (code = c));
+    while (!existsSync(resultsFile)) {
+      if (code !== undefined) return code; // run() settled without results: the suite failed to load
+      if (Date.now() > until) throw new Error('the in-host suite wrote no results within 150 s');
+      await sleep(200);
+    }
+  });
+  let hostResults = [];
+  try {
+    hostResults = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  } catch {}
+  for (const r of hostResults) record(`host: ${r.name}`, r.ok, r.ms, r.error);
+  if (hostResults.length === 0) {
+    record('host: suite loaded and ran', false, 0, `codeAutomationExit(${early}) with no results; see test-results/extension-host.log`);
+    return;
+  }
+
+  // ---- phase 2: UI tests in the same page, as a user sees it
+  await phase('ui', async () => {
+    // a clean editor area: the in-host suite left its documents open
+    await hostCommand('workbench.action.closeAllEditors');
+    await hostCommand('workbench.action.chat.newChat');
+
+    await uiTest(page, 'ui: code lens "Analyse (A, B, C, D)" shown above A in pendulum.m', async () => {
+      await openFile(page, 'pendulum.m');
+      const lens = page.locator('.contentWidgets .codelens-decoration', { hasText: 'Analyse (A, B, C, D)' });
+      await lens.first().waitFor({ state: 'visible', timeout: 20_000 });
+      const lensBox = await lens.first().boundingBox();
+      // the lens sits directly above the line `A = [...]`
+      const aLine = page.locator('.view-lines .view-line', { hasText: 'A = [0 1 0 0' }).first();
+      const aBox = await aLine.boundingBox();
+      expect(lensBox && aBox && lensBox.y < aBox.y && aBox.y - lensBox.y < 40, `lens not right above A: lens ${JSON.stringify(lensBox)}, A line ${JSON.stringify(aBox)}`);
+      const all = await page.locator('.contentWidgets .codelens-decoration').allInnerTexts();
+      expect(all.filter((t) => /Analyse/.test(t)).length === 1, `expected one Analyse lens in view, saw ${JSON.stringify(all)}`);
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'codelens-pendulum.png') });
+    });
+
+    const lqr = lqrCompanion2({ a0: 2, a1: 3, q1: 1, q2: 1, r: 1 });
+    await uiTest(page, `ui: chat "@control /lqr ..." renders K = [${lqr.K.map((k) => k.toFixed(6)).join(', ')}]`, async () => {
+      await ensureControlModel(page);
+      const before = await chatTurnIndex(page);
+      await askInChat(page, '@control /lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1');
+      const text = await responseAfter(page, { after: before, mustMatch: /K/ });
+      checkGain(text, lqr.K);
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'chat-lqr.png') });
+    });
+
+    const lqr2 = lqrCompanion2({ a0: 1, a1: 1 });
+    await uiTest(page, `ui: chat "@control /lqr" with distinct gains renders K = [${lqr2.K.map((k) => k.toFixed(6)).join(', ')}]`, async () => {
+      const before = await chatTurnIndex(page);
+      await askInChat(page, '@control /lqr A=[0 1; -1 -1], B=[0;1], Q=eye(2), R=1');
+      const text = await responseAfter(page, { after: before, mustMatch: /K/ });
+      checkGain(text, lqr2.K);
+    });
+
+    const eig = pendulumEigenvalues();
+    const ctrbRank = controllabilityRank(PENDULUM.A, PENDULUM.B);
+    await uiTest(page, 'ui: select A..D in pendulum.m, context menu "Analyse State-Space Model" shows the analysis in chat', async () => {
+      await openFile(page, 'pendulum.m');
+      await goToLine(page, 11);
+      await page.keyboard.press('Home');
+      for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
+      await page.keyboard.press('Shift+End');
+      const sel = await page.locator('.editor-instance .monaco-editor .selected-text').count();
+      expect(sel > 0, 'no selection visible in the editor');
+      const before = await chatTurnIndex(page);
+      // right-click on the selection, as a user does
+      const aLine = page.locator('.view-lines .view-line', { hasText: 'B = [0; 1.8182' }).first();
+      await aLine.click({ button: 'right', position: { x: 40, y: 5 } });
+      const item = page.locator('.context-view .monaco-menu .action-item', { hasText: /Analyse State-Space Model/ }).first();
+      await item.waitFor({ state: 'visible', timeout: 10_000 });
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'context-menu.png') });
+      await item.click();
+      const text = await responseAfter(page, { after: before, mustMatch: /unstable/i });
+      const nums = numbersIn(text);
+      for (const l of eig.filter((x) => x !== 0)) {
+        expect(nums.some((x) => close(x, l, 1e-3)), `eigenvalue ${l.toFixed(4)} not shown; numbers shown: ${nums.join(' ')}`);
+      }
+      expect(nums.includes(0), 'eigenvalue 0 not shown');
+      expect(/unstable/i.test(text), 'the answer does not say "unstable"');
+      const m = /controllab[^\n]*?\b(\d)\b/i.exec(text);
+      expect(m, `no controllability rank in the answer:\n${text}`);
+      expect(Number(m[1]) === ctrbRank, `controllability rank shown ${m[1]}, expected ${ctrbRank}`);
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'chat-analysis.png') });
+    });
+  });
+
+  // ---- release the extension host; run() then settles and reports its exit code
+  writeFileSync(join(bridgeDir, 'done'), '');
+  const code = await Promise.race([exited, sleep(20_000).then(() => 'timeout')]);
+  const suiteOk = hostResults.every((r) => r.ok);
+  if (code === 'timeout') record('host: suite finished (codeAutomationExit)', false, 0, 'no codeAutomationExit within 20 s after the UI tests');
+  else if ((code === 0) !== suiteOk) record('host: suite exit code', false, 0, `codeAutomationExit(${code}) but in-host results say ${suiteOk ? 'all passed' : 'some failed'}`);
+}
+
+/** Run a VS Code command (with arguments) in the extension host, through suite/bridge.ts. */
+let bridgeDir;
+let bridgeSeq = 0;
+async function hostCommand(command, ...args) {
+  const id = ++bridgeSeq;
+  writeFileSync(join(bridgeDir, `req-${id}.json.tmp`), JSON.stringify({ command, args }));
+  renameSync(join(bridgeDir, `req-${id}.json.tmp`), join(bridgeDir, `req-${id}.json`));
+  const res = join(bridgeDir, `res-${id}.json`);
+  for (const until = Date.now() + 60_000; Date.now() < until; await sleep(100)) {
+    if (existsSync(res)) {
+      const r = JSON.parse(readFileSync(res, 'utf8'));
+      if (!r.ok) throw new Error(`${command} failed in the extension host: ${r.error}`);
+      return r.value;
+    }
+  }
+  throw new Error(`${command}: no answer from the extension host within 60 s`);
+}
+
+function checkGain(text, K) {
+  const nums = numbersIn(text);
+  let found = false;
+  for (let i = 0; i + 1 < nums.length; i++) {
+    if (close(nums[i], K[0], 1e-5) && close(nums[i + 1], K[1], 1e-5)) found = true;
+  }
+  expect(found, `K = [${K.map((k) => k.toFixed(6)).join(', ')}] (to 5 significant figures) not in the answer; it shows:\n${text}`);
+}
+
+/**
+ * Open the chat view with the model from vendor `control` selected: the chat pane calls a
+ * participant only when some model is selected.
+ */
+async function ensureControlModel(page) {
+  await hostCommand('workbench.action.chat.open', { modelSelector: { vendor: 'control' } });
+  const picker = page.locator('.interactive-input-part .model-picker-item').first();
+  await picker.waitFor({ state: 'visible', timeout: 15_000 });
+  for (const until = Date.now() + 10_000; Date.now() < until; await sleep(200)) {
+    if (!/^Models$/.test((await picker.innerText()).trim())) return;
+  }
+  throw new Error(`the chat's model picker still shows "${await picker.innerText()}" after selecting vendor control`);
+}
+
+main()
+  .catch(async (e) => {
+    record('host run completed', false, Date.now() - T0, e?.stack ?? e);
+    dumpLogs();
+  })
+  .finally(async () => {
+    if (results.some((r) => !r.ok)) dumpLogs();
+    await cleanup();
+    clearTimeout(overall);
+    process.exit(finish());
+  });

@@ -1,0 +1,149 @@
+// The in-host suite: runs inside the real VS Code extension host (code-server 1.139.1) with
+// @control loaded as the development extension and a temp copy of examples/workspace open.
+// Everything goes through the public VS Code API, as another extension would see @control.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { serveBridge } from './bridge';
+import { runAll, test } from './harness';
+
+const EXT_ID = 'control-eng.control';
+const REQUIRED_COMMANDS = ['control.analyseSelection', 'control.analyseAt', 'control.rebuildIndex', 'control.doctor'];
+
+function workspaceFile(name: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'no workspace folder open');
+  return vscode.Uri.joinPath(folder.uri, name);
+}
+
+async function lensesFor(name: string): Promise<{ doc: vscode.TextDocument; lenses: vscode.CodeLens[] }> {
+  const uri = workspaceFile(name);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(doc);
+  // Providers may register a moment after activation, and resolve titles lazily: ask to
+  // resolve all, and retry briefly while the list is still empty.
+  let lenses: vscode.CodeLens[] = [];
+  for (let i = 0; i < 20; i++) {
+    lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
+    if (lenses.some((l) => l.command?.title?.startsWith('Analyse'))) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { doc, lenses: lenses.filter((l) => l.command?.title?.startsWith('Analyse')) };
+}
+
+function lineOf(doc: vscode.TextDocument, re: RegExp): number {
+  for (let i = 0; i < doc.lineCount; i++) if (re.test(doc.lineAt(i).text)) return i;
+  throw new Error(`no line matching ${re} in ${doc.uri.path}`);
+}
+
+/** Lines holding plain (non-matrix) assignments, e.g. `M = 0.5;`, `sample_time = 0.05`. */
+function scalarAssignmentLines(doc: vscode.TextDocument): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < doc.lineCount; i++) {
+    const t = doc.lineAt(i).text;
+    if (/^\s*\w+\s*=\s*(-?[\d.]+|"[^"]*"|\[\s*"|diag\()/.test(t)) out.push(i);
+  }
+  return out;
+}
+
+function describe(lenses: vscode.CodeLens[]): string {
+  return JSON.stringify(lenses.map((l) => ({ line: l.range.start.line, title: l.command?.title, command: l.command?.command })));
+}
+
+test('extension control-eng.control is present and activates', async () => {
+  const ext = vscode.extensions.getExtension(EXT_ID);
+  assert.ok(ext, `extension ${EXT_ID} not found; loaded: ${vscode.extensions.all.map((e) => e.id).filter((id) => !id.startsWith('vscode.')).join(', ')}`);
+  await ext.activate();
+  assert.equal(ext.isActive, true);
+});
+
+test('package.json contributes the chat participant, LM provider, commands and context menu', () => {
+  const pkg = vscode.extensions.getExtension(EXT_ID)!.packageJSON;
+  const c = pkg.contributes ?? {};
+  const participant = (c.chatParticipants ?? []).find((p: { id: string }) => p.id === 'control.chat');
+  assert.ok(participant, `no chatParticipants entry with id control.chat: ${JSON.stringify(c.chatParticipants)}`);
+  assert.equal(participant.name, 'control');
+  const slash = (participant.commands ?? []).map((x: { name: string }) => x.name);
+  for (const name of ['lqr', 'analyse']) assert.ok(slash.includes(name), `slash command /${name} missing: ${slash}`);
+  const vendors = (c.languageModelChatProviders ?? []).map((p: { vendor: string }) => p.vendor);
+  assert.ok(vendors.includes('control'), `languageModelChatProviders lacks vendor control: ${vendors}`);
+  const declared = (c.commands ?? []).map((x: { command: string }) => x.command);
+  for (const id of ['control.analyseSelection', 'control.rebuildIndex', 'control.doctor']) {
+    assert.ok(declared.includes(id), `contributes.commands lacks ${id}`);
+  }
+  const ctxMenu = (c.menus?.['editor/context'] ?? []).map((x: { command: string }) => x.command);
+  assert.ok(ctxMenu.includes('control.analyseSelection'), `editor/context menu lacks control.analyseSelection: ${ctxMenu}`);
+});
+
+test('commands are registered', async () => {
+  const all = new Set(await vscode.commands.getCommands(true));
+  const missing = REQUIRED_COMMANDS.filter((c) => !all.has(c));
+  assert.deepEqual(missing, [], `commands not registered: ${missing.join(', ')}`);
+});
+
+test('language model from vendor control is available', async () => {
+  let models: vscode.LanguageModelChat[] = [];
+  for (let i = 0; i < 20 && models.length === 0; i++) {
+    models = await vscode.lm.selectChatModels({ vendor: 'control' });
+    if (!models.length) await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.ok(models.length >= 1, 'vscode.lm.selectChatModels({vendor: "control"}) returned no model');
+});
+
+test('code lens "Analyse (A, B, C, D)" above A in pendulum.m, none on scalar assignments', async () => {
+  const { doc, lenses } = await lensesFor('pendulum.m');
+  const aLine = lineOf(doc, /^A = \[/);
+  const onA = lenses.filter((l) => l.range.start.line === aLine);
+  assert.equal(onA.length, 1, `expected one Analyse lens on line ${aLine + 1}; got ${describe(lenses)}`);
+  assert.equal(onA[0].command?.title, 'Analyse (A, B, C, D)');
+  assert.equal(onA[0].command?.command, 'control.analyseAt');
+  for (const bcd of [/^B = \[/, /^C = \[/, /^D = \[/]) {
+    const l = lineOf(doc, bcd);
+    assert.ok(!lenses.some((x) => x.range.start.line === l), `lens on ${doc.lineAt(l).text}: the group lens belongs above A only; got ${describe(lenses)}`);
+  }
+  const scalars = scalarAssignmentLines(doc);
+  assert.ok(scalars.length >= 6, `expected the scalar assignments in pendulum.m, found lines ${scalars}`);
+  const bad = lenses.filter((l) => scalars.includes(l.range.start.line));
+  assert.deepEqual(bad.map((l) => doc.lineAt(l.range.start.line).text), [], 'lenses on non-matrix assignments');
+});
+
+test('code lens "Analyse (A, B)" above the multi-line numpy A in motor.py, none on scalars', async () => {
+  const { doc, lenses } = await lensesFor('motor.py');
+  const aLine = lineOf(doc, /^A = np\.array\(\[/);
+  const onA = lenses.filter((l) => l.range.start.line === aLine);
+  assert.equal(onA.length, 1, `expected one Analyse lens on line ${aLine + 1}; got ${describe(lenses)}`);
+  assert.equal(onA[0].command?.title, 'Analyse (A, B)');
+  const scalars = scalarAssignmentLines(doc);
+  assert.ok(scalars.length >= 6, `expected the scalar assignments in motor.py, found lines ${scalars}`);
+  const bad = lenses.filter((l) => scalars.includes(l.range.start.line));
+  assert.deepEqual(bad.map((l) => doc.lineAt(l.range.start.line).text), [], 'lenses on non-matrix assignments');
+});
+
+test('no code lens in a markdown note', async () => {
+  const uri = workspaceFile('notes.md');
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+  const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
+  assert.deepEqual(lenses.filter((l) => l.command?.title?.startsWith('Analyse')).map((l) => l.command?.title), []);
+});
+
+test('chat participant @control answers /lqr (through the chat pane, model from vendor control)', async () => {
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  // blockOnResponse makes the command return the participant's ChatResult once it completes.
+  const result = await vscode.commands.executeCommand<{ errorDetails?: { message: string } } | undefined>(
+    'workbench.action.chat.open',
+    {
+      query: '@control /lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1',
+      modelSelector: { vendor: 'control' },
+      blockOnResponse: true,
+    },
+  );
+  assert.ok(result, 'workbench.action.chat.open returned no result: the request never completed');
+  assert.equal(result.errorDetails, undefined, `participant reported an error: ${JSON.stringify(result.errorDetails)}`);
+}, 60_000);
+
+export async function run(): Promise<void> {
+  const results = await runAll();
+  const bridge = process.env.CONTROL_HOST_BRIDGE;
+  if (bridge) await serveBridge(bridge, 240_000);
+  const failed = results.filter((r) => !r.ok).length;
+  if (failed) throw new Error(`${failed} in-host test(s) failed`);
+}
