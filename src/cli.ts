@@ -7,8 +7,9 @@
  *   control tools [--json]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { collectTurn } from './core/agent/turn.js';
-import { eventsToMarkdown } from './core/agent/events.js';
+import { runTurn } from './core/agent/turn.js';
+import { eventsToMarkdown, type TurnEvent } from './core/agent/events.js';
+import { createEngine, disposeEngines, parseModelFlag } from './core/engines/index.js';
 import { renderToolResult } from './core/render/results.js';
 import { encodeNonFinite, errorMessage, solveJsonl } from './core/tools/batch.js';
 import { prepareArgs, type CallOptions } from './core/tools/call.js';
@@ -24,9 +25,11 @@ Usage:
   control batch [--in FILE] [--out FILE] [--max-n N]
       Solve problems in JSONL ({"id","tool","args"} per line; stdin by default), one result
       line per problem ({"id","result"} or {"id","error"}; stdout by default).
-  control ask "<request>" [--json] [--events] [--math]
+  control ask "<request>" [--json] [--events] [--math] [--model M]
       Answer a request as @control does in the chat: "/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1".
       --json prints {"answer", "calls"}; --events prints the turn's events as JSONL.
+      --model: a .gguf file (local model), openai (with --url, --openai-model), or none (default):
+      slash commands and well-formed requests never need one.
   control tools [--json]
       List the tools and their arguments.
 
@@ -42,6 +45,9 @@ interface Flags {
   events: boolean;
   math: boolean;
   maxN?: number;
+  model?: string;
+  url?: string;
+  openaiModel?: string;
   in?: string;
   out?: string;
   positional: string[];
@@ -63,7 +69,10 @@ function parseFlags(argv: string[]): Flags {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1) throw new UsageError('--max-n takes a positive whole number');
       f.maxN = n;
-    } else if (a === '--in') f.in = value();
+    } else if (a === '--model') f.model = value();
+    else if (a === '--url') f.url = value();
+    else if (a === '--openai-model') f.openaiModel = value();
+    else if (a === '--in') f.in = value();
     else if (a === '--out') f.out = value();
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else f.positional.push(a);
@@ -130,9 +139,21 @@ async function cmdAsk(f: Flags): Promise<number> {
     command = m[1];
     text = text.slice(m[0].length);
   }
-  const events = await collectTurn({ prompt: text, command }, { math: f.math, maxN: f.maxN });
+  const engine = await createEngine(parseModelFlag(f.model, process.env, { url: f.url, openaiModel: f.openaiModel }));
+  const ac = new AbortController();
+  process.once('SIGINT', () => ac.abort());
+  const events: TurnEvent[] = [];
+  try {
+    for await (const e of runTurn({ prompt: text, command }, { math: f.math, maxN: f.maxN, engine, agent: { signal: ac.signal } })) {
+      events.push(e);
+      // --events streams as the turn goes; the others print the finished answer
+      if (f.events) console.log(JSON.stringify(encodeNonFinite(e)));
+    }
+  } finally {
+    await disposeEngines();
+  }
   if (f.events) {
-    for (const e of events) console.log(JSON.stringify(encodeNonFinite(e)));
+    // already printed
   } else if (f.json) {
     const calls = events.flatMap((e) => {
       if (e.type !== 'tool_result') return [];

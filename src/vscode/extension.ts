@@ -3,10 +3,12 @@
  * editors/code is the model): all logic lives in src/core, which never imports vscode.
  */
 import * as vscode from 'vscode';
+import { disposeEngines } from '../core/engines/index.js';
 import { analyseAt, analyseSelection, doctor } from './commands.js';
 import { ModelLensProvider } from './codelens.js';
 import { registerLanguageModelProvider } from './lmProvider.js';
 import { registerParticipant } from './participant.js';
+import { ModelStatus, prewarm, selectModel } from './model.js';
 
 export function activate(context: vscode.ExtensionContext): void {
   const t0 = performance.now();
@@ -38,15 +40,21 @@ export function activate(context: vscode.ExtensionContext): void {
     ),
   );
 
-  const status = vscode.window.createStatusBarItem('control.status', vscode.StatusBarAlignment.Right, 100);
-  status.name = 'Control';
-  status.text = '$(pulse) control';
-  status.tooltip = 'Control: solvers ready; no language model configured (slash commands and well-formed requests work). Click for Doctor.';
-  status.command = 'control.doctor';
-  status.show();
-  context.subscriptions.push(status);
+  const status = new ModelStatus();
+  context.subscriptions.push(
+    status,
+    vscode.commands.registerCommand('control.selectModel', () => selectModel(context, log)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('control.model') || e.affectsConfiguration('control.openai')) status.refresh();
+    }),
+  );
+  // the local model's fixed prefix is evaluated in the background, after start-up settles
+  const warm = setTimeout(() => void prewarm(log), 5000);
+  context.subscriptions.push({ dispose: () => clearTimeout(warm) });
 
   log.info(`activated in ${(performance.now() - t0).toFixed(1)} ms`);
 }
 
-export function deactivate(): void {}
+export async function deactivate(): Promise<void> {
+  await disposeEngines();
+}

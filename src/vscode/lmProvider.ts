@@ -1,17 +1,22 @@
 /**
- * A language-model chat provider of our own. VS Code's chat pane calls a participant only
- * when some language model is selected, so without Copilot `@control` would be unreachable.
- * This "model" is honest about what it is: it runs the deterministic solver path on the
- * last user message (slash commands and well-formed requests) and says so otherwise.
+ * Language models of our own in VS Code's model picker. The chat pane calls a participant
+ * only when some model is selected, so without Copilot `@control` would be unreachable:
+ * - "@control solvers (no language model)" is honest about what it is: it runs the
+ *   deterministic solver path on the last user message and says so otherwise;
+ * - when a local GGUF file is configured, that model is offered too, so other participants
+ *   and agent mode can use it (raw generation with their tools; nothing leaves the machine).
  */
 import * as vscode from 'vscode';
 import { collectTurn } from '../core/agent/turn.js';
 import { eventsToMarkdown } from '../core/agent/events.js';
+import { createEngine } from '../core/engines/index.js';
+import type { ChatMessage, EngineToolSpec } from '../core/engines/types.js';
 import { mathEnabled, maxStates } from './render.js';
 
 export const LM_VENDOR = 'control';
+export const LOCAL_MODEL_ID = 'control-local';
 
-const MODEL: vscode.LanguageModelChatInformation = {
+const SOLVERS: vscode.LanguageModelChatInformation = {
   id: 'control-solvers',
   name: '@control solvers (no language model)',
   family: 'control-deterministic',
@@ -23,18 +28,79 @@ const MODEL: vscode.LanguageModelChatInformation = {
   capabilities: {},
 };
 
-function messageText(m: vscode.LanguageModelChatRequestMessage): string {
-  return m.content
-    .map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : ''))
-    .join('');
+function localPath(): string {
+  const c = vscode.workspace.getConfiguration('control');
+  return c.get<string>('model.provider') === 'local' ? c.get<string>('model.path', '') : '';
+}
+
+function localInfo(path: string): vscode.LanguageModelChatInformation {
+  return {
+    id: LOCAL_MODEL_ID,
+    name: `${path.split(/[\\/]/).pop()!.replace(/\.gguf$/i, '')} (local)`,
+    family: 'gguf',
+    version: '1',
+    tooltip: `Local GGUF model run by node-llama-cpp inside VS Code: ${path}`,
+    detail: 'local, offline',
+    maxInputTokens: 8192,
+    maxOutputTokens: 2048,
+    capabilities: { toolCalling: true },
+  };
+}
+
+function partsText(m: vscode.LanguageModelChatRequestMessage): string {
+  return m.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+/** vscode.lm request messages -> core messages (tool calls and results kept) */
+function toCore(messages: readonly vscode.LanguageModelChatRequestMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const m of messages) {
+    const calls = m.content.filter((p): p is vscode.LanguageModelToolCallPart => p instanceof vscode.LanguageModelToolCallPart);
+    const results = m.content.filter((p): p is vscode.LanguageModelToolResultPart => p instanceof vscode.LanguageModelToolResultPart);
+    for (const r of results)
+      out.push({ role: 'tool', toolCallId: r.callId, content: r.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('') });
+    const text = partsText(m);
+    if (m.role === vscode.LanguageModelChatMessageRole.Assistant)
+      out.push({ role: 'assistant', content: text, toolCalls: calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.input as Record<string, unknown> })) });
+    else if (text || !results.length) out.push({ role: 'user', content: text });
+  }
+  return out;
 }
 
 export function registerLanguageModelProvider(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  const changed = new vscode.EventEmitter<void>();
+  context.subscriptions.push(
+    changed,
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('control.model')) changed.fire();
+    }),
+  );
   const provider: vscode.LanguageModelChatProvider = {
-    provideLanguageModelChatInformation: () => [MODEL],
-    async provideLanguageModelChatResponse(_model, messages, _options, progress, token) {
+    onDidChangeLanguageModelChatInformation: changed.event,
+    provideLanguageModelChatInformation: () => {
+      const path = localPath();
+      return path ? [SOLVERS, localInfo(path)] : [SOLVERS];
+    },
+    async provideLanguageModelChatResponse(model, messages, options, progress, token) {
+      if (model.id === LOCAL_MODEL_ID) {
+        const engine = await createEngine({ provider: 'local', modelPath: localPath() });
+        if (!engine) throw new Error('no local model configured');
+        const ac = new AbortController();
+        const sub = token.onCancellationRequested(() => ac.abort());
+        try {
+          const tools: EngineToolSpec[] = (options.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: (t.inputSchema ?? { type: 'object', properties: {} }) as EngineToolSpec['parameters'] }));
+          for await (const ev of engine.generate(toCore(messages), { tools, signal: ac.signal })) {
+            if (ev.type === 'text') progress.report(new vscode.LanguageModelTextPart(ev.text));
+            else if (ev.type === 'tool_call')
+              progress.report(new vscode.LanguageModelToolCallPart(ev.call.id, ev.call.name, typeof ev.call.arguments === 'string' ? { text: ev.call.arguments } : ev.call.arguments));
+          }
+        } finally {
+          sub.dispose();
+        }
+        return;
+      }
       const last = [...messages].reverse().find((m) => m.role === vscode.LanguageModelChatMessageRole.User);
-      let text = last ? messageText(last).trim() : '';
+      let text = last ? partsText(last).trim() : '';
       let command: string | undefined;
       const m = /^\/(\w+)\s*/.exec(text);
       if (m) {
@@ -46,7 +112,7 @@ export function registerLanguageModelProvider(context: vscode.ExtensionContext, 
       if (!token.isCancellationRequested) progress.report(new vscode.LanguageModelTextPart(eventsToMarkdown(events)));
     },
     async provideTokenCount(_model, text) {
-      const s = typeof text === 'string' ? text : messageText(text);
+      const s = typeof text === 'string' ? text : partsText(text);
       return Math.ceil(s.length / 4);
     },
   };

@@ -1,6 +1,8 @@
 /** The @control chat participant: a thin adapter from the chat API to a core turn. */
 import * as vscode from 'vscode';
 import { runTurn } from '../core/agent/turn.js';
+import type { ChatMessage } from '../core/engines/types.js';
+import { engineFor } from './model.js';
 import { mathEnabled, maxStates, streamTurn } from './render.js';
 
 export const PARTICIPANT_ID = 'control.chat';
@@ -41,16 +43,56 @@ async function conversationContext(
   return text ? { text, label: refs?.label } : undefined;
 }
 
+/** earlier @control turns as plain user/assistant messages for a model */
+function historyMessages(chatContext: vscode.ChatContext): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const t of chatContext.history) {
+    if (t instanceof vscode.ChatRequestTurn && t.participant === PARTICIPANT_ID) out.push({ role: 'user', content: t.prompt });
+    else if (t instanceof vscode.ChatResponseTurn && t.participant === PARTICIPANT_ID) {
+      const text = t.response
+        .map((p) => (p instanceof vscode.ChatResponseMarkdownPart ? p.value.value : ''))
+        .join('')
+        .trim();
+      if (text) out.push({ role: 'assistant', content: text.length > 4000 ? text.slice(0, 4000) + '…' : text });
+    }
+  }
+  return out.slice(-8);
+}
+
 export function registerParticipant(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
     log.info(`@control ${request.command ? '/' + request.command + ' ' : ''}${request.prompt.slice(0, 200)}`);
-    const contextRef = await conversationContext(chatContext, await referenceText(request.references));
+    const refs = await referenceText(request.references);
+    const contextRef = await conversationContext(chatContext, refs);
+    let engine;
+    try {
+      engine = await engineFor(request);
+    } catch (e) {
+      stream.markdown(`**The configured language model is not available:** ${(e as Error).message}\n\nRun **Control: Select Model** to choose another; slash commands such as \`/lqr\` work without one.`);
+      return { errorDetails: { message: (e as Error).message } };
+    }
+    const ac = new AbortController();
+    const sub = token.onCancellationRequested(() => ac.abort());
+    const cfg = vscode.workspace.getConfiguration('control');
     const summary = await streamTurn(
-      runTurn({ prompt: request.prompt, command: request.command, context: contextRef }, { math: mathEnabled(), maxN: maxStates() }),
+      runTurn(
+        { prompt: request.prompt, command: request.command, context: contextRef, modelContext: refs },
+        {
+          math: mathEnabled(),
+          maxN: maxStates(),
+          engine,
+          agent: {
+            signal: ac.signal,
+            history: historyMessages(chatContext),
+            maxSteps: cfg.get<number>('agent.maxToolSteps', 3),
+            maxCallsPerTool: cfg.get<number>('agent.maxCallsPerTool', 2),
+          },
+        },
+      ),
       stream,
       token,
       log,
-    );
+    ).finally(() => sub.dispose());
     return {
       metadata: { toolCalls: summary.toolCalls, metrics: summary.metrics },
       ...(summary.error ? { errorDetails: { message: summary.error } } : {}),

@@ -63,7 +63,7 @@ const INTROS: Record<string, string> = {
 };
 
 export const NO_MODEL_MESSAGE = [
-  'This request needs a language model to understand, and @control has none configured yet. Without one, I solve requests that name the computation and give the matrices, for example:',
+  'This request needs a language model, and none is configured. In VS Code, run **Control: Select Model** (a local GGUF file, the model picked in the chat, or an OpenAI-compatible server); in the terminal, pass `--model path/to/model.gguf`. Without a model, I solve requests that name the computation and give the matrices, for example:',
   '',
   '- `/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1`',
   '- `/analyse A=[0 1; -2 -3], B=[0;1], C=[1 0]`',

@@ -1,0 +1,131 @@
+/**
+ * Which language model @control uses, from the settings: the model picked in the chat pane
+ * (`vscode`), a local GGUF file (`local`, node-llama-cpp in the extension host), an
+ * OpenAI-compatible server (`openai`), or none. Shown in the status bar; switched with
+ * Control: Select Model. Fails closed: a configured model that cannot load is an error
+ * with its fix, never a silent switch to another.
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { createEngine, type EngineConfig } from '../core/engines/index.js';
+import type { Engine } from '../core/engines/types.js';
+import { engineTools, SYSTEM_PROMPT } from '../core/agent/prompt.js';
+import { LM_VENDOR, LOCAL_MODEL_ID } from './lmProvider.js';
+import { VsCodeEngine } from './vscodeEngine.js';
+
+export type Provider = 'vscode' | 'local' | 'openai' | 'none';
+
+export function provider(): Provider {
+  return vscode.workspace.getConfiguration('control').get<Provider>('model.provider', 'vscode');
+}
+
+export function engineConfig(): EngineConfig {
+  const c = vscode.workspace.getConfiguration('control');
+  switch (provider()) {
+    case 'local':
+      return { provider: 'local', modelPath: c.get<string>('model.path', ''), threads: os.availableParallelism() };
+    case 'openai':
+      return { provider: 'openai', baseUrl: c.get<string>('openai.url', ''), model: c.get<string>('openai.model', 'default') };
+    default:
+      return { provider: 'none' };
+  }
+}
+
+/**
+ * The engine for one chat request. `vscode` uses the model picked in the chat unless that
+ * is our own deterministic provider (then there is no language model to use).
+ */
+export async function engineFor(request: vscode.ChatRequest | undefined): Promise<Engine | undefined> {
+  const p = provider();
+  const m = request?.model;
+  // our local model picked in the chat pane: the local engine itself, not a round trip through vscode.lm
+  if (m?.vendor === LM_VENDOR && m.id === LOCAL_MODEL_ID) return createEngine(engineConfig());
+  if (p === 'vscode') {
+    if (!m || m.vendor === LM_VENDOR) return undefined;
+    return new VsCodeEngine(m);
+  }
+  return createEngine(engineConfig());
+}
+
+export function describeModel(): string {
+  const c = vscode.workspace.getConfiguration('control');
+  switch (provider()) {
+    case 'local': {
+      const path = c.get<string>('model.path', '');
+      return path ? `local ${path.split(/[\\/]/).pop()}` : 'local (no file set)';
+    }
+    case 'openai':
+      return `${c.get<string>('openai.model', 'default')} at ${c.get<string>('openai.url', '(no URL)')}`;
+    case 'vscode':
+      return 'the model picked in the chat';
+    default:
+      return 'no language model';
+  }
+}
+
+export class ModelStatus implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('control.status', vscode.StatusBarAlignment.Right, 100);
+  constructor() {
+    this.item.name = 'Control';
+    this.item.command = 'control.selectModel';
+    this.refresh();
+    this.item.show();
+  }
+  refresh(state?: string): void {
+    const model = describeModel();
+    this.item.text = `$(pulse) control${state ? `: ${state}` : ''}`;
+    this.item.tooltip = new vscode.MarkdownString(
+      `**@control**\n\nSolvers: ready (deterministic, verified)\n\nLanguage model: ${model}\n\nRetrieval index: not available in this version\n\nClick to select the model; run **Control: Doctor** to check everything.`,
+    );
+  }
+  dispose(): void {
+    this.item.dispose();
+  }
+}
+
+export async function selectModel(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<void> {
+  type Item = vscode.QuickPickItem & { id: Provider | 'file' };
+  const current = provider();
+  const items: Item[] = [
+    { id: 'vscode', label: 'Model picked in the chat', description: current === 'vscode' ? 'current' : '', detail: 'Copilot or any model registered in VS Code; data goes where that model runs.' },
+    { id: 'file', label: 'Local GGUF file…', description: current === 'local' ? 'current' : '', detail: 'A model file on this machine, run by node-llama-cpp inside VS Code: nothing leaves the machine.' },
+    { id: 'openai', label: 'OpenAI-compatible server…', description: current === 'openai' ? 'current' : '', detail: 'llama.cpp server, vLLM, Ollama… at a URL you give.' },
+    { id: 'none', label: 'None: solvers only', description: current === 'none' ? 'current' : '', detail: 'Slash commands and well-formed requests still work.' },
+  ];
+  const pick = await vscode.window.showQuickPick(items, { title: 'Control: Select Model', placeHolder: 'Which language model should @control use?' });
+  if (!pick) return;
+  const cfg = vscode.workspace.getConfiguration('control');
+  if (pick.id === 'file') {
+    const uri = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'GGUF model': ['gguf'] }, title: 'Choose a .gguf model file' });
+    if (!uri?.[0]) return;
+    await cfg.update('model.path', uri[0].fsPath, vscode.ConfigurationTarget.Global);
+    await cfg.update('model.provider', 'local', vscode.ConfigurationTarget.Global);
+  } else if (pick.id === 'openai') {
+    const url = await vscode.window.showInputBox({ title: 'Server URL', value: cfg.get('openai.url') || 'http://127.0.0.1:8080/v1', prompt: 'Base URL of an OpenAI-compatible server, including /v1' });
+    if (!url) return;
+    const model = await vscode.window.showInputBox({ title: 'Model name', value: cfg.get('openai.model') || 'default', prompt: 'The model name the server expects' });
+    if (!model) return;
+    await cfg.update('openai.url', url, vscode.ConfigurationTarget.Global);
+    await cfg.update('openai.model', model, vscode.ConfigurationTarget.Global);
+    await cfg.update('model.provider', 'openai', vscode.ConfigurationTarget.Global);
+  } else {
+    await cfg.update('model.provider', pick.id, vscode.ConfigurationTarget.Global);
+  }
+  log.info(`model: ${describeModel()}`);
+  void prewarm(log);
+  void context;
+}
+
+/** evaluates the fixed prefix in the background so the first question pays only its own tokens */
+export async function prewarm(log: vscode.LogOutputChannel): Promise<void> {
+  if (provider() !== 'local') return;
+  try {
+    const engine = await createEngine(engineConfig());
+    if (!engine?.prewarm) return;
+    const t0 = performance.now();
+    await engine.prewarm(SYSTEM_PROMPT, engineTools());
+    log.info(`prewarmed ${engine.label} in ${(performance.now() - t0).toFixed(0)} ms`);
+  } catch (e) {
+    log.warn(`prewarm failed: ${(e as Error).message}`);
+  }
+}
