@@ -12,6 +12,7 @@ import type { Engine } from '../core/engines/types.js';
 import { engineTools, SYSTEM_PROMPT } from '../core/agent/prompt.js';
 import { LM_VENDOR, LOCAL_MODEL_ID } from './lmProvider.js';
 import { VsCodeEngine } from './vscodeEngine.js';
+import { DEFAULT_MODEL_SPEC } from '../core/engines/llama.js';
 
 export type Provider = 'vscode' | 'local' | 'openai' | 'none';
 
@@ -84,10 +85,11 @@ export class ModelStatus implements vscode.Disposable {
 }
 
 export async function selectModel(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<void> {
-  type Item = vscode.QuickPickItem & { id: Provider | 'file' };
+  type Item = vscode.QuickPickItem & { id: Provider | 'file' | 'download' };
   const current = provider();
   const items: Item[] = [
     { id: 'vscode', label: 'Model picked in the chat', description: current === 'vscode' ? 'current' : '', detail: 'Copilot or any model registered in VS Code; data goes where that model runs.' },
+    { id: 'download', label: `Download the default local model…`, detail: `${DEFAULT_MODEL_SPEC} (about 2.5 GB) into VS Code's storage for this extension, then run it locally.` },
     { id: 'file', label: 'Local GGUF file…', description: current === 'local' ? 'current' : '', detail: 'A model file on this machine, run by node-llama-cpp inside VS Code: nothing leaves the machine.' },
     { id: 'openai', label: 'OpenAI-compatible server…', description: current === 'openai' ? 'current' : '', detail: 'llama.cpp server, vLLM, Ollama… at a URL you give.' },
     { id: 'none', label: 'None: solvers only', description: current === 'none' ? 'current' : '', detail: 'Slash commands and well-formed requests still work.' },
@@ -95,7 +97,12 @@ export async function selectModel(context: vscode.ExtensionContext, log: vscode.
   const pick = await vscode.window.showQuickPick(items, { title: 'Control: Select Model', placeHolder: 'Which language model should @control use?' });
   if (!pick) return;
   const cfg = vscode.workspace.getConfiguration('control');
-  if (pick.id === 'file') {
+  if (pick.id === 'download') {
+    const path = await downloadDefaultModel(context, log);
+    if (!path) return;
+    await cfg.update('model.path', path, vscode.ConfigurationTarget.Global);
+    await cfg.update('model.provider', 'local', vscode.ConfigurationTarget.Global);
+  } else if (pick.id === 'file') {
     const uri = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'GGUF model': ['gguf'] }, title: 'Choose a .gguf model file' });
     if (!uri?.[0]) return;
     await cfg.update('model.path', uri[0].fsPath, vscode.ConfigurationTarget.Global);
@@ -114,6 +121,45 @@ export async function selectModel(context: vscode.ExtensionContext, log: vscode.
   log.info(`model: ${describeModel()}`);
   void prewarm(log);
   void context;
+}
+
+/**
+ * Downloads the default model on the user's explicit consent, with progress and cancel.
+ * Nothing is downloaded without the modal confirmation.
+ */
+async function downloadDefaultModel(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<string | undefined> {
+  const ok = await vscode.window.showWarningMessage(
+    `Download ${DEFAULT_MODEL_SPEC} (about 2.5 GB) from Hugging Face into this extension's storage?`,
+    { modal: true, detail: 'It runs locally afterwards: your questions never leave this machine.' },
+    'Download',
+  );
+  if (ok !== 'Download') return undefined;
+  const directory = vscode.Uri.joinPath(context.globalStorageUri, 'models').fsPath;
+  const { resolveModel } = await import('../core/engines/llama.js'); // node-llama-cpp itself loads lazily inside
+  try {
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Control: downloading the local model', cancellable: true },
+      async (progress, token) => {
+        const ac = new AbortController();
+        token.onCancellationRequested(() => ac.abort());
+        let last = 0;
+        return resolveModel(DEFAULT_MODEL_SPEC, {
+          directory,
+          download: true,
+          signal: ac.signal,
+          onProgress: ({ totalSize, downloadedSize }) => {
+            const pct = totalSize ? (100 * downloadedSize) / totalSize : 0;
+            progress.report({ increment: pct - last, message: `${(downloadedSize / 1e9).toFixed(2)} of ${(totalSize / 1e9).toFixed(2)} GB` });
+            last = pct;
+          },
+        });
+      },
+    );
+  } catch (e) {
+    log.error(`model download failed: ${(e as Error).message}`);
+    void vscode.window.showErrorMessage(`Control: ${(e as Error).message}`);
+    return undefined;
+  }
 }
 
 /** evaluates the fixed prefix in the background so the first question pays only its own tokens */
