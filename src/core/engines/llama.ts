@@ -83,12 +83,14 @@ export interface LlamaEngineOptions {
   stateFile?: string;
   /**
    * Token biases for every step, by text (special tokens such as `<tool_call>` allowed) or
-   * token id; `'never'` forbids the token(s). Either a fixed list, or a function of the
-   * tokens generated so far in this step, called before each token is sampled (so a test
-   * can walk a random-weight model through a chat format's function-call prefix, after
-   * which node-llama-cpp's grammar completes a real call). For tests and for steering.
+   * token id: `bias` is added to the token's logit (+30 all but forces it, -30 all but
+   * forbids it), `'never'` forbids it. End-of-generation tokens (EOS/EOT) cannot be biased:
+   * node-llama-cpp 3.21.1 silently skips them. Either a fixed list, or a function of the
+   * position in this step (how many tokens it has sampled so far), called before each token
+   * is sampled: a test can walk a random-weight model through a chat format's function-call
+   * prefix, after which node-llama-cpp's grammar completes a real call. For tests and steering.
    */
-  tokenBias?: readonly LlamaBias[] | ((generated: readonly number[]) => readonly LlamaBias[]);
+  tokenBias?: readonly LlamaBias[] | ((position: number) => readonly LlamaBias[]);
   /** at most this many function calls per step (default 2) */
   maxParallelFunctionCalls?: number;
 }
@@ -354,7 +356,7 @@ export class LlamaEngine implements Engine {
     const tb = new l.lib.TokenBias(l.model.tokenizer);
     for (const b of list) {
       const tokens = 'token' in b ? [b.token as Token] : l.model.tokenize(b.text, true);
-      for (const t of tokens) tb.set(t, b.bias === 'never' ? 'never' : b.bias);
+      for (const t of tokens) tb.set(t, b.bias === 'never' ? 'never' : { logit: b.bias });
     }
     return tb;
   }
@@ -368,11 +370,11 @@ export class LlamaEngine implements Engine {
     const startOut = meter.usedOutputTokens;
     const empty = new l.lib.TokenBias(l.model.tokenizer);
     return () => {
-      // node-llama-cpp counts an output token when it starts sampling it, so the tokens
-      // already generated (and in the context) are one fewer than the meter says
-      const n = Math.max(0, meter.usedOutputTokens - startOut - 1);
-      const generated = n > 0 ? l.sequence.contextTokens.slice(-n) : [];
-      return this.makeBias(l, spec(generated)) ?? empty;
+      // called before each sampled token; node-llama-cpp counts an output token when it
+      // starts sampling it. (The context tokens cannot tell what was generated: the token
+      // sampled last is evaluated only after the next sampler is configured.)
+      const position = Math.max(0, meter.usedOutputTokens - startOut - 1);
+      return this.makeBias(l, spec(position)) ?? empty;
     };
   }
 
