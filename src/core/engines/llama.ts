@@ -552,7 +552,14 @@ export class LlamaEngine implements Engine {
         onFunctionCallParamsChunk: () => firstToken(),
       });
     } catch (e) {
-      if (!isAbort(e, signal)) throw memoryError(e, this.opts.modelPath) ?? e;
+      if (!isAbort(e, signal)) {
+        if (e instanceof Error && /did not return a history that fits the context size/.test(e.message))
+          throw new ControlError(
+            `the conversation does not fit in the model's context of ${seq.contextSize} tokens (the system prompt and tool schemas alone may be too long): start a new chat, offer fewer tools or raise control.model.contextSize`,
+            'limit',
+          );
+        throw memoryError(e, this.opts.modelPath) ?? e;
+      }
     }
 
     const calls: ToolCallRequest[] = [];
