@@ -86,13 +86,20 @@ for (const q of QUESTIONS) {
   const expect = { tools };
   if (q.any_tools) expect.any_tools = q.any_tools;
   if (args) expect.args = args;
+  if (q.src) expect.sources = Object.values(sources);
   expect.numbers = numbers;
   expect.no_tool = !!q.no_tool;
   if (q.out_of_scope) expect.out_of_scope = true;
   if (q.error) {
     expect.error = true;
-    expect.source = sources.error;
+    expect.source = sources.error; // also in expect.sources
     expect.error_message = errorMessage;
+    if (!q.reason_any?.length) fail('error question without reason_any');
+    else {
+      expect.reason_any = q.reason_any;
+      if (!q.reason_any.some((r) => errorMessage?.toLowerCase().includes(r.toLowerCase())))
+        fail(`no reason_any substring occurs in the solver's own message: ${errorMessage}`);
+    }
   }
   const line = { id, family: q.family, style: q.style, question: q.question, expect };
   if (q.note) line.note = q.note;

@@ -10,7 +10,8 @@
 //         tools/any_tools), an explicit object, a list of keys to keep from the auto args,
 //         or null (the question does not fix them: illustrative examples)
 //   nums: [[key, path, label, rtol?], ...]   numbers read from the source results
-//   no_tool, out_of_scope, error (the source with key `error` must be refused)
+//   no_tool, out_of_scope, error (the source with key `error` must be refused), reason_any
+//   (for error questions: case-insensitive substrings, one of which the answer must contain)
 
 const I2 = [[1, 0], [0, 1]];
 const I3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
@@ -23,7 +24,7 @@ export const QUESTIONS = [
   {
     family: 'analysis', style: 'matlab',
     question: 'Is this system stable? A = [0 1; -2 -3]',
-    tools: ['analyse'], any_tools: ['analyse', 'eig', 'poles_zeros'],
+    tools: ['analyse'], any_tools: ['analyse', 'eig'],
     src: [['a', 'analyse', { A: [[0, 1], [-2, -3]] }]],
     nums: [['a', 'eigenvalues[0][0]', 'eigenvalue -2'], ['a', 'eigenvalues[1][0]', 'eigenvalue -1']],
   },
@@ -128,6 +129,44 @@ export const QUESTIONS = [
     nums: [['a', 'X[0][0]', 'P(1,1)'], ['a', 'X[0][1]', 'P(1,2)'], ['a', 'X[1][1]', 'P(2,2)']],
   },
 
+  {
+    family: 'analysis', style: 'tf',
+    question: 'What are the overshoot, rise time and settling time of G(s) = 4/(s^2 + 1.6 s + 4) for a unit step?',
+    tools: ['tf2ss', 'stepinfo'],
+    src: [['r', 'tf2ss', { num: [4], den: [1, 1.6, 4] }], ['a', 'stepinfo', (r) => ({ A: r.r.A, B: r.r.B, C: r.r.C, D: r.r.D })]],
+    nums: [['a', 'overshoot_pct', 'overshoot (%)'], ['a', 'rise_time', 'rise time 10-90 % (s)'], ['a', 'settling_time', 'settling time 2 % (s)'], ['a', 'peak_time', 'peak time (s)']],
+    note: 'numbers are realisation-invariant; any state-space form of G passed to stepinfo is acceptable',
+  },
+  {
+    family: 'analysis', style: 'matlab',
+    question: 'y = step(ss(A, B, C, 0), 0:0.5:2) with A = [0 1; -2 -3], B = [0; 1], C = [1 0]. Give me the samples.',
+    tools: ['step'],
+    src: [['a', 'step', { A: [[0, 1], [-2, -3]], B: DIB, C: [[1, 0]], t: [0, 0.5, 1, 1.5, 2] }]],
+    nums: [['a', 'y[1]', 'y(0.5)'], ['a', 'y[2]', 'y(1)'], ['a', 'y[4]', 'y(2)']],
+  },
+  {
+    family: 'analysis', style: 'matlab',
+    question: '[num, den] = ss2tf(A, B, C, 0) for A = [0 1; -2 -3], B = [0; 1], C = [3 1]. Is there a pole-zero cancellation?',
+    tools: ['ss2tf'], any_tools: ['ss2tf', 'poles_zeros'],
+    src: [['a', 'ss2tf', { A: [[0, 1], [-2, -3]], B: DIB, C: [[3, 1]] }]],
+    nums: [['a', 'num[2]', 'numerator constant 3 (s + 3)'], ['a', 'den[1]', 'den s coefficient 3'], ['a', 'den[2]', 'den constant 2']],
+  },
+  {
+    family: 'analysis', style: 'matlab',
+    question: "Solve the discrete Lyapunov equation A X A' - X + I = 0 for A = [0.5 0.1; 0 0.8].",
+    tools: ['dlyap'],
+    src: [['a', 'dlyap', { A: [[0.5, 0.1], [0, 0.8]], Q: I2 }]],
+    nums: [['a', 'X[0][0]', 'X(1,1)'], ['a', 'X[0][1]', 'X(1,2)'], ['a', 'X[1][1]', 'X(2,2)']],
+  },
+  {
+    family: 'analysis', style: 'prose',
+    question: 'Impulse response of dx/dt = -2x + u, y = x: what is y at t = 0.5 s and t = 1 s?',
+    tools: ['impulse'],
+    src: [['a', 'impulse', { A: [[-2]], B: [[1]], C: [[1]], t: [0, 0.5, 1] }]],
+    args: ['A', 'B', 'C'],
+    nums: [['a', 'y[1]', 'y(0.5) = exp(-1)'], ['a', 'y[2]', 'y(1) = exp(-2)']],
+  },
+
   // ───────────────────────────── lqr ─────────────────────────────
   {
     family: 'lqr', style: 'matlab',
@@ -219,7 +258,7 @@ export const QUESTIONS = [
     question: 'Why does lqr fail for A = [1 0; 0 2], B = [1; 0], Q = eye(2), R = 1?',
     tools: ['lqr'], any_tools: ['lqr', 'care', 'analyse', 'ctrb_rank'],
     src: [['error', 'lqr', { A: [[1, 0], [0, 2]], B: [[1], [0]], Q: I2, R: [[1]] }]],
-    error: true, nums: [],
+    error: true, reason_any: ['stabilisab', 'stabilizab', 'uncontrollable', 'not controllable'], nums: [],
   },
   {
     family: 'lqr', style: 'prose',
@@ -290,7 +329,7 @@ export const QUESTIONS = [
     question: 'place(A, B, [-1 -2]) with A = [1 0; 0 2], B = [1; 0] gives me an error. Why?',
     tools: ['place'], any_tools: ['place', 'analyse', 'ctrb_rank'],
     src: [['error', 'place', { A: [[1, 0], [0, 2]], B: [[1], [0]], poles: [[-1, 0], [-2, 0]] }]],
-    error: true, nums: [],
+    error: true, reason_any: ['uncontrollable', 'not controllable'], nums: [],
   },
   {
     family: 'placement', style: 'prose',
@@ -490,7 +529,7 @@ export const QUESTIONS = [
   {
     family: 'discretisation', style: 'prose',
     question: 'My plant is A = diag([-2, -20]), B = [1; 1], C = [1 1]. What is its fastest time constant, and if I sample at Ts = 0.005 s with ZOH where do the discrete poles land?',
-    tools: ['c2d'], any_tools: ['analyse', 'eig'],
+    tools: ['c2d', 'analyse'], any_tools: ['analyse', 'eig'],
     src: [['b', 'analyse', { A: [[-2, 0], [0, -20]] }], ['a', 'c2d', { A: [[-2, 0], [0, -20]], B: [[1], [1]], C: [[1, 1]], Ts: 0.005, method: 'zoh' }]],
     args: ['A', 'Ts'],
     nums: [['b', 'modes[0].tau', 'fastest time constant (s)'], ['a', 'Ad[0][0]', 'discrete pole of the s = -2 mode'], ['a', 'Ad[1][1]', 'discrete pole of the s = -20 mode']],
@@ -513,7 +552,7 @@ export const QUESTIONS = [
   {
     family: 'discretisation', style: 'prose',
     question: 'I sample the unstable plant A = [0 1; 4 0], B = [0; 1], C = [1 0] at Ts = 0.5 s with ZOH. Is the discrete model unstable too? Give the discrete eigenvalues.',
-    tools: ['c2d'], any_tools: ['analyse', 'eig'],
+    tools: ['c2d', 'eig'], any_tools: ['eig', 'analyse'],
     src: [['a', 'c2d', { A: [[0, 1], [4, 0]], B: DIB, C: [[1, 0]], Ts: 0.5, method: 'zoh' }], ['b', 'eig', (r) => ({ A: r.a.Ad })]],
     nums: [['b', 'eigenvalues[0][0]', 'discrete eigenvalue exp(-1)'], ['b', 'eigenvalues[1][0]', 'discrete eigenvalue exp(1), outside the unit circle']],
   },
@@ -621,7 +660,7 @@ export const QUESTIONS = [
     tools: ['lqe'], any_tools: ['lqe', 'kalman', 'analyse', 'obsv_rank'],
     src: [['error', 'lqe', { A: [[1, 0], [0, -1]], G: I2, C: [[0, 1]], Qn: I2, Rn: [[1]] }]],
     args: ['A', 'C'],
-    error: true, nums: [],
+    error: true, reason_any: ['detectab', 'unobservable', 'not observable'], nums: [],
   },
   {
     family: 'estimation', style: 'matlab',

@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// Checks benchmarks/controlbench.jsonl: the format, the family counts, the tool names against
+// the tool table, and every expected number by re-running its `source` command
+// (node dist/cli.js solve <tool> '<args>' --json) and comparing. Run after `npm run build`:
+//   node benchmarks/verify.mjs [file]
+// Exit code 0 when every check passes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { CLI, ROOT, getPath, parseSource, relErr, solve } from './lib.mjs';
+
+const FAMILIES = ['analysis', 'lqr', 'placement', 'frequency', 'discretisation', 'estimation', 'concepts'];
+const MIN_PER_FAMILY = 12;
+const MIN_TOTAL = 84;
+const SAME = 1e-12; // the solvers are deterministic: a re-run must reproduce the stored value
+
+const file = process.argv[2] ?? join(ROOT, 'benchmarks', 'controlbench.jsonl');
+const table = JSON.parse(execFileSync(process.execPath, [CLI, 'tools', '--json'], { encoding: 'utf8' }));
+const schemaOf = new Map(table.map((t) => [t.name, t.parameters]));
+
+const problems = [];
+const cache = new Map();
+function run(source) {
+  if (!cache.has(source)) {
+    const [tool, args] = parseSource(source);
+    cache.set(source, solve(tool, args));
+  }
+  return cache.get(source);
+}
+
+const ids = new Set();
+const counts = Object.fromEntries(FAMILIES.map((f) => [f, 0]));
+let numbersChecked = 0;
+let refusalsChecked = 0;
+const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+
+for (const [i, text] of lines.entries()) {
+  let q;
+  try {
+    q = JSON.parse(text);
+  } catch (e) {
+    problems.push(`line ${i + 1}: not JSON (${e.message})`);
+    continue;
+  }
+  const fail = (msg) => problems.push(`${q.id ?? `line ${i + 1}`}: ${msg}`);
+  if (typeof q.id !== 'string' || ids.has(q.id)) fail('missing or duplicate id');
+  ids.add(q.id);
+  if (!FAMILIES.includes(q.family)) fail(`unknown family ${q.family}`);
+  else counts[q.family]++;
+  if (!q.id.startsWith(`${q.family}-`)) fail('id does not start with the family');
+  if (typeof q.question !== 'string' || !q.question.trim()) fail('empty question');
+  const e = q.expect;
+  if (!e || !Array.isArray(e.tools) || !Array.isArray(e.numbers) || typeof e.no_tool !== 'boolean') {
+    fail('expect needs tools[], numbers[] and no_tool');
+    continue;
+  }
+
+  // tools
+  for (const t of [...e.tools, ...(e.any_tools ?? [])]) if (!schemaOf.has(t)) fail(`unknown tool ${t}`);
+  if (e.any_tools && !e.any_tools.some((t) => e.tools.includes(t)))
+    fail('any_tools must contain at least one of tools (the alternatives of one slot)');
+  if (e.no_tool && (e.tools.length || e.numbers.length || e.args)) fail('no_tool with tools, numbers or args');
+  if (!e.no_tool && !e.tools.length) fail('no tools and not no_tool');
+
+  // args: every key must belong to one expected tool's schema, and match a recorded source
+  if (e.args) {
+    const accepted = [...new Set([...e.tools, ...(e.any_tools ?? [])])];
+    const fits = accepted.filter((t) => Object.keys(e.args).every((k) => k in (schemaOf.get(t)?.properties ?? {})));
+    if (!fits.length) fail(`args ${Object.keys(e.args)} fit no expected tool's schema`);
+    const matches = (e.sources ?? []).some((s) => {
+      const [tool, args] = parseSource(s);
+      return accepted.includes(tool) && Object.entries(e.args).every(([k, v]) => JSON.stringify(args[k]) === JSON.stringify(v));
+    });
+    if (!matches) fail('args do not match any recorded source command');
+  }
+
+  // every recorded command must still run (results are compared below, through the numbers)
+  for (const s of e.sources ?? []) {
+    const out = run(s);
+    if ('error' in out && s !== e.source) fail(`source refused: ${out.error}`);
+  }
+
+  // numbers: re-run the source, read the path, compare
+  for (const n of e.numbers) {
+    if (typeof n.name !== 'string' || typeof n.path !== 'string' || typeof n.source !== 'string') {
+      fail(`number without name, path or source`);
+      continue;
+    }
+    if (!(n.rtol > 0 && n.rtol < 0.1)) fail(`${n.name}: rtol ${n.rtol} out of range`);
+    if (!Number.isFinite(n.value) || n.value === 0) fail(`${n.name}: value ${n.value} must be finite and non-zero`);
+    if (!(e.sources ?? []).includes(n.source)) fail(`${n.name}: source not listed in expect.sources`);
+    const out = run(n.source);
+    if ('error' in out) {
+      fail(`${n.name}: source refused: ${out.error}`);
+      continue;
+    }
+    const v = getPath(out.result, n.path);
+    numbersChecked++;
+    if (typeof v !== 'number' || relErr(v, n.value) > SAME) fail(`${n.name}: stored ${n.value}, solver now gives ${v}`);
+  }
+
+  // refusals
+  if (e.error) {
+    if (typeof e.source !== 'string') fail('error without source');
+    else {
+      const out = run(e.source);
+      refusalsChecked++;
+      if (!(e.sources ?? []).includes(e.source)) fail('refusing source not listed in expect.sources');
+      if (!('error' in out)) fail('expected a refusal, the solver now returns a result');
+      else if (out.error !== e.error_message) fail(`refusal message changed: ${out.error}`);
+    }
+  }
+}
+
+const total = lines.length;
+for (const f of FAMILIES) if (counts[f] < MIN_PER_FAMILY) problems.push(`family ${f}: ${counts[f]} < ${MIN_PER_FAMILY}`);
+if (total < MIN_TOTAL) problems.push(`${total} questions < ${MIN_TOTAL}`);
+
+console.log(`${total} questions`, counts);
+console.log(`${numbersChecked} numbers re-run against ${cache.size} source commands; ${refusalsChecked} refusals re-checked`);
+if (problems.length) {
+  console.error(`${problems.length} problem(s):\n` + problems.join('\n'));
+  process.exit(1);
+}
+console.log('all checks pass');
