@@ -49,6 +49,30 @@ function describe(lenses: vscode.CodeLens[]): string {
   return JSON.stringify(lenses.map((l) => ({ line: l.range.start.line, title: l.command?.title, command: l.command?.command })));
 }
 
+test('a fresh user typing "@control /lqr ..." gets an answer (no model picked by hand)', async () => {
+  // Exactly what typing into a new chat and pressing Enter does (same acceptInput path), in a
+  // fresh profile where nothing has selected a language model yet, and before anything
+  // activated the extension (a user may open the chat before any .m/.py file). First, before any test
+  // that passes a modelSelector (that selection is remembered) or calls vscode.lm (which makes
+  // VS Code resolve the vendor's models, as nothing in a user's session would).
+  // A user needs a few seconds to get to typing: let the extension start on its own first.
+  const ext = vscode.extensions.getExtension(EXT_ID);
+  for (let i = 0; i < 60 && !ext?.isActive; i++) await new Promise((r) => setTimeout(r, 250));
+  assert.ok(ext?.isActive, `${EXT_ID} did not activate by itself within 15 s of startup (no .m/.py file open yet): the chat pane will not find its model`);
+  await new Promise((r) => setTimeout(r, 1500));
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  const result = await vscode.commands.executeCommand<{ errorDetails?: { message: string } } | undefined>(
+    'workbench.action.chat.open',
+    { query: '@control /lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1', blockOnResponse: true },
+  );
+  assert.ok(result, 'workbench.action.chat.open returned no result: the request never completed');
+  assert.equal(
+    result.errorDetails?.message,
+    undefined,
+    'the chat pane refused the turn before @control saw it (no language model selected: the model picker lists no model from vendor control in Agent mode)',
+  );
+}, 60_000);
+
 test('extension control-eng.control is present and activates', async () => {
   const ext = vscode.extensions.getExtension(EXT_ID);
   assert.ok(ext, `extension ${EXT_ID} not found; loaded: ${vscode.extensions.all.map((e) => e.id).filter((id) => !id.startsWith('vscode.')).join(', ')}`);
