@@ -13,7 +13,9 @@ const K_REF = [s5 - 2, s5 - 2]; // closed form, derived in turn.test.ts
 
 const cli = join(mkdtempSync(join(tmpdir(), 'control-cli-')), 'cli.js');
 before(async () => {
-  await build({ entryPoints: ['src/cli.ts'], outfile: cli, bundle: true, platform: 'node', format: 'cjs', logLevel: 'silent' });
+  // @ts-expect-error: a plain .mjs config without types
+  const { common } = await import('../../build.config.mjs');
+  await build({ ...common, logLevel: 'silent', entryPoints: ['src/cli.ts'], outfile: cli });
 });
 
 function control(args: string[], input?: string) {
