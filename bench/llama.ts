@@ -3,7 +3,7 @@
 //
 //   node --import tsx bench/llama.ts                 # the tiny generated model (no download)
 //   node --import tsx bench/llama.ts model.gguf      # any GGUF on disk as well
-//   options: --tools eig,lqr,... (default eig,lqr,place,analyse; "all" for the whole table),
+//   options: --tools eig,lqr,... (default: the tools the product offers a model, compact schemas),
 //            --threads N
 //
 // Rows: turn 1 with a cold cache (system + tools + question all evaluated), turn 1 after
@@ -17,12 +17,11 @@ import { join } from 'node:path';
 import { writeTinyGguf } from '../test/fixtures/gguf.js';
 import { LlamaEngine, type LlamaBias } from '../src/core/engines/llama.js';
 import type { ChatMessage, EngineEvent, EngineToolSpec, ToolCallRequest, Usage } from '../src/core/engines/types.js';
-import { TOOLS } from '../src/core/tools/table.js';
+import { engineTools, MODEL_TOOLS, SYSTEM_PROMPT } from '../src/core/agent/prompt.js';
 import { runTool } from '../src/core/tools/call.js';
 
-const SYSTEM =
-  'You are @control, a control-systems engineering assistant. Call the tools for every number; never compute by hand. ' +
-  'When the user asks for an example, choose an illustrative system and say so. Explain results briefly.';
+// the product's own fixed prefix: what a user's first turn really pays for
+const SYSTEM = SYSTEM_PROMPT;
 const QUESTION = 'What are the eigenvalues of A = [[0, 1], [-2, -3]]? Is the system stable?';
 
 interface Step {
@@ -132,8 +131,9 @@ function table(rows: LlamaBenchRow[]): string {
   return [head, sep, ...lines].join('\n');
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
+/** runs the bench; `argv`: GGUF paths and options; returns the Markdown table and notes */
+export async function runLlamaBench(argv: string[]): Promise<string> {
+  const args = [...argv];
   const opt = (name: string) => {
     const i = args.indexOf(name);
     if (i < 0) return undefined;
@@ -141,13 +141,10 @@ async function main(): Promise<void> {
     args.splice(i, 2);
     return v;
   };
-  const names = opt('--tools') ?? 'eig,lqr,place,analyse';
+  // default: the compact schemas of the tools the product offers a model
+  const names = opt('--tools');
   const threads = opt('--threads');
-  const tools: EngineToolSpec[] = TOOLS.filter((t) => names === 'all' || names.split(',').includes(t.name)).map((t) => ({
-    name: t.name,
-    description: t.description,
-    parameters: t.parameters,
-  }));
+  const tools: EngineToolSpec[] = engineTools(names ? names.split(',') : MODEL_TOOLS);
   const dir = mkdtempSync(join(tmpdir(), 'control-llama-bench-'));
   try {
     const all: LlamaBenchRow[] = [];
@@ -158,12 +155,14 @@ async function main(): Promise<void> {
       all.push(...r.rows);
       notes.push(...r.notes);
     }
-    console.log(table(all));
-    console.log();
-    for (const n of notes) console.log(`- ${n}`);
+    return `${table(all)}\n\n${notes.map((n) => `- ${n}`).join('\n')}`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<void> {
+  console.log(await runLlamaBench(process.argv.slice(2)));
 }
 
 if (require.main === module) main().catch((e) => {

@@ -3,7 +3,9 @@
 // Prints per tool: problems, total and median ms (after one warm-up pass), and the ratio of
 // our median to Octave's. Writes nothing unless --write is given (then bench/RESULTS.md).
 import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { solveProblem, type Problem } from '../src/core/tools/batch.js';
+import { runLlamaBench } from './llama.js';
 
 // Octave control 3.4 / SciPy 1.17 per-tool totals (s) and medians (ms), from the oracle README.
 const REF: Record<string, [number, number, number, number]> = {
@@ -46,10 +48,18 @@ for (const [tool, ts] of times) {
   const med = median(ts);
   rows.push(`| ${tool} | ${ts.length} | ${ts.reduce((a, b) => a + b, 0).toFixed(1)} | ${med.toFixed(3)} | ${Math.max(...ts).toFixed(2)} | ${ref ? ref[1] : '–'} | ${ref ? (med / ref[1]).toFixed(2) : '–'} | ${ref ? ref[3] : '–'} |`);
 }
-const summary = `all ${problems.length} problems: ${(total / 1000).toFixed(3)} s (Octave 3.76 s, SciPy 12.60 s; core computation only in all three)`;
+const summarySolvers = `all ${problems.length} problems: ${(total / 1000).toFixed(3)} s (Octave 3.76 s, SciPy 12.60 s; core computation only in all three)`;
+console.log('## Solvers over the 512 reference problems\n');
 console.log(rows.join('\n'));
-console.log(`\n${summary}`);
+console.log(`\n${summarySolvers}\n`);
+
+// the local engine: prefix reuse and time to first token, on the tiny model and any GGUF given
+const ggufs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+console.log('## Local model: prompt tokens evaluated per step, time to first token\n');
+void runLlamaBench(ggufs).then((llama) => {
+console.log(llama);
 if (process.argv.includes('--write')) {
-  const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}; one warm-up pass, then one timed pass per problem (validation, solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summary}\n`;
+  const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}, ${os.availableParallelism()} cores.\n\n## Solvers over the 512 reference problems\n\nOne warm-up pass, then one timed pass per problem (validation and solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summarySolvers}\n\n## Local model (node-llama-cpp)\n\nThe product's fixed prefix (system prompt + compact tool schemas). The tiny model is generated (random weights, byte-level vocabulary, so its token counts are larger than a real tokenizer's); the percentages are what matters: how much of the context a step re-evaluates.\n\n${llama}\n`;
   writeFileSync('bench/RESULTS.md', md);
 }
+});
