@@ -56,7 +56,7 @@ for (const q of QUESTIONS) {
   else if (q.args && !Array.isArray(q.args)) args = q.args;
   else {
     const accepted = new Set([...tools, ...(q.any_tools ?? [])]);
-    const key = Object.keys(srcTools).find((k) => accepted.has(srcTools[k]));
+    const key = q.argsFrom ?? Object.keys(srcTools).find((k) => accepted.has(srcTools[k]));
     if (!key) fail('no source for a listed tool to take args from');
     else {
       const all = srcArgs[key];

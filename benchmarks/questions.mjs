@@ -7,8 +7,8 @@
 //   src: [[key, tool, args | (results) => args], ...]   solver runs, in order; a function
 //                               receives the earlier results by key (for chained questions)
 //   args: 'auto' (default when src is given: the args of the first source whose tool is in
-//         tools/any_tools), an explicit object, a list of keys to keep from the auto args,
-//         or null (the question does not fix them: illustrative examples)
+//         tools/any_tools, or of the source named by argsFrom), an explicit object, a list of
+//         keys to keep from those args, or null (the question does not fix them: examples)
 //   nums: [[key, path, label, rtol?], ...]   numbers read from the source results
 //   no_tool, out_of_scope, error (the source with key `error` must be refused), reason_any
 //   (for error questions: case-insensitive substrings, one of which the answer must contain)
@@ -188,7 +188,7 @@ export const QUESTIONS = [
     tools: ['lqr'], any_tools: ['lqr', 'care'],
     src: [['a', 'lqr', { A: DI, B: DIB, Q: [[10, 0], [0, 1]], R: [[0.1]] }]],
     args: ['Q', 'R'],
-    nums: [['a', 'K[0][0]', 'K(1)'], ['a', 'K[0][1]', 'K(2)'], ['a', 'poles[0][0]', 'closed-loop pole (faster)'], ['a', 'poles[1][0]', 'closed-loop pole (slower)']],
+    nums: [['a', 'K[0][0]', 'K(1)'], ['a', 'K[0][1]', 'K(2)'], ['a', 'poles[0][0]', 'closed-loop pole real part'], ['a', 'poles[1][1]', 'closed-loop pole imaginary part']],
   },
   {
     family: 'lqr', style: 'matlab',
@@ -531,7 +531,7 @@ export const QUESTIONS = [
     question: 'My plant is A = diag([-2, -20]), B = [1; 1], C = [1 1]. What is its fastest time constant, and if I sample at Ts = 0.005 s with ZOH where do the discrete poles land?',
     tools: ['c2d', 'analyse'], any_tools: ['analyse', 'eig'],
     src: [['b', 'analyse', { A: [[-2, 0], [0, -20]] }], ['a', 'c2d', { A: [[-2, 0], [0, -20]], B: [[1], [1]], C: [[1, 1]], Ts: 0.005, method: 'zoh' }]],
-    args: ['A', 'Ts'],
+    args: ['A', 'B', 'Ts'], argsFrom: 'a',
     nums: [['b', 'modes[0].tau', 'fastest time constant (s)'], ['a', 'Ad[0][0]', 'discrete pole of the s = -2 mode'], ['a', 'Ad[1][1]', 'discrete pole of the s = -20 mode']],
   },
   {
