@@ -66,14 +66,30 @@ async function cleanup() {
   try {
     await Promise.race([browser?.close(), sleep(5000)]);
   } catch {}
-  if (server?.pid && server.exitCode === null) {
+  if (server?.pid) {
+    // code-server runs in its own process group (detached), with the extension host and
+    // its other children: end the whole group, and keep at it until it is empty, since a
+    // child may be forked while the server shuts down.
+    const group = -server.pid;
+    const alive = () => {
+      try {
+        process.kill(group, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     try {
-      process.kill(-server.pid, 'SIGTERM'); // its own process group: also the extension host
+      process.kill(group, 'SIGTERM');
     } catch {}
-    for (let i = 0; i < 30 && server.exitCode === null && server.signalCode === null; i++) await sleep(100);
-    try {
-      process.kill(-server.pid, 'SIGKILL');
-    } catch {}
+    for (let i = 0; i < 20 && alive(); i++) await sleep(100);
+    for (let i = 0; i < 50 && alive(); i++) {
+      try {
+        process.kill(group, 'SIGKILL');
+      } catch {}
+      await sleep(100);
+    }
+    if (alive()) console.error(`warning: processes of group ${server.pid} survived SIGKILL`);
   }
   if (tmp && !KEEP) rmSync(tmp, { recursive: true, force: true });
   else if (tmp) console.log(`kept ${tmp}`);
@@ -363,7 +379,15 @@ async function main() {
   });
 
   browser = await phase('launch-chromium', () =>
-    chromium.launch({ executablePath: env.CHROMIUM, headless: !HEADED, args: env.CHROMIUM_ARGS }),
+    chromium.launch({
+      executablePath: env.CHROMIUM,
+      headless: !HEADED,
+      args: env.CHROMIUM_ARGS,
+      // our own handlers end the run (and print the summary); Playwright's would exit first
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    }),
   );
   const context = await browser.newContext({ viewport: { width: 1600, height: 1100 } });
   const page = await context.newPage();
