@@ -25,7 +25,10 @@ const SOLVERS: vscode.LanguageModelChatInformation = {
   detail: 'deterministic, offline',
   maxInputTokens: 200_000,
   maxOutputTokens: 200_000,
-  capabilities: {},
+  // The chat pane's default (Agent) mode lists only models that declare tool calling, and
+  // without a listed model `@control` is unreachable. Tools sent to this provider are
+  // ignored: it answers with the deterministic path, as its name says.
+  capabilities: { toolCalling: true },
 };
 
 function localPath(): string {
@@ -117,4 +120,7 @@ export function registerLanguageModelProvider(context: vscode.ExtensionContext, 
     },
   };
   context.subscriptions.push(vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, provider));
+  // VS Code asks a provider for its models only when someone selects models: do it once so
+  // the chat pane has a model to offer even in a fresh profile without Copilot
+  void Promise.resolve(vscode.lm.selectChatModels({ vendor: LM_VENDOR })).catch(() => undefined);
 }

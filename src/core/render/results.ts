@@ -38,12 +38,10 @@ function modesTable(modes: ModeInfo[], discrete: boolean): string {
     const wn = m.wn !== undefined ? fmt(m.wn) : '–';
     const zeta = m.zeta !== undefined ? fmt(m.zeta) : '–';
     const tau = m.tau !== undefined ? fmt(m.tau) : '–';
-    rows.push(`| ${label} | ${wn} | ${zeta} | ${tau} |`);
+    rows.push(discrete ? `| ${label} | ${m.magnitude !== undefined ? fmt(m.magnitude) : '–'} | ${wn} | ${zeta} | ${tau} |` : `| ${label} | ${wn} | ${zeta} | ${tau} |`);
   }
-  const head = discrete
-    ? '| eigenvalue z | ωn of ln(z)/Ts (rad/s) | ζ | τ (s) |'
-    : '| eigenvalue | ωn (rad/s) | ζ | τ (s) |';
-  return [head, '|---|---:|---:|---:|', ...rows].join('\n');
+  if (discrete) return ['| eigenvalue z | \\|z\\| | ωn of ln(z)/Ts (rad/s) | ζ | τ (s) |', '|---|---:|---:|---:|---:|', ...rows].join('\n');
+  return ['| eigenvalue | ωn (rad/s) | ζ | τ (s) |', '|---|---:|---:|---:|', ...rows].join('\n');
 }
 
 export function verificationLine(v: Verification | undefined): string {

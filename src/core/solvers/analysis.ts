@@ -20,8 +20,10 @@ export interface ModeInfo {
   /** continuous: natural frequency |λ| (rad/s) and damping −Re λ/|λ|; discrete: from the equivalent s = ln(z)/Ts */
   wn?: number;
   zeta?: number;
-  /** time constant −1/Re λ for stable real continuous modes */
+  /** time constant −1/Re λ of a stable mode (of the envelope, for an oscillatory one) */
   tau?: number;
+  /** discrete: |z|, the factor the mode shrinks or grows by per sample */
+  magnitude?: number;
 }
 
 export interface AnalysisResult {
@@ -54,16 +56,17 @@ function classify([re, im]: Complex, discrete: boolean, tol: number): number {
 
 export function modeInfo(z: Complex, discrete: boolean, Ts: number): ModeInfo {
   let [re, im] = z;
+  const magnitude = discrete ? Math.hypot(re, im) : undefined;
   if (discrete) {
     // equivalent continuous eigenvalue s = ln(z) / Ts
-    const r = Math.hypot(re, im);
-    if (r === 0) return { value: z };
-    [re, im] = [Math.log(r) / Ts, Math.atan2(im, re) / Ts];
+    if (magnitude === 0) return { value: z, magnitude };
+    [re, im] = [Math.log(magnitude!) / Ts, Math.atan2(im, re) / Ts];
   }
   const wn = Math.hypot(re, im);
   const info: ModeInfo = { value: z, wn };
+  if (magnitude !== undefined) info.magnitude = magnitude;
   if (wn > 0) info.zeta = -re / wn;
-  if (Math.abs(im) <= 1e-12 * wn && re < 0) info.tau = -1 / re;
+  if (re < 0) info.tau = -1 / re;
   return info;
 }
 

@@ -75,7 +75,7 @@ export const tools: ToolDef[] = [
       properties: {
         ...ssProps,
         Ts: { type: 'number', description: 'sample time in seconds (> 0)', exclusiveMinimum: 0 },
-        method: { type: 'string', enum: ['zoh', 'foh', 'tustin'], description: 'discretisation method (default zoh)' },
+        method: { type: 'string', enum: ['zoh', 'foh', 'tustin'], default: 'zoh', description: 'discretisation method (default zoh)' },
       },
       required: ['A', 'B', 'C', 'Ts'],
       additionalProperties: false,

@@ -33,6 +33,53 @@ function isMatrixSchema(s: JsonSchema | undefined): boolean {
   return s?.type === 'array' && items?.type === 'array';
 }
 
+/** a list of complex numbers ([re, im] pairs or reals): items are anyOf number | pair */
+function isComplexListSchema(s: JsonSchema | undefined): boolean {
+  const items = s?.items as JsonSchema | undefined;
+  return s?.type === 'array' && Array.isArray(items?.anyOf);
+}
+
+const NUM = String.raw`(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`;
+
+/**
+ * Complex numbers as people and models write them: "-2+2j", "-2 - 2i", "3j", "-1", "-2±2j"
+ * (a conjugate pair). Returns [re, im] pairs, or undefined when the text is not one.
+ */
+export function parseComplexText(text: string): [number, number][] | undefined {
+  const t = text.replace(/\s+/g, '').replace(/−/g, '-').replace(/\*/g, '');
+  const pm = new RegExp(`^([-+]?${NUM})?(?:\\+-|±)(${NUM})?[ij]$`).exec(t);
+  if (pm) {
+    const re = pm[1] ? Number(pm[1]) : 0;
+    const im = pm[2] ? Number(pm[2]) : 1;
+    return [[re, im], [re, -im]];
+  }
+  const full = new RegExp(`^([-+]?${NUM})?(?:([-+])(${NUM})?[ij])?$`).exec(t);
+  if (full && t !== '' && (full[1] !== undefined || full[2] !== undefined)) {
+    const re = full[1] ? Number(full[1]) : 0;
+    const im = full[2] ? (full[2] === '-' ? -1 : 1) * (full[3] ? Number(full[3]) : 1) : 0;
+    return [[re, im]];
+  }
+  const pure = new RegExp(`^([-+]?)(${NUM})?[ij]$`).exec(t);
+  if (pure) return [[0, (pure[1] === '-' ? -1 : 1) * (pure[2] ? Number(pure[2]) : 1)]];
+  return undefined;
+}
+
+function coerceComplexList(v: unknown): unknown {
+  if (typeof v === 'string') {
+    const body = v.trim().replace(/^[[(]|[\])]$/g, '');
+    const parts = body.split(/[,;]|\s{2,}|\s(?=[-+]?\d)(?<![-+±]\s)/).map((p) => p.trim()).filter(Boolean);
+    const out: [number, number][] = [];
+    for (const p of parts) {
+      const z = parseComplexText(p);
+      if (!z) return v; // not a complex list: leave it for the validator to reject
+      out.push(...z);
+    }
+    return out;
+  }
+  if (Array.isArray(v)) return v.flatMap((x) => (typeof x === 'string' ? (parseComplexText(x) ?? [x]) : [x]));
+  return v;
+}
+
 function isVectorSchema(s: JsonSchema | undefined): boolean {
   const items = s?.items as JsonSchema | undefined;
   return s?.type === 'array' && items?.type === 'number';
@@ -48,6 +95,10 @@ export function coerceArgs(tool: ToolDef, raw: Record<string, unknown>): Record<
   for (const [key, value] of Object.entries(raw)) {
     const s = tool.parameters.properties[key];
     let v = value;
+    if (isComplexListSchema(s)) {
+      out[key] = coerceComplexList(v);
+      continue;
+    }
     if (typeof v === 'string' && s) {
       const text = v.trim();
       if (s.type === 'number' || s.type === 'integer') {
