@@ -27,6 +27,8 @@ export interface Question {
     out_of_scope?: boolean;
     source?: string;
     sources?: string[];
+    /** refusal questions: the answer must contain one of these (case-insensitive) */
+    reason_any?: string[];
   };
 }
 
@@ -83,7 +85,12 @@ export function scoreTurn(q: Question, events: readonly TurnEvent[], ms = 0): Sc
   const results = events.filter((e): e is Extract<TurnEvent, { type: 'tool_result' }> => e.type === 'tool_result');
   const toolsCalled = calls.map((c) => c.tool);
   const accepted = new Set([...q.expect.tools, ...(q.expect.any_tools ?? [])]);
-  const tool = q.expect.no_tool ? calls.length === 0 : q.expect.tools.length === 0 || toolsCalled.some((t) => accepted.has(t));
+  // every required tool outside the interchangeable group, and one of the group
+  const any = q.expect.any_tools ?? [];
+  const called = new Set(toolsCalled);
+  const tool = q.expect.no_tool
+    ? calls.length === 0
+    : q.expect.tools.filter((t) => !any.includes(t)).every((t) => called.has(t)) && (!any.length || any.some((t) => called.has(t)));
 
   let args: boolean | null = null;
   if (q.expect.args && Object.keys(q.expect.args).length) {
@@ -117,7 +124,11 @@ export function scoreTurn(q: Question, events: readonly TurnEvent[], ms = 0): Sc
     numbers = q.expect.numbers.filter((n) => mentions(all, n)).length / q.expect.numbers.length;
     numbersInText = q.expect.numbers.filter((n) => mentions(own, n)).length / q.expect.numbers.length;
   }
-  const refusal = q.expect.error ? results.some((r) => r.error !== undefined) || /not (?:stabili[sz]able|controllable|detectable|observable)/i.test(modelText) : null;
+  const refusal = q.expect.error
+    ? q.expect.reason_any?.length
+      ? q.expect.reason_any.some((r) => visible.toLowerCase().includes(r.toLowerCase()))
+      : results.some((r) => r.error !== undefined)
+    : null;
   return { id: q.id, family: q.family, tool, args, numbers, numbersInText, refusal, toolsCalled, ms };
 }
 
