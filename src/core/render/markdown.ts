@@ -63,5 +63,5 @@ export function complexListText(list: Complex[], digits?: number): string {
 
 /** a small aligned table of facts: | label | value | */
 export function factsTable(rows: [string, string][]): string {
-  return ['| | |', '|---|---|', ...rows.map(([a, b]) => `| ${a} | ${b} |`)].join('\n');
+  return ['| property | result |', '|---|---|', ...rows.map(([a, b]) => `| ${a} | ${b} |`)].join('\n');
 }
