@@ -188,7 +188,7 @@ export async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return cmd ? 0 : 2;
     }
-    const f = parseFlags(rest);
+    const f = ['index', 'mcp', 'doctor'].includes(cmd) ? parseFlags([]) : parseFlags(rest);
     switch (cmd) {
       case 'solve':
         return cmdSolve(f);
@@ -198,6 +198,13 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdAsk(f);
       case 'tools':
         return cmdTools(f);
+      // subcommands with their own flags live in their own modules
+      case 'index':
+        return (await import('./cliIndex.js')).main(rest);
+      case 'mcp':
+        return (await import('./cliMcp.js')).main(rest);
+      case 'doctor':
+        return (await import('./cliDoctor.js')).main(rest);
       default:
         throw new UsageError(`unknown command "${cmd}"`);
     }
