@@ -1,0 +1,100 @@
+/**
+ * One tool call from another assistant: the path shared by the MCP server (`server.ts`) and
+ * VS Code's Language Model Tools (`src/vscode/lmTools.ts`). Arguments go through
+ * `prepareArgs` (coercion, ajv, size limit), the solver runs, `verify` checks the result,
+ * and the answer is the rendered Markdown (verification line included) plus the
+ * full-precision result for machines. A refusal is a value with the reason, never a throw:
+ * each front end turns it into its own error shape (MCP `isError`, a thrown Error for VS Code).
+ */
+import { encodeNonFinite, errorMessage } from '../tools/batch.js';
+import { prepareArgs, type CallOptions } from '../tools/call.js';
+import { getTool } from '../tools/table.js';
+import type { ToolDef } from '../tools/types.js';
+import { renderToolResult } from '../render/results.js';
+import { verify, type Verification } from '../verify/index.js';
+
+export interface Solved {
+  ok: true;
+  tool: ToolDef;
+  /** `# Title` then the rendered answer and its verification line */
+  markdown: string;
+  /**
+   * Machine-readable: the tool, the full-precision result (non-finite numbers as the strings
+   * "Infinity", "-Infinity", "NaN"), and the verifier's verdict (null: no verifier check).
+   */
+  structured: {
+    tool: string;
+    result: Record<string, unknown>;
+    verification: { ok: boolean; checks: { name: string; ok: boolean; detail: string }[] } | null;
+  };
+}
+
+export interface Refused {
+  ok: false;
+  /** what is wrong and the way out, as the core's ControlError says it */
+  reason: string;
+}
+
+export interface InvokeOptions extends CallOptions {
+  /** LaTeX matrices (for a chat that renders math); default false: aligned text */
+  math?: boolean;
+}
+
+function verificationJson(v: Verification | undefined): Solved['structured']['verification'] {
+  if (!v) return null;
+  return { ok: v.ok, checks: v.checks.map((c) => ({ name: c.name, ok: c.ok, detail: c.detail })) };
+}
+
+export function invokeTool(name: string, raw: unknown, opts: InvokeOptions = {}): Solved | Refused {
+  try {
+    const { tool, args } = prepareArgs(name, (raw ?? {}) as Record<string, unknown>, opts);
+    const result = tool.run(args);
+    const v = verify(tool.name, args, result);
+    const markdown = `# ${tool.title}\n\n${renderToolResult(tool.name, args, result, v, { math: opts.math ?? false })}`;
+    return {
+      ok: true,
+      tool,
+      markdown,
+      structured: { tool: tool.name, result: encodeNonFinite(result) as Record<string, unknown>, verification: verificationJson(v) },
+    };
+  } catch (e) {
+    return { ok: false, reason: errorMessage(e) };
+  }
+}
+
+function rowsOf(v: unknown): number | undefined {
+  return Array.isArray(v) ? v.length : undefined;
+}
+
+function colsOf(v: unknown): number | undefined {
+  return Array.isArray(v) && Array.isArray(v[0]) ? v[0].length : undefined;
+}
+
+const plural = (n: number, word: string) => `${n}-${word}`;
+
+/**
+ * A short progress line for a call, from its raw arguments (not yet validated, so it only
+ * reads shapes and never throws): "Solving continuous-time LQR for a 2-state, 1-input model".
+ */
+export function describeInvocation(name: string, raw: unknown): string {
+  const tool = getTool(name);
+  const t = tool?.title ?? name;
+  // "Continuous-time LQR" -> "continuous-time LQR"; "DC gain", "H2 norm" stay as written
+  const title = /^[A-Z][a-z]/.test(t) ? t[0].toLowerCase() + t.slice(1) : t;
+  const a = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const n = rowsOf(a.A);
+  const parts: string[] = [];
+  if (n !== undefined) {
+    parts.push(plural(n, 'state'));
+    const m = colsOf(a.B) ?? colsOf(a.G);
+    if (m !== undefined) parts.push(plural(m, 'input'));
+    const p = rowsOf(a.C);
+    if (p !== undefined && name !== 'obsv_rank' && name !== 'lqe' && name !== 'kalman') parts.push(plural(p, 'output'));
+    else if (p !== undefined) parts.push(plural(p, 'measurement'));
+  }
+  let subject = '';
+  if (parts.length) subject = ` for a ${parts.join(', ')} model`;
+  else if (Array.isArray(a.den) && a.den.length > 1) subject = ` for a transfer function of order ${a.den.length - 1}`;
+  const discrete = typeof a.Ts === 'number' && a.Ts > 0 ? ` (discrete time, Ts = ${a.Ts} s)` : '';
+  return `Solving ${title}${subject}${discrete}`;
+}
