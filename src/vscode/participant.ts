@@ -94,7 +94,7 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
       log,
     ).finally(() => sub.dispose());
     return {
-      metadata: { toolCalls: summary.toolCalls, metrics: summary.metrics },
+      metadata: { toolCalls: summary.toolCalls, metrics: summary.metrics, textChunks: summary.textChunks },
       ...(summary.error ? { errorDetails: { message: summary.error } } : {}),
     };
   };

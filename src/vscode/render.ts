@@ -6,6 +6,8 @@ export interface StreamSummary {
   toolCalls: { tool: string; ok: boolean; n?: number; m?: number }[];
   error?: string;
   metrics?: Extract<TurnEvent, { type: 'metrics' }>;
+  /** how many pieces of text reached the chat (more than one: it streamed) */
+  textChunks: number;
 }
 
 export async function streamTurn(
@@ -14,13 +16,15 @@ export async function streamTurn(
   token: vscode.CancellationToken,
   log: vscode.LogOutputChannel,
 ): Promise<StreamSummary> {
-  const summary: StreamSummary = { toolCalls: [] };
+  const summary: StreamSummary = { toolCalls: [], textChunks: 0 };
   const calls = new Map<string, Record<string, unknown>>();
   for await (const e of events) {
     if (token.isCancellationRequested) break;
     switch (e.type) {
       case 'text':
-        stream.markdown(e.text + '\n\n');
+        // model text streams in small pieces: pass them on as they are (no paragraph breaks)
+        stream.markdown(e.text);
+        summary.textChunks++;
         break;
       case 'thinking':
         break;
@@ -30,7 +34,7 @@ export async function streamTurn(
         log.info(`tool call ${e.tool} ${JSON.stringify(e.args)}`);
         break;
       case 'tool_result':
-        stream.markdown(e.markdown + '\n\n');
+        stream.markdown('\n\n' + e.markdown + '\n\n');
         {
           const args = calls.get(e.id) ?? {};
           const A = args.A as unknown[] | undefined;

@@ -30,11 +30,17 @@ export type TurnEventType = TurnEvent['type'];
 
 /** the Markdown a non-streaming consumer (CLI, LM provider) shows for a finished turn */
 export function eventsToMarkdown(events: readonly TurnEvent[]): string {
+  // consecutive text events are one streamed paragraph; blocks are separated by blank lines
   const parts: string[] = [];
+  let prev: TurnEvent['type'] | undefined;
   for (const e of events) {
-    if (e.type === 'text') parts.push(e.text);
-    else if (e.type === 'tool_result') parts.push(e.markdown);
+    if (e.type === 'text') {
+      if (prev === 'text') parts[parts.length - 1] += e.text;
+      else parts.push(e.text);
+    } else if (e.type === 'tool_result') parts.push(e.markdown);
     else if (e.type === 'error') parts.push(`**Error:** ${e.message}`);
+    else continue;
+    prev = e.type;
   }
-  return parts.join('\n\n');
+  return parts.map((p) => p.trim()).filter(Boolean).join('\n\n');
 }

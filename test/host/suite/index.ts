@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { serveBridge } from './bridge';
 import { runAll, test } from './harness';
+import { registerAgentTests } from './agent';
 
 const EXT_ID = 'control-eng.control';
 const REQUIRED_COMMANDS = ['control.analyseSelection', 'control.analyseAt', 'control.rebuildIndex', 'control.doctor'];
@@ -163,6 +164,8 @@ test('chat participant @control answers /lqr (through the chat pane, model from 
   assert.ok(result, 'workbench.action.chat.open returned no result: the request never completed');
   assert.equal(result.errorDetails, undefined, `participant reported an error: ${JSON.stringify(result.errorDetails)}`);
 }, 60_000);
+
+registerAgentTests();
 
 export async function run(): Promise<void> {
   const results = await runAll();
