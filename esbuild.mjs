@@ -4,7 +4,13 @@ import { common } from './build.config.mjs';
 
 const t0 = Date.now();
 await Promise.all([
-  build({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' }),
+  // the banner stamps when the bundle starts loading, so activation can report load + activate
+  build({
+    ...common,
+    entryPoints: ['src/vscode/extension.ts'],
+    outfile: 'dist/extension.js',
+    banner: { js: 'globalThis.__controlLoadStart=performance.now();' },
+  }),
   build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
 ]);
 console.log(`built in ${Date.now() - t0} ms`);

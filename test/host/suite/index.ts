@@ -79,6 +79,9 @@ test('extension control-eng.control is present and activates', async () => {
   assert.ok(ext, `extension ${EXT_ID} not found; loaded: ${vscode.extensions.all.map((e) => e.id).filter((id) => !id.startsWith('vscode.')).join(', ')}`);
   await ext.activate();
   assert.equal(ext.isActive, true);
+  const api = ext.exports as { activation?: { totalMs: number; activateMs: number } } | undefined;
+  assert.ok(api?.activation && api.activation.totalMs > 0, `no activation timing exported: ${JSON.stringify(api)}`);
+  console.log(`[suite] activation: ${api.activation.totalMs} ms including bundle load, activate() ${api.activation.activateMs} ms`);
 });
 
 test('package.json contributes the chat participant, LM provider, commands and context menu', () => {
