@@ -7,6 +7,7 @@ import { disposeEngines } from '../core/engines/index.js';
 import { analyseAt, analyseSelection, doctor } from './commands.js';
 import { ModelLensProvider } from './codelens.js';
 import { registerLanguageModelProvider } from './lmProvider.js';
+import { registerLanguageModelTools } from './lmTools.js';
 import { registerParticipant } from './participant.js';
 import { ModelStatus, prewarm, selectModel } from './model.js';
 
@@ -23,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
 
   registerLanguageModelProvider(context, log);
   registerParticipant(context, log);
+  registerLanguageModelTools(context, log);
 
   const lenses = new ModelLensProvider();
   const selector: vscode.DocumentSelector = [
