@@ -142,3 +142,17 @@ test('context (a selection or an earlier turn) supplies matrices; the prompt ove
   const K = (r.result as { K: number[][] }).K[0];
   assert.ok(Math.abs(K[0] - K_REF[0]) < 1e-12, 'R=1 from the prompt wins over R=5 from the context');
 });
+
+test('analyse: a Jordan block on the boundary is unstable; a diagonal one is marginal', async () => {
+  // double integrator: x1 = t under an impulse, so unstable although both eigenvalues are 0
+  const dint = result(await collectTurn({ command: 'analyse', prompt: 'A=[0 1; 0 0]' }));
+  assert.equal((dint.result as { stability: string }).stability, 'unstable');
+  assert.match(dint.markdown, /Jordan block/);
+  const zero = result(await collectTurn({ command: 'analyse', prompt: 'A=[0 0; 0 0]' }));
+  assert.equal((zero.result as { stability: string }).stability, 'marginal');
+  // two coupled oscillators at the same frequency: a Jordan block at ±j (resonance, t·sin t)
+  const res = result(await collectTurn({ command: 'analyse', prompt: 'A=[0 1 1 0; -1 0 0 1; 0 0 0 1; 0 0 -1 0]' }));
+  assert.equal((res.result as { stability: string }).stability, 'unstable');
+  const two = result(await collectTurn({ command: 'analyse', prompt: 'A=[0 1 0 0; -1 0 0 0; 0 0 0 1; 0 0 -1 0]' }));
+  assert.equal((two.result as { stability: string }).stability, 'marginal');
+});

@@ -59,9 +59,11 @@ function renderAnalysis(r: AnalysisResult, o: RenderOptions): string {
       ? `asymptotically **stable**`
       : r.stability === 'marginal'
         ? `**on the stability boundary** (${r.discrete ? '|z| = 1' : 'Re λ = 0'}): marginally stable at best, not asymptotically stable`
-        : `**unstable**: ${list(fmtEigenvalues(r.unstable, o.digits).map((s) => `λ = ${s}`))} ${r.discrete ? 'outside the unit circle' : 'in the right half plane'}${
-            r.boundary.length ? ` (and ${list(fmtEigenvalues(r.boundary, o.digits).map((s) => `λ = ${s}`))} ${r.discrete ? 'on the unit circle' : 'on the imaginary axis'})` : ''
-          }`;
+        : r.unstable.length
+          ? `**unstable**: ${list(fmtEigenvalues(r.unstable, o.digits).map((s) => `λ = ${s}`))} ${r.discrete ? 'outside the unit circle' : 'in the right half plane'}${
+              r.boundary.length ? ` (and ${list(fmtEigenvalues(r.boundary, o.digits).map((s) => `λ = ${s}`))} ${r.discrete ? 'on the unit circle' : 'on the imaginary axis'})` : ''
+            }`
+          : `**unstable**: the repeated eigenvalue${r.defective.length > 1 ? 's' : ''} ${list(fmtEigenvalues(r.defective, o.digits).map((s) => `λ = ${s}`))} on the ${r.discrete ? 'unit circle' : 'imaginary axis'} ${r.defective.length > 1 ? 'have Jordan blocks' : 'has a Jordan block'}, so the state grows polynomially (like ${r.discrete ? 'k' : 't'}) although no eigenvalue is ${r.discrete ? 'outside the circle' : 'in the right half plane'}`;
   out.push(`**Stability.** The ${r.n}-state ${domain} model is ${verdict}.`);
   out.push(`**Eigenvalues of A:** ${ev.join(', ')}`);
   out.push(modesTable(r.modes, r.discrete));

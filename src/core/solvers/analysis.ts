@@ -5,7 +5,7 @@
  * whether the model is stabilisable and detectable. Composed from the table's own tools so
  * every number comes from the same verified solvers.
  */
-import { SingularValueDecomposition, Matrix as M } from 'ml-matrix';
+import { SingularValueDecomposition, Matrix as M, Matrix as MlMatrix } from 'ml-matrix';
 import { ControlError } from '../errors.js';
 import { checkCols, checkMatrix, checkRows, checkSquare, fmtSize } from '../tools/args.js';
 import { matrix, sampleTime } from '../tools/schema.js';
@@ -37,6 +37,11 @@ export interface AnalysisResult {
   unstable: Complex[];
   /** eigenvalues on the stability boundary: Re = 0 or |z| = 1 (to a relative 1e-9) */
   boundary: Complex[];
+  /**
+   * boundary eigenvalues with a Jordan block (geometric multiplicity below algebraic): the
+   * state grows like t^k, so the model is unstable even though no eigenvalue is outside
+   */
+  defective: Complex[];
   controllability?: { rank: number; uncontrollable: Complex[]; stabilisable: boolean };
   observability?: { rank: number; unobservable: Complex[]; detectable: boolean };
 }
@@ -88,6 +93,52 @@ function restrictedModes(A: Matrix, Mx: Matrix, r: number, complement: 'range' |
   return (getToolRunner('eig')({ A: A22 }) as { eigenvalues: Complex[] }).eigenvalues;
 }
 
+/**
+ * Repeated boundary eigenvalues whose eigenspace is smaller than their multiplicity: for
+ * each distinct λ of multiplicity m > 1, the geometric multiplicity n − rank(A − λI) (SVD
+ * rank, a real 2n embedding for complex λ) is compared with m. The double integrator
+ * [0 1; 0 0] is defective at 0 (x₁ = t under an impulse); A = 0 is not.
+ */
+function defectiveOnBoundary(A: Matrix, boundary: Complex[]): Complex[] {
+  const n = A.length;
+  let norm = 0;
+  for (const r of A) for (const v of r) norm = Math.max(norm, Math.abs(v));
+  const groups: { z: Complex; m: number }[] = [];
+  // eigenvalues of a Jordan block of size k scatter by about (eps·‖A‖)^(1/k): group generously
+  const near = Math.max(1e-6 * Math.max(norm, 1), 1e-8);
+  for (const z of boundary) {
+    const g = groups.find((x) => Math.hypot(x.z[0] - z[0], x.z[1] - z[1]) <= near);
+    if (g) g.m++;
+    else groups.push({ z, m: 1 });
+  }
+  const out: Complex[] = [];
+  for (const { z, m } of groups) {
+    if (m < 2) continue;
+    const [re, im] = z;
+    const real = Math.abs(im) <= near;
+    const size = real ? n : 2 * n;
+    const M = new MlMatrix(size, size);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        const v = A[i][j] - (i === j ? (real ? re : re) : 0);
+        M.set(i, j, v);
+        if (!real) M.set(n + i, n + j, v);
+      }
+    if (!real)
+      for (let i = 0; i < n; i++) {
+        M.set(i, n + i, im);
+        M.set(n + i, i, -im);
+      }
+    const sv = new SingularValueDecomposition(M, { computeLeftSingularVectors: false, computeRightSingularVectors: false }).diagonal;
+    // a rank tolerance that sees through the eigenvalue scatter of a Jordan block
+    const tol = Math.max(sv[0] ?? 0, 1) * 1e-8;
+    const rank = sv.filter((x) => x > tol).length;
+    const geometric = real ? n - rank : (2 * n - rank) / 2;
+    if (geometric < m) out.push(real ? [re, 0] : z);
+  }
+  return out;
+}
+
 export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; Ts?: number }): AnalysisResult {
   const A = checkMatrix(args.A, 'A');
   const n = checkSquare(A, 'A');
@@ -96,7 +147,9 @@ export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; T
   const tol = boundaryTol(A);
   const eigenvalues = (getToolRunner('eig')({ A }) as { eigenvalues: Complex[] }).eigenvalues;
   const cls = eigenvalues.map((z) => classify(z, discrete, tol));
-  const stability: Stability = cls.some((c) => c > 0) ? 'unstable' : cls.some((c) => c === 0) ? 'marginal' : 'stable';
+  const defective = defectiveOnBoundary(A, eigenvalues.filter((_, i) => cls[i] === 0));
+  const stability: Stability =
+    cls.some((c) => c > 0) || defective.length ? 'unstable' : cls.some((c) => c === 0) ? 'marginal' : 'stable';
   const out: AnalysisResult = {
     n,
     discrete,
@@ -105,6 +158,7 @@ export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; T
     stability,
     unstable: eigenvalues.filter((_, i) => cls[i] > 0),
     boundary: eigenvalues.filter((_, i) => cls[i] === 0),
+    defective,
   };
   const isBad = (z: Complex) => classify(z, discrete, tol) >= 0;
   if (args.B !== undefined) {
