@@ -1,0 +1,202 @@
+// The Doctor: every capability checked, every failure with its fix; `control doctor` exits 1
+// exactly when a check fails.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import {
+  doctorMarkdown,
+  doctorPassed,
+  embedderCheck,
+  formatDoctorTable,
+  indexCheck,
+  llamaRuntimeCheck,
+  modelCheck,
+  nodeCheck,
+  runDoctor,
+  runSelfTest,
+  solverChecks,
+} from '../../src/core/doctor.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'control-doctor-'));
+const cli = join(tmp, 'cli.js');
+before(async () => {
+  // @ts-expect-error: a plain .mjs config without types
+  const { common } = await import('../../build.config.mjs');
+  await build({ ...common, logLevel: 'silent', entryPoints: ['src/cli.ts'], outfile: cli });
+});
+
+function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server }> {
+  return new Promise((resolve) => {
+    const server = createServer(handler);
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address() as { port: number };
+      resolve({ url: `http://127.0.0.1:${a.port}/v1`, server });
+    });
+  });
+}
+
+test('solver self-tests: LQR, Lyapunov and margins closed forms pass, verified', () => {
+  const checks = solverChecks();
+  assert.deepEqual(checks.map((c) => c.capability), ['Solvers: LQR', 'Solvers: Lyapunov', 'Solvers: margins']);
+  for (const c of checks) {
+    assert.equal(c.status, 'ok', c.detail);
+    assert.match(c.detail, /verified/);
+  }
+  assert.equal(runSelfTest().ok, true);
+});
+
+test('model: none is a note (slash commands still work), a missing or non-GGUF file fails with the fix', async () => {
+  const none = (await modelCheck({ provider: 'none' }))!;
+  assert.equal(none.status, 'info');
+  assert.match(none.detail, /slash commands/);
+  const missing = (await modelCheck({ provider: 'local', modelPath: join(tmp, 'nope.gguf') }))!;
+  assert.equal(missing.status, 'fail');
+  assert.match(missing.fix!, /--model/);
+  const inVsCode = (await modelCheck({ provider: 'local', modelPath: join(tmp, 'nope.gguf') }, { surface: 'vscode' }))!;
+  assert.match(inVsCode.fix!, /control\.model\.path|Select Model/);
+  const fake = join(tmp, 'fake.gguf');
+  writeFileSync(fake, 'not a model');
+  const notGguf = (await modelCheck({ provider: 'local', modelPath: fake }))!;
+  assert.equal(notGguf.status, 'fail');
+  assert.match(notGguf.detail, /not a GGUF/);
+  const real = join(tmp, 'tiny.gguf');
+  writeFileSync(real, Buffer.concat([Buffer.from('GGUF'), Buffer.alloc(60)]));
+  const ok = (await modelCheck({ provider: 'local', modelPath: real }))!;
+  assert.equal(ok.status, 'ok', ok.detail);
+});
+
+test('model: an OpenAI-compatible server must answer /models within the time limit', async () => {
+  const { url, server } = await serve((req, res) => {
+    if (req.url === '/v1/models') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'qwen3-4b' }] }));
+    } else if (req.url === '/slow/models') {
+      setTimeout(() => res.end('{}'), 1500);
+    } else {
+      res.statusCode = 404;
+      res.end();
+    }
+  });
+  try {
+    const ok = (await modelCheck({ provider: 'openai', baseUrl: url, model: 'default' }))!;
+    assert.equal(ok.status, 'ok', ok.detail);
+    assert.match(ok.detail, /qwen3-4b/);
+    const wrong = (await modelCheck({ provider: 'openai', baseUrl: url.replace('/v1', ''), model: 'default' }))!;
+    assert.equal(wrong.status, 'fail');
+    assert.match(wrong.detail, /HTTP 404/);
+    assert.match(wrong.fix!, /\/v1/);
+    const slow = (await modelCheck({ provider: 'openai', baseUrl: url.replace('/v1', '/slow'), model: 'default' }, { timeoutMs: 200 }))!;
+    assert.equal(slow.status, 'fail');
+    assert.match(slow.detail, /no answer within 0\.2 s/);
+    const unset = (await modelCheck({ provider: 'openai', baseUrl: '', model: 'default' }))!;
+    assert.equal(unset.status, 'fail');
+    assert.match(unset.fix!, /--url/);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+test('node-llama-cpp: found on disk without loading it; missing is a failure only when a local model is configured', () => {
+  const here = llamaRuntimeCheck({});
+  assert.equal(here.status, 'ok', here.detail); // installed in this checkout (package.json dependency)
+  assert.match(here.detail, /llama-addon\.node/);
+  const nowhere = llamaRuntimeCheck({ packageRoot: tmp });
+  assert.equal(nowhere.status, 'info');
+  assert.equal(llamaRuntimeCheck({ packageRoot: tmp }, true).status, 'fail');
+  // a package with no binary for this platform
+  const root = join(tmp, 'nobin');
+  mkdirSync(join(root, 'node_modules', 'node-llama-cpp'), { recursive: true });
+  writeFileSync(join(root, 'node_modules', 'node-llama-cpp', 'package.json'), '{"version":"3.21.1"}');
+  const noBin = llamaRuntimeCheck({ packageRoot: root }, true);
+  assert.equal(noBin.status, 'fail');
+  assert.match(noBin.detail, /no native binary/);
+  assert.match(noBin.fix!, /source download/);
+});
+
+test('embedder: absent is a note; a configured folder needs config.json, tokenizer.json, onnx/model.onnx', () => {
+  assert.equal(embedderCheck(undefined).status, 'info');
+  const dir = join(tmp, 'embedder');
+  mkdirSync(join(dir, 'onnx'), { recursive: true });
+  writeFileSync(join(dir, 'config.json'), '{}');
+  const partial = embedderCheck(dir);
+  assert.equal(partial.status, 'fail');
+  assert.match(partial.detail, /tokenizer\.json/);
+  assert.doesNotMatch(partial.detail, /config\.json/);
+  assert.match(partial.fix!, /tokenizer\.json/);
+  writeFileSync(join(dir, 'tokenizer.json'), '{}');
+  writeFileSync(join(dir, 'onnx', 'model.onnx'), 'x');
+  assert.equal(embedderCheck(dir).status, 'ok');
+  assert.equal(embedderCheck(join(tmp, 'missing')).status, 'fail');
+});
+
+test('index: tolerant of the format; "no index yet" says to rebuild', () => {
+  const none = indexCheck(join(tmp, 'idx-none'), { surface: 'vscode' });
+  assert.equal(none.status, 'info');
+  assert.match(none.detail, /no index yet/);
+  assert.equal(none.fix, 'Run Control: Rebuild Index.');
+  const dir = join(tmp, 'idx');
+  mkdirSync(dir);
+  assert.match(indexCheck(dir).detail, /no index yet/);
+  writeFileSync(join(dir, 'chunks.bin'), Buffer.alloc(2048));
+  const noStats = indexCheck(dir);
+  assert.equal(noStats.status, 'info');
+  assert.match(noStats.detail, /no stats file/);
+  writeFileSync(join(dir, 'stats.json'), JSON.stringify({ chunks: 42, files: 7, model: 'bge-small', nested: { x: 1 } }));
+  const ok = indexCheck(dir);
+  assert.equal(ok.status, 'ok');
+  assert.match(ok.detail, /chunks 42, files 7, model bge-small/);
+  const file = join(tmp, 'idx-file');
+  writeFileSync(file, '');
+  assert.equal(indexCheck(file).status, 'fail');
+});
+
+test('Node.js: 20 or newer', () => {
+  assert.equal(nodeCheck().status, 'ok');
+  const old = nodeCheck({ nodeVersion: '18.19.0' });
+  assert.equal(old.status, 'fail');
+  assert.match(old.fix!, /Node\.js 20/);
+});
+
+test('the report: every failure carries a fix; table and Markdown', async () => {
+  const checks = await runDoctor({ model: { provider: 'local', modelPath: join(tmp, 'nope.gguf') }, embedder: join(tmp, 'missing'), index: join(tmp, 'idx-none') });
+  assert.equal(doctorPassed(checks), false);
+  for (const c of checks.filter((x) => x.status === 'fail')) assert.ok(c.fix, `${c.capability} fails without a fix`);
+  const table = formatDoctorTable(checks);
+  assert.match(table, /^✔ Solvers: LQR/m);
+  assert.match(table, /^✘ Language model/m);
+  assert.match(table, /^• Retrieval index/m);
+  assert.match(table, /fix: /);
+  assert.match(table, /2 checks failed\./);
+  const md = doctorMarkdown(checks);
+  assert.match(md, /^# @control Doctor/);
+  assert.match(md, /\| ✘ \| Language model \|/);
+});
+
+function control(args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp, env: { ...process.env, CONTROL_MODEL: '' } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('control doctor: a table, exit 0 when nothing fails; exit 1 and --json when something does', () => {
+  const ok = control(['doctor', '--model', 'none']);
+  assert.equal(ok.code, 0, ok.out + ok.err);
+  assert.match(ok.out, /✔ Solvers: LQR .*K = \[1, √3\]/);
+  assert.match(ok.out, /• Language model .*slash commands .* still work/);
+  assert.match(ok.out, /All checks passed/);
+  const bad = control(['doctor', '--json', '--model', join(tmp, 'nope.gguf'), '--embedder', join(tmp, 'missing')]);
+  assert.equal(bad.code, 1, bad.err);
+  const j = JSON.parse(bad.out);
+  assert.equal(j.ok, false);
+  const model = j.checks.find((c: { capability: string }) => c.capability === 'Language model');
+  assert.equal(model.status, 'fail');
+  assert.match(model.fix, /--model/);
+  const usage = control(['doctor', '--frobnicate']);
+  assert.equal(usage.code, 2);
+  assert.equal(control(['doctor', '--index']).code, 2);
+});
