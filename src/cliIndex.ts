@@ -1,5 +1,136 @@
-// Placeholder entry of a CLI subcommand that is being written: says so plainly.
-export async function main(_argv: string[]): Promise<number> {
-  console.error('control: this subcommand is not available in this build yet.');
-  return 2;
+/**
+ * `control index`: build and search the retrieval index from the terminal.
+ *
+ *   control index build <folder> [--index DIR] [--embedder DIR] [--include GLOB]... [--exclude GLOB]... [--json]
+ *   control index search "<query>" [--index DIR] [--embedder DIR] [--k N] [--json]
+ *   control index stats [--index DIR] [--json]
+ *   control index calibrate [--index DIR] --embedder DIR [--json]
+ */
+import { join, resolve } from 'node:path';
+import { formatRange, IndexStore } from './core/retrieval/index.js';
+
+const USAGE = `Usage:
+  control index build <folder> [--index DIR] [--embedder DIR] [--include GLOB] [--exclude GLOB] [--json]
+      Index the notes, PDFs, notebooks and code under <folder> (default index: <folder>/.control-index).
+      Only changed files are re-read; an interrupted build resumes. --embedder: a local ONNX
+      embedding model folder (config.json, tokenizer.json, onnx/model.onnx) for hybrid search.
+  control index search "<query>" [--index DIR] [--embedder DIR] [--k N] [--json]
+      The best passages with source, chunk id and range, or none.
+  control index stats [--index DIR] [--json]
+  control index calibrate --embedder DIR [--index DIR] [--json]
+      Set the cosine gate from built-in in-domain and off-domain probe questions.`;
+
+interface Args {
+  positional: string[];
+  index?: string;
+  embedder?: string;
+  k?: number;
+  json: boolean;
+  include: string[];
+  exclude: string[];
 }
+
+function parse(argv: string[]): Args {
+  const a: Args = { positional: [], json: false, include: [], exclude: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const f = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${f} needs a value`);
+      return v;
+    };
+    if (f === '--json') a.json = true;
+    else if (f === '--index') a.index = value();
+    else if (f === '--embedder') a.embedder = value();
+    else if (f === '--include') a.include.push(value());
+    else if (f === '--exclude') a.exclude.push(value());
+    else if (f === '--k') {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new Error('--k takes a positive whole number');
+      a.k = n;
+    } else if (f.startsWith('--')) throw new Error(`unknown option ${f}`);
+    else a.positional.push(f);
+  }
+  return a;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  let a: Args;
+  try {
+    a = parse(rest);
+  } catch (e) {
+    console.error(`control index: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!sub || sub === '--help' || sub === 'help') {
+    console.log(USAGE);
+    return sub ? 0 : 2;
+  }
+  const indexDir = resolve(a.index ?? join(sub === 'build' && a.positional[0] ? a.positional[0] : '.', '.control-index'));
+  let store: IndexStore | undefined;
+  try {
+    if (sub === 'build') {
+      const folder = a.positional[0];
+      if (!folder) throw new UsageError('build needs a folder');
+      store = await IndexStore.open(indexDir, { embedder: a.embedder, threads: 2 });
+      const s = await store.build(folder, { include: a.include, exclude: a.exclude });
+      const st0 = store.stats();
+      if (a.embedder && !st0.embedderError) await store.startEmbedding();
+      const st = store.stats();
+      if (a.json) {
+        console.log(JSON.stringify({ files: s.files, chunks: s.chunks, filesIndexed: s.filesIndexed, filesSkipped: s.filesSkipped, ms: s.ms, filesChanged: s.filesChanged, embedded: st.embedded, mode: st.mode, skipped: s.skipped, ...(st.embedderError ? { embedderError: st.embedderError } : {}) }));
+      } else {
+        console.log(`Indexed ${s.filesIndexed} of ${s.files} files (${s.chunks} chunks; ${s.filesChanged} re-read, ${s.filesRemoved} removed) in ${s.ms} ms into ${indexDir}.`);
+        if (s.filesSkipped) console.log(`Skipped ${s.filesSkipped}: ${s.skipped.map((x) => `${x.path} (${x.reason})`).join('; ')}`);
+        console.log(st.mode === 'hybrid' ? `Hybrid search: ${st.embedded} of ${st.chunks} chunks embedded with ${st.embedder}.` : `Lexical search only${st.embedderError ? ` (${st.embedderError})` : ' (no --embedder)'}.`);
+      }
+      return 0;
+    }
+    if (sub === 'search') {
+      const q = a.positional.join(' ');
+      if (!q.trim()) throw new UsageError('search needs a query');
+      store = await IndexStore.open(indexDir, { embedder: a.embedder, threads: 2 });
+      if (!store.stats().builtAt) throw new Error(`No index in ${indexDir}: run \`control index build <folder>\` first.`);
+      const r = await store.search(q, { k: a.k ?? 5 });
+      if (a.json) {
+        console.log(JSON.stringify({ mode: r.mode, gate: r.gate, gated: r.gated, embedded: r.embedded, ms: r.ms, hits: r.hits }));
+      } else {
+        console.log(`${r.mode} search, ${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} (${r.ms} ms)${r.hits.length ? '' : ': nothing in the index answers this.'}`);
+        for (const h of r.hits) {
+          const snippet = h.text.replace(/\s+/g, ' ').slice(0, 160);
+          console.log(`\n${h.rank}. ${h.source} — ${formatRange(h.range)}  [${h.chunkId}]  score ${h.score.toFixed(4)}${h.cosine !== undefined ? `, cosine ${h.cosine.toFixed(3)}` : ''}\n   ${snippet}${h.text.length > 160 ? '…' : ''}`);
+        }
+      }
+      return 0;
+    }
+    if (sub === 'stats') {
+      store = await IndexStore.open(indexDir, { embedder: a.embedder });
+      const st = store.stats();
+      console.log(a.json ? JSON.stringify(st) : `${st.filesIndexed} files indexed of ${st.files} (${st.filesSkipped} skipped), ${st.chunks} chunks, ${st.embedded} embedded, ${st.mode} mode.`);
+      return 0;
+    }
+    if (sub === 'calibrate') {
+      if (!a.embedder) throw new UsageError('calibrate needs --embedder DIR');
+      store = await IndexStore.open(indexDir, { embedder: a.embedder, threads: 2 });
+      const st = store.stats();
+      if (st.embedderError) throw new Error(st.embedderError);
+      await store.startEmbedding();
+      const r = await store.calibrate();
+      console.log(a.json ? JSON.stringify(r) : `Cosine gate ${r.threshold.toFixed(3)}: in-domain worst best-match ${r.inWorst.toFixed(3)}, off-domain best ${r.offBest.toFixed(3)} (${r.separable ? 'separable' : 'overlapping'}, ${(r.accuracy * 100).toFixed(0)}% of probes on the right side).`);
+      return 0;
+    }
+    throw new UsageError(`unknown index subcommand "${sub}"`);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`control index: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    console.error(`control index: ${(e as Error).message}`);
+    return 1;
+  } finally {
+    await store?.close();
+  }
+}
+
+class UsageError extends Error {}

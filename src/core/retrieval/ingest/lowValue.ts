@@ -1,0 +1,45 @@
+/**
+ * Low-value chunks that match many queries and explain nothing: back-of-book index pages
+ * (every term of the field, each with page numbers), tables of contents, bibliographies.
+ * They are dropped at ingest. The rules look at structure, not vocabulary, so a prose
+ * paragraph that mentions a few years or page numbers stays.
+ */
+export type LowValueReason = 'index' | 'contents' | 'bibliography';
+
+const HEADING_RULES: [RegExp, LowValueReason][] = [
+  [/^(index|subject index|author index)$/i, 'index'],
+  [/^(contents|table of contents|list of (figures|tables))$/i, 'contents'],
+  [/^(references|bibliography|works cited|literature cited|further reading)$/i, 'bibliography'],
+];
+
+export function lowValueReason(text: string, heading?: string): LowValueReason | undefined {
+  const last = heading?.split(' > ').pop()?.replace(/^[\d.\s]+/, '').trim();
+  if (last) for (const [re, why] of HEADING_RULES) if (re.test(last)) return why;
+
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const tokens = text.split(/\s+/).filter(Boolean);
+  if (tokens.length < 15) return undefined;
+
+  // index: "term, 12, 45–47" entries; many bare page numbers among the words
+  const numeric = tokens.filter((t) => /^\d{1,4}([–-]\d{1,4})?[,;.]?$/.test(t)).length / tokens.length;
+  const entries = (text.match(/[A-Za-z)][^\d\n,]{0,60},\s*\d{1,4}(?:[–-]\d{1,4})?(?:\s*,\s*\d{1,4}(?:[–-]\d{1,4})?)*/g) ?? []).length;
+  if (numeric >= 0.2 && entries >= 6) return 'index';
+
+  // table of contents: most lines end in a page number, often after dot leaders
+  if (lines.length >= 5) {
+    const endsInPage = lines.filter((l) => /(\.{2,}|…|\s)\s*\d{1,4}$/.test(l) && /[A-Za-z]/.test(l)).length;
+    const leaders = lines.filter((l) => /(\.\s?){4,}|…{2,}/.test(l)).length;
+    if (endsInPage / lines.length >= 0.6 && (leaders >= 2 || numeric >= 0.1)) return 'contents';
+    if (/^(contents|table of contents)\b/i.test(lines[0]) && endsInPage / lines.length >= 0.4) return 'contents';
+  }
+
+  // bibliography: entry after entry with a year and citation furniture
+  const years = (text.match(/\b(19|20)\d{2}[a-z]?\b/g) ?? []).length;
+  const furniture = (
+    text.match(/\bet al\.|\bpp?\.\s*\d|\bvol\.\s*\d|\bno\.\s*\d|\bdoi\b|arXiv|ISBN|\bProc\.|\bTrans\.|\bJournal\b|\bIEEE\b|\bPress\b|\bSpringer\b|\bWiley\b|\bAutomatica\b|\bEds?\.\s/gi) ?? []
+  ).length;
+  const entryStarts = lines.filter((l) => /^(\[\d+\]|\d+\.\s+[A-Z]|[A-Z][a-z]+,\s+[A-Z]\.)/.test(l)).length;
+  const perWord = (years + furniture) / tokens.length;
+  if (years >= 5 && furniture >= 5 && (perWord >= 0.08 || entryStarts >= 4)) return 'bibliography';
+  return undefined;
+}

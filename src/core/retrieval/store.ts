@@ -1,0 +1,738 @@
+/**
+ * The index store: one folder (the extension passes its workspace storage path; the CLI uses
+ * `.control-index` in the workspace) holding
+ *
+ *   manifest.json            files (content hash, size, mtime, chunk id range), skipped files,
+ *                            calibration, the lexical config; rewritten atomically as a
+ *                            checkpoint every half second during a build and at its end
+ *   shards/<key>.json        one file's chunks (written before the manifest names them)
+ *   vectors/<model>/<key>.bin one file's embeddings for one model, with the file's hash; a
+ *                            partial file is resumed where it stopped
+ *   lexical.json             a flexsearch export with the id ranges it holds; when it is stale
+ *                            (a crash, an update since) the missing files are re-added from
+ *                            their shards on open
+ *
+ * Every write is atomic (temp + rename). Files are matched by size+mtime, then by content
+ * hash, so only changed files are re-chunked and re-embedded, and a killed build resumes from
+ * its last checkpoint. Dense embedding runs in the background while lexical search answers;
+ * files given to `update` are embedded at once (else the cosine gate would hide them).
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { ControlError } from '../errors.js';
+import type { Embedder } from './embedder.js';
+import { calibrateThreshold, dot, IN_DOMAIN_PROBES, OFF_DOMAIN_PROBES, rrf } from './fusion.js';
+import { ingestFile } from './ingest/index.js';
+import { DEFAULT_LEXICAL, LexicalIndex, type LexicalConfig } from './lexical.js';
+import { acceptsPath, readJsonFile, sha256, toPosix, walk, writeAtomic, type FoundFile } from './files.js';
+import type {
+  BuildOptions,
+  BuildSummary,
+  CalibrationResult,
+  Chunk,
+  GateInfo,
+  IndexStats,
+  SearchHit,
+  SearchResult,
+} from './types.js';
+
+const FORMAT = 1;
+/** files above this are skipped (a PDF of this size is a scan, not a text) */
+export const MAX_FILE_BYTES = 100 * 1024 * 1024;
+const CHECKPOINT_MS = 500;
+/** lexical-only gate: share of the query's terms a passage must contain */
+export const LEXICAL_COVERAGE = 0.5;
+const EMBED_BATCH = 16;
+
+interface FileEntry {
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  key: string;
+  firstId: number;
+  count: number;
+  source: string;
+  dropped?: Record<string, number>;
+  repaired?: number;
+}
+
+interface Manifest {
+  format: number;
+  root?: string;
+  lexical: LexicalConfig;
+  nextId: number;
+  files: Record<string, FileEntry>;
+  skipped: Record<string, string>;
+  calibration?: Record<string, CalibrationResult>;
+  include?: string[];
+  exclude?: string[];
+  builtAt?: string;
+}
+
+interface Shard {
+  path: string;
+  hash: string;
+  chunks: Chunk[];
+}
+
+interface LexicalSnapshot {
+  config: LexicalConfig;
+  size: number;
+  ranges: Record<string, [number, number]>;
+  parts: Record<string, string>;
+}
+
+export interface OpenOptions {
+  /** an embedder already loaded, or the path of a local ONNX model folder to load */
+  embedder?: Embedder | string;
+  /** threads for the embedder (default 1: the editor and the model share 2 cores) */
+  threads?: number;
+  lexical?: Partial<LexicalConfig>;
+}
+
+export interface SearchOptions {
+  /** hits to return (default 5) */
+  k?: number;
+  /** lexical and dense candidates considered before fusion (default 50) */
+  candidates?: number;
+  /** override the cosine gate (tests, experiments) */
+  threshold?: number;
+}
+
+function shardKey(rel: string): string {
+  return sha256(rel).slice(0, 24);
+}
+
+const yieldNow = () => new Promise<void>((r) => setImmediate(r));
+
+function vectorDirName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+export class IndexStore {
+  private manifest: Manifest;
+  private lexical: LexicalIndex;
+  /** numeric id -> chunk, live chunks only */
+  private chunks = new Map<number, Chunk>();
+  private vectors = new Map<number, Float32Array>();
+  private embedder?: Embedder;
+  private embedderError?: string;
+  private embedding?: Promise<void>;
+  private embedAbort?: AbortController;
+  private lexicalDirty = false;
+  private snapshotTimer?: NodeJS.Timeout;
+  private building = false;
+
+  private constructor(
+    readonly dir: string,
+    manifest: Manifest,
+    lexical: LexicalIndex,
+  ) {
+    this.manifest = manifest;
+    this.lexical = lexical;
+  }
+
+  /** open (or create) the index in `dir`; loads chunks, the lexical index and any stored vectors */
+  static async open(dir: string, opts: OpenOptions = {}): Promise<IndexStore> {
+    mkdirSync(join(dir, 'shards'), { recursive: true });
+    const config: LexicalConfig = { ...DEFAULT_LEXICAL, ...opts.lexical };
+    let m = readJsonFile<Manifest>(join(dir, 'manifest.json'));
+    if (!m || m.format !== FORMAT || m.lexical?.tokenize !== config.tokenize) {
+      m = { format: FORMAT, lexical: config, nextId: 1, files: {}, skipped: {} };
+    }
+    const store = new IndexStore(dir, m, new LexicalIndex(config));
+    store.loadChunks();
+    store.loadLexical();
+    if (opts.embedder) {
+      try {
+        if (typeof opts.embedder === 'string') {
+          const { loadEmbedder } = await import('./embedder.js');
+          store.embedder = await loadEmbedder(opts.embedder, { threads: opts.threads });
+        } else store.embedder = opts.embedder;
+        store.loadVectors();
+      } catch (e) {
+        store.embedderError = (e as Error).message;
+      }
+    }
+    return store;
+  }
+
+  // ---------------------------------------------------------------- loading
+
+  private loadChunks(): void {
+    for (const [rel, f] of Object.entries(this.manifest.files)) {
+      const shard = readJsonFile<Shard>(join(this.dir, 'shards', `${f.key}.json`));
+      if (!shard || shard.hash !== f.hash || shard.chunks.length !== f.count) {
+        delete this.manifest.files[rel]; // torn or missing shard: the next build re-ingests the file
+        continue;
+      }
+      shard.chunks.forEach((c, i) => this.chunks.set(f.firstId + i, c));
+    }
+  }
+
+  private loadLexical(): void {
+    const snap = readJsonFile<LexicalSnapshot>(join(this.dir, 'lexical.json'));
+    const cfg = this.manifest.lexical;
+    let have: Record<string, [number, number]> = {};
+    if (snap && snap.config.tokenize === cfg.tokenize) {
+      try {
+        this.lexical = LexicalIndex.import(cfg, snap.parts, snap.size);
+        have = snap.ranges;
+      } catch {
+        this.lexical = new LexicalIndex(cfg);
+      }
+    }
+    // files the snapshot lacks (a crash before it was written, updates since) come from shards,
+    // in id order so the index is the same as a clean build's
+    const missing = Object.entries(this.manifest.files)
+      .filter(([rel, f]) => !(have[rel] && have[rel][0] === f.firstId && have[rel][1] === f.count))
+      .sort((a, b) => a[1].firstId - b[1].firstId);
+    for (const [, f] of missing) this.addLexical(f);
+    if (missing.length) this.lexicalDirty = true;
+  }
+
+  private loadVectors(): void {
+    if (!this.embedder) return;
+    const vdir = this.vectorDir();
+    if (!existsSync(vdir)) return;
+    for (const f of Object.values(this.manifest.files)) {
+      const v = this.readVectorFile(f);
+      if (v) v.forEach((vec, i) => this.vectors.set(f.firstId + i, vec));
+    }
+  }
+
+  private vectorDir(): string {
+    return join(this.dir, 'vectors', vectorDirName(this.embedder!.id));
+  }
+
+  /** a file's stored vectors (possibly fewer than its chunks: a partial file to resume) */
+  private readVectorFile(f: FileEntry): Float32Array[] | undefined {
+    const p = join(this.vectorDir(), `${f.key}.bin`);
+    if (!existsSync(p)) return undefined;
+    try {
+      const buf = readFileSync(p);
+      const hlen = buf.readUInt32LE(0);
+      const head = JSON.parse(buf.subarray(4, 4 + hlen).toString('utf8')) as { hash: string; n: number; dim: number };
+      if (head.hash !== f.hash || head.dim !== this.embedder!.dim) return undefined;
+      const start = 4 + hlen;
+      const all = new Float32Array(buf.buffer.slice(buf.byteOffset + start, buf.byteOffset + start + head.n * head.dim * 4));
+      const out: Float32Array[] = [];
+      for (let i = 0; i < head.n; i++) out.push(all.subarray(i * head.dim, (i + 1) * head.dim));
+      return out;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private writeVectorFile(f: FileEntry, vecs: Float32Array[]): void {
+    const dim = this.embedder!.dim;
+    const head = Buffer.from(JSON.stringify({ hash: f.hash, n: vecs.length, dim }), 'utf8');
+    const data = new Float32Array(vecs.length * dim);
+    vecs.forEach((v, i) => data.set(v, i * dim));
+    const out = Buffer.alloc(4 + head.length + data.byteLength);
+    out.writeUInt32LE(head.length, 0);
+    head.copy(out, 4);
+    Buffer.from(data.buffer).copy(out, 4 + head.length);
+    mkdirSync(this.vectorDir(), { recursive: true });
+    writeAtomic(join(this.vectorDir(), `${f.key}.bin`), out);
+  }
+
+  // ---------------------------------------------------------------- indexing
+
+  private indexText(c: Chunk): string {
+    return c.heading ? `${c.heading}\n${c.text}` : c.text;
+  }
+
+  private addLexical(f: FileEntry): void {
+    for (let i = 0; i < f.count; i++) {
+      const c = this.chunks.get(f.firstId + i);
+      if (c) this.lexical.add(f.firstId + i, this.indexText(c));
+    }
+  }
+
+  private dropFile(rel: string): void {
+    const f = this.manifest.files[rel];
+    if (!f) return;
+    for (let i = 0; i < f.count; i++) {
+      this.chunks.delete(f.firstId + i);
+      this.vectors.delete(f.firstId + i);
+    }
+    delete this.manifest.files[rel];
+    rmSync(join(this.dir, 'shards', `${f.key}.json`), { force: true });
+    if (this.embedder) rmSync(join(this.vectorDir(), `${f.key}.bin`), { force: true });
+    this.lexicalDirty = true; // its ids stay in flexsearch as dead ids until compaction
+  }
+
+  /**
+   * (Re-)index one file when its content changed. Returns 'unchanged', 'indexed' or the
+   * reason it was skipped.
+   */
+  private async indexFile(file: FoundFile): Promise<'unchanged' | 'indexed' | { skipped: string }> {
+    const old = this.manifest.files[file.rel];
+    if (old && old.size === file.size && old.mtimeMs === file.mtimeMs) return 'unchanged';
+    if (file.size > MAX_FILE_BYTES) {
+      this.dropFile(file.rel);
+      return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
+    }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file.abs);
+    } catch (e) {
+      this.dropFile(file.rel);
+      return { skipped: `unreadable: ${(e as Error).message}` };
+    }
+    const hash = sha256(bytes);
+    if (old && old.hash === hash) {
+      old.size = file.size;
+      old.mtimeMs = file.mtimeMs;
+      return 'unchanged';
+    }
+    if (!old && this.manifest.skipped[file.rel]?.startsWith(`${hash}:`)) {
+      return { skipped: this.manifest.skipped[file.rel].slice(hash.length + 1) };
+    }
+    let result;
+    try {
+      result = await ingestFile(file.rel, bytes);
+    } catch (e) {
+      this.dropFile(file.rel);
+      return { skipped: (e as Error).message || 'could not be read' };
+    }
+    if (!result.chunks.length) {
+      this.dropFile(file.rel);
+      return { skipped: Object.keys(result.dropped).length ? 'only low-value text (index, contents, bibliography)' : 'no text' };
+    }
+    const ids = new Set(result.chunks.map((c) => c.id));
+    if (ids.size !== result.chunks.length) throw new Error(`duplicate chunk ids in ${file.rel}`); // fail closed
+    this.dropFile(file.rel);
+    const entry: FileEntry = {
+      hash,
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      key: shardKey(file.rel),
+      firstId: this.manifest.nextId,
+      count: result.chunks.length,
+      source: result.source,
+      ...(Object.keys(result.dropped).length ? { dropped: result.dropped } : {}),
+      ...(result.repaired ? { repaired: result.repaired } : {}),
+    };
+    this.manifest.nextId += result.chunks.length;
+    writeAtomic(join(this.dir, 'shards', `${entry.key}.json`), JSON.stringify({ path: file.rel, hash, chunks: result.chunks } satisfies Shard));
+    this.manifest.files[file.rel] = entry;
+    delete this.manifest.skipped[file.rel];
+    result.chunks.forEach((c, i) => this.chunks.set(entry.firstId + i, c));
+    this.addLexical(entry);
+    this.lexicalDirty = true;
+    return 'indexed';
+  }
+
+  private writeManifest(): void {
+    writeAtomic(join(this.dir, 'manifest.json'), JSON.stringify(this.manifest));
+  }
+
+  /** write the lexical snapshot now (also done at the end of a build, debounced after updates, on close) */
+  flush(): void {
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = undefined;
+    if (!this.lexicalDirty) return;
+    // compaction: when dead ids (removed or changed chunks) pass a third of the index
+    if (this.lexical.size - this.chunks.size > Math.max(1000, this.chunks.size / 2)) {
+      this.lexical = new LexicalIndex(this.manifest.lexical);
+      for (const f of Object.values(this.manifest.files).sort((a, b) => a.firstId - b.firstId)) this.addLexical(f);
+    }
+    const ranges: Record<string, [number, number]> = {};
+    for (const [rel, f] of Object.entries(this.manifest.files)) ranges[rel] = [f.firstId, f.count];
+    const snap: LexicalSnapshot = { config: this.manifest.lexical, size: this.lexical.size, ranges, parts: this.lexical.export() };
+    writeAtomic(join(this.dir, 'lexical.json'), JSON.stringify(snap));
+    this.lexicalDirty = false;
+  }
+
+  private scheduleSnapshot(): void {
+    if (this.snapshotTimer) return;
+    this.snapshotTimer = setTimeout(() => {
+      this.snapshotTimer = undefined;
+      try {
+        this.flush();
+      } catch {
+        /* the next flush or open reconciles from the shards */
+      }
+    }, 5000);
+    this.snapshotTimer.unref();
+  }
+
+  /**
+   * Index the supported files under `folder`: unchanged files are skipped by size+mtime and
+   * content hash, removed files leave the index, the manifest is checkpointed as it goes, so
+   * a killed or cancelled build resumes. Embedding starts in the background afterwards.
+   */
+  async build(folder: string, opts: BuildOptions = {}): Promise<BuildSummary> {
+    if (this.building) throw new ControlError('An index build is already running.', 'invalid');
+    this.building = true;
+    const t0 = performance.now();
+    try {
+      const root = resolve(folder);
+      if (!existsSync(root) || !statSync(root).isDirectory()) throw new ControlError(`${folder} is not a folder.`, 'invalid');
+      if (this.manifest.root && this.manifest.root !== root) {
+        // another folder: start afresh rather than mix two workspaces' files
+        for (const rel of Object.keys(this.manifest.files)) this.dropFile(rel);
+        this.manifest.skipped = {};
+      }
+      this.manifest.root = root;
+      this.manifest.include = opts.include;
+      this.manifest.exclude = opts.exclude;
+      opts.onProgress?.({ phase: 'scan', done: 0, total: 0 });
+      const { files } = walk(root, { include: opts.include, exclude: opts.exclude, gitignore: opts.gitignore, skipDirs: [resolve(this.dir)] });
+      const present = new Set(files.map((f) => f.rel));
+      let removed = 0;
+      for (const rel of Object.keys(this.manifest.files)) {
+        if (!present.has(rel)) {
+          this.dropFile(rel);
+          removed++;
+        }
+      }
+      for (const rel of Object.keys(this.manifest.skipped)) if (!present.has(rel)) delete this.manifest.skipped[rel];
+      const skipped: { path: string; reason: string }[] = [];
+      let changed = 0;
+      let cancelled = false;
+      let lastCheckpoint = performance.now();
+      let lastYield = performance.now();
+      for (let i = 0; i < files.length; i++) {
+        if (opts.signal?.aborted) {
+          cancelled = true;
+          break;
+        }
+        const f = files[i];
+        const r = await this.indexFile(f);
+        if (r === 'indexed') changed++;
+        else if (r !== 'unchanged') {
+          skipped.push({ path: f.rel, reason: r.skipped });
+          let hash = '';
+          try {
+            hash = sha256(readFileSync(f.abs));
+          } catch {
+            /* unreadable */
+          }
+          this.manifest.skipped[f.rel] = `${hash}:${r.skipped}`;
+        }
+        opts.onProgress?.({ phase: 'ingest', done: i + 1, total: files.length, path: f.rel });
+        const now = performance.now();
+        if (now - lastCheckpoint > CHECKPOINT_MS) {
+          this.writeManifest();
+          lastCheckpoint = now;
+        }
+        if (now - lastYield > 50) {
+          await yieldNow(); // let searches, progress and cancellation through
+          lastYield = performance.now();
+        }
+      }
+      for (const [rel, why] of Object.entries(this.manifest.skipped)) {
+        if (!skipped.some((s) => s.path === rel)) skipped.push({ path: rel, reason: why.slice(why.indexOf(':') + 1) });
+      }
+      if (!cancelled) this.manifest.builtAt = new Date().toISOString();
+      this.writeManifest();
+      this.flush();
+      if (this.embedder) this.startEmbedding();
+      const filesIndexed = Object.keys(this.manifest.files).length;
+      opts.onProgress?.({ phase: 'done', done: files.length, total: files.length });
+      return {
+        files: files.length,
+        chunks: this.chunks.size,
+        filesIndexed,
+        filesSkipped: skipped.length,
+        filesChanged: changed,
+        filesRemoved: removed,
+        skipped,
+        ms: Math.round(performance.now() - t0),
+        cancelled,
+      };
+    } finally {
+      this.building = false;
+    }
+  }
+
+  /**
+   * Re-index the given files (absolute or relative to the built folder): changed ones are
+   * re-chunked (and embedded at once when there is an embedder), deleted or no longer
+   * accepted ones leave the index. Returns how many files changed.
+   */
+  async update(changedPaths: string[]): Promise<{ indexed: number; removed: number; skipped: { path: string; reason: string }[]; ms: number }> {
+    const t0 = performance.now();
+    const root = this.manifest.root;
+    if (!root) throw new ControlError('The index has not been built yet: build it first.', 'invalid');
+    let indexed = 0;
+    let removed = 0;
+    const skipped: { path: string; reason: string }[] = [];
+    const touched: string[] = [];
+    for (const p of changedPaths) {
+      const abs = isAbsolute(p) ? p : join(root, p);
+      const rel = toPosix(relative(root, abs));
+      if (rel.startsWith('..')) continue;
+      let st;
+      try {
+        st = statSync(abs);
+      } catch {
+        st = undefined;
+      }
+      if (!st?.isFile() || !acceptsPath(root, rel, { include: this.manifest.include, exclude: this.manifest.exclude })) {
+        if (this.manifest.files[rel]) {
+          this.dropFile(rel);
+          removed++;
+        }
+        delete this.manifest.skipped[rel];
+        continue;
+      }
+      const r = await this.indexFile({ rel, abs, size: st.size, mtimeMs: st.mtimeMs });
+      if (r === 'indexed') {
+        indexed++;
+        touched.push(rel);
+      } else if (r !== 'unchanged') skipped.push({ path: rel, reason: r.skipped });
+    }
+    if (indexed || removed) {
+      this.writeManifest();
+      this.scheduleSnapshot();
+    }
+    if (this.embedder && touched.length) {
+      for (const rel of touched) await this.embedFile(rel, this.manifest.files[rel]);
+    }
+    return { indexed, removed, skipped, ms: Math.round((performance.now() - t0) * 10) / 10 };
+  }
+
+  // ---------------------------------------------------------------- embedding
+
+  private async embedFile(rel: string, f: FileEntry, signal?: AbortSignal, onBatch?: (n: number) => void): Promise<boolean> {
+    const emb = this.embedder!;
+    const have = this.readVectorFile(f) ?? [];
+    const vecs = have.slice(0, f.count);
+    let lastWrite = performance.now();
+    while (vecs.length < f.count) {
+      if (signal?.aborted || this.manifest.files[rel] !== f) return false;
+      const batch: Chunk[] = [];
+      for (let i = vecs.length; i < Math.min(f.count, vecs.length + EMBED_BATCH); i++) batch.push(this.chunks.get(f.firstId + i)!);
+      const out = await emb.embed(batch.map((c) => this.indexText(c)), 'passage');
+      if (this.manifest.files[rel] !== f) return false; // changed meanwhile
+      for (const v of out) {
+        this.vectors.set(f.firstId + vecs.length, v);
+        vecs.push(v);
+      }
+      onBatch?.(out.length);
+      if (performance.now() - lastWrite > 2000 && vecs.length < f.count) {
+        this.writeVectorFile(f, vecs); // checkpoint within a long file (a book)
+        lastWrite = performance.now();
+      }
+      await yieldNow();
+    }
+    this.writeVectorFile(f, vecs);
+    return true;
+  }
+
+  /** embed every chunk without a vector, in the background; resumable (per-file checkpoints) */
+  startEmbedding(onProgress?: (done: number, total: number) => void): Promise<void> {
+    if (!this.embedder) return Promise.resolve();
+    if (this.embedding) return this.embedding;
+    const ac = new AbortController();
+    this.embedAbort = ac;
+    this.embedding = (async () => {
+      try {
+        for (;;) {
+          const todo = Object.entries(this.manifest.files)
+            .filter(([, f]) => !this.vectors.has(f.firstId + f.count - 1) || !this.vectors.has(f.firstId))
+            .sort((a, b) => a[1].firstId - b[1].firstId);
+          if (!todo.length || ac.signal.aborted) break;
+          let progressed = false;
+          for (const [rel, f] of todo) {
+            if (ac.signal.aborted) break;
+            const ok = await this.embedFile(rel, f, ac.signal, () => onProgress?.(this.vectors.size, this.chunks.size));
+            progressed ||= ok;
+          }
+          if (!progressed) break;
+        }
+      } catch (e) {
+        this.embedderError = `embedding stopped: ${(e as Error).message}`;
+      } finally {
+        this.embedding = undefined;
+        this.embedAbort = undefined;
+      }
+    })();
+    return this.embedding;
+  }
+
+  /** resolves when background embedding has finished (at once when none is running) */
+  whenEmbedded(): Promise<void> {
+    return this.embedding ?? Promise.resolve();
+  }
+
+  // ---------------------------------------------------------------- search
+
+  private gate(): GateInfo {
+    if (!this.embedder) return { kind: 'lexical-coverage', threshold: LEXICAL_COVERAGE, calibrated: false };
+    const cal = this.manifest.calibration?.[this.embedder.id];
+    if (!cal) return { kind: 'cosine', threshold: this.embedder.conventions.defaultThreshold, calibrated: false };
+    const stale = Math.abs(this.chunks.size - cal.chunks) > cal.chunks / 5;
+    return { kind: 'cosine', threshold: cal.threshold, calibrated: true, ...(stale ? { stale } : {}) };
+  }
+
+  private coverage(terms: string[], c: Chunk): number {
+    if (!terms.length) return 0;
+    const have = new Set(this.lexical.encode(this.indexText(c)));
+    return terms.filter((t) => have.has(t)).length / terms.length;
+  }
+
+  /**
+   * The passages for a query, best first, or none: hybrid (RRF of the lexical and dense
+   * rankings, cosine-gated) when an embedder is loaded, else lexical (gated by the share of
+   * query terms a passage contains). Returning nothing is a normal outcome.
+   */
+  async search(query: string, opts: SearchOptions = {}): Promise<SearchResult> {
+    const t0 = performance.now();
+    const k = opts.k ?? 5;
+    const nCand = opts.candidates ?? 50;
+    const gate = this.gate();
+    if (opts.threshold !== undefined) gate.threshold = opts.threshold;
+    const embedded = { done: this.vectors.size, total: this.chunks.size };
+    const terms = this.lexical.terms(query);
+    const hybrid = !!this.embedder && this.vectors.size > 0;
+    const lexIds: number[] = [];
+    if (terms.length) {
+      for (const id of this.lexical.search(query, nCand * 2)) {
+        if (this.chunks.has(id)) lexIds.push(id);
+        if (lexIds.length >= nCand) break;
+      }
+    }
+    const result = (hits: SearchHit[], gated: number): SearchResult => ({
+      mode: hybrid ? 'hybrid' : 'lexical',
+      hits,
+      gate,
+      gated,
+      embedded,
+      ms: Math.round((performance.now() - t0) * 100) / 100,
+    });
+    const hit = (id: number, score: number, rank: number, extra: Partial<SearchHit>): SearchHit => {
+      const c = this.chunks.get(id)!;
+      return { chunkId: c.id, source: c.source, path: c.path, range: c.range, text: c.text, ...(c.heading ? { heading: c.heading } : {}), score, rank, ...extra };
+    };
+
+    if (!hybrid) {
+      const hits: SearchHit[] = [];
+      let gated = 0;
+      for (let i = 0; i < lexIds.length && hits.length < k; i++) {
+        if (this.coverage(terms, this.chunks.get(lexIds[i])!) < LEXICAL_COVERAGE) {
+          gated++;
+          continue;
+        }
+        hits.push(hit(lexIds[i], 1 / (60 + i + 1), hits.length + 1, { lexicalRank: i + 1 }));
+      }
+      return result(hits, gated);
+    }
+
+    const [qv] = await this.embedder!.embed([query], 'query');
+    // dense ranking over every embedded chunk (brute force: 100k x 384 is ~40 ms)
+    const top: { id: number; cos: number }[] = [];
+    let floor = -Infinity;
+    for (const [id, v] of this.vectors) {
+      if (!this.chunks.has(id)) continue;
+      const cos = dot(qv, v);
+      if (top.length < nCand || cos > floor) {
+        top.push({ id, cos });
+        if (top.length > nCand * 2) {
+          top.sort((a, b) => b.cos - a.cos);
+          top.length = nCand;
+          floor = top[nCand - 1].cos;
+        }
+      }
+    }
+    top.sort((a, b) => b.cos - a.cos);
+    top.length = Math.min(top.length, nCand);
+    const cosine = new Map<number, number>(top.map((t) => [t.id, t.cos]));
+    // lexical candidates are scored densely too, so none is dropped for lack of a score
+    for (const id of lexIds) {
+      const v = this.vectors.get(id);
+      if (v && !cosine.has(id)) cosine.set(id, dot(qv, v));
+    }
+    let gated = 0;
+    const pass = (id: number) => {
+      const cos = cosine.get(id);
+      if (cos !== undefined) return cos >= gate.threshold;
+      // not embedded yet: the lexical gate decides until its vector exists
+      return this.coverage(terms, this.chunks.get(id)!) >= LEXICAL_COVERAGE;
+    };
+    const lexRank = new Map(lexIds.map((id, i) => [id, i + 1]));
+    const denseRank = new Map(top.map((t, i) => [t.id, i + 1]));
+    const lexPass = lexIds.filter(pass);
+    const densePass = top.map((t) => t.id).filter((id) => cosine.get(id)! >= gate.threshold);
+    const considered = new Set([...lexIds, ...top.map((t) => t.id)]);
+    gated = [...considered].filter((id) => !lexPass.includes(id) && !densePass.includes(id)).length;
+    const fused = rrf([lexPass, densePass]).slice(0, k);
+    const hits = fused.map((f, i) =>
+      hit(f.key, f.score, i + 1, {
+        ...(cosine.has(f.key) ? { cosine: cosine.get(f.key) } : {}),
+        ...(lexRank.has(f.key) ? { lexicalRank: lexRank.get(f.key) } : {}),
+        ...(denseRank.has(f.key) ? { denseRank: denseRank.get(f.key) } : {}),
+      }),
+    );
+    return result(hits, gated);
+  }
+
+  /**
+   * Set the cosine gate from probe questions: each probe's best-match cosine over the embedded
+   * chunks; the threshold separates in-domain from off-domain (see fusion.ts). Stored with the
+   * index for this embedder. Waits for background embedding first.
+   */
+  async calibrate(inDomain: string[] = IN_DOMAIN_PROBES, offDomain: string[] = OFF_DOMAIN_PROBES): Promise<CalibrationResult> {
+    if (!this.embedder) throw new ControlError('Calibration needs an embedding model: set one, then calibrate.', 'unsupported');
+    await this.whenEmbedded();
+    if (!this.vectors.size) throw new ControlError('Nothing is embedded yet: build the index first.', 'invalid');
+    const best = async (qs: string[]) => {
+      const vs = await this.embedder!.embed(qs, 'query');
+      return vs.map((q) => {
+        let b = -1;
+        for (const v of this.vectors.values()) b = Math.max(b, dot(q, v));
+        return b;
+      });
+    };
+    const r = calibrateThreshold(await best(inDomain), await best(offDomain), this.chunks.size);
+    this.manifest.calibration = { ...this.manifest.calibration, [this.embedder.id]: r };
+    this.writeManifest();
+    return r;
+  }
+
+  // ---------------------------------------------------------------- status
+
+  stats(): IndexStats {
+    const files = Object.values(this.manifest.files);
+    const dropped: Record<string, number> = {};
+    for (const f of files) for (const [k, v] of Object.entries(f.dropped ?? {})) dropped[k] = (dropped[k] ?? 0) + v;
+    const skipped = Object.keys(this.manifest.skipped).length;
+    return {
+      files: files.length + skipped,
+      chunks: this.chunks.size,
+      filesIndexed: files.length,
+      filesSkipped: skipped,
+      embedded: this.vectors.size,
+      mode: this.embedder && this.vectors.size > 0 ? 'hybrid' : 'lexical',
+      ...(this.embedder ? { embedder: this.embedder.name } : {}),
+      ...(this.embedderError ? { embedderError: this.embedderError } : {}),
+      gate: this.gate(),
+      droppedLowValue: dropped,
+      ...(this.manifest.root ? { root: this.manifest.root } : {}),
+      ...(this.manifest.builtAt ? { builtAt: this.manifest.builtAt } : {}),
+    };
+  }
+
+  /** every chunk in the index (by id order): for tests and tools that list what is indexed */
+  allChunks(): Chunk[] {
+    return [...this.chunks.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);
+  }
+
+  /** stop background work, write the lexical snapshot, release the embedder */
+  async close(): Promise<void> {
+    this.embedAbort?.abort();
+    await this.embedding?.catch(() => undefined);
+    this.flush();
+    await this.embedder?.dispose().catch(() => undefined);
+  }
+
+  /** delete the index folder's contents (Rebuild from scratch) */
+  static clear(dir: string): void {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir)) rmSync(join(dir, e), { recursive: true, force: true });
+  }
+}
