@@ -86,6 +86,7 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
             history: historyMessages(chatContext),
             maxSteps: cfg.get<number>('agent.maxToolSteps', 3),
             maxCallsPerTool: cfg.get<number>('agent.maxCallsPerTool', 2),
+            maxOutputTokens: cfg.get<number>('agent.maxOutputTokens', 2048),
           },
         },
       ),

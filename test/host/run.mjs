@@ -418,12 +418,12 @@ async function main() {
   // (see suite/bridge.ts) so the extension host stays up for phase 2.
   const early = await phase('in-host-suite', async () => {
     await page.goto(url);
-    const until = Date.now() + 150_000;
+    const until = Date.now() + 300_000;
     let code;
     exited.then((c) => (code = c));
     while (!existsSync(resultsFile)) {
       if (code !== undefined) return code; // run() settled without results: the suite failed to load
-      if (Date.now() > until) throw new Error('the in-host suite wrote no results within 150 s');
+      if (Date.now() > until) throw new Error('the in-host suite wrote no results within 300 s');
       await sleep(200);
     }
   });

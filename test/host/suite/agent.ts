@@ -18,6 +18,8 @@ export function registerAgentTests(): void {
     const cfg = vscode.workspace.getConfiguration('control');
     await cfg.update('model.path', path, vscode.ConfigurationTarget.Global);
     await cfg.update('model.provider', 'local', vscode.ConfigurationTarget.Global);
+    // random weights ramble until the budget: keep the answer short
+    await cfg.update('agent.maxOutputTokens', 48, vscode.ConfigurationTarget.Global);
     try {
       await vscode.commands.executeCommand('workbench.action.chat.newChat');
       const result = await vscode.commands.executeCommand<{ errorDetails?: { message: string }; metadata?: Record<string, any> } | undefined>(
@@ -34,6 +36,7 @@ export function registerAgentTests(): void {
     } finally {
       await cfg.update('model.provider', undefined, vscode.ConfigurationTarget.Global);
       await cfg.update('model.path', undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update('agent.maxOutputTokens', undefined, vscode.ConfigurationTarget.Global);
     }
   }, 180_000);
 }
