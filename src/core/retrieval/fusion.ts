@@ -25,7 +25,7 @@ export function dot(a: Float32Array, b: Float32Array): number {
 /**
  * The threshold that separates in-domain from off-domain probes by their best-match cosine:
  * the midpoint of the gap when they separate, else the threshold with the most probes on the
- * right side (ties: the lower one, so in-domain questions are not starved).
+ * right side (ties: the middle of the tied range when it scores as well, else the lowest).
  */
 export function calibrateThreshold(inBest: number[], offBest: number[], chunks: number): CalibrationResult {
   if (!inBest.length || !offBest.length) throw new Error('calibration needs in-domain and off-domain probes');
@@ -36,16 +36,12 @@ export function calibrateThreshold(inBest: number[], offBest: number[], chunks: 
   let threshold: number;
   if (inWorst > offMax) threshold = (inWorst + offMax) / 2;
   else {
-    const cands = [...inBest, ...offBest].map((x) => x + 1e-9).concat(inBest).sort((a, b) => a - b);
-    threshold = cands[0];
-    let best = -1;
-    for (const t of cands) {
-      const c = correct(t);
-      if (c > best) {
-        best = c;
-        threshold = t;
-      }
-    }
+    const cands = [...new Set([...inBest, ...offBest.map((x) => x + 1e-9)])].sort((a, b) => a - b);
+    const best = Math.max(...cands.map(correct));
+    const tied = cands.filter((t) => correct(t) === best);
+    // the middle of the tied range when it scores as well (no needless lean either way)
+    const mid = (tied[0] + tied[tied.length - 1]) / 2;
+    threshold = correct(mid) === best ? mid : tied[0];
   }
   return {
     threshold,

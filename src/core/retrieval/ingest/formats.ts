@@ -128,7 +128,8 @@ export function parseLatex(text: string): Parsed {
   let buf: string[] = [];
   let start = begin + 1;
   const flush = (end: number) => {
-    cur.blocks.push(...paragraphs(buf.join('\n'), start + 1).filter((b) => b.text.trim()));
+    // blocks that are only commands (\maketitle, \label{...}) carry no text
+    cur.blocks.push(...paragraphs(buf.join('\n'), start + 1).filter((b) => b.text.replace(/\\[a-zA-Z]+\*?(\[[^\]]*\])?(\{[^}]*\})*/g, '').trim()));
     buf = [];
     start = end + 1;
   };

@@ -6,9 +6,10 @@ export function cleanFileName(relPath: string): string {
   const base = relPath.split('/').pop() ?? relPath;
   let s = base.replace(/\.[A-Za-z0-9]{1,6}$/, '');
   s = s
-    .replace(/\b(scan|img|dsc|document|doc)[_-]?\d{2,}\b/gi, ' ')
+    .replace(/[_+]+/g, ' ')
+    .replace(/\b(scan|img|dsc|document|doc)[\s_-]?\d{2,}\b/gi, ' ')
     .replace(/[\[(]\s*(\d{1,3}|copy|ocr|scanned|compressed|final|draft|v\d+)\s*[\])]/gi, ' ')
-    .replace(/[_-](ocr|scanned|compressed|optimi[sz]ed|final|copy|v\d+)\b/gi, ' ')
+    .replace(/[\s-](ocr|scanned|compressed|optimi[sz]ed|final|copy|v\d+)\b/gi, ' ')
     .replace(/\b[0-9a-f]{16,}\b/gi, ' ')
     .replace(/[_+]+/g, ' ')
     .replace(/(?<=[a-z])-(?=[a-z])/g, ' ')

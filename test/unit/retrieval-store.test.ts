@@ -1,0 +1,217 @@
+// The retrieval index: RRF, the gate and its calibration, incremental updates, crash-resume,
+// .gitignore and binary files, and the real transformers.js path on a generated tiny ONNX
+// embedder. Offline; fixtures are written to temp folders.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IndexStore } from '../../src/core/retrieval/store.js';
+import { calibrateThreshold, rrf } from '../../src/core/retrieval/fusion.js';
+import { passagesForPrompt } from '../../src/core/retrieval/present.js';
+import { fenceData } from '../../src/core/agent/turn.js';
+import { writeTinyEmbedder } from '../fixtures/onnx.js';
+import { makePdf } from '../fixtures/pdf.js';
+
+const TOPICS: Record<string, string> = {
+  lqr: 'The lqr regulator chooses the weight matrices of a quadratic cost; the riccati equation gives the gain.',
+  bode: 'The bode plot shows gain and phase against frequency; the gain margin and phase margin are read at crossover.',
+  kalman: 'The kalman filter weighs the model against noisy measurements using the noise covariance to estimate the state.',
+  pid: 'A pid controller adds proportional, integral and derivative action; integral windup appears under actuator saturation.',
+  sensitivity: 'The sensitivity integral says that disturbance attenuation at low frequency is paid for at high frequency: the waterbed.',
+  lyapunov: 'A lyapunov function is an energy that decreases along trajectories; the lyapunov equation certifies stability.',
+};
+
+function workspace(n = 6): string {
+  const dir = mkdtempSync(join(tmpdir(), 'control-ws-'));
+  const names = Object.keys(TOPICS);
+  for (let i = 0; i < n; i++) {
+    const t = names[i % names.length];
+    mkdirSync(join(dir, 'notes'), { recursive: true });
+    writeFileSync(join(dir, 'notes', `${t}-${i}.md`), `# ${t} note ${i}\n\n${TOPICS[t]} ${TOPICS[t]}\n\n## More\n\n${TOPICS[t]}\n`);
+  }
+  return dir;
+}
+
+const idx = () => mkdtempSync(join(tmpdir(), 'control-idx-'));
+
+test('RRF: 1/(60 + rank) summed over rankings, missing ranks contribute nothing', () => {
+  const f = rrf([['a', 'b', 'c'], ['c', 'a']]);
+  assert.deepEqual(f.map((x) => x.key), ['a', 'c', 'b']);
+  assert.ok(Math.abs(f[0].score - (1 / 61 + 1 / 62)) < 1e-12);
+  assert.ok(Math.abs(f[2].score - 1 / 62) < 1e-12);
+  assert.deepEqual(rrf([]), []);
+});
+
+test('gate calibration: midpoint of the gap when separable, best split otherwise', () => {
+  const a = calibrateThreshold([0.7, 0.68, 0.8], [0.5, 0.57], 100);
+  assert.ok(a.separable);
+  assert.ok(Math.abs(a.threshold - (0.68 + 0.57) / 2) < 1e-12);
+  assert.equal(a.accuracy, 1);
+  const b = calibrateThreshold([0.6, 0.4, 0.7], [0.45, 0.3], 100);
+  assert.ok(!b.separable);
+  assert.equal(b.accuracy, 0.8);
+  assert.ok(b.threshold >= 0.4 && b.threshold <= 0.6); 
+  assert.throws(() => calibrateThreshold([], [0.1], 1));
+});
+
+test('lexical index: build, search with citations, nothing for an off-topic query, fenced passages', async () => {
+  const ws = workspace();
+  const store = await IndexStore.open(idx());
+  const s = await store.build(ws);
+  assert.deepEqual([s.files, s.filesIndexed, s.filesSkipped, s.filesChanged], [6, 6, 0, 6]);
+  const r = await store.search('how does the kalman filter use noise covariance', { k: 3 });
+  assert.equal(r.mode, 'lexical');
+  assert.equal(r.gate.kind, 'lexical-coverage');
+  assert.ok(r.hits.length >= 1);
+  assert.equal(r.hits[0].path, 'notes/kalman-2.md');
+  assert.equal(r.hits[0].source, 'kalman note 2');
+  assert.equal(r.hits[0].rank, 1);
+  assert.ok('startLine' in r.hits[0].range);
+  const none = await store.search('sourdough bread recipe with rye flour');
+  assert.equal(none.hits.length, 0);
+  assert.equal((await store.search('the of and')).hits.length, 0);
+  const fenced = passagesForPrompt(r.hits.slice(0, 1), fenceData);
+  assert.match(fenced, /^<data source="\[1\] kalman note 2, lines? [\d–]+ \(notes\/kalman-2.md\)">/);
+  await store.close();
+});
+
+test('incremental update: only the changed file is re-chunked; deleted files leave; reopen keeps it', async () => {
+  const ws = workspace();
+  const dir = idx();
+  let store = await IndexStore.open(dir);
+  await store.build(ws);
+  const before = store.allChunks();
+  writeFileSync(join(ws, 'notes', 'pid-3.md'), '# pid note 3\n\nDerivative kick appears on setpoint steps; filter the derivative term.\n');
+  const again = await store.build(ws);
+  assert.equal(again.filesChanged, 1, 'a rebuild re-reads only the changed file');
+  const after = store.allChunks();
+  const changed = after.filter((c) => !before.some((b) => b.id === c.id && b.text === c.text));
+  assert.ok(changed.length >= 1 && changed.every((c) => c.path === 'notes/pid-3.md'));
+  assert.equal((await store.search('derivative kick setpoint')).hits[0]?.path, 'notes/pid-3.md');
+  // update() with one path: re-indexed at once, searchable at once
+  writeFileSync(join(ws, 'notes', 'bode-1.md'), '# bode note 1\n\nNichols charts plot gain against phase.\n');
+  const u = await store.update([join(ws, 'notes', 'bode-1.md')]);
+  assert.equal(u.indexed, 1);
+  assert.equal((await store.search('nichols charts')).hits[0]?.chunkId, 'notes/bode-1.md#c0');
+  assert.equal((await store.search('crossover gain margin')).hits.some((h) => h.path === 'notes/bode-1.md'), false, 'old text is gone');
+  // unchanged content: nothing re-read
+  assert.equal((await store.update(['notes/bode-1.md'])).indexed, 0);
+  // deletion
+  const { unlinkSync } = await import('node:fs');
+  unlinkSync(join(ws, 'notes', 'lyapunov-5.md'));
+  assert.equal((await store.update(['notes/lyapunov-5.md'])).removed, 1);
+  assert.equal((await store.search('lyapunov energy decreases')).hits.length, 0);
+  await store.close();
+  // a reopened index (lexical snapshot + shards) answers the same
+  store = await IndexStore.open(dir);
+  assert.equal((await store.search('nichols charts')).hits[0]?.chunkId, 'notes/bode-1.md#c0');
+  assert.equal(store.stats().filesIndexed, 5);
+  assert.equal((await store.build(ws)).filesChanged, 0);
+  await store.close();
+});
+
+test('.gitignore, binary, unsupported and include/exclude globs', async () => {
+  const ws = workspace(2);
+  writeFileSync(join(ws, '.gitignore'), 'private/\n*.log.txt\n');
+  mkdirSync(join(ws, 'private'));
+  writeFileSync(join(ws, 'private', 'secret.md'), '# secret\n\nlqr weights secret\n');
+  writeFileSync(join(ws, 'run.log.txt'), 'lqr log');
+  writeFileSync(join(ws, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]));
+  writeFileSync(join(ws, 'data.txt'), Buffer.from([0x41, 0, 0, 0x42]));
+  writeFileSync(join(ws, 'broken.pdf'), 'not a pdf at all');
+  mkdirSync(join(ws, 'drafts'));
+  writeFileSync(join(ws, 'drafts', 'x.md'), '# draft\n\nlqr draft text\n');
+  const store = await IndexStore.open(idx());
+  const s = await store.build(ws, { exclude: ['drafts/**'] });
+  const paths = store.allChunks().map((c) => c.path);
+  assert.ok(!paths.some((p) => p.startsWith('private/') || p.startsWith('drafts/') || p.endsWith('.log.txt')));
+  assert.deepEqual(s.skipped.map((x) => x.path).sort(), ['broken.pdf', 'data.txt']);
+  assert.match(s.skipped.find((x) => x.path === 'data.txt')!.reason, /binary/);
+  assert.equal(s.files, 4);
+  assert.equal(s.filesIndexed, 2);
+  await store.close();
+});
+
+test('crash-resume: a build killed mid-way resumes and equals a clean build', async () => {
+  const ws = workspace(60);
+  const dir = idx();
+  const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'fixtures', 'retrievalBuildChild.ts'), ws, dir, '25'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  await new Promise<void>((resolveP, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      const done = Number(out.trim().split('\n').pop());
+      if (done >= 40 && !child.killed) child.kill('SIGKILL');
+    });
+    child.on('exit', () => resolveP());
+    child.on('error', reject);
+  });
+  assert.ok(!out.includes('finished'), 'the child was killed before finishing');
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  const checkpointed = Object.keys(manifest.files).length;
+  assert.ok(checkpointed > 0 && checkpointed < 60, `checkpoint holds ${checkpointed} files`);
+  const resumed = await IndexStore.open(dir);
+  const r = await resumed.build(ws);
+  assert.equal(r.filesIndexed, 60);
+  assert.ok(r.filesChanged <= 60 - checkpointed, `resumed: re-read ${r.filesChanged}, checkpoint had ${checkpointed}`);
+  const clean = await IndexStore.open(idx());
+  await clean.build(ws);
+  const strip = (s: IndexStore) => s.allChunks().map((c) => JSON.stringify(c)).sort();
+  assert.deepEqual(strip(resumed), strip(clean));
+  for (const q of ['kalman noise covariance', 'riccati gain', 'waterbed']) {
+    const a = (await resumed.search(q, { k: 10 })).hits.map((h) => h.chunkId);
+    const b = (await clean.search(q, { k: 10 })).hits.map((h) => h.chunkId);
+    assert.deepEqual(a, b, q);
+  }
+  await resumed.close();
+  await clean.close();
+});
+
+test('hybrid: the real transformers.js path on a tiny ONNX embedder, gate, calibration, resumable vectors', async () => {
+  const model = writeTinyEmbedder();
+  const ws = workspace();
+  writeFileSync(join(ws, 'book.pdf'), makePdf([['Front matter.'], ['The kalman filter estimate of the state uses the noise covariance and the model.']], 'Estimation'));
+  const dir = idx();
+  let store = await IndexStore.open(dir, { embedder: model });
+  assert.equal(store.stats().embedderError, undefined);
+  await store.build(ws);
+  await store.whenEmbedded();
+  const st = store.stats();
+  assert.equal(st.mode, 'hybrid');
+  assert.equal(st.embedded, st.chunks);
+  assert.equal(st.gate.calibrated, false);
+  const r = await store.search('how does the kalman filter use noise covariance', { k: 3 });
+  assert.equal(r.mode, 'hybrid');
+  assert.ok(r.hits[0].path.includes('kalman') || r.hits[0].path === 'book.pdf', r.hits[0].path);
+  assert.ok(r.hits.every((h) => h.cosine !== undefined && h.cosine >= r.gate.threshold));
+  const pdfHit = (await store.search('kalman filter estimate state noise covariance model', { k: 10 })).hits.find((h) => h.path === 'book.pdf');
+  assert.deepEqual(pdfHit?.range, { page: 2 });
+  // a gate above every cosine returns nothing; lexical top hits do not pass on rank alone
+  assert.equal((await store.search('kalman filter', { threshold: 0.99 })).hits.length, 0);
+  // calibration from probes, stored with the index
+  const cal = await store.calibrate(
+    ['kalman filter noise covariance', 'lqr weight riccati', 'bode gain phase margin', 'pid integral windup saturation'],
+    ['bread recipe flour yeast oven', 'football goal match team', 'orchid plant water garden soil'],
+  );
+  assert.ok(cal.separable, JSON.stringify(cal));
+  assert.equal(store.stats().gate.calibrated, true);
+  assert.equal((await store.search('bread recipe flour yeast oven')).hits.length, 0);
+  assert.ok((await store.search('lqr weight riccati')).hits.length > 0);
+  // an update is embedded at once
+  writeFileSync(join(ws, 'notes', 'new.md'), '# new\n\nThe nyquist plot and the bode plot show the same frequency response.\n');
+  await store.update(['notes/new.md']);
+  assert.equal(store.stats().embedded, store.stats().chunks);
+  await store.close();
+  // vectors are stored: a reopened index does not re-embed, and keeps its calibration
+  store = await IndexStore.open(dir, { embedder: model });
+  assert.equal(store.stats().embedded, store.stats().chunks);
+  assert.equal(store.stats().gate.calibrated, true);
+  await store.close();
+  // a folder without a model: lexical mode, and the stats say why
+  const bad = await IndexStore.open(dir, { embedder: join(tmpdir(), 'no-such-model') });
+  assert.equal(bad.stats().mode, 'lexical');
+  assert.match(bad.stats().embedderError ?? '', /config\.json is missing/);
+  await bad.close();
+});
