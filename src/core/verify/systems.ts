@@ -7,7 +7,7 @@
  * Lyapunov-based H2 norm through the dual (observability) Gramian by a Kronecker solve.
  */
 import { expm, matrix as mjMatrix } from 'mathjs';
-import { Matrix as M, SingularValueDecomposition, solve } from 'ml-matrix';
+import { EigenvalueDecomposition, Matrix as M, SingularValueDecomposition, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
 
@@ -123,6 +123,239 @@ function isDiscrete(args: Record<string, any>): boolean {
   return typeof args.Ts === 'number' && args.Ts > 0;
 }
 
+
+// ---- root locus and Nyquist (plot data): polynomials evaluated here by Horner, closed-loop
+// poles by ml-matrix's eigensolver on companion or closed-loop matrices
+
+/** eigenvalues by ml-matrix's EVD (not the solvers' kernel) */
+function evd(A: Matrix): C[] {
+  if (!A.length) return [];
+  const e = new EigenvalueDecomposition(new M(A), { assumeSymmetric: false });
+  return e.realEigenvalues.map((re, i) => [re, e.imaginaryEigenvalues[i]] as C);
+}
+
+function stripLead(p: number[]): number[] {
+  let i = 0;
+  while (i < p.length - 1 && p[i] === 0) i++;
+  return p.slice(i);
+}
+
+/** companion matrix of a polynomial (highest power first) */
+function companion(p: number[]): Matrix {
+  const q = stripLead(p);
+  const n = q.length - 1;
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === 0 ? -q[j + 1] / q[0] : i === j + 1 ? 1 : 0)));
+}
+
+function padTo(p: number[], n: number): number[] {
+  return [...new Array(Math.max(0, n - p.length)).fill(0), ...p];
+}
+
+/** A − k·B(1 + kD)⁻¹C for a SISO loop under u = −k·y */
+function closedLoopA(args: Record<string, any>, k: number): Matrix {
+  const A = args.A as Matrix, B = args.B as Matrix, Cm = args.C as Matrix;
+  const d = (args.D as Matrix | undefined)?.[0]?.[0] ?? 0;
+  const g = k / (1 + k * d);
+  return A.map((row, i) => row.map((v, j) => v - g * B[i][0] * Cm[0][j]));
+}
+
+/** σmin(A − λI)/‖A‖ (real 2n embedding): λ is an exact eigenvalue of a nearby matrix */
+function eigBackward(A: Matrix, z: C): number {
+  const n = A.length;
+  const big = new M(2 * n, 2 * n);
+  let nrm = 0;
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const v = A[i][j] - (i === j ? z[0] : 0);
+      big.set(i, j, v);
+      big.set(n + i, n + j, v);
+      nrm += A[i][j] * A[i][j];
+    }
+  for (let i = 0; i < n; i++) {
+    big.set(i, n + i, z[1]);
+    big.set(n + i, i, -z[1]);
+  }
+  const sv = new SingularValueDecomposition(big, { computeLeftSingularVectors: false, computeRightSingularVectors: false }).diagonal;
+  return sv[sv.length - 1] / Math.max(Math.sqrt(nrm), 1e-300);
+}
+
+/** |p(s)| relative to Σ|p_i||s|^i: the backward error of s as a root of p */
+function polyResidual(p: number[], s: C): number {
+  const r = cabs(polyval(p, s));
+  const scale = polyval(p.map(Math.abs), [cabs(s), 0])[0];
+  return r / Math.max(scale, 1e-300);
+}
+
+function verifyRlocus(args: Record<string, any>, r: Record<string, any>): Check[] {
+  const ks = r.k as number[];
+  const poles = r.poles as C[][];
+  const idx = sampleIdx(ks.length, 8);
+  const checks: Check[] = [];
+  if (args.num) {
+    const num = stripLead(args.num as number[]);
+    const den = stripLead(args.den as number[]);
+    const L = Math.max(num.length, den.length);
+    let worst = 0;
+    let count = true;
+    for (const i of idx) {
+      const cl = padTo(den, L).map((v, j) => v + ks[i] * padTo(num, L)[j]);
+      if (poles[i].length !== den.length - 1) count = false;
+      for (const p of poles[i]) worst = Math.max(worst, polyResidual(cl, p));
+    }
+    checks.push(check('closed-loop poles', worst, 1e-8, `den(p) + k·num(p) = 0 at each pole, ${idx.length} gains (backward error)`));
+    checks.push({ name: 'pole count', ok: count, detail: count ? `${den.length - 1} poles at each gain` : 'a gain has the wrong number of poles' });
+    const a = r.asymptotes as { centroid: number; angles_deg: number[] };
+    const rel = den.length - num.length;
+    if (rel > 0) {
+      const sp = den.length > 1 ? -den[1] / den[0] : 0;
+      const sz = num.length > 1 ? -num[1] / num[0] : 0;
+      const c = (sp - sz) / rel;
+      checks.push(check('asymptote centroid', Math.abs(c - a.centroid) / Math.max(1, Math.abs(c)), 1e-9, '(Σ poles − Σ zeros)/(n − m) from the coefficients'));
+    }
+    const dden = den.slice(0, -1).map((v, j) => v * (den.length - 1 - j));
+    const dnum = num.length > 1 ? num.slice(0, -1).map((v, j) => v * (num.length - 1 - j)) : [0];
+    let bw = 0;
+    for (const b of r.breakaway as { s: C; k: number }[]) {
+      const cl = padTo(den, L).map((v, j) => v + b.k * padTo(num, L)[j]);
+      const Ld = Math.max(dden.length, dnum.length);
+      const dcl = padTo(dden, Ld).map((v, j) => v + b.k * padTo(dnum, Ld)[j]);
+      bw = Math.max(bw, polyResidual(cl, b.s), polyResidual(dcl, b.s));
+    }
+    if ((r.breakaway as unknown[]).length)
+      checks.push(check('breakaway points', bw, 1e-6, 'den + k·num and its derivative vanish there (a multiple root)'));
+  } else {
+    let worst = 0;
+    let count = true;
+    for (const i of idx) {
+      const Acl = closedLoopA(args, ks[i]);
+      if (poles[i].length !== Acl.length) count = false;
+      for (const p of poles[i]) worst = Math.max(worst, eigBackward(Acl, p));
+    }
+    checks.push(check('closed-loop poles', worst, 1e-8, `each pole is an eigenvalue of A − kB(1 + kD)⁻¹C, ${idx.length} gains (backward error by an SVD)`));
+    checks.push({ name: 'pole count', ok: count, detail: count ? `${(args.A as Matrix).length} poles at each gain` : 'a gain has the wrong number of poles' });
+  }
+  return checks;
+}
+
+function verifyNyquist(args: Record<string, any>, r: Record<string, any>): Check[] {
+  const disc = isDiscrete(args);
+  const Ts = args.Ts as number;
+  const at = (w: number): C => (disc ? [Math.cos(w * Ts), Math.sin(w * Ts)] : [0, w]);
+  const L = (s: C): C => (args.num ? evalTF(args.num, args.den, s) : tfFromSS(args.A, args.B, args.C, args.D, s));
+  const w = r.w as number[];
+  const H = r.H as C[];
+  const idx = sampleIdx(w.length, 8);
+  const checks: Check[] = [
+    check('curve samples', pointwise(idx.map((i) => H[i]), idx.map((i) => L(at(w[i])))), 1e-8, `H agrees with a direct evaluation at ${idx.length} frequencies (both signs)`),
+  ];
+  const det = r.detours as { w: number; radius: number; H: C[] }[];
+  if (det.length) {
+    // the middle of each indentation: s = jω0 + ε (continuous), z = (1 + ε)·e^{jω0Ts} (discrete)
+    const a = det.map((d) => d.H[Math.floor(d.H.length / 2)]);
+    const b = det.map((d) => {
+      if (!disc) return L([d.radius, d.w]);
+      const z = at(d.w);
+      return L([z[0] * (1 + d.radius), z[1] * (1 + d.radius)]);
+    });
+    checks.push(check('detours', pointwise(a, b), 1e-8, 'H on each indentation agrees with a direct evaluation'));
+  }
+  // argument principle: encirclements = Z − P with both counts from an independent eigensolver
+  let Aol: Matrix, Acl: Matrix;
+  if (args.num) {
+    const num = stripLead(args.num as number[]);
+    const den = stripLead(args.den as number[]);
+    const Lm = Math.max(num.length, den.length);
+    Aol = companion(den);
+    Acl = companion(padTo(den, Lm).map((v, j) => v + padTo(num, Lm)[j]));
+  } else {
+    Aol = args.A as Matrix;
+    Acl = closedLoopA(args, 1);
+  }
+  const unstable = (z: C) => (disc ? cabs(z) - 1 : z[0]);
+  const tol = (z: C) => 1e-8 * Math.max(1, cabs(z));
+  const P = evd(Aol).filter((z) => unstable(z) > tol(z)).length;
+  const cl = evd(Acl);
+  const Z = cl.filter((z) => unstable(z) > tol(z)).length;
+  const onEdge = cl.some((z) => Math.abs(unstable(z)) <= 1e-6 * Math.max(1, cabs(z)));
+  if (Number.isFinite(r.encirclements)) {
+    const ok = r.encirclements === Z - P && r.closed_loop_unstable_poles === Z && r.open_loop_unstable_poles === P;
+    checks.push({
+      name: 'encirclements',
+      ok,
+      value: r.encirclements,
+      detail: `Nyquist criterion: ${r.encirclements} clockwise encirclement(s) of −1 = Z − P = ${Z} − ${P} (closed- and open-loop unstable poles by an independent eigensolver)`,
+    });
+  } else if (!Array.isArray(args.w)) {
+    checks.push({
+      name: 'encirclements',
+      ok: onEdge,
+      detail: onEdge ? 'not counted: a closed-loop pole lies on the stability boundary (the curve passes through −1)' : 'encirclements not counted although no closed-loop pole is on the boundary',
+    });
+  }
+  return checks;
+}
+
+function independentEigs(A: Matrix): C[] {
+  if (!A.length) return [];
+  const e = new EigenvalueDecomposition(new M(A), { assumeSymmetric: false });
+  return e.realEigenvalues.map((re, i) => [re, e.imaginaryEigenvalues[i]] as C);
+}
+
+function eigNear(A: Matrix, at: C): number {
+  let norm = 1;
+  for (const row of A) for (const v of row) norm = Math.max(norm, Math.abs(v));
+  return independentEigs(A).filter((z) => cabs([z[0] - at[0], z[1] - at[1]]) <= 1e-6 * norm).length;
+}
+
+function polyRootsNear(den: number[], at: C): number {
+  const v = cabs(polyval(den, at));
+  const scale = den.reduce((a, c) => a + Math.abs(c), 0);
+  return v <= 1e-10 * Math.max(scale, 1e-300) ? 1 : 0;
+}
+
+/** a discrete step or pulse response by the plain recursion x[k+1] = A x[k] + B u[k] */
+function discreteResponseCheck(tool: string, args: Record<string, any>, r: Record<string, any>): Check {
+  const A = new M(args.A), B = new M(args.B), Cm = new M(args.C);
+  const d = args.D?.[0]?.[0] ?? 0;
+  const t = args.t as number[];
+  const y = (Array.isArray(r.y[0]) ? (r.y as number[][]).map((v) => v[0]) : r.y) as number[];
+  const K = Math.round(t[t.length - 1] / args.Ts);
+  const ref: number[] = [];
+  let x = M.zeros(A.rows, 1);
+  for (let k = 0; k <= K; k++) {
+    const u = tool === 'step' ? 1 : k === 0 ? 1 : 0;
+    ref.push(Cm.mmul(x).get(0, 0) + d * u);
+    x = A.mmul(x).add(B.clone().mul(u));
+  }
+  const scale = Math.max(...ref.map(Math.abs), 1e-300);
+  const err = Math.max(...t.map((tk, i) => Math.abs(y[i] - ref[Math.round(tk / args.Ts)]))) / scale;
+  return check('response samples', err, 1e-8, 'y[k] agrees with the plain recursion x[k+1] = Ax[k] + Bu[k]');
+}
+
+/** discrete H2: √trace(BᵀWB + DᵀD), AᵀWA − W + CᵀC = 0 by a Kronecker solve */
+function discreteH2Check(args: Record<string, any>, h2: number): Check {
+  const A = new M(args.A), n = A.rows;
+  const K = new M(n * n, n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      // vec(AᵀWA) = (Aᵀ ⊗ Aᵀ) vec(W), column-major; minus vec(W)
+      for (let k = 0; k < n; k++)
+        for (let l = 0; l < n; l++) K.set(j * n + i, l * n + k, A.get(k, i) * A.get(l, j));
+      K.set(j * n + i, j * n + i, K.get(j * n + i, j * n + i) - 1);
+    }
+  const Cm = new M(args.C);
+  const CtC = Cm.transpose().mmul(Cm);
+  const rhs = new M(n * n, 1);
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) rhs.set(j * n + i, 0, -CtC.get(i, j));
+  const w = solve(K, rhs);
+  const W = new M(n, n);
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) W.set(i, j, w.get(j * n + i, 0));
+  const Bm = new M(args.B);
+  const D = args.D && args.D.length ? new M(args.D) : M.zeros(Cm.rows, Bm.columns);
+  const ref = Math.sqrt(Math.max(0, Bm.transpose().mmul(W).mmul(Bm).trace() + D.transpose().mmul(D).trace()));
+  return check('dual Gramian', Math.abs(ref - h2) / Math.max(ref, 1e-300), 1e-8, 'equals √trace(BᵀWB + DᵀD) with the discrete observability Gramian W');
+}
+
 export function verifySystem(tool: string, args: Record<string, any>, r: Record<string, any>): Check[] | undefined {
   switch (tool) {
     case 'tf2ss': {
@@ -198,7 +431,8 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
     }
     case 'step':
     case 'impulse': {
-      if (isDiscrete(args) || (args.B as Matrix)[0].length !== 1 || (args.C as Matrix).length !== 1) return undefined;
+      if ((args.B as Matrix)[0].length !== 1 || (args.C as Matrix).length !== 1) return undefined;
+      if (isDiscrete(args)) return [discreteResponseCheck(tool, args, r)];
       const t = args.t as number[];
       const y = (Array.isArray(r.y[0]) ? (r.y as number[][]).map((v) => v[0]) : r.y) as number[];
       const idx = sampleIdx(t.length, 5);
@@ -229,15 +463,32 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       return checks;
     }
     case 'dcgain': {
-      if (args.num || isDiscrete(args)) return undefined;
       const g = r.gain as Matrix;
-      if (g.flat().some((v) => !Number.isFinite(v))) return undefined;
-      const h = evalSS(args.A, args.B, args.C, args.D, [0, 0]).re;
+      const at: C = isDiscrete(args) ? [1, 0] : [0, 0];
+      if (g.flat().some((v) => !Number.isFinite(v))) {
+        // an infinite gain needs a pole exactly there: num/den or eig(A) must have one
+        const poles = args.num ? polyRootsNear(args.den, at) : 0;
+        const near = args.num ? poles : eigNear(args.A, at);
+        return [{ name: 'pole at DC', ok: near > 0, detail: `a pole at ${isDiscrete(args) ? 'z = 1' : 's = 0'} makes the gain infinite` }];
+      }
+      if (args.num) {
+        const h = evalTF(args.num, args.den, at);
+        const err = Math.abs(h[0] - g[0][0]) / Math.max(Math.abs(h[0]), 1e-300);
+        return [check('DC gain', err, 1e-8, `num/den evaluated at ${isDiscrete(args) ? 'z = 1' : 's = 0'}`)];
+      }
+      const h = evalSS(args.A, args.B, args.C, args.D, at).re;
       const err = h.clone().sub(new M(g)).norm('frobenius') / Math.max(h.norm('frobenius'), 1e-300);
       return [check('DC gain', err, 1e-8, 'D − CA⁻¹B by an independent solve')];
     }
     case 'poles_zeros': {
-      if (!args.A) return undefined;
+      if (!args.A) {
+        // roots of den and num: each reported value makes its polynomial vanish (relative)
+        const resid = (p: number[], roots: C[]) =>
+          Math.max(0, ...roots.map((z) => cabs(polyval(p, z)) / Math.max(1e-300, p.reduce((acc, c, i) => acc + Math.abs(c) * Math.pow(Math.max(1, cabs(z)), p.length - 1 - i), 0))));
+        const rp = resid(args.den, r.poles as C[]);
+        const rz = resid(args.num, r.zeros as C[]);
+        return [check('poles', rp, 1e-9, 'den vanishes at each pole'), check('zeros', rz, 1e-9, 'num vanishes at each zero')];
+      }
       const A = args.A as Matrix, B = args.B as Matrix, Cm = args.C as Matrix;
       const n = A.length, m = B[0].length, p = Cm.length;
       const D = args.D && args.D.length ? (args.D as Matrix) : Array.from({ length: p }, () => new Array(m).fill(0));
@@ -264,7 +515,13 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       return [check('zeros', worst, 1e-6, 'the system matrix loses rank at each zero')];
     }
     case 'h2norm': {
-      if (!Number.isFinite(r.h2) || isDiscrete(args) || args.A.length > 12) return undefined;
+      if (!Number.isFinite(r.h2)) {
+        const hasD = !isDiscrete(args) && (args.D ?? []).flat().some((v: number) => v !== 0);
+        const unstable = independentEigs(args.A).some(([re, im]) => (isDiscrete(args) ? Math.hypot(re, im) >= 1 - 1e-9 : re >= -1e-9 * Math.max(1, cabs([re, im]))));
+        return [{ name: 'unbounded', ok: hasD || unstable, detail: hasD ? 'D ≠ 0 in continuous time makes the H2 norm infinite' : 'a pole on or beyond the stability boundary makes the H2 norm infinite' }];
+      }
+      if (args.A.length > 20) return undefined;
+      if (isDiscrete(args)) return [discreteH2Check(args, r.h2)];
       // h2² = trace(Bᵀ W B), AᵀW + WA + CᵀC = 0, solved as a Kronecker system
       const A = new M(args.A), n = A.rows;
       const I = M.eye(n);
@@ -289,7 +546,16 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       return [check('dual Gramian', Math.abs(h2 - r.h2) / Math.max(h2, 1e-300), 1e-8, 'equals √trace(BᵀWB) with the observability Gramian W')];
     }
     case 'hinfnorm': {
-      if (!Number.isFinite(r.hinf) || !Number.isFinite(r.fpeak)) return undefined;
+      if (!Number.isFinite(r.hinf)) {
+        const bad = independentEigs(args.A).some(([re, im]) => (isDiscrete(args) ? Math.hypot(re, im) >= 1 - 1e-9 : re >= -1e-9 * Math.max(1, cabs([re, im]))));
+        return [{ name: 'unbounded', ok: bad, detail: 'A has a pole on or beyond the stability boundary, so the gain is unbounded' }];
+      }
+      if (!Number.isFinite(r.fpeak)) {
+        // the peak is approached as ω → ∞: the norm is σmax(D)
+        const D = new M(args.D && args.D.length ? args.D : [[0]]);
+        const sd = new SingularValueDecomposition(D, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal[0] ?? 0;
+        return [check('peak at infinity', Math.abs(sd - r.hinf) / Math.max(r.hinf, 1e-300), 1e-8, 'the norm equals σmax(D), the gain as ω → ∞')];
+      }
       const sigmaAt = (w: number) => {
         const s: C = isDiscrete(args) ? [Math.cos(w * args.Ts), Math.sin(w * args.Ts)] : [0, w];
         const h = evalSS(args.A, args.B, args.C, args.D, s);
@@ -311,6 +577,10 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
         check('norm bounds the gain', Math.max(0, over), 1e-6, 'no frequency on a 61-point grid exceeds it'),
       ];
     }
+    case 'rlocus':
+      return verifyRlocus(args, r);
+    case 'nyquist':
+      return verifyNyquist(args, r);
     default:
       return undefined;
   }
