@@ -1,9 +1,12 @@
 /** Editor commands: analyse a selection or a code-lens model in the chat; doctor; index. */
 import * as vscode from 'vscode';
 import { findAssignments } from '../core/parse/index.js';
-import { runSelfTest } from '../core/doctor.js';
+import { doctorMarkdown, doctorPassed, formatDoctorTable, runDoctor, type DoctorCheck } from '../core/doctor.js';
+import { LM_TOOL_PREFIX } from '../core/mcp/manifest.js';
+import { TOOLS } from '../core/tools/table.js';
 import { analyseQuery, findModels } from './codelens.js';
 import { LM_VENDOR } from './lmProvider.js';
+import { engineConfig, provider } from './model.js';
 
 /**
  * Opens the chat pane with an @control query and submits it. Our own language model is
@@ -77,23 +80,101 @@ export async function analyseAt(uri: vscode.Uri, line: number, log: vscode.LogOu
   await openChatWith(analyseQuery(model.members, origin(doc, first, last)));
 }
 
-export async function doctor(log: vscode.LogOutputChannel): Promise<void> {
-  const lines: string[] = [];
-  const st = runSelfTest();
-  lines.push(`${st.ok ? '✔' : '✘'} Solvers: ${st.detail}`);
-  lines.push('✘ Language model: none configured. This version answers slash commands and well-formed requests without one.');
-  lines.push('✘ Retrieval index: not available in this version.');
+/** what *Control: Doctor* found; returned to the command's caller (the host tests read it) */
+export interface DoctorReport {
+  ok: boolean;
+  checks: DoctorCheck[];
+  markdown: string;
+  /** the untitled Markdown document shown in the preview */
+  uri: string;
+}
+
+/** the chat model @control would use: another extension's (Copilot), or ours only */
+async function vscodeModelCheck(): Promise<DoctorCheck> {
+  const capability = 'Language model';
+  let models: vscode.LanguageModelChat[] = [];
+  try {
+    models = await vscode.lm.selectChatModels();
+  } catch (e) {
+    return { capability, status: 'fail', detail: `the chat's models could not be listed: ${(e as Error).message}`, fix: 'Reload the window; if it persists, run Control: Select Model and choose a local model or a server.' };
+  }
+  const others = models.filter((m) => m.vendor !== LM_VENDOR);
+  if (!others.length)
+    return {
+      capability,
+      status: 'info',
+      detail: 'the chat pane\'s model (setting control.model.provider = vscode), but no other extension offers one: @control answers slash commands and well-formed requests with its solvers alone',
+      fix: 'Optional: install GitHub Copilot Chat (or another model provider), or run Control: Select Model to use a local .gguf file or an OpenAI-compatible server.',
+    };
+  const names = [...new Set(others.map((m) => `${m.name} (${m.vendor})`))];
+  return { capability, status: 'ok', detail: `the model picked in the chat pane; available: ${names.slice(0, 4).join(', ')}${names.length > 4 ? `, … (${names.length})` : ''}` };
+}
+
+function vscodeChecks(): DoctorCheck[] {
+  const out: DoctorCheck[] = [];
+  const ours = vscode.lm.tools.filter((t) => t.name.startsWith(LM_TOOL_PREFIX));
+  out.push(
+    ours.length === TOOLS.length
+      ? { capability: 'Language model tools', status: 'ok', detail: `${ours.length} solvers offered to Copilot agent mode and other participants (#control_lqr, …)` }
+      : {
+          capability: 'Language model tools',
+          status: 'fail',
+          detail: `${ours.length} of ${TOOLS.length} tools registered in vscode.lm.tools`,
+          fix: 'See the Control output channel for the registration error; reinstall the extension (its package.json must list every tool).',
+        },
+  );
   const math = vscode.workspace.getConfiguration('chat.math').get<boolean>('enabled', false);
-  lines.push(
+  out.push(
     math
-      ? '✔ Chat math rendering: on (chat.math.enabled)'
-      : '• Chat math rendering: off; matrices are shown as aligned text. Fix: set "chat.math.enabled": true to see LaTeX.',
+      ? { capability: 'Chat math rendering', status: 'ok', detail: 'on (chat.math.enabled): matrices are shown as LaTeX' }
+      : { capability: 'Chat math rendering', status: 'info', detail: 'off: matrices are shown as aligned text', fix: 'Optional: set "chat.math.enabled": true in your settings to see LaTeX matrices.' },
   );
-  lines.push(`${vscode.workspace.isTrusted ? '✔' : '•'} Workspace trust: ${vscode.workspace.isTrusted ? 'trusted' : 'restricted mode (solvers still work; nothing from the workspace is executed)'}`);
-  log.info('Doctor:\n' + lines.join('\n'));
-  const choice = await vscode.window.showInformationMessage(
-    st.ok ? 'Control Doctor: solvers pass their self-test. See the log for every check.' : `Control Doctor: solver self-test FAILED: ${st.detail}`,
-    'Show Log',
+  out.push(
+    vscode.workspace.isTrusted
+      ? { capability: 'Workspace trust', status: 'ok', detail: 'trusted' }
+      : {
+          capability: 'Workspace trust',
+          status: 'info',
+          detail: 'restricted mode: the solvers still work (nothing from the workspace is executed); the workspace cannot choose the model provider',
+          fix: 'Optional: Workspaces: Manage Workspace Trust, if you trust this folder.',
+        },
   );
-  if (choice === 'Show Log') log.show();
+  return out;
+}
+
+/**
+ * *Control: Doctor*: the core's checks (solvers, model, native runtime, embedder, index,
+ * Node.js) plus VS Code's own (the chat model, language model tools, chat math, workspace
+ * trust), written to the Control output channel and opened as a Markdown preview.
+ */
+export async function doctor(log: vscode.LogOutputChannel): Promise<DoctorReport> {
+  const p = provider();
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const embedder = vscode.workspace.getConfiguration('control').get<string>('embedder.path') || undefined;
+  const core = await runDoctor({
+    surface: 'vscode',
+    model: p === 'vscode' ? undefined : engineConfig(),
+    embedder,
+    index: folder && folder.uri.scheme === 'file' ? vscode.Uri.joinPath(folder.uri, '.control-index').fsPath : undefined,
+  });
+  // the chat pane's model is VS Code's to report: in the model's place, before the runtime
+  if (p === 'vscode') core.splice(Math.max(0, core.findIndex((c) => c.capability === 'Local model runtime')), 0, await vscodeModelCheck());
+  const checks = [...core, ...vscodeChecks()];
+  const ok = doctorPassed(checks);
+  log.info(`Doctor:\n${formatDoctorTable(checks)}`);
+  const markdown = doctorMarkdown(checks);
+  const doc = await vscode.workspace.openTextDocument({ content: markdown, language: 'markdown' });
+  try {
+    await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
+  } catch (e) {
+    // no Markdown preview (the built-in extension disabled): the source reads well too
+    log.warn(`Doctor: Markdown preview unavailable (${(e as Error).message}); showing the report as text`);
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+  if (!ok) {
+    const failed = checks.filter((c) => c.status === 'fail');
+    // not awaited: the report is already open; the command must not wait for a click
+    void vscode.window.showWarningMessage(`Control Doctor: ${failed.length} check${failed.length > 1 ? 's' : ''} failed (${failed.map((c) => c.capability).join(', ')}). The report shows each fix.`);
+  }
+  return { ok, checks, markdown, uri: doc.uri.toString() };
 }

@@ -168,6 +168,80 @@ test('chat participant @control answers /lqr (through the chat pane, model from 
   assert.equal(result.errorDetails, undefined, `participant reported an error: ${JSON.stringify(result.errorDetails)}`);
 }, 60_000);
 
+// ---------------------------------------------------------------- language model tools, Doctor
+
+const DOUBLE_INTEGRATOR = { A: [[0, 1], [0, 0]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] };
+
+function partsText(r: vscode.LanguageModelToolResult): string[] {
+  // parts come back across the extension host boundary: read them by shape
+  return r.content.map((p) => (p && typeof (p as { value?: unknown }).value === 'string' ? (p as { value: string }).value : ''));
+}
+
+test('vscode.lm.tools lists control_lqr and every tool the package declares, with its schema', async () => {
+  const declared = (vscode.extensions.getExtension(EXT_ID)!.packageJSON.contributes.languageModelTools ?? []).map((t: { name: string }) => t.name);
+  assert.ok(declared.includes('control_lqr'), `package.json languageModelTools lacks control_lqr: ${declared}`);
+  let ours: readonly vscode.LanguageModelToolInformation[] = [];
+  for (let i = 0; i < 20; i++) {
+    ours = vscode.lm.tools.filter((t) => t.name.startsWith('control_'));
+    if (ours.length >= declared.length) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.deepEqual(ours.map((t) => t.name).sort(), [...declared].sort(), 'vscode.lm.tools and package.json disagree');
+  const lqr = ours.find((t) => t.name === 'control_lqr')!;
+  const schema = lqr.inputSchema as { required?: string[]; properties?: Record<string, unknown> };
+  assert.deepEqual(schema.required, ['A', 'B', 'Q', 'R']);
+  assert.ok(schema.properties?.N, 'the optional cross weight N is in the schema');
+  assert.match(lqr.description, /u = -Kx/);
+});
+
+test('vscode.lm.invokeTool("control_lqr") on the double integrator gives K = [1, √3], verified', async () => {
+  const r = await vscode.lm.invokeTool('control_lqr', { input: DOUBLE_INTEGRATOR, toolInvocationToken: undefined });
+  const texts = partsText(r);
+  assert.ok(texts.length >= 2, `expected the Markdown and the JSON parts, got ${JSON.stringify(r.content)}`);
+  assert.match(texts[0], /✔ Verified: Riccati residual/);
+  assert.match(texts[0], /1\.73205/);
+  const json = texts.map((t) => /\{"tool":.*$/s.exec(t)?.[0]).find(Boolean);
+  assert.ok(json, `no JSON result part: ${JSON.stringify(texts)}`);
+  const s = JSON.parse(json!);
+  const K = s.result.K[0];
+  assert.ok(Math.abs(K[0] - 1) < 1e-12 && Math.abs(K[1] - Math.sqrt(3)) < 1e-12, `K = ${JSON.stringify(K)}`);
+  assert.equal(s.verification.ok, true);
+});
+
+test('vscode.lm.invokeTool: a refusal reaches the caller with the reason', async () => {
+  let message = '';
+  try {
+    const r = await vscode.lm.invokeTool('control_lqr', { input: { ...DOUBLE_INTEGRATOR, A: [[1, 0], [0, -1]] }, toolInvocationToken: undefined });
+    message = `no error; result: ${partsText(r).join(' ')}`;
+  } catch (e) {
+    message = (e as Error).message;
+  }
+  assert.match(message, /not stabilisable/);
+});
+
+test('Control: Doctor runs every check and opens its report as a Markdown preview', async () => {
+  const report = await vscode.commands.executeCommand<{ ok: boolean; checks: { capability: string; status: string; detail: string; fix?: string }[]; uri: string; markdown: string }>('control.doctor');
+  assert.ok(report, 'control.doctor returned nothing');
+  const by = (name: string) => report.checks.find((c) => c.capability === name);
+  for (const name of ['Solvers: LQR', 'Solvers: Lyapunov', 'Solvers: margins', 'Language model tools'])
+    assert.equal(by(name)?.status, 'ok', `${name}: ${JSON.stringify(by(name))}`);
+  for (const name of ['Language model', 'Local model runtime', 'Embedder', 'Retrieval index', 'Node.js', 'Chat math rendering', 'Workspace trust'])
+    assert.ok(by(name), `no ${name} check: ${report.checks.map((c) => c.capability)}`);
+  for (const c of report.checks.filter((x) => x.status === 'fail')) assert.ok(c.fix, `${c.capability} fails without a fix`);
+  assert.equal(by('Retrieval index')?.fix, 'Run Control: Rebuild Index.');
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === report.uri);
+  assert.ok(doc, 'the report document is not open');
+  assert.match(doc.getText(), /^# @control Doctor/);
+  let preview: vscode.Tab | undefined;
+  for (let i = 0; i < 40 && !preview; i++) {
+    preview = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType));
+    if (!preview) await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.ok(preview, `no Markdown preview tab; tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+}, 60_000);
+
 registerAgentTests();
 
 export async function run(): Promise<void> {
