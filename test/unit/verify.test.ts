@@ -57,9 +57,14 @@ test('rank: an independent SVD must agree', () => {
 });
 
 test('tools without a check say so (undefined), never a fake pass', () => {
-  assert.equal(verify('rlocus', {}, {}), undefined);
-  // a discrete step response has no independent recomputation yet
-  assert.equal(verify('step', { A: [[0.5]], B: [[1]], C: [[1]], D: [[0]], t: [0, 1], Ts: 1 }, { y: [0, 1] }), undefined);
+  assert.equal(verify('dcgain', { num: [1], den: [1, 1] }, { gain: [[1]] }), undefined);
+  // an H2 norm above n = 20 has no independent recomputation (the Kronecker solve is too large)
+  const n = 21;
+  const A = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? -1 : 0)));
+  assert.equal(verify('h2norm', { A, B: A.map(() => [1]), C: [A.map(() => 1)] }, { h2: 1 }), undefined);
+  // and a discrete step response is rechecked by the plain recursion: y = 0, 1, 1.5 for x+ = 0.5x + u
+  assert.ok(verify('step', { A: [[0.5]], B: [[1]], C: [[1]], D: [[0]], t: [0, 1, 2], Ts: 1 }, { y: [0, 1, 1.5] })!.ok);
+  assert.equal(verify('step', { A: [[0.5]], B: [[1]], C: [[1]], D: [[0]], t: [0, 1, 2], Ts: 1 }, { y: [0, 1, 1.6] })!.ok, false);
 });
 
 test('system tools: right answers verify, perturbed ones do not', async () => {
