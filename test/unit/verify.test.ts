@@ -57,7 +57,10 @@ test('rank: an independent SVD must agree', () => {
 });
 
 test('tools without a check say so (undefined), never a fake pass', () => {
-  assert.equal(verify('dcgain', { num: [1], den: [1, 1] }, { gain: [[1]] }), undefined);
+  assert.equal(verify('no_such_tool', {}, {}), undefined);
+  // 1/(s+1) has DC gain 1
+  assert.ok(verify('dcgain', { num: [1], den: [1, 1] }, { gain: [[1]] })!.ok);
+  assert.equal(verify('dcgain', { num: [1], den: [1, 1] }, { gain: [[1.1]] })!.ok, false);
   // an H2 norm above n = 20 has no independent recomputation (the Kronecker solve is too large)
   const n = 21;
   const A = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? -1 : 0)));
