@@ -16,6 +16,7 @@ import { tools as freq } from '../solvers/freq.js';
 import { tools as timeresp } from '../solvers/timeresp.js';
 import { tools as norms } from '../solvers/norms.js';
 import { tools as analysis } from '../solvers/analysis.js';
+import { tools as plotdata } from '../solvers/plotdata.js';
 import { registerRunners } from '../solvers/registry.js';
 
 export const TOOLS: readonly ToolDef[] = [
@@ -31,6 +32,7 @@ export const TOOLS: readonly ToolDef[] = [
   ...timeresp,
   ...norms,
   ...analysis,
+  ...plotdata,
 ];
 
 const byName = new Map(TOOLS.map((t) => [t.name, t]));
