@@ -9,7 +9,7 @@ import { ModelLensProvider } from './codelens.js';
 import { registerLanguageModelProvider } from './lmProvider.js';
 import { registerLanguageModelTools } from './lmTools.js';
 import { registerParticipant } from './participant.js';
-import { ModelStatus, prewarm, selectModel } from './model.js';
+import { initStorage, ModelStatus, prewarm, selectModel } from './model.js';
 
 /** what the extension exposes to other extensions and tests */
 export interface ControlApi {
@@ -48,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
     ),
   );
 
+  initStorage(context);
   const status = new ModelStatus();
   context.subscriptions.push(
     status,

@@ -5,7 +5,10 @@
  * Control: Select Model. Fails closed: a configured model that cannot load is an error
  * with its fix, never a silent switch to another.
  */
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import * as os from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { createEngine, type EngineConfig } from '../core/engines/index.js';
 import type { Engine } from '../core/engines/types.js';
@@ -20,11 +23,22 @@ export function provider(): Provider {
   return vscode.workspace.getConfiguration('control').get<Provider>('model.provider', 'vscode');
 }
 
+let storageDir: string | undefined;
+
+/** where the local engine keeps its prefilled prompt prefix between sessions (set at activation) */
+export function setStorageDir(dir: string): void {
+  storageDir = dir;
+}
+
 export function engineConfig(): EngineConfig {
   const c = vscode.workspace.getConfiguration('control');
   switch (provider()) {
-    case 'local':
-      return { provider: 'local', modelPath: c.get<string>('model.path', ''), threads: os.availableParallelism() };
+    case 'local': {
+      const modelPath = c.get<string>('model.path', '');
+      // one prefix state per model file: the engine checks the file and prefix hash before reuse
+      const stateFile = storageDir && modelPath ? join(storageDir, `prefix-${createHash('sha1').update(modelPath).digest('hex').slice(0, 12)}.state`) : undefined;
+      return { provider: 'local', modelPath, threads: os.availableParallelism(), stateFile };
+    }
     case 'openai':
       return { provider: 'openai', baseUrl: c.get<string>('openai.url', ''), model: c.get<string>('openai.model', 'default') };
     default:
@@ -61,6 +75,16 @@ export function describeModel(): string {
       return 'the model picked in the chat';
     default:
       return 'no language model';
+  }
+}
+
+export function initStorage(context: vscode.ExtensionContext): void {
+  const dir = join(context.globalStorageUri.fsPath, 'llama');
+  try {
+    mkdirSync(dir, { recursive: true });
+    setStorageDir(dir);
+  } catch {
+    /* no persisted prefix: the engine prefills at start-up instead */
   }
 }
 

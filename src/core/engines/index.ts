@@ -8,7 +8,7 @@ import type { Engine } from './types.js';
 
 export type EngineConfig =
   | { provider: 'none' }
-  | { provider: 'local'; modelPath: string; threads?: number; contextSize?: number }
+  | { provider: 'local'; modelPath: string; threads?: number; contextSize?: number; stateFile?: string }
   | { provider: 'openai'; baseUrl: string; model: string; apiKey?: string };
 
 /** engines are cached per configuration: one model in memory, one KV cache */
@@ -24,7 +24,7 @@ export async function createEngine(cfg: EngineConfig): Promise<Engine | undefine
         if (!cfg.modelPath) throw new ControlError('no local model file is set: set control.model.path (a .gguf file) or run Control: Select Model.', 'unsupported');
         // loaded only when a local model is asked for: node-llama-cpp is a native package
         const { LlamaEngine } = await import('./llama.js');
-        return new LlamaEngine({ modelPath: cfg.modelPath, threads: cfg.threads, contextSize: cfg.contextSize });
+        return new LlamaEngine({ modelPath: cfg.modelPath, threads: cfg.threads, contextSize: cfg.contextSize, stateFile: cfg.stateFile });
       }
       if (cfg.provider === 'openai') {
         if (!cfg.baseUrl) throw new ControlError('no server URL is set: set control.openai.url (e.g. http://127.0.0.1:8080/v1).', 'unsupported');
