@@ -570,10 +570,20 @@ export class IndexStore {
     return { kind: 'cosine', threshold: cal.threshold, calibrated: true, ...(stale ? { stale } : {}) };
   }
 
-  private coverage(terms: string[], c: Chunk): number {
+  /**
+   * Share of the query's terms found as whole words in the passage (case-insensitive). A
+   * regex scan of the candidate's text: much cheaper than encoding it, and candidates are few.
+   */
+  private coverage(terms: RegExp[], c: Chunk): number {
     if (!terms.length) return 0;
-    const have = new Set(this.lexical.encode(this.indexText(c)));
-    return terms.filter((t) => have.has(t)).length / terms.length;
+    const text = this.indexText(c).toLowerCase();
+    const need = Math.ceil(terms.length * LEXICAL_COVERAGE);
+    let n = 0;
+    for (let i = 0; i < terms.length; i++) {
+      if (terms[i].test(text)) n++;
+      else if (n + terms.length - i - 1 < need) return n / terms.length; // cannot pass any more
+    }
+    return n / terms.length;
   }
 
   /**
@@ -589,10 +599,15 @@ export class IndexStore {
     if (opts.threshold !== undefined) gate.threshold = opts.threshold;
     const embedded = { done: this.vectors.size, total: this.chunks.size };
     const terms = this.lexical.terms(query);
+    const termRes = terms.map((t) => {
+      const e = t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      // ASCII terms: \b is enough and much faster than Unicode property classes
+      return /^[\x00-\x7f]*$/.test(t) ? new RegExp(`\\b${e}\\b`) : new RegExp(`(?<![\\p{L}\\p{N}])${e}(?![\\p{L}\\p{N}])`, 'u');
+    });
     const hybrid = !!this.embedder && this.vectors.size > 0;
     const lexIds: number[] = [];
     if (terms.length) {
-      for (const id of this.lexical.search(query, nCand * 2)) {
+      for (const id of this.lexical.search(query, nCand + Math.min(50, this.lexical.size - this.chunks.size))) {
         if (this.chunks.has(id)) lexIds.push(id);
         if (lexIds.length >= nCand) break;
       }
@@ -614,7 +629,7 @@ export class IndexStore {
       const hits: SearchHit[] = [];
       let gated = 0;
       for (let i = 0; i < lexIds.length && hits.length < k; i++) {
-        if (this.coverage(terms, this.chunks.get(lexIds[i])!) < LEXICAL_COVERAGE) {
+        if (this.coverage(termRes, this.chunks.get(lexIds[i])!) < LEXICAL_COVERAGE) {
           gated++;
           continue;
         }
@@ -652,7 +667,7 @@ export class IndexStore {
       const cos = cosine.get(id);
       if (cos !== undefined) return cos >= gate.threshold;
       // not embedded yet: the lexical gate decides until its vector exists
-      return this.coverage(terms, this.chunks.get(id)!) >= LEXICAL_COVERAGE;
+      return this.coverage(termRes, this.chunks.get(id)!) >= LEXICAL_COVERAGE;
     };
     const lexRank = new Map(lexIds.map((id, i) => [id, i + 1]));
     const denseRank = new Map(top.map((t, i) => [t.id, i + 1]));
