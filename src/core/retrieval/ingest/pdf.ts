@@ -19,11 +19,20 @@ let pdfjs: Promise<PdfJs> | undefined;
 
 async function loadPdfJs(): Promise<PdfJs> {
   pdfjs ??= (async () => {
+    // pdf.js logs canvas-polyfill warnings on load when bundled (text extraction needs no
+    // canvas); keep them out of stdout, where `--json` output goes
+    const { log, warn } = console;
+    console.log = console.warn = () => undefined;
+    try {
     // the worker module runs in this thread ("fake worker"): importing it by name lets a
     // bundler include it, where pdf.js would otherwise import() a path at run time
     const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
-    return import('pdfjs-dist/legacy/build/pdf.mjs');
+    return await import('pdfjs-dist/legacy/build/pdf.mjs');
+    } finally {
+      console.log = log;
+      console.warn = warn;
+    }
   })();
   return pdfjs;
 }
