@@ -14,6 +14,7 @@ import { getToolRunner } from '../solvers/registry.js';
 import type { TurnEvent } from './events.js';
 import type { Engine } from '../engines/types.js';
 import { runAgentTurn, type AgentOptions } from './loop.js';
+import { hitsMarkdown, passagesBlock, referenceEvents, type Grounding, type Retriever } from './grounding.js';
 
 export interface TurnRequest {
   /** the user's words, without the participant name or slash command */
@@ -34,6 +35,10 @@ export interface TurnOptions extends CallOptions, Partial<RenderOptions> {
   engine?: Engine;
   /** agent-loop budgets and the conversation so far */
   agent?: Omit<AgentOptions, keyof CallOptions | keyof RenderOptions>;
+  /** the corpus and workspace indexes; absent: no grounding (and /search says how to get it) */
+  retriever?: Retriever;
+  /** passages to attach to a model's turn (default 4) */
+  passages?: number;
 }
 
 /**
@@ -84,6 +89,12 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     yield { type: 'done' };
   };
 
+  if (req.command === 'search') {
+    yield* searchTurn(req.prompt, opts.retriever, opts.passages ?? 6);
+    yield* finish();
+    return;
+  }
+
   let intent;
   try {
     intent = parseIntent(req.prompt, req.command, req.context?.text);
@@ -96,12 +107,22 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   // a model takes what is not well formed: no tool named, or a plain request missing arguments
   if (opts.engine && (!intent || (missing.length && !req.command))) {
     const data = req.modelContext ?? req.context;
-    const user = data?.text ? `${req.prompt}\n\n${fenceData(data.text, data.label)}` : req.prompt;
-    yield* runAgentTurn(opts.engine, user, { ...opts.agent, maxN: opts.maxN, math: opts.math, digits: opts.digits });
+    const grounding = await ground(opts.retriever, req.prompt, opts.passages ?? 4);
+    yield* referenceEvents(grounding?.hits ?? []);
+    const parts = [req.prompt];
+    if (data?.text) parts.push(fenceData(data.text, data.label));
+    if (grounding?.hits.length) parts.push(passagesBlock(grounding.hits, fenceData));
+    yield* runAgentTurn(opts.engine, parts.join('\n\n'), { ...opts.agent, maxN: opts.maxN, math: opts.math, digits: opts.digits });
     return;
   }
   if (!intent) {
     yield { type: 'text', text: NO_MODEL_MESSAGE };
+    // without a model, the passages that match are still worth showing
+    const grounding = await ground(opts.retriever, req.prompt, 3);
+    if (grounding?.hits.length) {
+      yield* referenceEvents(grounding.hits);
+      yield { type: 'text', text: `\n\n**Passages that may help** (${grounding.mode} search over your files and the bundled notes):\n\n${hitsMarkdown(grounding.hits)}` };
+    }
     yield* finish();
     return;
   }
@@ -160,6 +181,36 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     }
   }
   yield* finish();
+}
+
+async function ground(retriever: Retriever | undefined, query: string, k: number): Promise<Grounding | undefined> {
+  if (!retriever) return undefined;
+  try {
+    return await retriever.search(query, k);
+  } catch {
+    return undefined; // a broken index must not break the answer; the Doctor reports it
+  }
+}
+
+/** /search: the hits themselves, with citations; no model, no solver */
+async function* searchTurn(query: string, retriever: Retriever | undefined, k: number): AsyncGenerator<TurnEvent> {
+  if (!query.trim()) {
+    yield { type: 'error', message: '/search needs words to look for, e.g. `/search Bode sensitivity integral`.' };
+    return;
+  }
+  if (!retriever) {
+    yield { type: 'error', message: 'There is no index to search yet: run **Control: Rebuild Index** (or `control index build <folder>` in a terminal).' };
+    return;
+  }
+  const g = await retriever.search(query, k);
+  yield* referenceEvents(g.hits);
+  const notes = g.notes.length ? `\n\n_${g.notes.join('; ')}._` : '';
+  yield {
+    type: 'text',
+    text: g.hits.length
+      ? `**${g.hits.length} passage${g.hits.length > 1 ? 's' : ''}** for “${query.trim()}” (${g.mode} search):\n\n${hitsMarkdown(g.hits)}${notes}`
+      : `Nothing in your files or the bundled notes matches “${query.trim()}” closely enough (${g.mode} search).${notes}`,
+  };
 }
 
 /** collects a whole turn (CLI, tests, the language-model provider) */
