@@ -179,7 +179,9 @@ test('the report: every failure carries a fix; table and Markdown', async () => 
 });
 
 function control(args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp, env: { ...process.env, CONTROL_MODEL: '' } });
+  const env = { ...process.env };
+  delete env.CONTROL_MODEL; // the model comes from --model only
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp, env });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
