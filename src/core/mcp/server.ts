@@ -243,5 +243,11 @@ export function serveStdio(
       opts.log?.(`input error: ${(e as Error).message}`);
       resolve();
     });
+    // the client went away (EPIPE): stop serving instead of crashing on the next write
+    output.on('error', (e) => {
+      opts.log?.(`output error: ${(e as Error).message}`);
+      input.removeAllListeners('data');
+      resolve();
+    });
   });
 }
