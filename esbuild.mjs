@@ -1,5 +1,6 @@
 // Bundles the extension (CommonJS, loaded by VS Code's extension host) and the CLI.
 import { build } from 'esbuild';
+import { cpSync, mkdirSync } from 'node:fs';
 import { common } from './build.config.mjs';
 
 const t0 = Date.now();
@@ -13,4 +14,8 @@ await Promise.all([
   }),
   build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
 ]);
+// the plot webview's plotting library, served from media/ (webviews load nothing remote)
+mkdirSync('media/plots/vendor', { recursive: true });
+cpSync('node_modules/plotly.js-basic-dist-min/plotly-basic.min.js', 'media/plots/vendor/plotly-basic.min.js');
+cpSync('node_modules/plotly.js-basic-dist-min/LICENSE', 'media/plots/vendor/LICENSE-plotly.txt');
 console.log(`built in ${Date.now() - t0} ms`);

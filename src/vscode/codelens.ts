@@ -75,15 +75,31 @@ export class ModelLensProvider implements vscode.CodeLensProvider {
     } catch {
       return [];
     }
-    return models.map((f) => {
+    return models.flatMap((f) => {
       const start = new vscode.Position(f.a.range.start.line, f.a.range.start.character);
       const names = f.members.map((m) => m.name).join(', ');
-      return new vscode.CodeLens(new vscode.Range(start, start), {
-        title: `Analyse (${names})`,
-        tooltip: `@control: eigenvalues, stability, controllability and observability of (${names})`,
-        command: 'control.analyseAt',
-        arguments: [doc.uri, f.a.range.start.line],
-      });
+      const lenses = [
+        new vscode.CodeLens(new vscode.Range(start, start), {
+          title: `Analyse (${names})`,
+          tooltip: `@control: eigenvalues, stability, controllability and observability of (${names})`,
+          command: 'control.analyseAt',
+          arguments: [doc.uri, f.a.range.start.line],
+        }),
+      ];
+      if (f.members.length >= 3) {
+        // with an output C: the step response, computed by the solvers and drawn in a webview
+        const args: Record<string, unknown> = {};
+        for (const m of f.members) args[m.name.slice(0, 1)] = m.value;
+        lenses.push(
+          new vscode.CodeLens(new vscode.Range(start, start), {
+            title: 'Plot step',
+            tooltip: `@control: step response of (${names}) with rise, settling and peak marked`,
+            command: 'control.plot',
+            arguments: [{ kind: 'step', args, origin: `${vscode.workspace.asRelativePath(doc.uri)}:${f.a.range.start.line + 1}` }],
+          }),
+        );
+      }
+      return lenses;
     });
   }
 }

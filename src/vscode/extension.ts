@@ -9,6 +9,7 @@ import { ModelLensProvider } from './codelens.js';
 import { registerLanguageModelProvider } from './lmProvider.js';
 import { registerLanguageModelTools } from './lmTools.js';
 import { registerParticipant } from './participant.js';
+import { registerPlots } from './plots.js';
 import { initStorage, ModelStatus, prewarm, selectModel } from './model.js';
 
 /** what the extension exposes to other extensions and tests */
@@ -25,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
   registerLanguageModelProvider(context, log);
   registerParticipant(context, log);
   registerLanguageModelTools(context, log);
+  registerPlots(context, log);
 
   const lenses = new ModelLensProvider();
   const selector: vscode.DocumentSelector = [

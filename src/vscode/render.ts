@@ -1,6 +1,7 @@
 /** Streams a core turn into a chat response: the one place events meet the chat API. */
 import * as vscode from 'vscode';
 import type { TurnEvent } from '../core/agent/events.js';
+import { offerPlots } from './plots.js';
 
 export interface StreamSummary {
   toolCalls: { tool: string; ok: boolean; n?: number; m?: number }[];
@@ -18,6 +19,7 @@ export async function streamTurn(
 ): Promise<StreamSummary> {
   const summary: StreamSummary = { toolCalls: [], textChunks: 0 };
   const calls = new Map<string, Record<string, unknown>>();
+  const plotted = new Set<string>(); // plot buttons already offered in this answer
   for await (const e of events) {
     if (token.isCancellationRequested) break;
     switch (e.type) {
@@ -41,6 +43,7 @@ export async function streamTurn(
           const B = args.B as unknown[][] | undefined;
           summary.toolCalls.push({ tool: e.tool, ok: e.error === undefined, n: A?.length, m: B?.[0]?.length });
         }
+        if (e.error === undefined) offerPlots(stream, e.tool, calls.get(e.id) ?? {}, e.result, plotted);
         if (e.error !== undefined) log.warn(`${e.tool} refused: ${e.error}`);
         else log.info(`${e.tool} solved; verification ${e.verification ? (e.verification.ok ? 'passed' : 'FAILED') : 'n/a'}`);
         break;

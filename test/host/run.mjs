@@ -509,6 +509,45 @@ async function main() {
     });
   });
 
+  // ---- the plot webview, as a user sees it (after the other UI tests: it takes the editor area)
+  await phase('ui-plots', async () => {
+    await uiTest(page, 'ui: control.plot shows the Bode plot of 1/(s+1)^3 with the gain margin marked (test-results/plot-bode.png)', async () => {
+      await hostCommand('workbench.action.closeAllEditors');
+      await hostCommand('workbench.action.closeAuxiliaryBar').catch(() => {});
+      await hostCommand('workbench.action.closeSidebar').catch(() => {});
+      await hostCommand('workbench.action.closePanel').catch(() => {});
+      const r = await hostCommand('control.plot', { kind: 'bode', args: { num: [1], den: [1, 3, 3, 1] } });
+      expect(r && r.rendered, `control.plot did not report a rendered plot: ${JSON.stringify(r)}`);
+      // webviews are nested iframes: find the one holding the plot
+      let frame;
+      for (let i = 0; i < 60 && !frame; i++) {
+        for (const f of page.frames()) {
+          const ok = await f.evaluate(() => !!document.querySelector('#plot svg.main-svg')).catch(() => false);
+          if (ok) {
+            frame = f;
+            break;
+          }
+        }
+        if (!frame) await sleep(250);
+      }
+      expect(frame, `no webview frame with the plot's svg among ${page.frames().length} frames`);
+      const seen = await frame.evaluate(() => ({
+        texts: [...document.querySelectorAll('#plot svg text')].map((t) => t.textContent ?? ''),
+        title: document.getElementById('title')?.textContent,
+        buttons: [...document.querySelectorAll('.actions button')].map((b) => b.textContent),
+        curves: document.querySelectorAll('#plot svg .scatterlayer .trace path.js-line').length,
+      }));
+      for (const want of ['Magnitude (dB)', 'Phase (deg)', 'Frequency ω (rad/s)'])
+        expect(seen.texts.includes(want), `axis title "${want}" missing; texts: ${JSON.stringify(seen.texts.slice(0, 40))}`);
+      const gm = seen.texts.find((t) => /GM = /.test(t));
+      expect(gm && /18\.06 dB/.test(gm) && /1\.732 rad\/s/.test(gm), `gain margin label (18.06 dB at 1.732 rad/s) missing: ${gm}`);
+      expect(seen.curves >= 2, `expected the magnitude and phase curves, found ${seen.curves} line paths`);
+      expect(seen.buttons.includes('Export SVG') && seen.buttons.includes('Export PNG'), `export buttons: ${seen.buttons}`);
+      await sleep(500);
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'plot-bode.png') });
+    });
+  });
+
   // ---- release the extension host; run() then settles and reports its exit code
   writeFileSync(join(bridgeDir, 'done'), '');
   const code = await Promise.race([exited, sleep(20_000).then(() => 'timeout')]);

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { serveBridge } from './bridge';
 import { runAll, test } from './harness';
 import { registerAgentTests } from './agent';
+import { registerPlotTests } from './plots';
 
 const EXT_ID = 'control-eng.control';
 const REQUIRED_COMMANDS = ['control.analyseSelection', 'control.analyseAt', 'control.rebuildIndex', 'control.doctor'];
@@ -243,6 +244,7 @@ test('Control: Doctor runs every check and opens its report as a Markdown previe
 }, 60_000);
 
 registerAgentTests();
+registerPlotTests();
 
 export async function run(): Promise<void> {
   const results = await runAll();

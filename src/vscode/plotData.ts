@@ -1,0 +1,229 @@
+/**
+ * What a plot shows, computed by the solvers only: the plot webview draws these numbers and
+ * computes none. No `vscode` import here, so the unit tests can check the payloads.
+ *
+ *   bode     freqresp (on the chat's default grid) + margins
+ *   step     step + stepinfo          impulse  impulse
+ *   nyquist  nyquist                  rlocus   rlocus
+ *   pzmap    poles_zeros (or eig when only A is known)
+ */
+import { defaultFrequencies, defaultTimes } from '../core/agent/deterministic.js';
+import { ControlError } from '../core/errors.js';
+import { polyText } from '../core/render/results.js';
+import { prepareArgs, type CallOptions } from '../core/tools/call.js';
+import { verify } from '../core/verify/index.js';
+
+export const PLOT_KINDS = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap'] as const;
+export type PlotKind = (typeof PLOT_KINDS)[number];
+
+export const KIND_LABEL: Record<PlotKind, string> = {
+  bode: 'Bode',
+  step: 'Step response',
+  impulse: 'Impulse response',
+  nyquist: 'Nyquist',
+  rlocus: 'Root locus',
+  pzmap: 'Pole-zero map',
+};
+
+export interface PlotRequest {
+  kind: PlotKind;
+  /** num/den or A, B, C, D (and Ts) */
+  args: Record<string, unknown>;
+  /** where the system came from, shown under the title */
+  origin?: string;
+}
+
+export interface PlotPayload {
+  kind: PlotKind;
+  title: string;
+  subtitle: string;
+  discrete: boolean;
+  Ts: number;
+  /** one line per solver call: tool and verification verdict */
+  verification: { tool: string; ok: boolean | null; detail: string }[];
+  /** notes shown under the plot (e.g. why the margins are missing) */
+  notes: string[];
+  data: Record<string, unknown>;
+}
+
+/** runs a tool through validation and the verifier, as the chat does */
+function call(tool: string, raw: Record<string, unknown>, opts: CallOptions, log: PlotPayload['verification']): Record<string, any> {
+  const { tool: t, args } = prepareArgs(tool, raw, opts);
+  const result = t.run(args);
+  const v = verify(tool, args, result);
+  log.push({
+    tool,
+    ok: v ? v.ok : null,
+    detail: v ? v.checks.map((c) => c.detail).join('; ') : 'not independently verified',
+  });
+  return result;
+}
+
+function systemArgs(a: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of ['num', 'den', 'A', 'B', 'C', 'D', 'Ts']) if (a[k] !== undefined && a[k] !== null) out[k] = a[k];
+  return out;
+}
+
+function describe(a: Record<string, unknown>): string {
+  const Ts = typeof a.Ts === 'number' && a.Ts > 0 ? a.Ts : 0;
+  const v = Ts ? 'z' : 's';
+  if (Array.isArray(a.num) && Array.isArray(a.den))
+    return `L(${v}) = (${polyText(a.num as number[], v)}) / (${polyText(a.den as number[], v)})${Ts ? `, Ts = ${Ts} s` : ''}`;
+  const A = a.A as unknown[] | undefined;
+  const n = A?.length ?? 0;
+  const names = ['A', 'B', 'C', 'D'].filter((k) => a[k] !== undefined);
+  return `state space (${names.join(', ')}), ${n} state${n === 1 ? '' : 's'}${Ts ? `, Ts = ${Ts} s` : ''}`;
+}
+
+/** the state-space form of the system (a transfer function realised by tf2ss) */
+function toSS(a: Record<string, unknown>, opts: CallOptions, log: PlotPayload['verification']): Record<string, unknown> {
+  if (a.A !== undefined) return a;
+  if (!Array.isArray(a.num) || !Array.isArray(a.den))
+    throw new ControlError('Give the system as num/den or as A, B, C (and D).');
+  const r = call('tf2ss', { num: a.num, den: a.den }, opts, log);
+  const out: Record<string, unknown> = { A: r.A, B: r.B, C: r.C, D: r.D };
+  if (a.Ts !== undefined) out.Ts = a.Ts;
+  return out;
+}
+
+function requireSiso(ss: Record<string, unknown>, what: string): void {
+  const B = ss.B as number[][] | undefined;
+  const C = ss.C as number[][] | undefined;
+  const m = B?.[0]?.length ?? 0;
+  const p = C?.length ?? 0;
+  if (m !== 1 || p !== 1)
+    throw new ControlError(`${what} plots a SISO system; this one has ${m} input(s) and ${p} output(s). Select one column of B and one row of C.`);
+}
+
+/** the plot's numbers, each from a solver call (validated and verified) */
+export function buildPlot(req: PlotRequest, opts: CallOptions = {}): PlotPayload {
+  const kind = req.kind;
+  if (!PLOT_KINDS.includes(kind)) throw new ControlError(`Unknown plot kind "${String(kind)}"; use one of ${PLOT_KINDS.join(', ')}.`);
+  const a = systemArgs(req.args ?? {});
+  const Ts = typeof a.Ts === 'number' && a.Ts > 0 ? a.Ts : 0;
+  const verification: PlotPayload['verification'] = [];
+  const notes: string[] = [];
+  // grids are chosen from the poles and zeros (never shown as results)
+  const run = (tool: string, args: Record<string, unknown>) => {
+    const p = prepareArgs(tool, args, opts);
+    return p.tool.run(p.args);
+  };
+  let data: Record<string, unknown>;
+  switch (kind) {
+    case 'bode': {
+      const ss = toSS(a, opts, verification);
+      requireSiso(ss, 'A Bode plot');
+      const w = defaultFrequencies(ss, run);
+      const fr = call('freqresp', { ...ss, w }, opts, verification);
+      let margins: Record<string, number> | undefined;
+      try {
+        margins = call('margins', ss, opts, verification) as Record<string, number>;
+      } catch (e) {
+        notes.push(`No margins: ${(e as Error).message}`);
+      }
+      data = { w, mag_db: fr.mag_db, phase_deg: fr.phase_deg, margins };
+      break;
+    }
+    case 'step':
+    case 'impulse': {
+      const ss = toSS(a, opts, verification);
+      const B = ss.B as number[][];
+      const C = ss.C as number[][];
+      const siso = B?.[0]?.length === 1 && C?.length === 1;
+      let t = defaultTimes(ss, run);
+      if (!Ts) {
+        // an unstable system: show a few of its growth time constants, not the stable modes' span
+        const ev = run('eig', { A: ss.A }).eigenvalues as [number, number][];
+        const grow = Math.max(...ev.map(([re]) => re));
+        if (grow > 1e-9 && t[t.length - 1] > 5 / grow) t = t.map((_, k) => ((5 / grow) * k) / (t.length - 1));
+      }
+      const r = call(kind, { ...ss, t }, opts, verification);
+      let info: Record<string, number> | undefined;
+      if (kind === 'step' && !siso) notes.push('Step-response characteristics are given for SISO systems: one input, one output.');
+      else if (kind === 'step') {
+        if (Ts) notes.push('Step-response characteristics are computed for continuous-time systems only.');
+        else
+          try {
+            info = call('stepinfo', ss, opts, verification) as Record<string, number>;
+          } catch (e) {
+            notes.push(`No step-response characteristics: ${(e as Error).message}`);
+          }
+      }
+      data = { t, y: r.y, info };
+      break;
+    }
+    case 'nyquist':
+      data = call('nyquist', a, opts, verification);
+      break;
+    case 'rlocus':
+      data = call('rlocus', a, opts, verification);
+      break;
+    case 'pzmap': {
+      if (a.num !== undefined || a.C !== undefined) data = call('poles_zeros', a, opts, verification);
+      else if (a.A !== undefined) {
+        const r = call('eig', { A: a.A }, opts, verification);
+        data = { poles: r.eigenvalues, zeros: [] };
+        notes.push('Only A is known: the poles are its eigenvalues; zeros need B and C.');
+      } else throw new ControlError('Give the system as num/den or as A (with B, C for the zeros).');
+      break;
+    }
+  }
+  return {
+    kind,
+    title: `${KIND_LABEL[kind]}`,
+    subtitle: `${describe(a)}${req.origin ? ` — ${req.origin}` : ''}`,
+    discrete: Ts > 0,
+    Ts,
+    verification,
+    notes,
+    data,
+  };
+}
+
+/** the kind of plot that fits a tool's answer in the chat (undefined: none) */
+export function plotsForTool(tool: string, args: Record<string, unknown>): { kind: PlotKind; args: Record<string, unknown>; title: string }[] {
+  const sys = systemArgs(args);
+  const hasTf = Array.isArray(sys.num) && Array.isArray(sys.den);
+  const B = sys.B as number[][] | undefined;
+  const C = sys.C as number[][] | undefined;
+  const siso = hasTf || (B?.[0]?.length === 1 && C?.length === 1);
+  switch (tool) {
+    case 'freqresp':
+    case 'margins':
+      return siso ? [{ kind: 'bode', args: sys, title: 'Plot Bode' }, { kind: 'nyquist', args: sys, title: 'Plot Nyquist' }] : [];
+    case 'step':
+    case 'stepinfo':
+      return siso ? [{ kind: 'step', args: sys, title: 'Plot step response' }] : [];
+    case 'impulse':
+      return siso ? [{ kind: 'impulse', args: sys, title: 'Plot impulse response' }] : [];
+    case 'rlocus':
+      return [{ kind: 'rlocus', args: sys, title: 'Plot root locus' }];
+    case 'nyquist':
+      return [{ kind: 'nyquist', args: sys, title: 'Plot Nyquist' }];
+    case 'poles_zeros':
+      return [{ kind: 'pzmap', args: sys, title: 'Plot poles and zeros' }];
+    case 'analyse': {
+      const out: { kind: PlotKind; args: Record<string, unknown>; title: string }[] = [];
+      if (sys.A !== undefined && siso) {
+        out.push({ kind: 'step', args: sys, title: 'Plot step response' }, { kind: 'bode', args: sys, title: 'Plot Bode' });
+      }
+      if (sys.A !== undefined) out.push({ kind: 'pzmap', args: sys.C !== undefined ? sys : { A: sys.A, ...(sys.Ts !== undefined ? { Ts: sys.Ts } : {}) }, title: 'Plot poles and zeros' });
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+/** closed-loop poles of a state-feedback design (lqr, place, ...): a pole map of A − BK */
+export function closedLoopPlot(tool: string, args: Record<string, unknown>, result: Record<string, unknown> | undefined): { kind: PlotKind; args: Record<string, unknown>; title: string } | undefined {
+  if (!['lqr', 'place'].includes(tool) || !result) return undefined;
+  const A = args.A as number[][] | undefined;
+  const B = args.B as number[][] | undefined;
+  const K = result.K as number[][] | undefined;
+  if (!A || !B || !K || !Array.isArray(K[0])) return undefined;
+  // A − BK: the closed loop whose poles the design chose (the poles come from eig, in the plot)
+  const Acl = A.map((row, i) => row.map((v, j) => v - B[i].reduce((s, b, l) => s + b * K[l][j], 0)));
+  return { kind: 'pzmap', args: { A: Acl }, title: 'Plot closed-loop poles' };
+}
