@@ -11,6 +11,7 @@ import { registerLanguageModelTools } from './lmTools.js';
 import { registerParticipant } from './participant.js';
 import { registerPlots } from './plots.js';
 import { initStorage, ModelStatus, prewarm, selectModel } from './model.js';
+import { RetrievalService } from './retrieval.js';
 
 /** what the extension exposes to other extensions and tests */
 export interface ControlApi {
@@ -23,8 +24,10 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
   const log = vscode.window.createOutputChannel('Control', { log: true });
   context.subscriptions.push(log);
 
+  const retrieval = new RetrievalService(context, log);
+  context.subscriptions.push(retrieval);
   registerLanguageModelProvider(context, log);
-  registerParticipant(context, log);
+  registerParticipant(context, log, retrieval);
   registerLanguageModelTools(context, log);
   registerPlots(context, log);
 
@@ -42,16 +45,13 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
     }),
     vscode.commands.registerCommand('control.analyseSelection', () => analyseSelection(log)),
     vscode.commands.registerCommand('control.analyseAt', (uri: vscode.Uri, line: number) => analyseAt(uri, line, log)),
-    vscode.commands.registerCommand('control.doctor', () => doctor(log)),
-    vscode.commands.registerCommand('control.rebuildIndex', () =>
-      vscode.window.showInformationMessage(
-        'Control: the retrieval index is not available in this version yet, so there is nothing to rebuild. Solvers, /analyse and /lqr work without it.',
-      ),
-    ),
+    vscode.commands.registerCommand('control.doctor', () => doctor(log, context)),
+    vscode.commands.registerCommand('control.rebuildIndex', () => retrieval.rebuild()),
+    vscode.commands.registerCommand('control.calibrateRetrieval', () => retrieval.calibrate()),
   );
 
   initStorage(context);
-  const status = new ModelStatus();
+  const status = new ModelStatus(retrieval);
   context.subscriptions.push(
     status,
     vscode.commands.registerCommand('control.selectModel', () => selectModel(context, log)),
@@ -59,8 +59,12 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
       if (e.affectsConfiguration('control.model') || e.affectsConfiguration('control.openai')) status.refresh();
     }),
   );
-  // the local model's fixed prefix is evaluated in the background, after start-up settles
-  const warm = setTimeout(() => void prewarm(log), 5000);
+  // the local model's fixed prefix and the bundled notes' index are prepared in the
+  // background, after start-up settles
+  const warm = setTimeout(() => {
+    void prewarm(log);
+    void retrieval.corpusStore();
+  }, 5000);
   context.subscriptions.push({ dispose: () => clearTimeout(warm) });
 
   const end = performance.now();

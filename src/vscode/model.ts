@@ -15,6 +15,7 @@ import type { Engine } from '../core/engines/types.js';
 import { engineTools, SYSTEM_PROMPT } from '../core/agent/prompt.js';
 import { LM_VENDOR, LOCAL_MODEL_ID } from './lmProvider.js';
 import { VsCodeEngine } from './vscodeEngine.js';
+import type { RetrievalService } from './retrieval.js';
 import { DEFAULT_MODEL_SPEC } from '../core/engines/llama.js';
 
 export type Provider = 'vscode' | 'local' | 'openai' | 'none';
@@ -90,20 +91,25 @@ export function initStorage(context: vscode.ExtensionContext): void {
 
 export class ModelStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('control.status', vscode.StatusBarAlignment.Right, 100);
-  constructor() {
+  private readonly sub: vscode.Disposable;
+  constructor(private readonly retrieval: RetrievalService) {
     this.item.name = 'Control';
     this.item.command = 'control.selectModel';
+    this.sub = retrieval.onDidChange(() => this.refresh());
     this.refresh();
     this.item.show();
   }
   refresh(state?: string): void {
     const model = describeModel();
     this.item.text = `$(pulse) control${state ? `: ${state}` : ''}`;
-    this.item.tooltip = new vscode.MarkdownString(
-      `**@control**\n\nSolvers: ready (deterministic, verified)\n\nLanguage model: ${model}\n\nRetrieval index: not available in this version\n\nClick to select the model; run **Control: Doctor** to check everything.`,
-    );
+    void this.retrieval.describe().then((index) => {
+      this.item.tooltip = new vscode.MarkdownString(
+        `**@control**\n\nSolvers: ready (deterministic, verified)\n\nLanguage model: ${model}\n\nIndex: ${index}\n\nClick to select the model; run **Control: Doctor** to check everything.`,
+      );
+    });
   }
   dispose(): void {
+    this.sub.dispose();
     this.item.dispose();
   }
 }

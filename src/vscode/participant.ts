@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { runTurn } from '../core/agent/turn.js';
 import type { ChatMessage } from '../core/engines/types.js';
 import { engineFor } from './model.js';
+import type { RetrievalService } from './retrieval.js';
 import { mathEnabled, maxStates, streamTurn } from './render.js';
 
 export const PARTICIPANT_ID = 'control.chat';
@@ -59,7 +60,7 @@ function historyMessages(chatContext: vscode.ChatContext): ChatMessage[] {
   return out.slice(-8);
 }
 
-export function registerParticipant(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+export function registerParticipant(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, retrieval: RetrievalService): void {
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
     log.info(`@control ${request.command ? '/' + request.command + ' ' : ''}${request.prompt.slice(0, 200)}`);
     const refs = await referenceText(request.references);
@@ -81,6 +82,7 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
           math: mathEnabled(),
           maxN: maxStates(),
           engine,
+          retriever: await retrieval.retriever(),
           agent: {
             signal: ac.signal,
             history: historyMessages(chatContext),
@@ -95,7 +97,7 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
       log,
     ).finally(() => sub.dispose());
     return {
-      metadata: { toolCalls: summary.toolCalls, metrics: summary.metrics, textChunks: summary.textChunks },
+      metadata: { toolCalls: summary.toolCalls, metrics: summary.metrics, textChunks: summary.textChunks, references: summary.references },
       ...(summary.error ? { errorDetails: { message: summary.error } } : {}),
     };
   };

@@ -9,6 +9,8 @@ export interface StreamSummary {
   metrics?: Extract<TurnEvent, { type: 'metrics' }>;
   /** how many pieces of text reached the chat (more than one: it streamed) */
   textChunks: number;
+  /** the URIs cited */
+  references: string[];
 }
 
 export async function streamTurn(
@@ -17,7 +19,7 @@ export async function streamTurn(
   token: vscode.CancellationToken,
   log: vscode.LogOutputChannel,
 ): Promise<StreamSummary> {
-  const summary: StreamSummary = { toolCalls: [], textChunks: 0 };
+  const summary: StreamSummary = { toolCalls: [], textChunks: 0, references: [] };
   const calls = new Map<string, Record<string, unknown>>();
   const plotted = new Set<string>(); // plot buttons already offered in this answer
   for await (const e of events) {
@@ -47,9 +49,13 @@ export async function streamTurn(
         if (e.error !== undefined) log.warn(`${e.tool} refused: ${e.error}`);
         else log.info(`${e.tool} solved; verification ${e.verification ? (e.verification.ok ? 'passed' : 'FAILED') : 'n/a'}`);
         break;
-      case 'reference':
-        stream.reference(vscode.Uri.parse(e.uri));
+      case 'reference': {
+        // a clickable citation to the file and, for text sources, the line range (1-based in the core)
+        const uri = vscode.Uri.parse(e.uri);
+        stream.reference(e.range ? new vscode.Location(uri, new vscode.Range(e.range.startLine - 1, 0, e.range.endLine - 1, 0)) : uri);
+        summary.references.push(e.uri);
         break;
+      }
       case 'error':
         stream.markdown(`**Error:** ${e.message}\n\n`);
         summary.error = e.message;

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { serveBridge } from './bridge';
 import { runAll, test } from './harness';
 import { registerAgentTests } from './agent';
+import { registerRetrievalTests } from './retrieval';
 import { registerPlotTests } from './plots';
 
 const EXT_ID = 'control-eng.control';
@@ -243,6 +244,7 @@ test('Control: Doctor runs every check and opens its report as a Markdown previe
   assert.ok(preview, `no Markdown preview tab; tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
 }, 60_000);
 
+registerRetrievalTests();
 registerAgentTests();
 registerPlotTests();
 

@@ -1,0 +1,204 @@
+/**
+ * The two indexes @control searches: the bundled control notes (built once into global
+ * storage, incrementally: unchanged notes are not re-read) and the workspace (in workspace
+ * storage, built by Control: Rebuild Index and kept current by a file watcher). Lexical
+ * search answers at once; with an embedder folder configured, dense indexing runs in the
+ * background and search becomes hybrid as it completes.
+ */
+import * as vscode from 'vscode';
+import { MultiRetriever, type Retriever } from '../core/agent/grounding.js';
+import type { IndexStore } from '../core/retrieval/store.js';
+import type { BuildSummary } from '../core/retrieval/types.js';
+
+type Store = IndexStore;
+
+export class RetrievalService implements vscode.Disposable {
+  private corpus?: Promise<Store | undefined>;
+  private workspace?: Promise<Store | undefined>;
+  private readonly disposables: vscode.Disposable[] = [];
+  private pending = new Set<string>();
+  private timer?: NodeJS.Timeout;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    const queue = (uri: vscode.Uri) => this.queueUpdate(uri);
+    watcher.onDidChange(queue, undefined, this.disposables);
+    watcher.onDidCreate(queue, undefined, this.disposables);
+    watcher.onDidDelete(queue, undefined, this.disposables);
+    this.disposables.push(watcher, this.changed);
+  }
+
+  private embedderPath(): string | undefined {
+    return vscode.workspace.getConfiguration('control').get<string>('embedder.path') || undefined;
+  }
+
+  private async openStore(dir: string): Promise<Store> {
+    const { IndexStore } = await import('../core/retrieval/store.js');
+    const store = await IndexStore.open(dir, { embedder: this.embedderPath() });
+    const st = store.stats();
+    if (st.embedderError) this.log.warn(`embedder: ${st.embedderError} (search stays lexical)`);
+    return store;
+  }
+
+  /** the bundled notes: built in the background on first use, then only checked for changes */
+  corpusStore(): Promise<Store | undefined> {
+    this.corpus ??= (async () => {
+      try {
+        const dir = vscode.Uri.joinPath(this.context.globalStorageUri, 'corpus-index').fsPath;
+        const store = await this.openStore(dir);
+        const root = vscode.Uri.joinPath(this.context.extensionUri, 'corpus').fsPath;
+        const s = await store.build(root, { gitignore: false });
+        this.log.info(`corpus index: ${s.filesIndexed} notes, ${s.chunks} chunks (${s.filesChanged} re-read) in ${s.ms} ms`);
+        if (this.embedderPath()) void store.startEmbedding().then(() => this.changed.fire());
+        this.changed.fire();
+        return store;
+      } catch (e) {
+        this.log.error(`corpus index unavailable: ${(e as Error).message}`);
+        return undefined;
+      }
+    })();
+    return this.corpus;
+  }
+
+  private workspaceRoot(): vscode.Uri | undefined {
+    return vscode.workspace.workspaceFolders?.[0]?.uri;
+  }
+
+  /** the workspace index as it is on disk (opening it does not build it) */
+  workspaceStore(): Promise<Store | undefined> {
+    this.workspace ??= (async () => {
+      const storage = this.context.storageUri;
+      if (!storage || !this.workspaceRoot()) return undefined;
+      try {
+        const store = await this.openStore(vscode.Uri.joinPath(storage, 'index').fsPath);
+        if (this.embedderPath() && store.stats().chunks) void store.startEmbedding().then(() => this.changed.fire());
+        return store;
+      } catch (e) {
+        this.log.error(`workspace index unavailable: ${(e as Error).message}`);
+        return undefined;
+      }
+    })();
+    return this.workspace;
+  }
+
+  async retriever(): Promise<Retriever | undefined> {
+    const sources: { name: string; root: string; store: Store }[] = [];
+    const c = await this.corpusStore();
+    if (c) sources.push({ name: 'corpus', root: vscode.Uri.joinPath(this.context.extensionUri, 'corpus').fsPath, store: c });
+    const w = await this.workspaceStore();
+    const root = this.workspaceRoot();
+    if (w && root && w.stats().chunks) sources.push({ name: 'workspace', root: root.fsPath, store: w });
+    return sources.length ? new MultiRetriever(sources) : undefined;
+  }
+
+  private globs(): { include?: string[]; exclude?: string[] } {
+    const c = vscode.workspace.getConfiguration('control', this.workspaceRoot());
+    const include = c.get<string[]>('index.include', []);
+    return { include: include.length ? include : undefined, exclude: c.get<string[]>('index.exclude', []) };
+  }
+
+  /** Control: Rebuild Index: progress with cancel, then a summary */
+  async rebuild(): Promise<BuildSummary | undefined> {
+    const root = this.workspaceRoot();
+    if (!root || !this.context.storageUri) {
+      void vscode.window.showWarningMessage('Control: open a folder first; the index covers the workspace (the bundled notes are always searched).');
+      return undefined;
+    }
+    const store = await this.workspaceStore();
+    if (!store) {
+      void vscode.window.showErrorMessage('Control: the workspace index could not be opened; see the Control output.');
+      return undefined;
+    }
+    const summary = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Control: indexing the workspace', cancellable: true },
+      async (progress, token) => {
+        const ac = new AbortController();
+        token.onCancellationRequested(() => ac.abort());
+        let last = 0;
+        return store.build(root.fsPath, {
+          ...this.globs(),
+          signal: ac.signal,
+          onProgress: (p) => {
+            if (p.phase !== 'ingest' || !p.total) return;
+            const pct = (100 * p.done) / p.total;
+            progress.report({ increment: pct - last, message: `${p.done} of ${p.total} files${p.path ? `: ${p.path}` : ''}` });
+            last = pct;
+          },
+        });
+      },
+    );
+    this.log.info(
+      `workspace index: ${summary.files} files, ${summary.filesIndexed} indexed, ${summary.filesSkipped} skipped, ${summary.chunks} chunks, ${summary.filesChanged} re-read, ${summary.ms} ms${summary.cancelled ? ' (cancelled: a new build resumes)' : ''}`,
+    );
+    for (const s of summary.skipped.slice(0, 50)) this.log.info(`  skipped ${s.path}: ${s.reason}`);
+    if (this.embedderPath()) void store.startEmbedding().then(() => this.changed.fire());
+    this.changed.fire();
+    void vscode.window.showInformationMessage(
+      summary.cancelled
+        ? `Control: indexing cancelled after ${summary.filesIndexed} files; run Rebuild Index again to resume.`
+        : `Control: indexed ${summary.filesIndexed} of ${summary.files} files (${summary.chunks} passages, ${summary.filesSkipped} skipped) in ${(summary.ms / 1000).toFixed(1)} s.`,
+    );
+    return summary;
+  }
+
+  /** Control: Calibrate Retrieval: sets the cosine gate from in-domain and off-domain probes */
+  async calibrate(): Promise<void> {
+    const stores = [await this.corpusStore(), await this.workspaceStore()].filter((s): s is Store => !!s && s.stats().chunks > 0);
+    if (!stores.some((s) => s.stats().mode === 'hybrid')) {
+      void vscode.window.showWarningMessage('Control: calibration needs an embedder (set control.embedder.path to an ONNX embedding model folder); lexical search has no cosine gate to calibrate.');
+      return;
+    }
+    for (const s of stores) {
+      const r = await s.calibrate();
+      this.log.info(`calibrated ${s.dir}: ${JSON.stringify(r)}`);
+    }
+    void vscode.window.showInformationMessage('Control: retrieval calibrated (see the Control output for the thresholds).');
+  }
+
+  private queueUpdate(uri: vscode.Uri): void {
+    const root = this.workspaceRoot();
+    if (!root || uri.scheme !== 'file' || !uri.fsPath.startsWith(root.fsPath)) return;
+    if (uri.fsPath.includes('/.git/') || uri.fsPath.includes('/node_modules/')) return;
+    this.pending.add(uri.fsPath);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flushUpdates(), 1000);
+  }
+
+  private async flushUpdates(): Promise<void> {
+    const paths = [...this.pending];
+    this.pending.clear();
+    const store = await this.workspaceStore();
+    // only a built index is kept current; an unbuilt one waits for Rebuild Index
+    if (!store || !store.stats().files || !paths.length) return;
+    try {
+      const r = await store.update(paths);
+      if (r.indexed || r.removed) {
+        this.log.info(`index update: ${r.indexed} re-indexed, ${r.removed} removed in ${r.ms} ms`);
+        this.changed.fire();
+      }
+    } catch (e) {
+      this.log.warn(`index update failed: ${(e as Error).message}`);
+    }
+  }
+
+  /** a short state for the status bar */
+  async describe(): Promise<string> {
+    const w = await this.workspaceStore();
+    const st = w?.stats();
+    if (!st || !st.chunks) return 'workspace not indexed (run Control: Rebuild Index); bundled notes searched';
+    const dense = st.mode === 'hybrid' ? `hybrid, ${st.embedded}/${st.chunks} embedded` : 'lexical only (no embedder set)';
+    return `${st.filesIndexed} files, ${st.chunks} passages (${dense})`;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
+    void this.corpus?.then((s) => s?.close());
+    void this.workspace?.then((s) => s?.close());
+  }
+}
