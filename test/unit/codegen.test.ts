@@ -1,0 +1,233 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { collectTurn } from '../../src/core/agent/turn.js';
+import type { TurnEvent } from '../../src/core/agent/events.js';
+import { CODEGEN_TOOLS, canReproduce, reproduce, type CodeLanguage } from '../../src/core/codegen/index.js';
+import { complexNum, grid, matrix, num } from '../../src/core/codegen/literals.js';
+import { findAssignments, parseMatrixLiteral } from '../../src/core/parse/index.js';
+import { runTool } from '../../src/core/tools/call.js';
+import { verify } from '../../src/core/verify/index.js';
+import type { Matrix } from '../../src/core/types.js';
+
+const LANGS: CodeLanguage[] = ['matlab', 'python'];
+
+/** the tool calls of a turn with their results, as the chat sees them */
+async function calls(command: string, prompt: string) {
+  const events: TurnEvent[] = await collectTurn({ prompt, command });
+  const args = new Map<string, Record<string, unknown>>();
+  const out: { tool: string; args: Record<string, any>; result?: Record<string, any>; verification?: any }[] = [];
+  for (const e of events) {
+    if (e.type === 'tool_call') args.set(e.id, e.args);
+    if (e.type === 'tool_result') out.push({ tool: e.tool, args: args.get(e.id)!, result: e.result, verification: e.verification });
+  }
+  return out;
+}
+
+function solved(tool: string, args: Record<string, any>) {
+  const result = runTool(tool, args);
+  return { tool, args, result, verification: verify(tool, args, result) };
+}
+
+/** the assignments of a generated snippet, by name (comments are not code: dropped first) */
+function assigned(code: string, lang: CodeLanguage): Map<string, Matrix> {
+  const c = lang === 'matlab' ? '%' : '#';
+  const body = code
+    .split('\n')
+    .map((l) => (l.trimStart().startsWith(c) ? '' : l.replace(new RegExp(`\\s+${c} .*$`), '')))
+    .join('\n');
+  const out = new Map<string, Matrix>();
+  for (const a of findAssignments(body)) if (a.value && !a.error) out.set(a.name, a.value);
+  return out;
+}
+
+/** the value of `name = ...` in the comparison comment, read back with our parser */
+function commented(code: string, name: string, lang: CodeLanguage): Matrix {
+  const c = lang === 'matlab' ? '%' : '#';
+  const line = code.split('\n').find((l) => l.startsWith(`${c}   ${name} = `));
+  assert.ok(line, `no comment line for ${name} in\n${code}`);
+  return parseMatrixLiteral(line.slice(`${c}   ${name} = `.length));
+}
+
+const AWKWARD = [
+  [0.1 + 0.2, 1 / 3, -2.5e17],
+  [1e-300, -Math.PI, 123456789.12345679],
+  [Math.SQRT2, -0.000123456789012345, 7],
+];
+
+test('literals: every double round-trips through our parser exactly, in both languages', () => {
+  for (const lang of LANGS) {
+    assert.deepEqual(parseMatrixLiteral(matrix(AWKWARD, lang)), AWKWARD, lang);
+    const big = Array.from({ length: 7 }, (_, i) => Array.from({ length: 7 }, (_, j) => (i + 1) / (j + 3) - j * 1e-7));
+    const text = matrix(big, lang);
+    assert.ok(text.includes('\n'), 'a 7 x 7 matrix is written one row per line');
+    assert.deepEqual(parseMatrixLiteral(text), big, `${lang} multi-line`);
+  }
+  assert.equal(num(Infinity, 'matlab'), 'Inf');
+  assert.equal(num(-Infinity, 'python'), '-np.inf');
+  assert.equal(num(-0, 'python'), '0');
+  assert.equal(complexNum([-1, 2], 'matlab'), '-1+2i');
+  assert.equal(complexNum([-1, -2], 'python'), '(-1-2j)');
+  assert.equal(complexNum([0, 3], 'matlab'), '3i');
+});
+
+test('grids are written as linspace/logspace when they are one, else as literals', () => {
+  const lin = Array.from({ length: 101 }, (_, i) => i * 0.05);
+  assert.equal(grid(lin, 'matlab'), 'linspace(0, 5, 101)');
+  const log = Array.from({ length: 50 }, (_, i) => 10 ** (-2 + (4 * i) / 49));
+  assert.equal(grid(log, 'python'), 'np.logspace(-2, 2, 50)');
+  const odd = [0, 0.1, 0.5, 2];
+  assert.deepEqual(parseMatrixLiteral(grid(odd, 'python')), [odd]);
+});
+
+test('lqr: the call as each tool writes it, arguments and result parse back to the same numbers', () => {
+  const r = solved('lqr', { A: [[0, 1], [-2, -3]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] });
+  const m = reproduce(r, 'matlab');
+  assert.match(m, /^\[K, S, P\] = lqr\(A, B, Q, R\);/m);
+  const p = reproduce(r, 'python');
+  assert.match(p, /^import control as ct$/m);
+  assert.match(p, /^K, S, E = ct\.lqr\(A, B, Q, R\)/m);
+  for (const [lang, code] of [['matlab', m], ['python', p]] as const) {
+    const vars = assigned(code, lang);
+    for (const k of ['A', 'B', 'Q', 'R']) assert.deepEqual(vars.get(k), r.args[k], `${lang} ${k}`);
+    assert.deepEqual(commented(code, 'K', lang), r.result.K, `${lang} K in the comment`);
+    assert.deepEqual(commented(code, 'X', lang), r.result.X);
+    assert.match(code, /@control result, verified/);
+  }
+});
+
+test('lqr with a cross weight N passes N; dlqr calls dlqr', () => {
+  const a = { A: [[1, 0.1], [0, 1]], B: [[0], [0.1]], Q: [[1, 0], [0, 1]], R: [[1]], N: [[0.1], [0]] };
+  assert.match(reproduce(solved('lqr', a), 'matlab'), /lqr\(A, B, Q, R, N\)/);
+  assert.match(reproduce(solved('dlqr', a), 'python'), /K, S, E = ct\.dlqr\(A, B, Q, R, N\)/);
+});
+
+test('Lyapunov: MATLAB lyap(A, Q) as ours, SciPy with -Q', () => {
+  const r = solved('lyap', { A: [[-1, 2], [0, -3]], Q: [[1, 0], [0, 1]] });
+  assert.match(reproduce(r, 'matlab'), /^X = lyap\(A, Q\);/m);
+  const p = reproduce(r, 'python');
+  assert.match(p, /^X = solve_continuous_lyapunov\(A, -Q\)/m);
+  assert.match(p, /^from scipy\.linalg import solve_continuous_lyapunov$/m);
+  assert.deepEqual(commented(p, 'X', 'python'), r.result.X);
+  const d = solved('dlyap', { A: [[0.5, 0.1], [0, 0.2]], Q: [[1, 0], [0, 1]] });
+  assert.match(reproduce(d, 'python'), /^X = solve_discrete_lyapunov\(A, Q\)/m);
+  assert.match(reproduce(d, 'matlab'), /^X = dlyap\(A, Q\);/m);
+});
+
+test('c2d: zoh as given; tustin is SciPy/python-control "bilinear" and says the coordinates may differ', () => {
+  const a = { A: [[0, 1], [-2, -3]], B: [[0], [1]], C: [[1, 0]], Ts: 0.1 };
+  const z = solved('c2d', { ...a, method: 'zoh' });
+  const m = reproduce(z, 'matlab');
+  assert.match(m, /^sysd = c2d\(sysc, Ts, 'zoh'\);/m);
+  assert.match(m, /^sysc = ss\(A, B, C, D\);/m);
+  assert.deepEqual(assigned(m, 'matlab').get('D'), [[0]], 'D = zeros when not given');
+  assert.deepEqual(commented(m, 'Ad', 'matlab'), z.result.Ad);
+  const t = reproduce(solved('c2d', { ...a, method: 'tustin' }), 'python');
+  assert.match(t, /ct\.c2d\(sysc, Ts, method='bilinear'\)/);
+  assert.match(t, /similarity transform/);
+});
+
+test('place: same sign convention, complex poles as complex literals', () => {
+  const r = solved('place', { A: [[0, 1], [0, 0]], B: [[0], [1]], poles: [[-1, 2], [-1, -2]] });
+  const m = reproduce(r, 'matlab');
+  assert.match(m, /^p = \[-1\+2i, -1-2i\];/m);
+  assert.match(m, /^K = place\(A, B, p\);/m);
+  const p = reproduce(r, 'python');
+  assert.match(p, /^p = \[\(-1\+2j\), \(-1-2j\)\]/m);
+  assert.match(p, /^K = ct\.place\(A, B, p\)/m);
+  assert.deepEqual(commented(p, 'K', 'python'), r.result.K);
+});
+
+test('kalman: continuous as lqe; discrete through kalman(ss(..., Ts)) and dlqe', () => {
+  const a = { A: [[1, 0.1], [0, 1]], G: [[0], [1]], C: [[1, 0]], Qn: [[1]], Rn: [[1]] };
+  assert.match(reproduce(solved('kalman', a), 'matlab'), /^\[L, P, E\] = lqe\(A, G, C, Qn, Rn\);/m);
+  const d = solved('kalman', { ...a, Ts: 0.1 });
+  assert.match(reproduce(d, 'matlab'), /^\[kest, L, P, M, Z\] = kalman\(sys, Qn, Rn\);/m);
+  const p = reproduce(d, 'python');
+  assert.match(p, /^L, P, E = ct\.dlqe\(A, G, C, Qn, Rn\)/m);
+  assert.deepEqual(commented(p, 'L', 'python'), d.result.L);
+});
+
+test('margins: infinite and undefined results are written as each language spells them', () => {
+  const r = solved('margins', { num: [1], den: [1, 3, 3, 1] });
+  const m = reproduce(r, 'matlab');
+  assert.match(m, /^L = tf\(num, den\);/m);
+  assert.match(m, /^\[Gm, Pm, Wcg, Wcp\] = margin\(L\);/m);
+  assert.match(m, /^% {3}gm = 8$/m);
+  assert.match(m, /^% {3}pm_deg = Inf$/m);
+  assert.match(reproduce(r, 'python'), /^# {3}w_gc = np\.nan$/m);
+});
+
+test('step, bode and stepinfo turns: every result of the turn has code in both languages', async () => {
+  const all = [
+    ...(await calls('step', 'num=[1], den=[1 2 1]')),
+    ...(await calls('bode', 'num=[1], den=[1 2 1]')),
+    ...(await calls('impulse', 'A=[0.5 0; 0 0.2], B=[1;1], C=[1 1], D=0, Ts=0.1')),
+  ];
+  const tools = all.map((c) => c.tool);
+  for (const t of ['tf2ss', 'step', 'stepinfo', 'freqresp', 'margins', 'impulse']) assert.ok(tools.includes(t), `${t} in ${tools}`);
+  for (const c of all) for (const lang of LANGS) assert.ok(reproduce(c, lang).length > 50);
+  const step = all.find((c) => c.tool === 'step')!;
+  assert.match(reproduce(step, 'matlab'), /^t = linspace\(0, \d+(\.\d+)?, \d+\);$/m);
+  assert.match(reproduce(step, 'python'), /ct\.step_response\(sys, T=t\)\.outputs/);
+  const imp = all.find((c) => c.tool === 'impulse')!;
+  assert.match(reproduce(imp, 'matlab'), /impulse\(sys, t\) \* sys\.Ts/, 'MATLAB scales the discrete pulse by 1/Ts');
+  assert.match(reproduce(imp, 'python'), /impulse_response\(sys, T=t\)\.outputs \* sys\.dt/, 'python-control too');
+  assert.match(reproduce(imp, 'matlab'), /^sys = ss\(A, B, C, D, 0\.1\);/m);
+  const fr = all.find((c) => c.tool === 'freqresp')!;
+  assert.match(reproduce(fr, 'python'), /^w = np\.logspace\(/m);
+});
+
+test('every tool with a generator writes code from a real turn, and the matrices read back', async () => {
+  const prompts: [string, string][] = [
+    ['lqr', 'A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1'],
+    ['dlqr', 'A=[1 0.1; 0 1], B=[0;0.1], Q=eye(2), R=1'],
+    ['care', 'A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1'],
+    ['dare', 'A=[1 0.1; 0 1], B=[0;0.1], Q=eye(2), R=1'],
+    ['lqe', 'A=[0 1; -2 -3], G=[0;1], C=[1 0], Qn=1, Rn=1'],
+    ['kalman', 'A=[1 0.1; 0 1], G=[0;1], C=[1 0], Qn=1, Rn=1, Ts=0.1'],
+    ['place', 'A=[0 1; 0 0], B=[0;1], poles=[-1 -2]'],
+    ['lyap', 'A=[-1 2; 0 -3], Q=eye(2)'],
+    ['dlyap', 'A=[0.5 0; 0 0.2], Q=eye(2)'],
+    ['c2d', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts=0.1'],
+    ['margins', 'num=[1], den=[1 3 3 1]'],
+    ['analyse', 'A=[0 1; -2 -3], B=[0;1], C=[1 0]'],
+    ['tf2ss', 'num=[1 2], den=[1 3 2]'],
+    ['ss2tf', 'A=[0 1; -2 -3], B=[0;1], C=[1 0]'],
+    ['poles_zeros', 'num=[1 2], den=[1 3 2]'],
+    ['dcgain', 'A=[0 1; -2 -3], B=[0;1], C=[1 0]'],
+    ['h2norm', 'A=[0 1; -2 -3], B=[0;1], C=[1 0]'],
+    ['hinfnorm', 'A=[0 1; -2 -3], B=[0;1], C=[1 0]'],
+    ['eig', 'A=[0 1; -2 -3]'],
+    ['ctrb_rank', 'A=[0 1; -2 -3], B=[0;1]'],
+    ['obsv_rank', 'A=[0 1; -2 -3], C=[1 0]'],
+  ];
+  const seen = new Set<string>();
+  for (const [cmd, prompt] of prompts) {
+    const cs = await calls(cmd, prompt);
+    assert.ok(cs.length, `${cmd}: no tool call`);
+    for (const c of cs) {
+      assert.ok(c.result, `${c.tool} refused: ${JSON.stringify(c)}`);
+      assert.ok(canReproduce(c.tool), `${c.tool} has no generator`);
+      seen.add(c.tool);
+      for (const lang of LANGS) {
+        const code = reproduce(c, lang);
+        const vars = assigned(code, lang);
+        for (const k of ['A', 'B', 'C', 'Q', 'R', 'G']) {
+          if (Array.isArray(c.args[k]) && Array.isArray(c.args[k][0]) && vars.has(k)) assert.deepEqual(vars.get(k), c.args[k], `${c.tool} ${lang} ${k}`);
+        }
+        assert.ok(vars.has('A') || vars.has('num'), `${c.tool} ${lang}: no system written:\n${code}`);
+        assert.match(code, /@control result/);
+      }
+    }
+  }
+  const missing = CODEGEN_TOOLS.filter((t) => !seen.has(t) && !['step', 'impulse', 'stepinfo', 'freqresp'].includes(t));
+  assert.deepEqual(missing, []);
+});
+
+test('an unverified or failed result says so; a tool without a generator is refused', () => {
+  const r = solved('lqr', { A: [[0, 1], [-2, -3]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] });
+  assert.match(reproduce({ ...r, verification: { ok: false, checks: [{ name: 'x', ok: false, detail: 'bad' }] } }, 'python'), /VERIFICATION FAILED/);
+  assert.match(reproduce({ ...r, verification: undefined }, 'python'), /not independently verified/);
+  assert.match(reproduce({ tool: 'lqr', args: r.args }, 'matlab'), /^\[K, S, P\] = lqr/m);
+  assert.throws(() => reproduce({ tool: 'rlocus', args: {} }, 'matlab'), /no code generator for rlocus/);
+});
