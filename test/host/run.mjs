@@ -544,7 +544,18 @@ async function main() {
       expect(seen.curves >= 2, `expected the magnitude and phase curves, found ${seen.curves} line paths`);
       expect(seen.buttons.includes('Export SVG') && seen.buttons.includes('Export PNG'), `export buttons: ${seen.buttons}`);
       await sleep(500);
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'plot-bode-light.png') });
+      // the same plot in the dark theme: the webview redraws in the theme's colours
+      await hostCommand('workbench.action.toggleLightDarkThemes');
+      let dark = false;
+      for (let i = 0; i < 40 && !dark; i++) {
+        dark = await frame.evaluate(() => document.body.classList.contains('vscode-dark')).catch(() => false);
+        if (!dark) await sleep(250);
+      }
+      expect(dark, 'the webview did not switch to the dark theme');
+      await sleep(1000);
       await page.screenshot({ path: join(env.RESULTS_DIR, 'plot-bode.png') });
+      await hostCommand('workbench.action.toggleLightDarkThemes');
     });
   });
 
