@@ -383,31 +383,39 @@ function statsSummary(file: string): string {
     }
     if (!obj || typeof obj !== 'object') return '';
     return Object.entries(obj as Record<string, unknown>)
-      .filter(([, v]) => typeof v === 'number' || (typeof v === 'string' && v.length < 40))
+      .flatMap(([k, v]): string[] => {
+        if (typeof v === 'number' || (typeof v === 'string' && v.length < 40)) return [`${k} ${v}`];
+        if (Array.isArray(v)) return [`${k} ${v.length}`];
+        // a manifest's per-file map: its size is the number of files
+        if (v && typeof v === 'object' && /^(files|chunks|skipped|shards)$/.test(k)) return [`${k} ${Object.keys(v).length}`];
+        return [];
+      })
       .slice(0, 6)
-      .map(([k, v]) => `${k} ${v}`)
       .join(', ');
   } catch {
     return '';
   }
 }
 
-export function indexCheck(dir: string | undefined, o: DoctorOptions = {}): DoctorCheck {
+/**
+ * An index folder, read tolerantly (the retrieval format is young): exists, holds files, has
+ * a stats or manifest file. `rebuild` overrides the fix (default: Control: Rebuild Index).
+ */
+export function indexCheck(dir: string | undefined, o: DoctorOptions = {}, capability = 'Retrieval index', rebuildFix?: string): DoctorCheck {
   const surface = o.surface ?? 'cli';
-  const capability = 'Retrieval index';
-  const rebuild = fixFor(surface, 'Run Control: Rebuild Index.', 'Run Control: Rebuild Index in VS Code.');
+  const rebuild = rebuildFix ?? fixFor(surface, 'Run Control: Rebuild Index.', 'Run Control: Rebuild Index in VS Code.');
   if (!dir) return { capability, status: 'info', detail: 'no index location given', fix: fixFor(surface, 'Open a workspace folder, then run Control: Rebuild Index.', 'Optional: --index DIR to check an index folder.') };
   if (!existsSync(dir)) return { capability, status: 'info', detail: `no index yet (${dir} does not exist)`, fix: rebuild };
   if (!statSync(dir).isDirectory()) return { capability, status: 'fail', detail: `${dir} is a file, not an index folder`, fix: `Move or delete ${dir}, then: ${rebuild}` };
   const { bytes, files, newest } = dirSize(dir);
   if (files === 0) return { capability, status: 'info', detail: `no index yet (${dir} is empty)`, fix: rebuild };
-  const stats = ['stats.json', 'stats'].map((f) => join(dir, f)).find((f) => existsSync(f));
+  const stats = ['stats.json', 'stats', 'manifest.json'].map((f) => join(dir, f)).find((f) => existsSync(f));
   const when = newest ? `, updated ${new Date(newest).toISOString().replace('T', ' ').slice(0, 16)} UTC` : '';
   if (!stats)
     return {
       capability,
       status: 'info',
-      detail: `${dir}: ${files} files, ${humanBytes(bytes)}${when}, but no stats file (an unfinished or older index)`,
+      detail: `${dir}: ${files} files, ${humanBytes(bytes)}${when}, but no stats or manifest file (an unfinished or older index)`,
       fix: rebuild,
     };
   const summary = statsSummary(stats);

@@ -1,7 +1,7 @@
 /** Editor commands: analyse a selection or a code-lens model in the chat; doctor; index. */
 import * as vscode from 'vscode';
 import { findAssignments } from '../core/parse/index.js';
-import { doctorMarkdown, doctorPassed, formatDoctorTable, runDoctor, type DoctorCheck } from '../core/doctor.js';
+import { doctorMarkdown, doctorPassed, formatDoctorTable, indexCheck, runDoctor, type DoctorCheck } from '../core/doctor.js';
 import { LM_TOOL_PREFIX } from '../core/mcp/manifest.js';
 import { TOOLS } from '../core/tools/table.js';
 import { analyseQuery, findModels } from './codelens.js';
@@ -147,16 +147,22 @@ function vscodeChecks(): DoctorCheck[] {
  * Node.js) plus VS Code's own (the chat model, language model tools, chat math, workspace
  * trust), written to the Control output channel and opened as a Markdown preview.
  */
-export async function doctor(log: vscode.LogOutputChannel): Promise<DoctorReport> {
+export async function doctor(log: vscode.LogOutputChannel, context?: vscode.ExtensionContext): Promise<DoctorReport> {
   const p = provider();
-  const folder = vscode.workspace.workspaceFolders?.[0];
   const embedder = vscode.workspace.getConfiguration('control').get<string>('embedder.path') || undefined;
+  const o = { surface: 'vscode' as const };
   const core = await runDoctor({
-    surface: 'vscode',
+    ...o,
     model: p === 'vscode' ? undefined : engineConfig(),
     embedder,
-    index: folder && folder.uri.scheme === 'file' ? vscode.Uri.joinPath(folder.uri, '.control-index').fsPath : undefined,
+    // the workspace index lives in the extension's workspace storage (see retrieval.ts)
+    index: context?.storageUri && vscode.workspace.workspaceFolders?.length ? vscode.Uri.joinPath(context.storageUri, 'index').fsPath : undefined,
   });
+  if (context) {
+    // the bundled notes' index, built in the background a few seconds after start-up
+    const notes = indexCheck(vscode.Uri.joinPath(context.globalStorageUri, 'corpus-index').fsPath, o, 'Retrieval index (notes)', 'Wait a few seconds after start-up (the bundled notes are indexed in the background), then run Control: Doctor again; if it persists, see the Control output channel.');
+    core.splice(core.findIndex((c) => c.capability === 'Retrieval index') + 1, 0, notes);
+  }
   // the chat pane's model is VS Code's to report: in the model's place, before the runtime
   if (p === 'vscode') core.splice(Math.max(0, core.findIndex((c) => c.capability === 'Local model runtime')), 0, await vscodeModelCheck());
   const checks = [...core, ...vscodeChecks()];

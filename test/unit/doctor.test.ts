@@ -146,11 +146,21 @@ test('index: tolerant of the format; "no index yet" says to rebuild', () => {
   writeFileSync(join(dir, 'chunks.bin'), Buffer.alloc(2048));
   const noStats = indexCheck(dir);
   assert.equal(noStats.status, 'info');
-  assert.match(noStats.detail, /no stats file/);
+  assert.match(noStats.detail, /no stats or manifest file/);
   writeFileSync(join(dir, 'stats.json'), JSON.stringify({ chunks: 42, files: 7, model: 'bge-small', nested: { x: 1 } }));
   const ok = indexCheck(dir);
   assert.equal(ok.status, 'ok');
   assert.match(ok.detail, /chunks 42, files 7, model bge-small/);
+  // the retrieval store's own layout: manifest.json with a per-file map
+  const store = join(tmp, 'idx-store');
+  mkdirSync(join(store, 'shards'), { recursive: true });
+  writeFileSync(join(store, 'shards', 'a.json'), '[]');
+  writeFileSync(join(store, 'manifest.json'), JSON.stringify({ format: 1, files: { 'a.md': {}, 'b.md': {} }, builtAt: '2026-11-30T10:00:00Z' }));
+  const m = indexCheck(store, {}, 'Retrieval index (notes)', 'Reload the window.');
+  assert.equal(m.status, 'ok', m.detail);
+  assert.equal(m.capability, 'Retrieval index (notes)');
+  assert.match(m.detail, /format 1, files 2, builtAt 2026-11-30T10:00:00Z/);
+  assert.equal(indexCheck(join(tmp, 'nothing'), {}, 'X', 'Reload the window.').fix, 'Reload the window.');
   const file = join(tmp, 'idx-file');
   writeFileSync(file, '');
   assert.equal(indexCheck(file).status, 'fail');

@@ -227,7 +227,7 @@ test('Control: Doctor runs every check and opens its report as a Markdown previe
   const by = (name: string) => report.checks.find((c) => c.capability === name);
   for (const name of ['Solvers: LQR', 'Solvers: Lyapunov', 'Solvers: margins', 'Language model tools'])
     assert.equal(by(name)?.status, 'ok', `${name}: ${JSON.stringify(by(name))}`);
-  for (const name of ['Language model', 'Local model runtime', 'Embedder', 'Retrieval index', 'Node.js', 'Chat math rendering', 'Workspace trust'])
+  for (const name of ['Language model', 'Local model runtime', 'Embedder', 'Retrieval index', 'Retrieval index (notes)', 'Node.js', 'Chat math rendering', 'Workspace trust'])
     assert.ok(by(name), `no ${name} check: ${report.checks.map((c) => c.capability)}`);
   for (const c of report.checks.filter((x) => x.status === 'fail')) assert.ok(c.fix, `${c.capability} fails without a fix`);
   assert.equal(by('Retrieval index')?.fix, 'Run Control: Rebuild Index.');
