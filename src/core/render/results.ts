@@ -279,6 +279,22 @@ export function renderToolResult(
     case 'dcgain':
       body = `**DC gain** (steady-state output per unit constant input):\n\n${matrixBlock('G0', result.gain, o)}`;
       break;
+    case 'rlocus': {
+      const a = result.asymptotes as { centroid: number; angles_deg: number[] } | undefined;
+      const br = (result.breakaway ?? []) as { s: Complex; k: number }[];
+      body = [
+        `**Root locus** of 1 + k·L(s) = 0 at ${(result.k as number[]).length} gains from ${fmt(result.k[0])} to ${fmt(result.k.at(-1))}: ${(result.open_loop_poles as Complex[]).length} branches start at the open-loop poles (${list(fmtEigenvalues(result.open_loop_poles, o.digits))}) and end at the zeros (${list(fmtEigenvalues(result.open_loop_zeros, o.digits))}) or along the asymptotes.`,
+        a && a.angles_deg.length ? `**Asymptotes:** centroid σ = ${fmt(a.centroid, o.digits)}, angles ${a.angles_deg.map((x) => `${fmt(x, o.digits)}°`).join(', ')}.` : '',
+        br.length ? `**Breakaway/break-in points:** ${br.map((b) => `s = ${fmtEigenvalues([b.s], o.digits)[0]} at k = ${fmt(b.k, o.digits)}`).join('; ')}.` : '',
+        '_Use **Plot** to see the branches._',
+      ].filter(Boolean).join('\n\n');
+      break;
+    }
+    case 'nyquist': {
+      const N = result.encirclements as number, P = result.open_loop_unstable_poles as number, Z = result.closed_loop_unstable_poles as number;
+      body = `**Nyquist criterion:** the curve of L(jω) encircles −1 ${N === 0 ? 'zero times' : `${Math.abs(N)} time${Math.abs(N) > 1 ? 's' : ''} ${N > 0 ? 'clockwise' : 'counter-clockwise'}`}; with P = ${P} open-loop pole${P === 1 ? '' : 's'} in the right half plane, the unity-feedback closed loop has Z = N + P = ${Z} unstable pole${Z === 1 ? '' : 's'}: **${Z === 0 ? 'stable' : 'unstable'}**.${(result.detours as unknown[]).length ? ` The contour detours around ${(result.detours as unknown[]).length} pole(s) on the imaginary axis.` : ''}\n\n_Use **Plot** to see the curve._`;
+      break;
+    }
     case 'h2norm':
       body = `**H2 norm** ‖G‖₂ = ${fmt(result.h2, o.digits)}${Number.isFinite(result.h2) ? ' (the RMS output for unit white noise on each input)' : ' (infinite: the system is unstable or has a direct feedthrough D ≠ 0 in continuous time)'}.`;
       break;
