@@ -32,6 +32,12 @@ Usage:
       slash commands and well-formed requests never need one.
   control tools [--json]
       List the tools and their arguments.
+  control index build <folder> | search "<query>" | stats | calibrate   (see control index --help)
+      A local retrieval index over notes, papers and code; search prints passages with citations.
+  control mcp
+      Serve the tool table over stdio as a Model Context Protocol server (for Claude Code, Cursor, ...).
+  control doctor [--json]
+      Check every capability (solvers, model, embedder, index) and print the fix for each failure.
 
 Options:
   --max-n N   largest matrix dimension accepted (default 200)
