@@ -5,6 +5,7 @@ import type { ChatMessage } from '../core/engines/types.js';
 import { engineFor } from './model.js';
 import type { RetrievalService } from './retrieval.js';
 import { mathEnabled, maxStates, streamTurn } from './render.js';
+import { turnLog } from './report.js';
 
 export const PARTICIPANT_ID = 'control.chat';
 
@@ -76,7 +77,8 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
     const sub = token.onCancellationRequested(() => ac.abort());
     const cfg = vscode.workspace.getConfiguration('control');
     const summary = await streamTurn(
-      runTurn(
+      // recorded for Control: Export Design Report (the last turns, in memory only)
+      turnLog.record(runTurn(
         { prompt: request.prompt, command: request.command, context: contextRef, modelContext: refs },
         {
           math: mathEnabled(),
@@ -91,13 +93,13 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
             maxOutputTokens: cfg.get<number>('agent.maxOutputTokens', 2048),
           },
         },
-      ),
+      ), request.prompt, request.command),
       stream,
       token,
       log,
     ).finally(() => sub.dispose());
     return {
-      metadata: { toolCalls: summary.toolCalls, metrics: summary.metrics, textChunks: summary.textChunks, references: summary.references },
+      metadata: { toolCalls: summary.toolCalls, metrics: summary.metrics, textChunks: summary.textChunks, references: summary.references, citations: summary.citations },
       ...(summary.error ? { errorDetails: { message: summary.error } } : {}),
     };
   };

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { TurnEvent } from '../core/agent/events.js';
 import { offerPlots } from './plots.js';
+import { offerCode } from './codeInsert.js';
 
 export interface StreamSummary {
   toolCalls: { tool: string; ok: boolean; n?: number; m?: number }[];
@@ -11,6 +12,8 @@ export interface StreamSummary {
   textChunks: number;
   /** the URIs cited */
   references: string[];
+  /** their labels: "Source, p. 3" / "Source, lines 12–30" */
+  citations: string[];
 }
 
 export async function streamTurn(
@@ -19,7 +22,7 @@ export async function streamTurn(
   token: vscode.CancellationToken,
   log: vscode.LogOutputChannel,
 ): Promise<StreamSummary> {
-  const summary: StreamSummary = { toolCalls: [], textChunks: 0, references: [] };
+  const summary: StreamSummary = { toolCalls: [], textChunks: 0, references: [], citations: [] };
   const calls = new Map<string, Record<string, unknown>>();
   const plotted = new Set<string>(); // plot buttons already offered in this answer
   for await (const e of events) {
@@ -46,6 +49,7 @@ export async function streamTurn(
           summary.toolCalls.push({ tool: e.tool, ok: e.error === undefined, n: A?.length, m: B?.[0]?.length });
         }
         if (e.error === undefined) offerPlots(stream, e.tool, calls.get(e.id) ?? {}, e.result, plotted);
+        if (e.error === undefined) offerCode(stream, e.tool, calls.get(e.id) ?? {}, e.result, e.verification, log);
         if (e.error !== undefined) log.warn(`${e.tool} refused: ${e.error}`);
         else log.info(`${e.tool} solved; verification ${e.verification ? (e.verification.ok ? 'passed' : 'FAILED') : 'n/a'}`);
         break;
@@ -54,6 +58,7 @@ export async function streamTurn(
         const uri = vscode.Uri.parse(e.uri);
         stream.reference(e.range ? new vscode.Location(uri, new vscode.Range(e.range.startLine - 1, 0, e.range.endLine - 1, 0)) : uri);
         summary.references.push(e.uri);
+        summary.citations.push(e.title);
         break;
       }
       case 'error':

@@ -20,4 +20,19 @@ export function registerRetrievalTests(): void {
     const refs = result.metadata?.references ?? [];
     assert.ok(refs.some((u) => u.endsWith('/notes.md')), `cited: ${JSON.stringify(refs)}`);
   }, 120_000);
+
+  test('a question about sampling cites the right page of the workspace PDF', async () => {
+    await vscode.commands.executeCommand('workbench.action.chat.newChat');
+    const result = await vscode.commands.executeCommand<{ errorDetails?: { message: string }; metadata?: { references?: string[]; citations?: string[] } } | undefined>(
+      'workbench.action.chat.open',
+      { query: '@control /search how fast should I sample to avoid aliasing', modelSelector: { vendor: 'control' }, blockOnResponse: true },
+    );
+    assert.ok(result, 'the chat request never completed');
+    const refs = result.metadata?.references ?? [];
+    const cites = result.metadata?.citations ?? [];
+    const i = refs.findIndex((u) => u.endsWith('/sampling-notes.pdf'));
+    assert.ok(i >= 0, `cited: ${JSON.stringify(refs)}`);
+    // the aliasing rule of thumb is on page 2, under the PDF's own title
+    assert.equal(cites[i], 'Sampling notes for the pendulum rig, p. 2');
+  }, 60_000);
 }
