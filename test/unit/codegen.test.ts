@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectTurn } from '../../src/core/agent/turn.js';
+import { collectTurn, runTurn } from '../../src/core/agent/turn.js';
+import { TurnLog } from '../../src/core/codegen/trace.js';
+import { buildReport, markdownToHtml } from '../../src/core/codegen/report.js';
 import type { TurnEvent } from '../../src/core/agent/events.js';
 import { CODEGEN_TOOLS, canReproduce, reproduce, type CodeLanguage } from '../../src/core/codegen/index.js';
 import { complexNum, grid, matrix, num } from '../../src/core/codegen/literals.js';
@@ -230,4 +232,73 @@ test('an unverified or failed result says so; a tool without a generator is refu
   assert.match(reproduce({ ...r, verification: undefined }, 'python'), /not independently verified/);
   assert.match(reproduce({ tool: 'lqr', args: r.args }, 'matlab'), /^\[K, S, P\] = lqr/m);
   assert.throws(() => reproduce({ tool: 'rlocus', args: {} }, 'matlab'), /no code generator for rlocus/);
+});
+
+// ------------------------------------------------------------------ design report, turn log
+
+
+async function logged(log: TurnLog, command: string, prompt: string): Promise<TurnEvent[]> {
+  const seen: TurnEvent[] = [];
+  for await (const e of log.record(runTurn({ prompt, command }), prompt, command)) seen.push(e);
+  return seen;
+}
+
+test('the turn log passes events through unchanged and keeps only the last N turns', async () => {
+  const log = new TurnLog(2);
+  const seen = await logged(log, 'lqr', 'A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1');
+  assert.deepEqual(log.turns()[0].events, seen);
+  await logged(log, 'eig', 'A=[0 1; -2 -3]');
+  await logged(log, 'margins', 'num=[1], den=[1 3 3 1]');
+  assert.deepEqual(log.turns().map((t) => t.command), ['eig', 'margins']);
+});
+
+test('design report: Markdown with problem, result and verification; self-contained HTML with matrix tables; JSONL trace', async () => {
+  const log = new TurnLog();
+  await logged(log, 'lqr', 'A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1');
+  await logged(log, 'margins', 'num=[1], den=[1 3 3 1]');
+  await logged(log, 'lqr', 'A=[1 0; 0 -1], B=[0;1], Q=eye(2), R=1'); // refused: not stabilisable
+  const r = buildReport(log.turns(), new Date(2026, 4, 1, 12, 0))!;
+  assert.equal(r.base, '2026-05-01-lqr-margins');
+  assert.match(r.markdown, /^# Control design report: lqr, margins$/m);
+  assert.match(r.markdown, /^## 1\. \/lqr A=\[0 1; -2 -3\]/m);
+  assert.match(r.markdown, /```matlab\nA = \[0 1; -2 -3\];\nB = \[0; 1\];/);
+  assert.match(r.markdown, /^- ✔ Riccati residual/m);
+  assert.match(r.markdown, /Cannot solve.*stabilisable/);
+  // HTML: no scripts, no external resources, matrices as tables
+  assert.doesNotMatch(r.html, /<script|<link|src=|https?:\/\//i);
+  assert.match(r.html, /<table class="matrix"><tr><td>0\.236068<\/td><td>0\.236068<\/td><\/tr><\/table>/);
+  assert.match(r.html, /<h2>1\. \/lqr A=\[0 1; -2 -3\]/);
+  // JSONL: a header per turn, then the events, non-finite numbers as strings
+  const lines = r.jsonl.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.filter((l) => l.type === 'turn').map((l) => l.turn), [1, 2, 3]);
+  const lqr = lines.find((l) => l.type === 'tool_result' && l.tool === 'lqr');
+  assert.equal(lqr.result.K[0][1], 0.2360679774997897);
+  const margins = lines.find((l) => l.type === 'tool_result' && l.tool === 'margins');
+  assert.equal(margins.result.pm_deg, 'Infinity');
+  assert.equal(buildReport([]), undefined);
+});
+
+test('the Markdown subset becomes HTML: tables, aligned matrices, escaping', () => {
+  const html = markdownToHtml('**X** =\n\n```text\n 1  -2.5\n 3  4e-7\n```\n\n| a | b |\n|---|---:|\n| <x> | 1 |\n\n- one\n- `two`');
+  assert.match(html, /<table class="matrix"><tr><td>1<\/td><td>-2\.5<\/td><\/tr><tr><td>3<\/td><td>4e-7<\/td><\/tr><\/table>/);
+  assert.match(html, /<td>&lt;x&gt;<\/td><td class="num">1<\/td>/);
+  assert.match(html, /<li><code>two<\/code><\/li>/);
+});
+
+test('insert guard: secrets by name, files.exclude patterns, nested .gitignore files', async () => {
+  const { secretReason, excludedBy, gitIgnored } = await import('../../src/core/codegen/guard.js');
+  for (const p of ['.env', '.env.local', 'config/.env.production', 'certs/server.pem', 'tls.key', 'id_rsa', 'id_rsa.pub', 'keys/id_ed25519'])
+    assert.ok(secretReason(p), `${p} is a secret`);
+  for (const p of ['pendulum.m', 'src/motor.py', 'environment.py', 'keyboard.py', 'monkey.m']) assert.equal(secretReason(p), undefined, p);
+  assert.equal(excludedBy('build/gen.py', { '**/build': true }), '**/build');
+  assert.equal(excludedBy('a/.git/x.py', { '**/.git': true }), '**/.git');
+  assert.equal(excludedBy('src/a.py', { '**/build': true, 'src/*.py': false }), undefined);
+  const gi = [
+    { dir: '', text: 'build/\n*.log\n' },
+    { dir: 'sub', text: 'gen_*.m\n' },
+  ];
+  assert.ok(gitIgnored('build/x.py', gi));
+  assert.ok(gitIgnored('sub/gen_model.m', gi));
+  assert.ok(!gitIgnored('gen_model.m', gi), 'sub/.gitignore applies under sub/ only');
+  assert.ok(!gitIgnored('src/motor.py', gi));
 });
