@@ -332,26 +332,43 @@ function discreteResponseCheck(tool: string, args: Record<string, any>, r: Recor
   return check('response samples', err, 1e-8, 'y[k] agrees with the plain recursion x[k+1] = Ax[k] + Bu[k]');
 }
 
-/** discrete H2: √trace(BᵀWB + DᵀD), AᵀWA − W + CᵀC = 0 by a Kronecker solve */
-function discreteH2Check(args: Record<string, any>, h2: number): Check {
-  const A = new M(args.A), n = A.rows;
+/**
+ * The observability Gramian W by a Kronecker (n² x n²) solve, independent of our Lyapunov
+ * solvers: continuous AᵀW + WA + CᵀC = 0, discrete AᵀWA − W + CᵀC = 0 (column-major vec).
+ */
+function kroneckerGramian(Am: Matrix, Cmat: Matrix, discrete: boolean): M {
+  const A = new M(Am), n = A.rows;
   const K = new M(n * n, n * n);
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++) {
-      // vec(AᵀWA) = (Aᵀ ⊗ Aᵀ) vec(W), column-major; minus vec(W)
-      for (let k = 0; k < n; k++)
-        for (let l = 0; l < n; l++) K.set(j * n + i, l * n + k, A.get(k, i) * A.get(l, j));
-      K.set(j * n + i, j * n + i, K.get(j * n + i, j * n + i) - 1);
+      const row = j * n + i;
+      if (discrete) {
+        // (Aᵀ ⊗ Aᵀ) vec(W) − vec(W)
+        for (let k = 0; k < n; k++) for (let l = 0; l < n; l++) K.set(row, l * n + k, A.get(k, i) * A.get(l, j));
+        K.set(row, row, K.get(row, row) - 1);
+      } else {
+        // (I ⊗ Aᵀ + Aᵀ ⊗ I) vec(W)
+        for (let k = 0; k < n; k++) {
+          K.set(row, j * n + k, K.get(row, j * n + k) + A.get(k, i));
+          K.set(row, k * n + i, K.get(row, k * n + i) + A.get(k, j));
+        }
+      }
     }
-  const Cm = new M(args.C);
+  const Cm = new M(Cmat);
   const CtC = Cm.transpose().mmul(Cm);
   const rhs = new M(n * n, 1);
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) rhs.set(j * n + i, 0, -CtC.get(i, j));
   const w = solve(K, rhs);
   const W = new M(n, n);
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) W.set(i, j, w.get(j * n + i, 0));
+  return W;
+}
+
+/** discrete H2: √trace(BᵀWB + DᵀD) with the observability Gramian of AᵀWA − W + CᵀC = 0 */
+function discreteH2Check(args: Record<string, any>, h2: number): Check {
+  const W = kroneckerGramian(args.A, args.C, true);
   const Bm = new M(args.B);
-  const D = args.D && args.D.length ? new M(args.D) : M.zeros(Cm.rows, Bm.columns);
+  const D = args.D && args.D.length ? new M(args.D) : M.zeros((args.C as Matrix).length, Bm.columns);
   const ref = Math.sqrt(Math.max(0, Bm.transpose().mmul(W).mmul(Bm).trace() + D.transpose().mmul(D).trace()));
   return check('dual Gramian', Math.abs(ref - h2) / Math.max(ref, 1e-300), 1e-8, 'equals √trace(BᵀWB + DᵀD) with the discrete observability Gramian W');
 }
@@ -522,25 +539,8 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       }
       if (args.A.length > 20) return undefined;
       if (isDiscrete(args)) return [discreteH2Check(args, r.h2)];
-      // h2² = trace(Bᵀ W B), AᵀW + WA + CᵀC = 0, solved as a Kronecker system
-      const A = new M(args.A), n = A.rows;
-      const I = M.eye(n);
-      const K = new M(n * n, n * n);
-      for (let i = 0; i < n; i++)
-        for (let j = 0; j < n; j++)
-          for (let k = 0; k < n; k++) {
-            // (I ⊗ Aᵀ + Aᵀ ⊗ I) vec(W) = −vec(CᵀC), column-major vec
-            K.set(j * n + i, j * n + k, K.get(j * n + i, j * n + k) + A.get(k, i));
-            K.set(j * n + i, k * n + i, K.get(j * n + i, k * n + i) + A.get(k, j));
-          }
-      void I;
-      const Cm = new M(args.C);
-      const CtC = Cm.transpose().mmul(Cm);
-      const rhs = new M(n * n, 1);
-      for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) rhs.set(j * n + i, 0, -CtC.get(i, j));
-      const w = solve(K, rhs);
-      const W = new M(n, n);
-      for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) W.set(i, j, w.get(j * n + i, 0));
+      // h2² = trace(Bᵀ W B), AᵀW + WA + CᵀC = 0
+      const W = kroneckerGramian(args.A, args.C, false);
       const Bm = new M(args.B);
       const h2 = Math.sqrt(Math.max(0, Bm.transpose().mmul(W).mmul(Bm).trace()));
       return [check('dual Gramian', Math.abs(h2 - r.h2) / Math.max(h2, 1e-300), 1e-8, 'equals √trace(BᵀWB) with the observability Gramian W')];
