@@ -22,11 +22,14 @@ export function lowValueReason(text: string, heading?: string): LowValueReason |
 
   // index: "term, 12, 45–47" entries; many bare page numbers among the words
   const numeric = tokens.filter((t) => /^\d{1,4}([–-]\d{1,4})?[,;.]?$/.test(t)).length / tokens.length;
-  const entries = (text.match(/[A-Za-z)][^\d\n,]{0,60},\s*\d{1,4}(?:[–-]\d{1,4})?(?:\s*,\s*\d{1,4}(?:[–-]\d{1,4})?)*/g) ?? []).length;
-  if (numeric >= 0.2 && entries >= 6) return 'index';
+  // the entry scan is the costly part (each start tries up to 60 characters): only when numbers abound
+  if (numeric >= 0.2) {
+    const entries = (text.match(/[A-Za-z)][^\d\n,]{0,60},\s*\d{1,4}(?:[–-]\d{1,4})?(?:\s*,\s*\d{1,4}(?:[–-]\d{1,4})?)*/g) ?? []).length;
+    if (entries >= 6) return 'index';
+  }
 
   // table of contents: most lines end in a page number, often after dot leaders
-  if (lines.length >= 5) {
+  if (lines.length >= 5 && /\d\s*$/m.test(text)) {
     const endsInPage = lines.filter((l) => /(\.{2,}|…|\s)\s*\d{1,4}$/.test(l) && /[A-Za-z]/.test(l)).length;
     const leaders = lines.filter((l) => /(\.\s?){4,}|…{2,}/.test(l)).length;
     if (endsInPage / lines.length >= 0.6 && (leaders >= 2 || numeric >= 0.1)) return 'contents';
@@ -35,6 +38,7 @@ export function lowValueReason(text: string, heading?: string): LowValueReason |
 
   // bibliography: entry after entry with a year and citation furniture
   const years = (text.match(/\b(19|20)\d{2}[a-z]?\b/g) ?? []).length;
+  if (years < 5) return undefined;
   const furniture = (
     text.match(/\bet al\.|\bpp?\.\s*\d|\bvol\.\s*\d|\bno\.\s*\d|\bdoi\b|arXiv|ISBN|\bProc\.|\bTrans\.|\bJournal\b|\bIEEE\b|\bPress\b|\bSpringer\b|\bWiley\b|\bAutomatica\b|\bEds?\.\s/gi) ?? []
   ).length;
