@@ -10,6 +10,9 @@ import { registerLanguageModelProvider } from './lmProvider.js';
 import { registerLanguageModelTools } from './lmTools.js';
 import { registerParticipant } from './participant.js';
 import { registerPlots } from './plots.js';
+import { registerCodeInsert } from './codeInsert.js';
+import { registerReport } from './report.js';
+import { registerWalkthrough } from './walkthrough.js';
 import { initStorage, ModelStatus, prewarm, selectModel } from './model.js';
 import { RetrievalService } from './retrieval.js';
 
@@ -30,6 +33,9 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
   registerParticipant(context, log, retrieval);
   registerLanguageModelTools(context, log);
   registerPlots(context, log);
+  registerCodeInsert(context, log);
+  registerReport(context, log);
+  registerWalkthrough(context);
 
   const lenses = new ModelLensProvider();
   const selector: vscode.DocumentSelector = [
