@@ -11,6 +11,9 @@
 //      "Analyse State-Space Model" from the editor's context menu), with screenshots in
 //      test-results/.
 //
+//   5. installs the packaged linux-x64 .vsix (scripts/package.mjs) into a fresh VS Code and
+//      checks it activates (test/host/vsix.mjs; --no-vsix skips it).
+//
 // Builds nothing of the extension itself (`npm test` builds first). Needs `npm run setup`.
 // Prints one line per test and `N passed, M failed`; exit code 0 only when all passed.
 // Options: --keep (keep the temp folder), --headed, --ext DIR (another extension folder),
@@ -24,6 +27,7 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import * as env from '../../scripts/vscode-env.mjs';
 import { close, controllabilityRank, lqrCompanion2, numbersIn, pendulumEigenvalues, PENDULUM } from './reference.mjs';
+import { runVsixTests } from './vsix.mjs';
 
 const argv = process.argv.slice(2);
 const KEEP = argv.includes('--keep');
@@ -507,6 +511,33 @@ async function main() {
       await showNewestAnswerTop(page);
       await page.screenshot({ path: join(env.RESULTS_DIR, 'chat-analysis.png') });
     });
+
+    // the analysis answer's "Insert MATLAB code" button: a diff of pendulum.m with the code in
+    // place and Accept/Discard in the editor title bar; nothing changes until Accept is clicked
+    await uiTest(page, 'ui: "Insert MATLAB code" under the answer shows a diff; the code reaches pendulum.m only after Accept (test-results/insert-diff.png)', async () => {
+      const button = page.locator('.interactive-session .monaco-button', { hasText: 'Insert MATLAB code' }).last();
+      await button.waitFor({ state: 'visible', timeout: 10_000 });
+      const disk = () => readFileSync(join(tmp, 'workspace', 'pendulum.m'), 'utf8');
+      const before = disk();
+      await button.click();
+      const accept = page.locator('.editor-actions .action-label[aria-label*="Accept Proposed Change"]').first();
+      await accept.waitFor({ state: 'visible', timeout: 15_000 });
+      const diff = page.locator('.monaco-diff-editor').first();
+      await diff.waitFor({ state: 'visible', timeout: 10_000 });
+      await sleep(800);
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'insert-diff.png') });
+      expect(disk() === before, 'pendulum.m changed on disk before Accept');
+      const editorText = async () => (await page.locator('.editor-instance .monaco-editor[data-uri$="/pendulum.m"] .view-lines').allInnerTexts()).join('\n');
+      expect(!/rank\(ctrb\(A, B\)\)/.test(await editorText().catch(() => '')), 'the code is in the pendulum.m editor before Accept');
+      await accept.click();
+      await diff.waitFor({ state: 'hidden', timeout: 10_000 });
+      const ed = page.locator('.editor-instance .monaco-editor[data-uri$="/pendulum.m"] .view-lines').first();
+      await ed.waitFor({ state: 'visible', timeout: 10_000 });
+      let text = '';
+      for (let i = 0; i < 20 && !/rank_ctrb = rank\(ctrb\(A, B\)\)/.test(text); i++, await sleep(250)) text = (await ed.innerText()).replace(/\u00a0/g, ' ');
+      expect(/rank_ctrb = rank\(ctrb\(A, B\)\)/.test(text), `after Accept the pendulum.m editor does not show the inserted code:\n${text.slice(0, 800)}`);
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'insert-accepted.png') });
+    });
   });
 
   // ---- the plot webview, as a user sees it (after the other UI tests: it takes the editor area)
@@ -614,5 +645,8 @@ main()
     if (results.some((r) => !r.ok)) dumpLogs();
     await cleanup();
     clearTimeout(overall);
+    // the packaged linux-x64 .vsix installed and activated in a fresh VS Code (test/host/vsix.mjs,
+    // its own ~30 s budget, after this run's code-server is gone); --no-vsix skips it
+    if (!argv.includes('--no-vsix') && EXT_DIR === env.ROOT) await phase('vsix', () => runVsixTests(record));
     process.exit(finish());
   });

@@ -8,6 +8,7 @@ import { runAll, test } from './harness';
 import { registerAgentTests } from './agent';
 import { registerRetrievalTests } from './retrieval';
 import { registerPlotTests } from './plots';
+import { registerCodegenTests } from './codegen';
 
 const EXT_ID = 'control-eng.control';
 const REQUIRED_COMMANDS = ['control.analyseSelection', 'control.analyseAt', 'control.rebuildIndex', 'control.doctor'];
@@ -247,6 +248,7 @@ test('Control: Doctor runs every check and opens its report as a Markdown previe
 registerRetrievalTests();
 registerAgentTests();
 registerPlotTests();
+registerCodegenTests();
 
 export async function run(): Promise<void> {
   const results = await runAll();
