@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexStore } from '../../src/core/retrieval/store.js';
@@ -214,4 +214,43 @@ test('hybrid: the real transformers.js path on a tiny ONNX embedder, gate, calib
   assert.equal(bad.stats().mode, 'lexical');
   assert.match(bad.stats().embedderError ?? '', /config\.json is missing/);
   await bad.close();
+});
+
+test('an index of the older format (JSON shards, lexical.json) is cleared and rebuilt, not misread; texts come from the shards', async () => {
+  const ws = workspace();
+  const dir = idx();
+  mkdirSync(join(dir, 'shards'), { recursive: true });
+  const key = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+  writeFileSync(join(dir, 'shards', `${key}.json`), JSON.stringify({ path: 'notes/kalman-2.md', hash: 'x', chunks: [{ id: 'notes/kalman-2.md#c0', text: 'stale text' }] }));
+  writeFileSync(join(dir, 'lexical.json'), JSON.stringify({ config: { tokenize: 'strict' }, size: 1, ranges: {}, parts: {} }));
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ format: 1, lexical: { tokenize: 'strict' }, nextId: 2, files: { 'notes/kalman-2.md': { hash: 'x', size: 1, mtimeMs: 1, key, firstId: 1, count: 1, source: 'old' } }, skipped: {} }),
+  );
+  let store = await IndexStore.open(dir);
+  assert.equal(store.stats().chunks, 0, 'the old index is not read');
+  assert.equal(existsSync(join(dir, 'shards', `${key}.json`)), false);
+  assert.equal(existsSync(join(dir, 'lexical.json')), false);
+  const s = await store.build(ws);
+  assert.equal(s.filesChanged, 6);
+  assert.equal(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).format, 2);
+  const r = await store.search('kalman filter noise covariance', { k: 1 });
+  assert.equal(r.hits[0].path, 'notes/kalman-2.md');
+  assert.match(r.hits[0].text, /noisy measurements/);
+  assert.ok(s.timings && s.timings.indexMs >= 0 && s.timings.writeMs >= 0);
+  await store.close();
+  // reopened: the NDJSON snapshot and the shard headers, texts read on demand
+  store = await IndexStore.open(dir);
+  const again = await store.search('kalman filter noise covariance', { k: 1 });
+  assert.deepEqual(again.hits, r.hits.map((h) => ({ ...h })));
+  assert.ok(existsSync(join(dir, 'lexical.ndjson')));
+  // a shard that went missing: its file leaves the index on open, the next build restores it
+  const { unlinkSync, readdirSync } = await import('node:fs');
+  await store.close();
+  for (const f of readdirSync(join(dir, 'shards'))) unlinkSync(join(dir, 'shards', f));
+  store = await IndexStore.open(dir);
+  assert.equal(store.stats().chunks, 0);
+  assert.equal((await store.build(ws)).filesChanged, 6);
+  assert.equal((await store.search('kalman filter noise covariance', { k: 1 })).hits[0]?.path, 'notes/kalman-2.md');
+  await store.close();
 });

@@ -71,17 +71,28 @@ export class LexicalIndex {
     return this.encoder.encode(text);
   }
 
+  /** the export, part by part (the store streams them to disk: no map of every part held at once) */
+  exportParts(onPart: (key: string, data: string) => void): void {
+    this.index.export((key: string, data: string) => {
+      onPart(key, data);
+    });
+  }
+
   export(): Record<string, string> {
     const parts: Record<string, string> = {};
-    this.index.export((key: string, data: string) => {
+    this.exportParts((key, data) => {
       parts[key] = data;
     });
     return parts;
   }
 
+  importPart(key: string, data: string): void {
+    this.index.import(key, data);
+  }
+
   static import(config: LexicalConfig, parts: Record<string, string>, size: number): LexicalIndex {
     const li = new LexicalIndex(config);
-    for (const [k, v] of Object.entries(parts)) li.index.import(k, v);
+    for (const [k, v] of Object.entries(parts)) li.importPart(k, v);
     li.size = size;
     return li;
   }

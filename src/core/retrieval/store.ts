@@ -4,20 +4,30 @@
  *
  *   manifest.json            files (content hash, size, mtime, chunk id range), skipped files,
  *                            calibration, the lexical config; rewritten atomically as a
- *                            checkpoint every half second during a build and at its end
- *   shards/<key>.json        one file's chunks (written before the manifest names them)
+ *                            checkpoint during a build (every half second, or less often when
+ *                            the manifest is large, so writing it stays a few % of the build)
+ *                            and at its end
+ *   shards/<key>.shard       one file's chunks (written before the manifest names them): a u32
+ *                            header length, a JSON header (path, hash, source, per chunk its
+ *                            id, range, heading and text byte length), then the texts as UTF-8
  *   vectors/<model>/<key>.bin one file's embeddings for one model, with the file's hash; a
  *                            partial file is resumed where it stopped
- *   lexical.json             a flexsearch export with the id ranges it holds; when it is stale
- *                            (a crash, an update since) the missing files are re-added from
- *                            their shards on open
+ *   lexical.ndjson           a flexsearch export: a header line (config, size, the id ranges it
+ *                            holds), then one line per export part; when it is stale (a crash,
+ *                            an update since) the missing files are re-added from their shards
+ *                            on open
+ *
+ * Memory: chunk texts stay on disk. In memory per chunk are only its id, range, heading and
+ * where its text sits in the shard; texts are read for the hits a search returns, the
+ * candidates the lexical gate checks, and the chunks being embedded. An index of another
+ * `format` (an older layout) is cleared and rebuilt rather than misread.
  *
  * Every write is atomic (temp + rename). Files are matched by size+mtime, then by content
  * hash, so only changed files are re-chunked and re-embedded, and a killed build resumes from
  * its last checkpoint. Dense embedding runs in the background while lexical search answers;
  * files given to `update` are embedded at once (else the cosine gate would hide them).
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeSync, renameSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ControlError } from '../errors.js';
 import type { Embedder } from './embedder.js';
@@ -29,17 +39,22 @@ import type {
   BuildOptions,
   BuildSummary,
   CalibrationResult,
+  BuildTimings,
   Chunk,
+  ChunkRange,
   GateInfo,
   IndexStats,
   SearchHit,
   SearchResult,
 } from './types.js';
 
-const FORMAT = 1;
+/** 2: binary shards with texts read on demand, NDJSON lexical snapshot (1: JSON shards, all texts in memory) */
+const FORMAT = 2;
 /** files above this are skipped (a PDF of this size is a scan, not a text) */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 const CHECKPOINT_MS = 500;
+/** a checkpoint waits at least this many times its own last cost (keeps it a few % of a build) */
+const CHECKPOINT_COST_FACTOR = 25;
 /** lexical-only gate: share of the query's terms a passage must contain */
 export const LEXICAL_COVERAGE = 0.5;
 const EMBED_BATCH = 16;
@@ -69,17 +84,129 @@ interface Manifest {
   builtAt?: string;
 }
 
-interface Shard {
+interface ShardHeader {
+  v: number;
   path: string;
   hash: string;
-  chunks: Chunk[];
+  source: string;
+  chunks: { id: string; range: ChunkRange; heading?: string; len: number }[];
 }
 
-interface LexicalSnapshot {
+/** one indexed file as search sees it (shared by its chunks) */
+interface FileRef {
+  rel: string;
+  key: string;
+  source: string;
+  /** byte offset of the first text in the shard */
+  dataStart: number;
+}
+
+/** what search keeps in memory per chunk: the text stays in the shard */
+interface ChunkMeta {
+  file: FileRef;
+  /** the chunk id after `<path>#` (ingest ids are always path-qualified) */
+  tail: string;
+  range: ChunkRange;
+  heading?: string;
+  /** byte offset of the text after the shard's dataStart, and its byte length */
+  at: number;
+  len: number;
+}
+
+interface SnapshotHeader {
   config: LexicalConfig;
   size: number;
   ranges: Record<string, [number, number]>;
-  parts: Record<string, string>;
+}
+
+const SHARD_VERSION = 2;
+
+function shardPath(dir: string, key: string): string {
+  return join(dir, 'shards', `${key}.shard`);
+}
+
+/** encode one file's chunks as a shard */
+function encodeShard(path: string, hash: string, source: string, chunks: Chunk[]): { buf: Buffer; header: ShardHeader; dataStart: number } {
+  const texts = chunks.map((c) => Buffer.from(c.text, 'utf8'));
+  const header: ShardHeader = {
+    v: SHARD_VERSION,
+    path,
+    hash,
+    source,
+    chunks: chunks.map((c, i) => ({ id: c.id, range: c.range, ...(c.heading ? { heading: c.heading } : {}), len: texts[i].length })),
+  };
+  const head = Buffer.from(JSON.stringify(header), 'utf8');
+  const len = Buffer.allocUnsafe(4);
+  len.writeUInt32LE(head.length, 0);
+  return { buf: Buffer.concat([len, head, ...texts]), header, dataStart: 4 + head.length };
+}
+
+/** a shard's header and where its texts start, without reading the texts; undefined when torn or foreign */
+function readShardHeader(file: string): { header: ShardHeader; dataStart: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size < 4) return undefined;
+    const lb = Buffer.allocUnsafe(4);
+    readSync(fd, lb, 0, 4, 0);
+    const hlen = lb.readUInt32LE(0);
+    if (4 + hlen > size) return undefined;
+    const hb = Buffer.allocUnsafe(hlen);
+    readSync(fd, hb, 0, hlen, 4);
+    const header = JSON.parse(hb.toString('utf8')) as ShardHeader;
+    if (header.v !== SHARD_VERSION || !Array.isArray(header.chunks)) return undefined;
+    let total = 0;
+    for (const c of header.chunks) total += c.len;
+    if (4 + hlen + total !== size) return undefined;
+    return { header, dataStart: 4 + hlen };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** reads chunk texts from shards, keeping each shard open until close() */
+class TextReader {
+  private fds = new Map<string, number>();
+  constructor(private readonly dir: string) {}
+
+  /** the chunk's text, or undefined when its shard cannot be read */
+  text(m: ChunkMeta): string | undefined {
+    try {
+      let fd = this.fds.get(m.file.key);
+      if (fd === undefined) {
+        fd = openSync(shardPath(this.dir, m.file.key), 'r');
+        this.fds.set(m.file.key, fd);
+      }
+      const buf = Buffer.allocUnsafe(m.len);
+      let got = 0;
+      while (got < m.len) {
+        const n = readSync(fd, buf, got, m.len - got, m.file.dataStart + m.at + got);
+        if (n <= 0) return undefined;
+        got += n;
+      }
+      return buf.toString('utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  close(): void {
+    for (const fd of this.fds.values()) {
+      try {
+        closeSync(fd);
+      } catch {
+        /* already closed */
+      }
+    }
+    this.fds.clear();
+  }
 }
 
 export interface OpenOptions {
@@ -112,8 +239,11 @@ function vectorDirName(id: string): string {
 export class IndexStore {
   private manifest: Manifest;
   private lexical: LexicalIndex;
-  /** numeric id -> chunk, live chunks only */
-  private chunks = new Map<number, Chunk>();
+  /** numeric id -> what search needs of the chunk (not its text), live chunks only */
+  private chunks = new Map<number, ChunkMeta>();
+  /** repeated strings (headings, sources) shared rather than copied per chunk */
+  private interned = new Map<string, string>();
+  private timings?: BuildTimings;
   private vectors = new Map<number, Float32Array>();
   private embedder?: Embedder;
   private embedderError?: string;
@@ -138,6 +268,13 @@ export class IndexStore {
     const config: LexicalConfig = { ...DEFAULT_LEXICAL, ...opts.lexical };
     let m = readJsonFile<Manifest>(join(dir, 'manifest.json'));
     if (!m || m.format !== FORMAT || m.lexical?.tokenize !== config.tokenize) {
+      if (m && m.format !== FORMAT) {
+        // an older (or newer) layout: start afresh rather than misread it; vectors stay (each
+        // file is checked against its content hash and reused when it matches)
+        rmSync(join(dir, 'shards'), { recursive: true, force: true });
+        mkdirSync(join(dir, 'shards'), { recursive: true });
+        for (const f of ['lexical.json', 'lexical.ndjson']) rmSync(join(dir, f), { force: true });
+      }
       m = { format: FORMAT, lexical: config, nextId: 1, files: {}, skipped: {} };
     }
     const store = new IndexStore(dir, m, new LexicalIndex(config));
@@ -159,25 +296,70 @@ export class IndexStore {
 
   // ---------------------------------------------------------------- loading
 
+  private intern(s: string): string {
+    const have = this.interned.get(s);
+    if (have !== undefined) return have;
+    this.interned.set(s, s);
+    return s;
+  }
+
+  /** register a file's chunks (from its shard header) under ids firstId.. */
+  private register(rel: string, f: FileEntry, header: ShardHeader, dataStart: number): void {
+    const file: FileRef = { rel, key: f.key, source: this.intern(header.source), dataStart };
+    const prefix = `${rel}#`;
+    let at = 0;
+    header.chunks.forEach((c, i) => {
+      const meta: ChunkMeta = { file, tail: c.id.startsWith(prefix) ? c.id.slice(prefix.length) : `\0${c.id}`, range: c.range, at, len: c.len };
+      if (c.heading) meta.heading = this.intern(c.heading);
+      this.chunks.set(f.firstId + i, meta);
+      at += c.len;
+    });
+  }
+
+  private chunkId(m: ChunkMeta): string {
+    return m.tail.startsWith('\0') ? m.tail.slice(1) : `${m.file.rel}#${m.tail}`;
+  }
+
   private loadChunks(): void {
     for (const [rel, f] of Object.entries(this.manifest.files)) {
-      const shard = readJsonFile<Shard>(join(this.dir, 'shards', `${f.key}.json`));
-      if (!shard || shard.hash !== f.hash || shard.chunks.length !== f.count) {
+      const shard = readShardHeader(shardPath(this.dir, f.key));
+      if (!shard || shard.header.hash !== f.hash || shard.header.path !== rel || shard.header.chunks.length !== f.count) {
         delete this.manifest.files[rel]; // torn or missing shard: the next build re-ingests the file
         continue;
       }
-      shard.chunks.forEach((c, i) => this.chunks.set(f.firstId + i, c));
+      this.register(rel, f, shard.header, shard.dataStart);
     }
   }
 
   private loadLexical(): void {
-    const snap = readJsonFile<LexicalSnapshot>(join(this.dir, 'lexical.json'));
     const cfg = this.manifest.lexical;
     let have: Record<string, [number, number]> = {};
-    if (snap && snap.config.tokenize === cfg.tokenize) {
+    const file = join(this.dir, 'lexical.ndjson');
+    if (existsSync(file)) {
       try {
-        this.lexical = LexicalIndex.import(cfg, snap.parts, snap.size);
-        have = snap.ranges;
+        // one line at a time: only one export part is a string in the heap at once
+        const buf = readFileSync(file);
+        let start = 0;
+        let head: SnapshotHeader | undefined;
+        const li = new LexicalIndex(cfg);
+        while (start < buf.length) {
+          let end = buf.indexOf(10, start);
+          if (end < 0) end = buf.length;
+          const line = buf.toString('utf8', start, end);
+          start = end + 1;
+          if (!line) continue;
+          if (!head) {
+            head = JSON.parse(line) as SnapshotHeader;
+            if (head.config.tokenize !== cfg.tokenize) throw new Error('another tokenizer');
+            continue;
+          }
+          const [k, v] = JSON.parse(line) as [string, string];
+          li.importPart(k, v);
+        }
+        if (!head) throw new Error('empty snapshot');
+        li.size = head.size;
+        this.lexical = li;
+        have = head.ranges;
       } catch {
         this.lexical = new LexicalIndex(cfg);
       }
@@ -187,7 +369,7 @@ export class IndexStore {
     const missing = Object.entries(this.manifest.files)
       .filter(([rel, f]) => !(have[rel] && have[rel][0] === f.firstId && have[rel][1] === f.count))
       .sort((a, b) => a[1].firstId - b[1].firstId);
-    for (const [, f] of missing) this.addLexical(f);
+    for (const [, f] of missing) this.addLexicalFromShard(f);
     if (missing.length) this.lexicalDirty = true;
   }
 
@@ -239,14 +421,21 @@ export class IndexStore {
 
   // ---------------------------------------------------------------- indexing
 
-  private indexText(c: Chunk): string {
-    return c.heading ? `${c.heading}\n${c.text}` : c.text;
+  private indexText(c: { heading?: string }, text: string): string {
+    return c.heading ? `${c.heading}\n${text}` : text;
   }
 
-  private addLexical(f: FileEntry): void {
-    for (let i = 0; i < f.count; i++) {
-      const c = this.chunks.get(f.firstId + i);
-      if (c) this.lexical.add(f.firstId + i, this.indexText(c));
+  /** add a file's chunks to the lexical index from its shard (open, compaction) */
+  private addLexicalFromShard(f: FileEntry): void {
+    const reader = new TextReader(this.dir);
+    try {
+      for (let i = 0; i < f.count; i++) {
+        const m = this.chunks.get(f.firstId + i);
+        const text = m && reader.text(m);
+        if (m && text !== undefined) this.lexical.add(f.firstId + i, this.indexText(m, text));
+      }
+    } finally {
+      reader.close();
     }
   }
 
@@ -258,7 +447,7 @@ export class IndexStore {
       this.vectors.delete(f.firstId + i);
     }
     delete this.manifest.files[rel];
-    rmSync(join(this.dir, 'shards', `${f.key}.json`), { force: true });
+    rmSync(shardPath(this.dir, f.key), { force: true });
     if (this.embedder) rmSync(join(this.vectorDir(), `${f.key}.bin`), { force: true });
     this.lexicalDirty = true; // its ids stay in flexsearch as dead ids until compaction
   }
@@ -274,6 +463,8 @@ export class IndexStore {
       this.dropFile(file.rel);
       return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
     }
+    const tm = this.timings;
+    let t = performance.now();
     let bytes: Buffer;
     try {
       bytes = readFileSync(file.abs);
@@ -282,6 +473,11 @@ export class IndexStore {
       return { skipped: `unreadable: ${(e as Error).message}` };
     }
     const hash = sha256(bytes);
+    if (tm) {
+      const now = performance.now();
+      tm.readHashMs += now - t;
+      t = now;
+    }
     if (old && old.hash === hash) {
       old.size = file.size;
       old.mtimeMs = file.mtimeMs;
@@ -296,6 +492,12 @@ export class IndexStore {
     } catch (e) {
       this.dropFile(file.rel);
       return { skipped: (e as Error).message || 'could not be read' };
+    } finally {
+      if (tm) {
+        const now = performance.now();
+        tm.parseMs += now - t;
+        t = now;
+      }
     }
     if (!result.chunks.length) {
       this.dropFile(file.rel);
@@ -316,17 +518,29 @@ export class IndexStore {
       ...(result.repaired ? { repaired: result.repaired } : {}),
     };
     this.manifest.nextId += result.chunks.length;
-    writeAtomic(join(this.dir, 'shards', `${entry.key}.json`), JSON.stringify({ path: file.rel, hash, chunks: result.chunks } satisfies Shard));
+    const shard = encodeShard(file.rel, hash, result.source, result.chunks);
+    writeAtomic(shardPath(this.dir, entry.key), shard.buf);
+    if (tm) {
+      const now = performance.now();
+      tm.writeMs += now - t;
+      t = now;
+    }
     this.manifest.files[file.rel] = entry;
     delete this.manifest.skipped[file.rel];
-    result.chunks.forEach((c, i) => this.chunks.set(entry.firstId + i, c));
-    this.addLexical(entry);
+    this.register(file.rel, entry, shard.header, shard.dataStart);
+    for (let i = 0; i < result.chunks.length; i++) this.lexical.add(entry.firstId + i, this.indexText(result.chunks[i], result.chunks[i].text));
+    if (tm) tm.indexMs += performance.now() - t;
     this.lexicalDirty = true;
     return 'indexed';
   }
 
+  private lastManifestMs = 0;
+
   private writeManifest(): void {
+    const t = performance.now();
     writeAtomic(join(this.dir, 'manifest.json'), JSON.stringify(this.manifest));
+    this.lastManifestMs = performance.now() - t;
+    if (this.timings) this.timings.checkpointMs += this.lastManifestMs;
   }
 
   /** write the lexical snapshot now (also done at the end of a build, debounced after updates, on close) */
@@ -337,12 +551,36 @@ export class IndexStore {
     // compaction: when dead ids (removed or changed chunks) pass a third of the index
     if (this.lexical.size - this.chunks.size > Math.max(1000, this.chunks.size / 2)) {
       this.lexical = new LexicalIndex(this.manifest.lexical);
-      for (const f of Object.values(this.manifest.files).sort((a, b) => a.firstId - b.firstId)) this.addLexical(f);
+      for (const f of Object.values(this.manifest.files).sort((a, b) => a.firstId - b.firstId)) this.addLexicalFromShard(f);
     }
     const ranges: Record<string, [number, number]> = {};
     for (const [rel, f] of Object.entries(this.manifest.files)) ranges[rel] = [f.firstId, f.count];
-    const snap: LexicalSnapshot = { config: this.manifest.lexical, size: this.lexical.size, ranges, parts: this.lexical.export() };
-    writeAtomic(join(this.dir, 'lexical.json'), JSON.stringify(snap));
+    const head: SnapshotHeader = { config: this.manifest.lexical, size: this.lexical.size, ranges };
+    // streamed part by part to a temp file, then renamed: no one giant JSON string
+    const target = join(this.dir, 'lexical.ndjson');
+    const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
+    const fd = openSync(tmp, 'w');
+    try {
+      writeSync(fd, `${JSON.stringify(head)}\n`);
+      this.lexical.exportParts((key, data) => {
+        writeSync(fd, `${JSON.stringify([key, data])}\n`);
+      });
+      closeSync(fd);
+      renameSync(tmp, target);
+    } catch (e) {
+      try {
+        closeSync(fd);
+      } catch {
+        /* closed */
+      }
+      try {
+        unlinkSync(tmp);
+      } catch {
+        /* nothing to clean */
+      }
+      throw e;
+    }
+    rmSync(join(this.dir, 'lexical.json'), { force: true }); // format 1's snapshot
     this.lexicalDirty = false;
   }
 
@@ -368,6 +606,8 @@ export class IndexStore {
     if (this.building) throw new ControlError('An index build is already running.', 'invalid');
     this.building = true;
     const t0 = performance.now();
+    const timings: BuildTimings = { walkMs: 0, readHashMs: 0, parseMs: 0, writeMs: 0, indexMs: 0, checkpointMs: 0, snapshotMs: 0 };
+    this.timings = timings;
     try {
       const root = resolve(folder);
       if (!existsSync(root) || !statSync(root).isDirectory()) throw new ControlError(`${folder} is not a folder.`, 'invalid');
@@ -381,6 +621,7 @@ export class IndexStore {
       this.manifest.exclude = opts.exclude;
       opts.onProgress?.({ phase: 'scan', done: 0, total: 0 });
       const { files } = walk(root, { include: opts.include, exclude: opts.exclude, gitignore: opts.gitignore, skipDirs: [resolve(this.dir)] });
+      timings.walkMs = performance.now() - t0;
       const present = new Set(files.map((f) => f.rel));
       let removed = 0;
       for (const rel of Object.keys(this.manifest.files)) {
@@ -415,7 +656,7 @@ export class IndexStore {
         }
         opts.onProgress?.({ phase: 'ingest', done: i + 1, total: files.length, path: f.rel });
         const now = performance.now();
-        if (now - lastCheckpoint > CHECKPOINT_MS) {
+        if (now - lastCheckpoint > Math.max(CHECKPOINT_MS, CHECKPOINT_COST_FACTOR * this.lastManifestMs)) {
           this.writeManifest();
           lastCheckpoint = now;
         }
@@ -429,7 +670,9 @@ export class IndexStore {
       }
       if (!cancelled) this.manifest.builtAt = new Date().toISOString();
       this.writeManifest();
+      const ts = performance.now();
       this.flush();
+      timings.snapshotMs = performance.now() - ts;
       if (this.embedder) this.startEmbedding();
       const filesIndexed = Object.keys(this.manifest.files).length;
       opts.onProgress?.({ phase: 'done', done: files.length, total: files.length });
@@ -443,9 +686,11 @@ export class IndexStore {
         skipped,
         ms: Math.round(performance.now() - t0),
         cancelled,
+        timings: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Math.round(v)])) as unknown as BuildTimings,
       };
     } finally {
       this.building = false;
+      this.timings = undefined;
     }
   }
 
@@ -505,9 +750,19 @@ export class IndexStore {
     let lastWrite = performance.now();
     while (vecs.length < f.count) {
       if (signal?.aborted || this.manifest.files[rel] !== f) return false;
-      const batch: Chunk[] = [];
-      for (let i = vecs.length; i < Math.min(f.count, vecs.length + EMBED_BATCH); i++) batch.push(this.chunks.get(f.firstId + i)!);
-      const out = await emb.embed(batch.map((c) => this.indexText(c)), 'passage');
+      const batch: string[] = [];
+      const reader = new TextReader(this.dir);
+      try {
+        for (let i = vecs.length; i < Math.min(f.count, vecs.length + EMBED_BATCH); i++) {
+          const m = this.chunks.get(f.firstId + i);
+          const text = m && reader.text(m);
+          if (!m || text === undefined) return false; // its shard went away: the next build re-ingests it
+          batch.push(this.indexText(m, text));
+        }
+      } finally {
+        reader.close();
+      }
+      const out = await emb.embed(batch, 'passage');
       if (this.manifest.files[rel] !== f) return false; // changed meanwhile
       for (const v of out) {
         this.vectors.set(f.firstId + vecs.length, v);
@@ -574,9 +829,11 @@ export class IndexStore {
    * Share of the query's terms found as whole words in the passage (case-insensitive). A
    * regex scan of the candidate's text: much cheaper than encoding it, and candidates are few.
    */
-  private coverage(terms: RegExp[], c: Chunk): number {
+  private coverage(terms: RegExp[], m: ChunkMeta, reader: TextReader): number {
     if (!terms.length) return 0;
-    const text = this.indexText(c).toLowerCase();
+    const raw = reader.text(m);
+    if (raw === undefined) return 0;
+    const text = this.indexText(m, raw).toLowerCase();
     const need = Math.ceil(terms.length * LEXICAL_COVERAGE);
     let n = 0;
     for (let i = 0; i < terms.length; i++) {
@@ -620,70 +877,98 @@ export class IndexStore {
       embedded,
       ms: Math.round((performance.now() - t0) * 100) / 100,
     });
-    const hit = (id: number, score: number, rank: number, extra: Partial<SearchHit>): SearchHit => {
-      const c = this.chunks.get(id)!;
-      return { chunkId: c.id, source: c.source, path: c.path, range: c.range, text: c.text, ...(c.heading ? { heading: c.heading } : {}), score, rank, ...extra };
+    // texts are read from the shards only for the candidates looked at and the hits returned
+    const hit = (reader: TextReader, id: number, score: number, rank: number, extra: Partial<SearchHit>): SearchHit | undefined => {
+      const m = this.chunks.get(id);
+      const text = m && reader.text(m);
+      if (!m || text === undefined) return undefined;
+      return {
+        chunkId: this.chunkId(m),
+        source: m.file.source,
+        path: m.file.rel,
+        range: m.range,
+        text,
+        ...(m.heading ? { heading: m.heading } : {}),
+        score,
+        rank,
+        ...extra,
+      };
     };
 
     if (!hybrid) {
       const hits: SearchHit[] = [];
       let gated = 0;
-      for (let i = 0; i < lexIds.length && hits.length < k; i++) {
-        if (this.coverage(termRes, this.chunks.get(lexIds[i])!) < LEXICAL_COVERAGE) {
-          gated++;
-          continue;
+      const reader = new TextReader(this.dir);
+      try {
+        for (let i = 0; i < lexIds.length && hits.length < k; i++) {
+          if (this.coverage(termRes, this.chunks.get(lexIds[i])!, reader) < LEXICAL_COVERAGE) {
+            gated++;
+            continue;
+          }
+          const h = hit(reader, lexIds[i], 1 / (60 + i + 1), hits.length + 1, { lexicalRank: i + 1 });
+          if (h) hits.push(h);
         }
-        hits.push(hit(lexIds[i], 1 / (60 + i + 1), hits.length + 1, { lexicalRank: i + 1 }));
+      } finally {
+        reader.close();
       }
       return result(hits, gated);
     }
 
     const [qv] = await this.embedder!.embed([query], 'query');
-    // dense ranking over every embedded chunk (brute force: 100k x 384 is ~40 ms)
-    const top: { id: number; cos: number }[] = [];
-    let floor = -Infinity;
-    for (const [id, v] of this.vectors) {
-      if (!this.chunks.has(id)) continue;
-      const cos = dot(qv, v);
-      if (top.length < nCand || cos > floor) {
-        top.push({ id, cos });
-        if (top.length > nCand * 2) {
-          top.sort((a, b) => b.cos - a.cos);
-          top.length = nCand;
-          floor = top[nCand - 1].cos;
+    // the index may have changed while the query was embedded: only live chunks from here
+    for (let i = lexIds.length - 1; i >= 0; i--) if (!this.chunks.has(lexIds[i])) lexIds.splice(i, 1);
+    const reader = new TextReader(this.dir);
+    try {
+      // dense ranking over every embedded chunk (brute force: 100k x 384 is ~40 ms)
+      const top: { id: number; cos: number }[] = [];
+      let floor = -Infinity;
+      for (const [id, v] of this.vectors) {
+        if (!this.chunks.has(id)) continue;
+        const cos = dot(qv, v);
+        if (top.length < nCand || cos > floor) {
+          top.push({ id, cos });
+          if (top.length > nCand * 2) {
+            top.sort((a, b) => b.cos - a.cos);
+            top.length = nCand;
+            floor = top[nCand - 1].cos;
+          }
         }
       }
+      top.sort((a, b) => b.cos - a.cos);
+      top.length = Math.min(top.length, nCand);
+      const cosine = new Map<number, number>(top.map((t) => [t.id, t.cos]));
+      // lexical candidates are scored densely too, so none is dropped for lack of a score
+      for (const id of lexIds) {
+        const v = this.vectors.get(id);
+        if (v && !cosine.has(id)) cosine.set(id, dot(qv, v));
+      }
+      let gated = 0;
+      const pass = (id: number) => {
+        const cos = cosine.get(id);
+        if (cos !== undefined) return cos >= gate.threshold;
+        // not embedded yet: the lexical gate decides until its vector exists
+        return this.coverage(termRes, this.chunks.get(id)!, reader) >= LEXICAL_COVERAGE;
+      };
+      const lexRank = new Map(lexIds.map((id, i) => [id, i + 1]));
+      const denseRank = new Map(top.map((t, i) => [t.id, i + 1]));
+      const lexPass = lexIds.filter(pass);
+      const densePass = top.map((t) => t.id).filter((id) => cosine.get(id)! >= gate.threshold);
+      const considered = new Set([...lexIds, ...top.map((t) => t.id)]);
+      gated = [...considered].filter((id) => !lexPass.includes(id) && !densePass.includes(id)).length;
+      const fused = rrf([lexPass, densePass]).slice(0, k);
+      const hits: SearchHit[] = [];
+      for (const f of fused) {
+        const h = hit(reader, f.key, f.score, hits.length + 1, {
+          ...(cosine.has(f.key) ? { cosine: cosine.get(f.key) } : {}),
+          ...(lexRank.has(f.key) ? { lexicalRank: lexRank.get(f.key) } : {}),
+          ...(denseRank.has(f.key) ? { denseRank: denseRank.get(f.key) } : {}),
+        });
+        if (h) hits.push(h);
+      }
+      return result(hits, gated);
+    } finally {
+      reader.close();
     }
-    top.sort((a, b) => b.cos - a.cos);
-    top.length = Math.min(top.length, nCand);
-    const cosine = new Map<number, number>(top.map((t) => [t.id, t.cos]));
-    // lexical candidates are scored densely too, so none is dropped for lack of a score
-    for (const id of lexIds) {
-      const v = this.vectors.get(id);
-      if (v && !cosine.has(id)) cosine.set(id, dot(qv, v));
-    }
-    let gated = 0;
-    const pass = (id: number) => {
-      const cos = cosine.get(id);
-      if (cos !== undefined) return cos >= gate.threshold;
-      // not embedded yet: the lexical gate decides until its vector exists
-      return this.coverage(termRes, this.chunks.get(id)!) >= LEXICAL_COVERAGE;
-    };
-    const lexRank = new Map(lexIds.map((id, i) => [id, i + 1]));
-    const denseRank = new Map(top.map((t, i) => [t.id, i + 1]));
-    const lexPass = lexIds.filter(pass);
-    const densePass = top.map((t) => t.id).filter((id) => cosine.get(id)! >= gate.threshold);
-    const considered = new Set([...lexIds, ...top.map((t) => t.id)]);
-    gated = [...considered].filter((id) => !lexPass.includes(id) && !densePass.includes(id)).length;
-    const fused = rrf([lexPass, densePass]).slice(0, k);
-    const hits = fused.map((f, i) =>
-      hit(f.key, f.score, i + 1, {
-        ...(cosine.has(f.key) ? { cosine: cosine.get(f.key) } : {}),
-        ...(lexRank.has(f.key) ? { lexicalRank: lexRank.get(f.key) } : {}),
-        ...(denseRank.has(f.key) ? { denseRank: denseRank.get(f.key) } : {}),
-      }),
-    );
-    return result(hits, gated);
   }
 
   /**
@@ -734,7 +1019,21 @@ export class IndexStore {
 
   /** every chunk in the index (by id order): for tests and tools that list what is indexed */
   allChunks(): Chunk[] {
-    return [...this.chunks.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);
+    const reader = new TextReader(this.dir);
+    try {
+      return [...this.chunks.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([, m]) => ({
+          id: this.chunkId(m),
+          path: m.file.rel,
+          source: m.file.source,
+          range: m.range,
+          text: reader.text(m) ?? '',
+          ...(m.heading ? { heading: m.heading } : {}),
+        }));
+    } finally {
+      reader.close();
+    }
   }
 
   /** stop background work, write the lexical snapshot, release the embedder */

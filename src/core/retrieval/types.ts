@@ -112,6 +112,25 @@ export interface BuildSummary {
   ms: number;
   /** the build stopped early (signal); the work done so far is kept and a new build resumes */
   cancelled: boolean;
+  /** where the build's time went, in ms (the parts do not add up to `ms`: yields, progress) */
+  timings?: BuildTimings;
+}
+
+export interface BuildTimings {
+  /** finding the files (directory walk, stat, .gitignore, globs) */
+  walkMs: number;
+  /** reading the files and hashing their content */
+  readHashMs: number;
+  /** parsing and chunking (formats, low-value filter, ids) */
+  parseMs: number;
+  /** encoding and writing the shards */
+  writeMs: number;
+  /** adding the chunks to the lexical index (flexsearch add, our encoder) */
+  indexMs: number;
+  /** manifest checkpoints */
+  checkpointMs: number;
+  /** the lexical snapshot at the end */
+  snapshotMs: number;
 }
 
 export interface IndexStats {
