@@ -137,7 +137,11 @@ function polysub(a: number[], b: number[]): number[] {
  * negative, w in (0, inf) or (0, pi/Ts]) give gm = 1/|H|, the one closest to 0 dB is kept;
  * gain crossovers (|H| = 1) give pm = 180 + angle H wrapped into (-180, 180], the smallest |pm|.
  */
-export function margins(numIn: number[], denIn: number[], Ts: number): Margins {
+/**
+ * `accept` lets a caller veto a crossover the polynomial form found, e.g. one created by
+ * round-off in a numerator computed from a state-space model (see the margins tool).
+ */
+export function margins(numIn: number[], denIn: number[], Ts: number, accept?: (w: number, kind: 'pc' | 'gc') => boolean): Margins {
   const num = polyStrip(numIn);
   const den = polyStrip(denIn);
   const evalH = (w: number): [number, number] => {
@@ -255,6 +259,7 @@ export function margins(numIn: number[], denIn: number[], Ts: number): Margins {
     const mag = Math.hypot(hr, hi);
     if (!Number.isFinite(mag) || mag === 0) continue;
     if (!(hr < 0) || Math.abs(hi) > 1e-6 * mag) continue;
+    if (accept && !accept(w, 'pc')) continue;
     const g = 1 / mag;
     if (Math.abs(Math.log(g)) < bestG) {
       bestG = Math.abs(Math.log(g));
@@ -268,6 +273,7 @@ export function margins(numIn: number[], denIn: number[], Ts: number): Margins {
     const [hr, hi] = evalH(w);
     const mag = Math.hypot(hr, hi);
     if (!Number.isFinite(mag) || Math.abs(mag - 1) > 1e-6) continue;
+    if (accept && !accept(w, 'gc')) continue;
     let ph = 180 + (Math.atan2(hi, hr) * 180) / Math.PI; // in (0, 360]
     if (ph > 180) ph -= 360;
     if (Math.abs(ph) < Math.abs(pm)) {
@@ -344,7 +350,23 @@ export const tools: ToolDef[] = [
       if (s.m !== 1 || s.p !== 1)
         throw new ControlError(`margins needs a SISO loop; this model has ${s.m} inputs and ${s.p} outputs.`);
       const { num, den } = ss2tf(s.A, s.B, s.C, s.D);
-      return { ...margins(num, den, s.Ts) };
+      // The numerator from ss2tf carries round-off (e.g. 1e-17·s for 1/(s+1)^2), which can
+      // create a phase crossover far out where the phase only approaches -180°. A phase
+      // crossover must show a sign change of Im H in the model itself (or Im H exactly 0).
+      const wmax = s.Ts > 0 ? Math.PI / s.Ts : Infinity;
+      const imH = (w: number) => {
+        const f = freqResponse(s, [w]);
+        return [f.re[0][0][0], f.im[0][0][0]];
+      };
+      const accept = (w: number, kind: 'pc' | 'gc') => {
+        if (kind === 'gc' || w >= wmax * (1 - 1e-12)) return true;
+        const [re0, im0] = imH(w);
+        if (Math.abs(im0) <= 1e-10 * Math.hypot(re0, im0)) return true;
+        const lo = imH(w * (1 - 1e-6))[1];
+        const hi = imH(w * (1 + 1e-6))[1];
+        return Math.sign(lo) !== Math.sign(hi);
+      };
+      return { ...margins(num, den, s.Ts, accept) };
     },
   },
 ];
