@@ -235,7 +235,8 @@ export function planCalls(intent: Intent, command: string | undefined, run: (too
     return [
       ...realise,
       { tool: 'freqresp', args: (prev) => ({ ...ssArgs(prev), w: a.w ?? defaultFrequencies(ssArgs(prev), run) }) },
-      { tool: 'margins', args: (prev) => ssArgs(prev), optional: true },
+      // margins read a transfer function directly (exact polynomials, no round-trip)
+      { tool: 'margins', args: (prev) => (fromTf ? { num: a.num, den: a.den, ...(a.Ts !== undefined ? { Ts: a.Ts } : {}) } : ssArgs(prev)), optional: true },
     ];
   }
   if (name === 'step' || name === 'impulse') {
