@@ -6,7 +6,7 @@
 // of .m/.py files and a browser window on it, with @control ready in the chat pane.
 // Without a display: the CLI, on the same core, answers an example request and shows its usage.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as env from './vscode-env.mjs';
 
@@ -32,8 +32,11 @@ if (!wantVscode) {
 
 run(process.execPath, ['scripts/setup.mjs']);
 mkdirSync(env.CACHE, { recursive: true });
-const vsix = join(env.CACHE, 'control.vsix');
-run('npx', ['--no-install', 'vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix]);
+// the platform package carries node-llama-cpp (and the embedder runtime) for this machine
+const outDir = join(env.CACHE, 'vsix');
+run(process.execPath, ['scripts/package.mjs', '--no-build', '--out', outDir]);
+const version = JSON.parse(readFileSync(join(env.ROOT, 'package.json'), 'utf8')).version;
+const vsix = join(outDir, `control-linux-x64-${version}.vsix`);
 
 const userDataDir = join(env.CACHE, 'user');
 const workspace = join(env.CACHE, 'workspace');
