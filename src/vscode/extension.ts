@@ -15,6 +15,7 @@ import { registerReport } from './report.js';
 import { registerWalkthrough } from './walkthrough.js';
 import { initStorage, ModelStatus, prewarm, selectModel } from './model.js';
 import { RetrievalService } from './retrieval.js';
+import { registerMcpServer } from './mcp.js';
 
 /** what the extension exposes to other extensions and tests */
 export interface ControlApi {
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
   const retrieval = new RetrievalService(context, log);
   context.subscriptions.push(retrieval);
   registerLanguageModelProvider(context, log);
+  registerMcpServer(context, String(context.extension.packageJSON.version ?? '0'));
   registerParticipant(context, log, retrieval);
   registerLanguageModelTools(context, log);
   registerPlots(context, log);
