@@ -12,8 +12,9 @@
  *                            id, range, heading and text byte length), then the texts as UTF-8
  *   vectors/<model>/<key>.bin one file's embeddings for one model, with the file's hash; a
  *                            partial file is resumed where it stopped
- *   lexical.ndjson           a flexsearch export: a header line (config, size, the id ranges it
- *                            holds), then one line per export part; when it is stale (a crash,
+ *   lexical.ndjson           a flexsearch export: a JSON header line (config, size, the id ranges
+ *                            it holds), then one line per export part (`key<TAB>data`, data as
+ *                            flexsearch writes it); when it is stale (a crash,
  *                            an update since) the missing files are re-added from their shards
  *                            on open
  *
@@ -96,21 +97,88 @@ interface ShardHeader {
 interface FileRef {
   rel: string;
   key: string;
+  hash: string;
   source: string;
-  /** byte offset of the first text in the shard */
-  dataStart: number;
+  firstId: number;
+  count: number;
+  /** the shard header and its texts' offsets, while cached (see ChunkTable) */
+  cache?: { header: ShardHeader; dataStart: number; offs: number[] };
 }
 
-/** what search keeps in memory per chunk: the text stays in the shard */
+/** one chunk's metadata, read from its shard header: the text stays in the shard */
 interface ChunkMeta {
   file: FileRef;
-  /** the chunk id after `<path>#` (ingest ids are always path-qualified) */
-  tail: string;
+  id: string;
   range: ChunkRange;
   heading?: string;
-  /** byte offset of the text after the shard's dataStart, and its byte length */
+  /** byte offset of the text in the shard, and its byte length */
   at: number;
   len: number;
+}
+
+/** shard headers kept in memory at once (a search touches at most ~100 files) */
+const HEADER_CACHE = 256;
+
+/**
+ * Which file owns each numeric chunk id (one pointer per id): liveness and counts without any
+ * per-chunk object. A chunk's metadata comes from its shard header, read on demand and cached
+ * for the few files recently looked at.
+ */
+class ChunkTable {
+  private owner: (FileRef | undefined)[] = [];
+  private cached: FileRef[] = [];
+  size = 0;
+
+  constructor(private readonly dir: string) {}
+
+  addFile(file: FileRef): void {
+    for (let i = 0; i < file.count; i++) {
+      if (!this.owner[file.firstId + i]) this.size++;
+      this.owner[file.firstId + i] = file;
+    }
+  }
+
+  delete(id: number): void {
+    if (this.owner[id]) {
+      this.owner[id] = undefined;
+      this.size--;
+    }
+  }
+
+  has(id: number): boolean {
+    return this.owner[id] !== undefined;
+  }
+
+  private load(file: FileRef): FileRef['cache'] {
+    if (file.cache) return file.cache;
+    const shard = readShardHeader(shardPath(this.dir, file.key));
+    if (!shard || shard.header.hash !== file.hash || shard.header.chunks.length !== file.count) return undefined;
+    const offs: number[] = [];
+    let at = shard.dataStart;
+    for (const c of shard.header.chunks) {
+      offs.push(at);
+      at += c.len;
+    }
+    file.cache = { header: shard.header, dataStart: shard.dataStart, offs };
+    this.cached.push(file);
+    if (this.cached.length > HEADER_CACHE) this.cached.shift()!.cache = undefined;
+    return file.cache;
+  }
+
+  get(id: number): ChunkMeta | undefined {
+    const file = this.owner[id];
+    if (!file) return undefined;
+    const cache = this.load(file);
+    if (!cache) return undefined;
+    const i = id - file.firstId;
+    const c = cache.header.chunks[i];
+    return { file, id: c.id, range: c.range, ...(c.heading ? { heading: c.heading } : {}), at: cache.offs[i], len: c.len };
+  }
+
+  /** live ids in order */
+  *ids(): Generator<number> {
+    for (let id = 0; id < this.owner.length; id++) if (this.owner[id]) yield id;
+  }
 }
 
 interface SnapshotHeader {
@@ -187,7 +255,7 @@ class TextReader {
       const buf = Buffer.allocUnsafe(m.len);
       let got = 0;
       while (got < m.len) {
-        const n = readSync(fd, buf, got, m.len - got, m.file.dataStart + m.at + got);
+        const n = readSync(fd, buf, got, m.len - got, m.at + got);
         if (n <= 0) return undefined;
         got += n;
       }
@@ -239,10 +307,8 @@ function vectorDirName(id: string): string {
 export class IndexStore {
   private manifest: Manifest;
   private lexical: LexicalIndex;
-  /** numeric id -> what search needs of the chunk (not its text), live chunks only */
-  private chunks = new Map<number, ChunkMeta>();
-  /** repeated strings (headings, sources) shared rather than copied per chunk */
-  private interned = new Map<string, string>();
+  /** numeric id -> its file (live chunks only); metadata from shard headers on demand, texts from shards */
+  private chunks: ChunkTable;
   private timings?: BuildTimings;
   private vectors = new Map<number, Float32Array>();
   private embedder?: Embedder;
@@ -260,6 +326,7 @@ export class IndexStore {
   ) {
     this.manifest = manifest;
     this.lexical = lexical;
+    this.chunks = new ChunkTable(dir);
   }
 
   /** open (or create) the index in `dir`; loads chunks, the lexical index and any stored vectors */
@@ -296,28 +363,8 @@ export class IndexStore {
 
   // ---------------------------------------------------------------- loading
 
-  private intern(s: string): string {
-    const have = this.interned.get(s);
-    if (have !== undefined) return have;
-    this.interned.set(s, s);
-    return s;
-  }
-
-  /** register a file's chunks (from its shard header) under ids firstId.. */
-  private register(rel: string, f: FileEntry, header: ShardHeader, dataStart: number): void {
-    const file: FileRef = { rel, key: f.key, source: this.intern(header.source), dataStart };
-    const prefix = `${rel}#`;
-    let at = 0;
-    header.chunks.forEach((c, i) => {
-      const meta: ChunkMeta = { file, tail: c.id.startsWith(prefix) ? c.id.slice(prefix.length) : `\0${c.id}`, range: c.range, at, len: c.len };
-      if (c.heading) meta.heading = this.intern(c.heading);
-      this.chunks.set(f.firstId + i, meta);
-      at += c.len;
-    });
-  }
-
-  private chunkId(m: ChunkMeta): string {
-    return m.tail.startsWith('\0') ? m.tail.slice(1) : `${m.file.rel}#${m.tail}`;
+  private register(rel: string, f: FileEntry, source: string): void {
+    this.chunks.addFile({ rel, key: f.key, hash: f.hash, source, firstId: f.firstId, count: f.count });
   }
 
   private loadChunks(): void {
@@ -327,7 +374,7 @@ export class IndexStore {
         delete this.manifest.files[rel]; // torn or missing shard: the next build re-ingests the file
         continue;
       }
-      this.register(rel, f, shard.header, shard.dataStart);
+      this.register(rel, f, shard.header.source);
     }
   }
 
@@ -345,16 +392,17 @@ export class IndexStore {
         while (start < buf.length) {
           let end = buf.indexOf(10, start);
           if (end < 0) end = buf.length;
-          const line = buf.toString('utf8', start, end);
+          const from = start;
           start = end + 1;
-          if (!line) continue;
+          if (end === from) continue;
           if (!head) {
-            head = JSON.parse(line) as SnapshotHeader;
+            head = JSON.parse(buf.toString('utf8', from, end)) as SnapshotHeader;
             if (head.config.tokenize !== cfg.tokenize) throw new Error('another tokenizer');
             continue;
           }
-          const [k, v] = JSON.parse(line) as [string, string];
-          li.importPart(k, v);
+          const tab = buf.indexOf(9, from);
+          if (tab < 0 || tab > end) throw new Error('torn snapshot');
+          li.importPart(buf.toString('utf8', from, tab), buf.toString('utf8', tab + 1, end));
         }
         if (!head) throw new Error('empty snapshot');
         li.size = head.size;
@@ -527,7 +575,7 @@ export class IndexStore {
     }
     this.manifest.files[file.rel] = entry;
     delete this.manifest.skipped[file.rel];
-    this.register(file.rel, entry, shard.header, shard.dataStart);
+    this.register(file.rel, entry, result.source);
     for (let i = 0; i < result.chunks.length; i++) this.lexical.add(entry.firstId + i, this.indexText(result.chunks[i], result.chunks[i].text));
     if (tm) tm.indexMs += performance.now() - t;
     this.lexicalDirty = true;
@@ -563,7 +611,10 @@ export class IndexStore {
     try {
       writeSync(fd, `${JSON.stringify(head)}\n`);
       this.lexical.exportParts((key, data) => {
-        writeSync(fd, `${JSON.stringify([key, data])}\n`);
+        // flexsearch's parts are JSON text (no raw newlines): written as they are, not re-escaped
+        writeSync(fd, `${key}\t`);
+        writeSync(fd, data);
+        writeSync(fd, '\n');
       });
       closeSync(fd);
       renameSync(tmp, target);
@@ -883,7 +934,7 @@ export class IndexStore {
       const text = m && reader.text(m);
       if (!m || text === undefined) return undefined;
       return {
-        chunkId: this.chunkId(m),
+        chunkId: m.id,
         source: m.file.source,
         path: m.file.rel,
         range: m.range,
@@ -1021,10 +1072,11 @@ export class IndexStore {
   allChunks(): Chunk[] {
     const reader = new TextReader(this.dir);
     try {
-      return [...this.chunks.entries()]
-        .sort((a, b) => a[0] - b[0])
-        .map(([, m]) => ({
-          id: this.chunkId(m),
+      return [...this.chunks.ids()]
+        .map((id) => this.chunks.get(id))
+        .filter((m): m is ChunkMeta => !!m)
+        .map((m) => ({
+          id: m.id,
           path: m.file.rel,
           source: m.file.source,
           range: m.range,
