@@ -9,6 +9,7 @@ import { encodeNonFinite } from '../tools/batch.js';
 import type { Matrix } from '../types.js';
 import { matrix, num, vector } from './literals.js';
 import type { TurnRecord } from './trace.js';
+import { resultCharts } from '../render/svgplot.js';
 
 export interface ReportFiles {
   /** `<date>-<topic>`, without extension */
@@ -117,6 +118,10 @@ export function reportMarkdown(turns: readonly TurnRecord[], title: string, gene
         continue;
       }
       out.push('**Result**', '', resultMarkdown(s), '');
+      // curves as static SVG: an image in the Markdown, inline SVG in the HTML
+      if (s.res.result)
+        for (const c of resultCharts(s.tool, s.args as Record<string, any>, s.res.result as Record<string, any>))
+          if (c.svg) out.push(`![${c.caption}](data:image/svg+xml;base64,${Buffer.from(c.svg).toString('base64')})`, '');
       const v = verificationList(s.res);
       if (v.length) out.push('**Verification**', '', ...v, '');
     }
@@ -194,6 +199,13 @@ export function markdownToHtml(md: string): string {
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    const img = /^!\[([^\]]*)\]\(data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)\)$/.exec(line.trim());
+    if (img) {
+      // our own charts: inline SVG (the page's policy allows no image loads, data: included)
+      flush();
+      out.push(`<figure>${Buffer.from(img[2], 'base64').toString('utf8')}<figcaption>${escapeHtml(img[1])}</figcaption></figure>`);
+      continue;
+    }
     const fence = /^```(\w*)\s*$/.exec(line);
     if (fence) {
       flush();

@@ -1,0 +1,104 @@
+/**
+ * Static SVG line charts for reports (the design report's step and Bode plots). Written by
+ * hand because it must be a pure string function in the core, with no DOM, no script and
+ * no font files: the interactive plots live in the webview (Plotly). Axes with "nice" ticks,
+ * optional log x axis, a few series, labelled.
+ */
+export interface Series {
+  x: readonly number[];
+  y: readonly number[];
+  label?: string;
+}
+
+export interface ChartOptions {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  series: readonly Series[];
+  logX?: boolean;
+  width?: number;
+  height?: number;
+}
+
+const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e'];
+
+function esc(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}
+
+/** about n round tick values covering [lo, hi] */
+export function niceTicks(lo: number, hi: number, n = 5): number[] {
+  if (!(hi > lo)) return [lo];
+  const raw = (hi - lo) / n;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw)!;
+  const out: number[] = [];
+  // integer multiples of the step, rounded, so 0.6 does not come out as 0.6000000000000001
+  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k++) out.push(k === 0 ? 0 : Number((k * step).toPrecision(12)));
+  return out;
+}
+
+function tickLabel(v: number): string {
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e4 || a < 1e-3) return v.toExponential(0).replace('e+', 'e');
+  return String(Number(v.toPrecision(4)));
+}
+
+export function lineChart(o: ChartOptions): string {
+  const W = o.width ?? 640, H = o.height ?? 300;
+  const m = { l: 64, r: 16, t: 32, b: 48 };
+  const pts = o.series.flatMap((s) => s.x.map((x, i) => [o.logX ? Math.log10(x) : x, s.y[i]] as const)).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
+  if (!pts.length) return '';
+  let [x0, x1] = [Math.min(...pts.map((p) => p[0])), Math.max(...pts.map((p) => p[0]))];
+  let [y0, y1] = [Math.min(...pts.map((p) => p[1])), Math.max(...pts.map((p) => p[1]))];
+  if (x1 === x0) x1 = x0 + 1;
+  if (y1 === y0) [y0, y1] = [y0 - 1, y1 + 1];
+  const pad = (y1 - y0) * 0.05;
+  [y0, y1] = [y0 - pad, y1 + pad];
+  const X = (x: number) => m.l + ((x - x0) / (x1 - x0)) * (W - m.l - m.r);
+  const Y = (y: number) => H - m.b - ((y - y0) / (y1 - y0)) * (H - m.t - m.b);
+  const parts: string[] = [];
+  parts.push(`<rect x="${m.l}" y="${m.t}" width="${W - m.l - m.r}" height="${H - m.t - m.b}" fill="none" stroke="#999"/>`);
+  const xt = o.logX ? Array.from({ length: Math.floor(x1) - Math.ceil(x0) + 1 }, (_, i) => Math.ceil(x0) + i) : niceTicks(x0, x1);
+  for (const t of xt) {
+    const x = X(t).toFixed(1);
+    parts.push(`<line x1="${x}" y1="${m.t}" x2="${x}" y2="${H - m.b}" stroke="#ddd"/>`);
+    parts.push(`<text x="${x}" y="${H - m.b + 16}" text-anchor="middle" font-size="11">${esc(o.logX ? tickLabel(10 ** t) : tickLabel(t))}</text>`);
+  }
+  for (const t of niceTicks(y0, y1)) {
+    const y = Y(t).toFixed(1);
+    parts.push(`<line x1="${m.l}" y1="${y}" x2="${W - m.r}" y2="${y}" stroke="#ddd"/>`);
+    parts.push(`<text x="${m.l - 6}" y="${(Number(y) + 4).toFixed(1)}" text-anchor="end" font-size="11">${esc(tickLabel(t))}</text>`);
+  }
+  o.series.forEach((s, k) => {
+    const d = s.x
+      .map((x, i) => [o.logX ? Math.log10(x) : x, s.y[i]] as const)
+      .filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y))
+      .map(([x, y], i) => `${i ? 'L' : 'M'}${X(x).toFixed(1)},${Y(y).toFixed(1)}`)
+      .join('');
+    parts.push(`<path d="${d}" fill="none" stroke="${COLORS[k % COLORS.length]}" stroke-width="1.6"/>`);
+    if (s.label && o.series.length > 1)
+      parts.push(`<text x="${W - m.r - 4}" y="${m.t + 14 + 14 * k}" text-anchor="end" font-size="11" fill="${COLORS[k % COLORS.length]}">${esc(s.label)}</text>`);
+  });
+  parts.push(`<text x="${W / 2}" y="18" text-anchor="middle" font-size="13" font-weight="bold">${esc(o.title)}</text>`);
+  parts.push(`<text x="${W / 2}" y="${H - 10}" text-anchor="middle" font-size="12">${esc(o.xLabel)}</text>`);
+  parts.push(`<text x="14" y="${H / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 14 ${H / 2})">${esc(o.yLabel)}</text>`);
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="sans-serif">${parts.join('')}</svg>`;
+}
+
+/** charts for a tool result, where its data is a curve (step, impulse, frequency response) */
+export function resultCharts(tool: string, args: Record<string, any>, r: Record<string, any>): { caption: string; svg: string }[] {
+  if ((tool === 'step' || tool === 'impulse') && Array.isArray(r.y) && r.y.every((v: unknown) => typeof v === 'number')) {
+    const t = (r.t ?? args.t) as number[];
+    return [{ caption: `${tool === 'step' ? 'Step' : 'Impulse'} response`, svg: lineChart({ title: `${tool === 'step' ? 'Step' : 'Impulse'} response`, xLabel: 't (s)', yLabel: 'y', series: [{ x: t, y: r.y }] }) }];
+  }
+  if (tool === 'freqresp' && Array.isArray(r.mag_db) && r.mag_db.every((v: unknown) => typeof v === 'number')) {
+    const w = args.w as number[];
+    return [
+      { caption: 'Bode magnitude', svg: lineChart({ title: 'Bode magnitude', xLabel: 'ω (rad/s)', yLabel: 'magnitude (dB)', series: [{ x: w, y: r.mag_db }], logX: true }) },
+      { caption: 'Bode phase', svg: lineChart({ title: 'Bode phase', xLabel: 'ω (rad/s)', yLabel: 'phase (deg)', series: [{ x: w, y: r.phase_deg }], logX: true }) },
+    ];
+  }
+  return [];
+}
