@@ -90,7 +90,8 @@ interface ShardHeader {
   path: string;
   hash: string;
   source: string;
-  chunks: { id: string; range: ChunkRange; heading?: string; len: number }[];
+  /** len: bytes of the chunk's data (heading line and text), hl: bytes of the heading line (0: none) */
+  chunks: { id: string; range: ChunkRange; heading?: string; len: number; hl: number }[];
 }
 
 /** one indexed file as search sees it (shared by its chunks) */
@@ -126,16 +127,44 @@ const HEADER_CACHE = 256;
  */
 class ChunkTable {
   private owner: (FileRef | undefined)[] = [];
+  /** per id: where its data (heading line + text) sits in its shard, its length, the heading line's length */
+  private pos = new Uint32Array(1024);
+  private len = new Uint32Array(1024);
+  private hl = new Uint32Array(1024);
   private cached: FileRef[] = [];
   size = 0;
 
   constructor(private readonly dir: string) {}
 
-  addFile(file: FileRef): void {
-    for (let i = 0; i < file.count; i++) {
-      if (!this.owner[file.firstId + i]) this.size++;
-      this.owner[file.firstId + i] = file;
+  addFile(file: FileRef, header: ShardHeader, dataStart: number): void {
+    const end = file.firstId + file.count;
+    if (end > this.pos.length) {
+      const grow = (a: Uint32Array) => {
+        const b = new Uint32Array(Math.max(end, a.length * 2));
+        b.set(a);
+        return b;
+      };
+      this.pos = grow(this.pos);
+      this.len = grow(this.len);
+      this.hl = grow(this.hl);
     }
+    let at = dataStart;
+    for (let i = 0; i < file.count; i++) {
+      const id = file.firstId + i;
+      if (!this.owner[id]) this.size++;
+      this.owner[id] = file;
+      const c = header.chunks[i];
+      this.pos[id] = at;
+      this.len[id] = c.len;
+      this.hl[id] = c.hl;
+      at += c.len;
+    }
+  }
+
+  /** where the chunk's indexed text (heading line + text) is, without its metadata */
+  span(id: number): { file: FileRef; at: number; len: number } | undefined {
+    const file = this.owner[id];
+    return file && { file, at: this.pos[id], len: this.len[id] };
   }
 
   delete(id: number): void {
@@ -172,7 +201,7 @@ class ChunkTable {
     if (!cache) return undefined;
     const i = id - file.firstId;
     const c = cache.header.chunks[i];
-    return { file, id: c.id, range: c.range, ...(c.heading ? { heading: c.heading } : {}), at: cache.offs[i], len: c.len };
+    return { file, id: c.id, range: c.range, ...(c.heading ? { heading: c.heading } : {}), at: cache.offs[i] + c.hl, len: c.len - c.hl };
   }
 
   /** live ids in order */
@@ -187,7 +216,8 @@ interface SnapshotHeader {
   ranges: Record<string, [number, number]>;
 }
 
-const SHARD_VERSION = 2;
+/** 3: each chunk's data is `heading\n` (when it has one) then its text, so the indexed text is one read */
+const SHARD_VERSION = 3;
 
 function shardPath(dir: string, key: string): string {
   return join(dir, 'shards', `${key}.shard`);
@@ -195,18 +225,19 @@ function shardPath(dir: string, key: string): string {
 
 /** encode one file's chunks as a shard */
 function encodeShard(path: string, hash: string, source: string, chunks: Chunk[]): { buf: Buffer; header: ShardHeader; dataStart: number } {
+  const heads = chunks.map((c) => (c.heading ? Buffer.from(`${c.heading}\n`, 'utf8') : Buffer.alloc(0)));
   const texts = chunks.map((c) => Buffer.from(c.text, 'utf8'));
   const header: ShardHeader = {
     v: SHARD_VERSION,
     path,
     hash,
     source,
-    chunks: chunks.map((c, i) => ({ id: c.id, range: c.range, ...(c.heading ? { heading: c.heading } : {}), len: texts[i].length })),
+    chunks: chunks.map((c, i) => ({ id: c.id, range: c.range, ...(c.heading ? { heading: c.heading } : {}), len: heads[i].length + texts[i].length, hl: heads[i].length })),
   };
   const head = Buffer.from(JSON.stringify(header), 'utf8');
   const len = Buffer.allocUnsafe(4);
   len.writeUInt32LE(head.length, 0);
-  return { buf: Buffer.concat([len, head, ...texts]), header, dataStart: 4 + head.length };
+  return { buf: Buffer.concat([len, head, ...chunks.flatMap((_, i) => [heads[i], texts[i]])]), header, dataStart: 4 + head.length };
 }
 
 /** a shard's header and where its texts start, without reading the texts; undefined when torn or foreign */
@@ -244,8 +275,8 @@ class TextReader {
   private fds = new Map<string, number>();
   constructor(private readonly dir: string) {}
 
-  /** the chunk's text, or undefined when its shard cannot be read */
-  text(m: ChunkMeta): string | undefined {
+  /** the chunk's text (a ChunkMeta) or indexed text (a span), or undefined when its shard cannot be read */
+  text(m: { file: FileRef; at: number; len: number }): string | undefined {
     try {
       let fd = this.fds.get(m.file.key);
       if (fd === undefined) {
@@ -363,8 +394,8 @@ export class IndexStore {
 
   // ---------------------------------------------------------------- loading
 
-  private register(rel: string, f: FileEntry, source: string): void {
-    this.chunks.addFile({ rel, key: f.key, hash: f.hash, source, firstId: f.firstId, count: f.count });
+  private register(rel: string, f: FileEntry, header: ShardHeader, dataStart: number): void {
+    this.chunks.addFile({ rel, key: f.key, hash: f.hash, source: header.source, firstId: f.firstId, count: f.count }, header, dataStart);
   }
 
   private loadChunks(): void {
@@ -374,7 +405,7 @@ export class IndexStore {
         delete this.manifest.files[rel]; // torn or missing shard: the next build re-ingests the file
         continue;
       }
-      this.register(rel, f, shard.header.source);
+      this.register(rel, f, shard.header, shard.dataStart);
     }
   }
 
@@ -478,9 +509,9 @@ export class IndexStore {
     const reader = new TextReader(this.dir);
     try {
       for (let i = 0; i < f.count; i++) {
-        const m = this.chunks.get(f.firstId + i);
-        const text = m && reader.text(m);
-        if (m && text !== undefined) this.lexical.add(f.firstId + i, this.indexText(m, text));
+        const sp = this.chunks.span(f.firstId + i);
+        const text = sp && reader.text(sp);
+        if (text !== undefined) this.lexical.add(f.firstId + i, text);
       }
     } finally {
       reader.close();
@@ -575,7 +606,7 @@ export class IndexStore {
     }
     this.manifest.files[file.rel] = entry;
     delete this.manifest.skipped[file.rel];
-    this.register(file.rel, entry, result.source);
+    this.register(file.rel, entry, shard.header, shard.dataStart);
     for (let i = 0; i < result.chunks.length; i++) this.lexical.add(entry.firstId + i, this.indexText(result.chunks[i], result.chunks[i].text));
     if (tm) tm.indexMs += performance.now() - t;
     this.lexicalDirty = true;
@@ -805,10 +836,10 @@ export class IndexStore {
       const reader = new TextReader(this.dir);
       try {
         for (let i = vecs.length; i < Math.min(f.count, vecs.length + EMBED_BATCH); i++) {
-          const m = this.chunks.get(f.firstId + i);
-          const text = m && reader.text(m);
-          if (!m || text === undefined) return false; // its shard went away: the next build re-ingests it
-          batch.push(this.indexText(m, text));
+          const sp = this.chunks.span(f.firstId + i);
+          const text = sp && reader.text(sp);
+          if (text === undefined) return false; // its shard went away: the next build re-ingests it
+          batch.push(text);
         }
       } finally {
         reader.close();
@@ -880,11 +911,12 @@ export class IndexStore {
    * Share of the query's terms found as whole words in the passage (case-insensitive). A
    * regex scan of the candidate's text: much cheaper than encoding it, and candidates are few.
    */
-  private coverage(terms: RegExp[], m: ChunkMeta, reader: TextReader): number {
+  private coverage(terms: RegExp[], id: number, reader: TextReader): number {
     if (!terms.length) return 0;
-    const raw = reader.text(m);
+    const sp = this.chunks.span(id);
+    const raw = sp && reader.text(sp); // the heading line and the text, as indexed
     if (raw === undefined) return 0;
-    const text = this.indexText(m, raw).toLowerCase();
+    const text = raw.toLowerCase();
     const need = Math.ceil(terms.length * LEXICAL_COVERAGE);
     let n = 0;
     for (let i = 0; i < terms.length; i++) {
@@ -952,7 +984,7 @@ export class IndexStore {
       const reader = new TextReader(this.dir);
       try {
         for (let i = 0; i < lexIds.length && hits.length < k; i++) {
-          if (this.coverage(termRes, this.chunks.get(lexIds[i])!, reader) < LEXICAL_COVERAGE) {
+          if (this.coverage(termRes, lexIds[i], reader) < LEXICAL_COVERAGE) {
             gated++;
             continue;
           }
@@ -998,7 +1030,7 @@ export class IndexStore {
         const cos = cosine.get(id);
         if (cos !== undefined) return cos >= gate.threshold;
         // not embedded yet: the lexical gate decides until its vector exists
-        return this.coverage(termRes, this.chunks.get(id)!, reader) >= LEXICAL_COVERAGE;
+        return this.coverage(termRes, id, reader) >= LEXICAL_COVERAGE;
       };
       const lexRank = new Map(lexIds.map((id, i) => [id, i + 1]));
       const denseRank = new Map(top.map((t, i) => [t.id, i + 1]));
