@@ -37,6 +37,10 @@ export interface LexicalConfig {
   tokenize: Tokenize;
 }
 
+/** terms per exported part (see exportParts), ids per exported register part */
+const EXPORT_TERMS = 200;
+const EXPORT_IDS = 50000;
+
 export const DEFAULT_LEXICAL: LexicalConfig = { tokenize: 'strict' };
 
 export class LexicalIndex {
@@ -71,11 +75,44 @@ export class LexicalIndex {
     return this.encoder.encode(text);
   }
 
-  /** the export, part by part (the store streams them to disk: no map of every part held at once) */
+  /**
+   * The export, part by part (the store streams them to disk). flexsearch's own export puts
+   * 12.5k terms in a part at 100k chunks, so its first part (the most frequent terms) is one
+   * ~46 MB string; here the term map goes out in parts of EXPORT_TERMS terms in the same
+   * format flexsearch imports (`<n>.reg`, `<n>.map`), so no part is a large string and the
+   * end of a build does not raise the heap. Reads two flexsearch internals (`reg`, `map`),
+   * guarded: when they are not as expected (another version, contexts in use) it falls back
+   * to flexsearch's export.
+   */
   exportParts(onPart: (key: string, data: string) => void): void {
-    this.index.export((key: string, data: string) => {
-      onPart(key, data);
-    });
+    const idx = this.index as unknown as { reg?: unknown; map?: unknown; ctx?: unknown };
+    const plain = (idx.reg instanceof Set || idx.reg instanceof Map) && idx.map instanceof Map && (idx.ctx === undefined || (idx.ctx instanceof Map && idx.ctx.size === 0));
+    if (!plain) {
+      this.index.export((key: string, data: string) => {
+        onPart(key, data);
+      });
+      return;
+    }
+    const reg = idx.reg as Set<unknown> | Map<unknown, unknown>;
+    let part = 1;
+    let ids: unknown[] = [];
+    for (const id of reg.keys()) {
+      ids.push(id);
+      if (ids.length === EXPORT_IDS) {
+        onPart(`${part++}.reg`, JSON.stringify(ids));
+        ids = [];
+      }
+    }
+    if (ids.length) onPart(`${part++}.reg`, JSON.stringify(ids));
+    let terms: unknown[] = [];
+    for (const entry of idx.map as Map<unknown, unknown>) {
+      terms.push(entry);
+      if (terms.length === EXPORT_TERMS) {
+        onPart(`${part++}.map`, JSON.stringify(terms));
+        terms = [];
+      }
+    }
+    if (terms.length) onPart(`${part++}.map`, JSON.stringify(terms));
   }
 
   export(): Record<string, string> {
