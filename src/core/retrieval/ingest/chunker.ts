@@ -20,9 +20,23 @@ export interface Piece {
   endLine: number;
 }
 
+/** whether a UTF-16 code unit is JavaScript regex whitespace (`\s`) */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/** the number of `\S+` runs, counted without allocating them (called for every block and chunk) */
 export function wordCount(s: string): number {
-  const m = s.match(/\S+/g);
-  return m ? m.length : 0;
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < s.length; i++) {
+    const w = !isSpace(s.charCodeAt(i));
+    if (w && !inWord) n++;
+    inWord = w;
+  }
+  return n;
 }
 
 /** cut one long block into windows of about TARGET_WORDS at line bounds where it can */
