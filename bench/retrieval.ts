@@ -9,7 +9,8 @@
 //           input texts, which it must hold.
 //   layer   our LexicalIndex (strict + stop-word filter) on the same in-memory chunks: the same
 //           work as raw plus our encoder settings
-//   store   our IndexStore.build end to end from Markdown files of 10 chunks each. Reported
+//   store   our IndexStore.build end to end from Markdown files of 10 chunks each (written
+//           beforehand by a separate process, so the store's process starts clean). Reported
 //           twice: `index` is the time the build spent adding chunks to flexsearch (the
 //           same work as raw's add, measured inside the build), `full build` is everything
 //           (walk, read + hash, parse + chunk, shard writes, manifest checkpoints, the lexical
@@ -124,16 +125,9 @@ async function worker(kind: string, n: number): Promise<WorkerResult> {
     }
     return { indexMs, p50: pct(lat, 50), p95: pct(lat, 95), rssBuild, rss: rssMB(), heap: heapMB() };
   }
-  // store: end to end from files
+  // store: end to end from files (written by another process, so this one starts clean)
   const { IndexStore } = await import('../src/core/retrieval/store.js');
-  const ws = mkdtempSync(join(tmpdir(), 'control-bench-ws-'));
-  const files = Math.ceil(n / CHUNKS_PER_FILE);
-  for (let f = 0; f < files; f++) {
-    const dir = join(ws, `d${Math.floor(f / 500)}`);
-    mkdirSync(dir, { recursive: true });
-    const parts = texts.slice(f * CHUNKS_PER_FILE, (f + 1) * CHUNKS_PER_FILE).map((t, i) => `## Part ${i}\n\n${t}\n`);
-    writeFileSync(join(dir, `note${f}.md`), `# Note ${f}\n\n${parts.join('\n')}`);
-  }
+  const ws = process.argv[5];
   texts.length = 0; // the store reads its own copy from the files
   const indexDir = mkdtempSync(join(tmpdir(), 'control-bench-idx-'));
   try {
@@ -161,13 +155,38 @@ async function worker(kind: string, n: number): Promise<WorkerResult> {
     const tm = (s.timings ?? {}) as unknown as Record<string, number>;
     return { indexMs: tm.indexMs ?? NaN, buildMs, timings: tm, p50: pct(lat, 50), p95: pct(lat, 95), rssBuild, rss, heap, updateMs, hitsPerQuery: hits / queries.length };
   } finally {
-    rmSync(ws, { recursive: true, force: true });
     rmSync(indexDir, { recursive: true, force: true });
   }
 }
 
+/** the store's workspace: Markdown files of CHUNKS_PER_FILE chunks each */
+function writeWorkspace(n: number, ws: string): void {
+  const texts = makeChunks(n);
+  const files = Math.ceil(n / CHUNKS_PER_FILE);
+  for (let f = 0; f < files; f++) {
+    const dir = join(ws, `d${Math.floor(f / 500)}`);
+    mkdirSync(dir, { recursive: true });
+    const parts = texts.slice(f * CHUNKS_PER_FILE, (f + 1) * CHUNKS_PER_FILE).map((t, i) => `## Part ${i}\n\n${t}\n`);
+    writeFileSync(join(dir, `note${f}.md`), `# Note ${f}\n\n${parts.join('\n')}`);
+  }
+}
+
 function runWorker(kind: string, n: number): WorkerResult {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--worker', kind, String(n)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  let ws: string | undefined;
+  if (kind === 'store') {
+    ws = mkdtempSync(join(tmpdir(), 'control-bench-ws-'));
+    const w = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--workspace', String(n), ws], { encoding: 'utf8' });
+    if (w.status !== 0) throw new Error(`bench workspace ${n} failed: ${w.stderr.slice(-2000)}`);
+  }
+  try {
+    return runWorkerIn(kind, n, ws);
+  } finally {
+    if (ws) rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+function runWorkerIn(kind: string, n: number, ws?: string): WorkerResult {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--worker', kind, String(n), ...(ws ? [ws] : [])], { encoding: 'utf8', maxBuffer: 1 << 24 });
   const line = r.stdout.trim().split('\n').pop() ?? '';
   if (r.status !== 0 || !line.startsWith('{')) throw new Error(`bench worker ${kind} ${n} failed: ${r.stderr.slice(-2000)}`);
   return JSON.parse(line);
@@ -234,7 +253,9 @@ export async function runRetrievalBench(sizes = [10000, 100000], reps = 1): Prom
   ].join('\n');
 }
 
-if (process.argv[2] === '--worker') {
+if (process.argv[2] === '--workspace') {
+  writeWorkspace(Number(process.argv[3]), process.argv[4]);
+} else if (process.argv[2] === '--worker') {
   worker(process.argv[3], Number(process.argv[4])).then(
     (r) => console.log(JSON.stringify(r)),
     (e) => {

@@ -138,6 +138,8 @@ class ChunkTable {
 
   addFile(file: FileRef, header: ShardHeader, dataStart: number): void {
     const end = file.firstId + file.count;
+    // grown by push, never by a far index: the array keeps fast (non-dictionary) elements
+    while (this.owner.length < file.firstId) this.owner.push(undefined);
     if (end > this.pos.length) {
       const grow = (a: Uint32Array) => {
         const b = new Uint32Array(Math.max(end, a.length * 2));
@@ -399,7 +401,7 @@ export class IndexStore {
   }
 
   private loadChunks(): void {
-    for (const [rel, f] of Object.entries(this.manifest.files)) {
+    for (const [rel, f] of Object.entries(this.manifest.files).sort((a, b) => a[1].firstId - b[1].firstId)) {
       const shard = readShardHeader(shardPath(this.dir, f.key));
       if (!shard || shard.header.hash !== f.hash || shard.header.path !== rel || shard.header.chunks.length !== f.count) {
         delete this.manifest.files[rel]; // torn or missing shard: the next build re-ingests the file
