@@ -94,7 +94,8 @@ interface WorkerResult {
 }
 
 async function worker(kind: string, n: number): Promise<WorkerResult> {
-  const texts = makeChunks(n);
+  // raw and layer index in-memory texts; the store reads files (no texts made in its process)
+  const texts = kind === 'store' ? [] : makeChunks(n);
   const queries = makeQueries();
   const lat: number[] = [];
   if (kind === 'raw') {
@@ -128,7 +129,6 @@ async function worker(kind: string, n: number): Promise<WorkerResult> {
   // store: end to end from files (written by another process, so this one starts clean)
   const { IndexStore } = await import('../src/core/retrieval/store.js');
   const ws = process.argv[5];
-  texts.length = 0; // the store reads its own copy from the files
   const indexDir = mkdtempSync(join(tmpdir(), 'control-bench-idx-'));
   try {
     const store = await IndexStore.open(indexDir);

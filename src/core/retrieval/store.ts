@@ -619,7 +619,39 @@ export class IndexStore {
 
   private writeManifest(): void {
     const t = performance.now();
-    writeAtomic(join(this.dir, 'manifest.json'), JSON.stringify(this.manifest));
+    // the same JSON as JSON.stringify(manifest), written in pieces of ~200 files: at 10k files
+    // one string would be ~1.5 MB, allocated straight into V8's large-object space at every
+    // checkpoint and left there as garbage until a full GC (it raised the RSS after a build)
+    const { files, ...rest } = this.manifest;
+    const head = JSON.stringify(rest);
+    const target = join(this.dir, 'manifest.json');
+    const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
+    const fd = openSync(tmp, 'w');
+    try {
+      writeSync(fd, `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"files":{`);
+      let piece = '';
+      let n = 0;
+      let first = true;
+      for (const rel in files) {
+        piece += `${first ? '' : ','}${JSON.stringify(rel)}:${JSON.stringify(files[rel])}`;
+        first = false;
+        if (++n % 200 === 0) {
+          writeSync(fd, piece);
+          piece = '';
+        }
+      }
+      writeSync(fd, `${piece}}}`);
+      closeSync(fd);
+      renameSync(tmp, target);
+    } catch (e) {
+      try {
+        closeSync(fd);
+      } catch {
+        /* closed */
+      }
+      rmSync(tmp, { force: true });
+      throw e;
+    }
     this.lastManifestMs = performance.now() - t;
     if (this.timings) this.timings.checkpointMs += this.lastManifestMs;
   }
