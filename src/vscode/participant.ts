@@ -76,7 +76,8 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
     const ac = new AbortController();
     const sub = token.onCancellationRequested(() => ac.abort());
     const cfg = vscode.workspace.getConfiguration('control');
-    const summary = await streamTurn(
+    const retriever = await retrieval.retriever();
+    const turn = () => streamTurn(
       // recorded for Control: Export Design Report (the last turns, in memory only)
       turnLog.record(runTurn(
         { prompt: request.prompt, command: request.command, context: contextRef, modelContext: refs },
@@ -84,7 +85,7 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
           math: mathEnabled(),
           maxN: maxStates(),
           engine,
-          retriever: await retrieval.retriever(),
+          retriever,
           agent: {
             signal: ac.signal,
             history: historyMessages(chatContext),
@@ -97,7 +98,9 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
       stream,
       token,
       log,
-    ).finally(() => sub.dispose());
+    );
+    // a local model shares the cores with background embedding: pause it for the turn
+    const summary = await (engine?.id === 'llama' ? retrieval.pausedWhile(turn) : turn()).finally(() => sub.dispose());
     return {
       metadata: { toolCalls: summary.toolCalls, metrics: summary.metrics, textChunks: summary.textChunks, references: summary.references, citations: summary.citations },
       ...(summary.error ? { errorDetails: { message: summary.error } } : {}),

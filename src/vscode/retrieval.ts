@@ -186,6 +186,22 @@ export class RetrievalService implements vscode.Disposable {
     }
   }
 
+  /**
+   * Runs `fn` with background embedding paused (a local model generating needs both cores),
+   * and resumes it afterwards.
+   */
+  async pausedWhile<T>(fn: () => Promise<T>): Promise<T> {
+    const stores = [await this.corpus, await this.workspace].filter((x): x is Store => !!x);
+    const paused = await Promise.all(stores.map((st) => st.pauseEmbedding()));
+    try {
+      return await fn();
+    } finally {
+      stores.forEach((st, i) => {
+        if (paused[i]) void st.startEmbedding().then(() => this.changed.fire());
+      });
+    }
+  }
+
   /** a short state for the status bar */
   async describe(): Promise<string> {
     const w = await this.workspaceStore();

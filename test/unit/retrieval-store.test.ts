@@ -254,3 +254,43 @@ test('an index of the older format (JSON shards, lexical.json) is cleared and re
   assert.equal((await store.search('kalman filter noise covariance', { k: 1 })).hits[0]?.path, 'notes/kalman-2.md');
   await store.close();
 });
+
+test('pauseEmbedding stops background embedding without losing what was embedded; startEmbedding resumes', async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { IndexStore } = await import('../../src/core/retrieval/store.js');
+  const dir = mkdtempSync(join(tmpdir(), 'control-pause-'));
+  const ws = join(dir, 'ws');
+  mkdirSync(ws);
+  for (let i = 0; i < 3; i++) writeFileSync(join(ws, `n${i}.md`), `# Note ${i}\n\nPole placement and observers, note ${i}.\n`);
+  // an "embedder" that is slow, so embedding is still running when we pause
+  let calls = 0;
+  const embedder = {
+    id: 'slow-test',
+    name: 'slow-test',
+    dim: 4,
+    conventions: { pooling: 'mean', queryPrefix: '', passagePrefix: '', maxTokens: 256, defaultThreshold: 0.3 },
+    async embed(texts: string[]) {
+      calls++;
+      await new Promise((r) => setTimeout(r, 30));
+      return texts.map(() => new Float32Array([1, 0, 0, 0]));
+    },
+    async dispose() {},
+  };
+  const store = await IndexStore.open(join(dir, 'index'), { embedder: embedder as never });
+  try {
+    await store.build(ws);
+    const running = store.startEmbedding();
+    assert.equal(await store.pauseEmbedding(), true, 'it was running');
+    await running;
+    const before = calls;
+    assert.equal(await store.pauseEmbedding(), false, 'nothing left running');
+    await store.startEmbedding();
+    assert.ok(calls >= before);
+    assert.equal(store.stats().embedded, store.stats().chunks, 'resumed to completion');
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -927,6 +927,19 @@ export class IndexStore {
   }
 
   /** resolves when background embedding has finished (at once when none is running) */
+  /**
+   * Stops background embedding (a local model is about to use the cores: the two sharing
+   * 2 cores slowed the model's prefill 6 to 10 times); what is embedded is kept, and
+   * `startEmbedding()` resumes with the rest.
+   */
+  async pauseEmbedding(): Promise<boolean> {
+    const running = this.embedding;
+    if (!running) return false;
+    this.embedAbort?.abort();
+    await running.catch(() => undefined);
+    return true;
+  }
+
   whenEmbedded(): Promise<void> {
     return this.embedding ?? Promise.resolve();
   }
