@@ -49,6 +49,12 @@ export function readTs(args: Record<string, any>): number {
   return Ts;
 }
 
+/** refuses a model with more than one input or output, saying how to make it SISO */
+export function requireSiso(sys: { m: number; p: number }, tool: string): void {
+  if (sys.m !== 1 || sys.p !== 1)
+    throw new ControlError(`${tool} needs a SISO model; this one has ${sys.m} inputs and ${sys.p} outputs (select one column of B and one row of C).`);
+}
+
 export function readSS(args: Record<string, any>, tool: string): SS {
   for (const k of ['A', 'B', 'C'])
     if (args[k] === undefined) throw new ControlError(`${tool} needs the state-space matrices A, B and C (argument ${k} is missing).`);

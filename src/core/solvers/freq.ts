@@ -9,7 +9,7 @@ import type { ToolDef } from '../tools/types.js';
 import { vector } from '../tools/schema.js';
 import { hessenberg, hessShiftSolve, matmul, transpose, type Mat } from './_dense.js';
 import { conv, polyRoots, polyStrip, polyvalC } from '../linalg/poly.js';
-import { readSS, readTfOrSs, ssProps, tfProps, tsProp, type SS } from './_sys.js';
+import { readSS, readTfOrSs, ssProps, tfProps, tsProp, type SS, requireSiso } from './_sys.js';
 import { ss2tf } from './xferfcn.js';
 import { brent } from './timeresp.js';
 
@@ -347,8 +347,7 @@ export const tools: ToolDef[] = [
       const { tf, ss } = readTfOrSs(args, 'margins');
       if (tf) return { ...margins(tf.num, tf.den, tf.Ts) };
       const s = ss!;
-      if (s.m !== 1 || s.p !== 1)
-        throw new ControlError(`margins needs a SISO loop; this model has ${s.m} inputs and ${s.p} outputs.`);
+      requireSiso(s, 'margins');
       const { num, den } = ss2tf(s.A, s.B, s.C, s.D);
       // The numerator from ss2tf carries round-off (e.g. 1e-17·s for 1/(s+1)^2), which can
       // create a phase crossover far out where the phase only approaches -180°. A phase

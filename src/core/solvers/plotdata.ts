@@ -10,7 +10,7 @@ import type { ToolDef } from '../tools/types.js';
 import type { Complex } from '../types.js';
 import { vector } from '../tools/schema.js';
 import { polyadd, polyder, polyRoots, polyStrip, polyvalC, conv } from '../linalg/poly.js';
-import { cplx, readTfOrSs, sortComplex, ssProps, tfProps, tsProp } from './_sys.js';
+import { cplx, readTfOrSs, sortComplex, ssProps, tfProps, tsProp, requireSiso } from './_sys.js';
 import { ss2tf } from './xferfcn.js';
 
 // ------------------------------------------------------------------ shared
@@ -27,8 +27,7 @@ function readLoop(args: Record<string, any>, tool: string): Loop {
   if (tf) ({ num, den, Ts } = tf);
   else {
     const s = ss!;
-    if (s.m !== 1 || s.p !== 1)
-      throw new ControlError(`${tool} needs a SISO loop; this model has ${s.m} inputs and ${s.p} outputs (select one column of B and one row of C).`);
+    requireSiso(s, tool);
     ({ num, den } = ss2tf(s.A, s.B, s.C, s.D));
     Ts = s.Ts;
     // ss2tf's numerator carries rounding in coefficients that are zero in exact arithmetic

@@ -9,7 +9,7 @@ import type { ToolDef } from '../tools/types.js';
 import { vector } from '../tools/schema.js';
 import { eigenvalues } from './_eig.js';
 import { EPS, add, block, expm, lu, luSolve, matmul, matvec, normFro, scale, sub, zeros, type Mat } from './_dense.js';
-import { readSS, ssProps, tsProp, type SS } from './_sys.js';
+import { readSS, ssProps, tsProp, type SS, requireSiso } from './_sys.js';
 
 // ------------------------------------------------------------------ step / impulse
 
@@ -369,8 +369,7 @@ export const tools: ToolDef[] = [
     },
     run(args) {
       const sys = readSS(args, 'stepinfo');
-      if (sys.m !== 1 || sys.p !== 1)
-        throw new ControlError(`stepinfo handles SISO systems; this one has ${sys.m} inputs and ${sys.p} outputs (select one column of B and one row of C).`);
+      requireSiso(sys, 'stepinfo');
       if (sys.Ts > 0) throw new ControlError('stepinfo is implemented for continuous-time systems only.', 'unsupported');
       return { ...stepinfo(sys) };
     },

@@ -26,7 +26,7 @@ import {
   type Mat,
 } from './_dense.js';
 import { polyadd, polyFromRoots, polyPad, polyRoots, polyStrip } from '../linalg/poly.js';
-import { cplx, readSS, readTF, readTfOrSs, sortComplex, ssProps, tfProps, tsProp, type SS } from './_sys.js';
+import { cplx, readSS, readTF, readTfOrSs, sortComplex, ssProps, tfProps, tsProp, type SS, requireSiso } from './_sys.js';
 
 // ------------------------------------------------------------------ tf <-> ss
 
@@ -359,8 +359,7 @@ export const tools: ToolDef[] = [
     },
     run(args) {
       const sys = readSS(args, 'ss2tf');
-      if (sys.m !== 1 || sys.p !== 1)
-        throw new ControlError(`ss2tf handles SISO models; this one has ${sys.m} inputs and ${sys.p} outputs (select one column of B and one row of C).`);
+      requireSiso(sys, 'ss2tf');
       return ss2tf(sys.A, sys.B, sys.C, sys.D);
     },
   },
