@@ -20,12 +20,12 @@
 // env CONTROL_HOST_TIMEOUT_S (overall limit, default 300).
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import * as env from '../../scripts/vscode-env.mjs';
+import { freePort, killGroup, sleep } from './procs.mjs';
 import { close, controllabilityRank, lqrCompanion2, numbersIn, pendulumEigenvalues, PENDULUM } from './reference.mjs';
 import { runVsixTests } from './vsix.mjs';
 
@@ -46,7 +46,6 @@ let serverLog = '';
 const hostLog = [];
 
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function record(name, ok, ms, error) {
   results.push({ name, ok, ms, error });
@@ -70,31 +69,9 @@ async function cleanup() {
   try {
     await Promise.race([browser?.close(), sleep(5000)]);
   } catch {}
-  if (server?.pid) {
-    // code-server runs in its own process group (detached), with the extension host and
-    // its other children: end the whole group, and keep at it until it is empty, since a
-    // child may be forked while the server shuts down.
-    const group = -server.pid;
-    const alive = () => {
-      try {
-        process.kill(group, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    try {
-      process.kill(group, 'SIGTERM');
-    } catch {}
-    for (let i = 0; i < 20 && alive(); i++) await sleep(100);
-    for (let i = 0; i < 50 && alive(); i++) {
-      try {
-        process.kill(group, 'SIGKILL');
-      } catch {}
-      await sleep(100);
-    }
-    if (alive()) console.error(`warning: processes of group ${server.pid} survived SIGKILL`);
-  }
+  // code-server runs in its own process group (detached), with the extension host and
+  // its other children: end the whole group
+  if (server?.pid && (await killGroup(server.pid))) console.error(`warning: processes of group ${server.pid} survived SIGKILL`);
   if (tmp && !KEEP) rmSync(tmp, { recursive: true, force: true });
   else if (tmp) console.log(`kept ${tmp}`);
 }
@@ -132,18 +109,6 @@ const overall = setTimeout(() => abort(`overall timeout: ${OVERALL_S} s`), OVERA
 overall.unref();
 
 // ---------------------------------------------------------------- helpers
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.unref();
-    s.on('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
-
 async function waitHealthy(port, ms) {
   const until = Date.now() + ms;
   while (Date.now() < until) {

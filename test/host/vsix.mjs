@@ -8,27 +8,14 @@
 //   node test/host/vsix.mjs
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import * as env from '../../scripts/vscode-env.mjs';
+import { freePort, killGroup, sleep } from './procs.mjs';
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const TARGET = 'linux-x64';
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.unref();
-    s.on('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
 
 function findFiles(dir, re, out = []) {
   if (!existsSync(dir)) return out;
@@ -164,27 +151,7 @@ export async function runVsixTests(record, { budgetMs = 90_000 } = {}) {
     try {
       await Promise.race([browser?.close(), sleep(5000)]);
     } catch {}
-    if (server?.pid) {
-      const group = -server.pid;
-      const alive = () => {
-        try {
-          process.kill(group, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      };
-      try {
-        process.kill(group, 'SIGTERM');
-      } catch {}
-      for (let i = 0; i < 20 && alive(); i++) await sleep(100);
-      for (let i = 0; i < 30 && alive(); i++) {
-        try {
-          process.kill(group, 'SIGKILL');
-        } catch {}
-        await sleep(100);
-      }
-    }
+    if (server?.pid) await killGroup(server.pid, 30);
     rmSync(tmp, { recursive: true, force: true });
   }
 }
