@@ -138,29 +138,24 @@ type Gen = (code: Code, a: Record<string, any>, r: Record<string, any> | undefin
 
 const M = (code: Code) => code.lang === 'matlab';
 
+/** lqr and dlqr: the same call shape in MATLAB and python-control, only the name differs */
+function lqrGenerator(fn: 'lqr' | 'dlqr', title: string): { title: string; gen: Gen } {
+  return {
+    title,
+    gen(code, a, r) {
+      code.mat('A', a.A).mat('B', a.B).mat('Q', a.Q).mat('R', a.R);
+      if (a.N) code.mat('N', a.N);
+      const n = a.N ? ', N' : '';
+      if (M(code)) code.line(`[K, S, P] = ${fn}(A, B, Q, R${n});   % S: Riccati solution (our X), P: closed-loop poles`);
+      else code.line(`K, S, E = ct.${fn}(A, B, Q, R${n})   # S: Riccati solution (our X), E: closed-loop poles`);
+      if (r) code.comment(verdictHolder).expect('K', r.K).expect('X', r.X).expect('poles', complexOr(r.poles, code));
+    },
+  };
+}
+
 const GENERATORS: Record<string, { title: string; gen: Gen }> = {
-  lqr: {
-    title: 'continuous-time LQR, u = -Kx',
-    gen(code, a, r) {
-      code.mat('A', a.A).mat('B', a.B).mat('Q', a.Q).mat('R', a.R);
-      if (a.N) code.mat('N', a.N);
-      const n = a.N ? ', N' : '';
-      if (M(code)) code.line(`[K, S, P] = lqr(A, B, Q, R${n});   % S: Riccati solution (our X), P: closed-loop poles`);
-      else code.line(`K, S, E = ct.lqr(A, B, Q, R${n})   # S: Riccati solution (our X), E: closed-loop poles`);
-      if (r) code.comment(verdictHolder).expect('K', r.K).expect('X', r.X).expect('poles', complexOr(r.poles, code));
-    },
-  },
-  dlqr: {
-    title: 'discrete-time LQR, u[k] = -Kx[k]',
-    gen(code, a, r) {
-      code.mat('A', a.A).mat('B', a.B).mat('Q', a.Q).mat('R', a.R);
-      if (a.N) code.mat('N', a.N);
-      const n = a.N ? ', N' : '';
-      if (M(code)) code.line(`[K, S, P] = dlqr(A, B, Q, R${n});   % S: Riccati solution (our X), P: closed-loop poles`);
-      else code.line(`K, S, E = ct.dlqr(A, B, Q, R${n})   # S: Riccati solution (our X), E: closed-loop poles`);
-      if (r) code.comment(verdictHolder).expect('K', r.K).expect('X', r.X).expect('poles', complexOr(r.poles, code));
-    },
-  },
+  lqr: lqrGenerator('lqr', 'continuous-time LQR, u = -Kx'),
+  dlqr: lqrGenerator('dlqr', 'discrete-time LQR, u[k] = -Kx[k]'),
   care: {
     title: "continuous algebraic Riccati equation A'X + XA - XBR^-1B'X + Q = 0",
     gen(code, a, r) {
