@@ -13,6 +13,8 @@ await Promise.all([
     banner: { js: 'globalThis.__controlLoadStart=performance.now();' },
   }),
   build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  // the lexical index's build thread, started by both bundles (src/core/retrieval/lexicalBuilder.ts)
+  build({ ...common, entryPoints: ['src/core/retrieval/lexicalWorker.ts'], outfile: 'dist/lexicalWorker.js' }),
 ]);
 // the plot webview's plotting library, served from media/ (webviews load nothing remote)
 mkdirSync('media/plots/vendor', { recursive: true });

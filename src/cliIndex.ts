@@ -79,9 +79,10 @@ export async function main(argv: string[]): Promise<number> {
       if (a.embedder && !st0.embedderError) await store.startEmbedding();
       const st = store.stats();
       if (a.json) {
-        console.log(JSON.stringify({ files: s.files, chunks: s.chunks, filesIndexed: s.filesIndexed, filesSkipped: s.filesSkipped, ms: s.ms, filesChanged: s.filesChanged, embedded: st.embedded, mode: st.mode, skipped: s.skipped, ...(st.embedderError ? { embedderError: st.embedderError } : {}) }));
+        console.log(JSON.stringify({ files: s.files, chunks: s.chunks, filesIndexed: s.filesIndexed, filesSkipped: s.filesSkipped, ms: s.ms, filesChanged: s.filesChanged, lexicalThread: s.lexicalThread, embedded: st.embedded, mode: st.mode, skipped: s.skipped, ...(st.embedderError ? { embedderError: st.embedderError } : {}), ...(s.warnings ? { warnings: s.warnings } : {}) }));
       } else {
         console.log(`Indexed ${s.filesIndexed} of ${s.files} files (${s.chunks} chunks; ${s.filesChanged} re-read, ${s.filesRemoved} removed) in ${s.ms} ms into ${indexDir}.`);
+        for (const w of s.warnings ?? []) console.log(`Note: ${w}.`);
         if (s.filesSkipped) console.log(`Skipped ${s.filesSkipped}: ${s.skipped.map((x) => `${x.path} (${x.reason})`).join('; ')}`);
         console.log(st.mode === 'hybrid' ? `Hybrid search: ${st.embedded} of ${st.chunks} chunks embedded with ${st.embedder}.` : `Lexical search only${st.embedderError ? ` (${st.embedderError})` : ' (no --embedder)'}.`);
       }

@@ -42,6 +42,7 @@ export class RetrievalService implements vscode.Disposable {
     const store = await IndexStore.open(dir, { embedder: this.embedderPath() });
     const st = store.stats();
     if (st.embedderError) this.log.warn(`embedder: ${st.embedderError} (search stays lexical)`);
+    for (const w of st.warnings ?? []) this.log.warn(`index ${dir}: ${w}`);
     return store;
   }
 
@@ -133,8 +134,9 @@ export class RetrievalService implements vscode.Disposable {
       },
     );
     this.log.info(
-      `workspace index: ${summary.files} files, ${summary.filesIndexed} indexed, ${summary.filesSkipped} skipped, ${summary.chunks} chunks, ${summary.filesChanged} re-read, ${summary.ms} ms${summary.cancelled ? ' (cancelled: a new build resumes)' : ''}`,
+      `workspace index: ${summary.files} files, ${summary.filesIndexed} indexed, ${summary.filesSkipped} skipped, ${summary.chunks} chunks, ${summary.filesChanged} re-read, ${summary.ms} ms, lexical index built on the ${summary.lexicalThread === 'worker' ? 'build thread' : 'extension host thread'}${summary.cancelled ? ' (cancelled: a new build resumes)' : ''}`,
     );
+    for (const w of summary.warnings ?? []) this.log.warn(`workspace index: ${w}`);
     for (const s of summary.skipped.slice(0, 50)) this.log.info(`  skipped ${s.path}: ${s.reason}`);
     if (this.embedderPath()) void store.startEmbedding().then(() => this.changed.fire());
     this.changed.fire();

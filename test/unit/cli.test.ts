@@ -4,9 +4,10 @@ import { before, test } from 'node:test';
 import { build } from 'esbuild';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { WORKER_MIN_BYTES } from '../../src/core/retrieval/store.js';
 
 const s5 = Math.sqrt(5);
 const K_REF = [s5 - 2, s5 - 2]; // closed form, derived in turn.test.ts
@@ -16,6 +17,8 @@ before(async () => {
   // @ts-expect-error: a plain .mjs config without types
   const { common } = await import('../../build.config.mjs');
   await build({ ...common, logLevel: 'silent', entryPoints: ['src/cli.ts'], outfile: cli });
+  // the lexical build thread's script sits beside the CLI, as in dist/
+  await build({ ...common, logLevel: 'silent', entryPoints: ['src/core/retrieval/lexicalWorker.ts'], outfile: join(dirname(cli), 'lexicalWorker.js') });
 });
 
 function control(args: string[], input?: string) {
@@ -98,4 +101,37 @@ test('control batch over all 512 oracle problems: scored by the checker, all pas
   const failed = score.rows.flatMap((row) => row.failed.map((f) => `${f.id}: ${f.note}`));
   assert.deepEqual(failed, []);
   assert.equal(score.passed, 512);
+});
+
+test('index build and search: a workspace over WORKER_MIN_BYTES is indexed on the build thread of the bundle', () => {
+  const ws = mkdtempSync(join(tmpdir(), 'control-ws-'));
+  const filler = 'state input output gain pole zero plant model loop feedback design response frequency time system matrix'.split(' ');
+  // a word unique to each file, letters only (the index splits letters from digits)
+  const tag = (i: number) => `mk${[...String(i)].map((d) => 'abcdefghij'[Number(d)]).join('')}`;
+  let bytes = 0;
+  for (let i = 0; bytes < WORKER_MIN_BYTES * 1.1; i++) {
+    const words = Array.from({ length: 900 }, (_, k) => filler[(i * 7 + k * 13) % filler.length]);
+    const text = `# Note ${i}\n\n## Part one\n\n${words.slice(0, 450).join(' ')} ${tag(i)}.\n\n## Part two\n\n${words.slice(450).join(' ')}.\n`;
+    mkdirSync(join(ws, `d${i % 10}`), { recursive: true });
+    writeFileSync(join(ws, `d${i % 10}`, `note${i}.md`), text);
+    bytes += text.length;
+  }
+  writeFileSync(join(ws, 'sensitivity.md'), '# Sensitivity\n\nThe waterbed effect: Bode sensitivity integral.\n');
+  const index = join(ws, '.control-index');
+  const b = control(['index', 'build', ws, '--json']);
+  assert.equal(b.code, 0, b.err);
+  const j = JSON.parse(b.out);
+  assert.equal(j.lexicalThread, 'worker', b.out.slice(0, 400));
+  assert.equal(j.warnings, undefined);
+  assert.ok(j.filesIndexed > 500 && j.filesIndexed === j.files, b.out.slice(0, 200));
+  for (const k of ['files', 'chunks', 'filesIndexed', 'filesSkipped', 'ms']) assert.equal(typeof j[k], 'number', k);
+  const q = control(['index', 'search', 'bode waterbed', '--index', index, '--json']);
+  assert.equal(q.code, 0, q.err);
+  const hits = JSON.parse(q.out).hits;
+  assert.equal(hits[0].path, 'sensitivity.md');
+  assert.equal(hits[0].rank, 1);
+  assert.deepEqual(hits[0].range, { startLine: 3, endLine: 3 }); // the passage's line (the heading is its path)
+  const m = JSON.parse(control(['index', 'search', tag(417), '--index', index, '--json']).out).hits;
+  assert.equal(m.length, 1);
+  assert.equal(m[0].path, 'd7/note417.md');
 });

@@ -294,3 +294,20 @@ test('pauseEmbedding stops background embedding without losing what was embedded
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the lexical gate sees words as the index does: doubled letters, case and accents', async () => {
+  // the encoder indexes "riccati" as "ricati" and "loop" as "lop": a gate comparing the
+  // encoded query terms with the raw text gated out every passage for such words
+  const ws = mkdtempSync(join(tmpdir(), 'control-ws-'));
+  writeFileSync(join(ws, 'loop.md'), '# Loops\n\nClosing the feedback loop moves the poles.\n');
+  writeFileSync(join(ws, 'care.md'), '# Riccati\n\nThe Riccati equation of Lyapunov and Schön.\n');
+  writeFileSync(join(ws, 'other.md'), '# Other\n\nThe lop sided fedback of a ricati note.\n');
+  const s = await IndexStore.open(idx());
+  await s.build(ws);
+  const paths = async (q: string) => (await s.search(q, { k: 5 })).hits.map((h) => h.path).sort();
+  assert.deepEqual(await paths('feedback loop'), ['loop.md', 'other.md']);
+  assert.deepEqual(await paths('RICCATI equation'), ['care.md', 'other.md']);
+  assert.deepEqual(await paths('schon lyapunov'), ['care.md']);
+  assert.deepEqual(await paths('feedback poles closing'), ['loop.md']);
+  await s.close();
+});

@@ -20,6 +20,7 @@
  * English stop words are filtered at index and query time: they carry no signal, and
  * leaving them out makes builds faster and the index smaller.
  */
+import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import FlexSearch from 'flexsearch';
 
 export type Tokenize = 'strict' | 'forward';
@@ -133,4 +134,70 @@ export class LexicalIndex {
     li.size = size;
     return li;
   }
+}
+
+/** the first line of a lexical snapshot: what it holds (its config, size and the id ranges of its files) */
+export interface SnapshotHeader {
+  config: LexicalConfig;
+  size: number;
+  ranges: Record<string, [number, number]>;
+}
+
+/**
+ * Write `index` to `target` as NDJSON: the header line, then one line per export part
+ * (`key<TAB>data`, data as flexsearch writes it: JSON, no raw newlines). Streamed part by part
+ * to a temp file, then renamed: no one giant string, never a torn snapshot.
+ */
+export function saveSnapshot(index: LexicalIndex, target: string, head: SnapshotHeader): void {
+  const tmp = `${target}.tmp-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, `${JSON.stringify(head)}\n`);
+    index.exportParts((key, data) => {
+      writeSync(fd, `${key}\t`);
+      writeSync(fd, data);
+      writeSync(fd, '\n');
+    });
+    closeSync(fd);
+    renameSync(tmp, target);
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      /* closed */
+    }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* nothing to clean */
+    }
+    throw e;
+  }
+}
+
+/** read a snapshot written by saveSnapshot; throws when it is torn, empty or of another config */
+export function loadSnapshot(file: string, config: LexicalConfig): { index: LexicalIndex; head: SnapshotHeader } {
+  // one line at a time: only one export part is a string in the heap at once
+  const buf = readFileSync(file);
+  let start = 0;
+  let head: SnapshotHeader | undefined;
+  const index = new LexicalIndex(config);
+  while (start < buf.length) {
+    let end = buf.indexOf(10, start);
+    if (end < 0) end = buf.length;
+    const from = start;
+    start = end + 1;
+    if (end === from) continue;
+    if (!head) {
+      head = JSON.parse(buf.toString('utf8', from, end)) as SnapshotHeader;
+      if (head.config.tokenize !== config.tokenize) throw new Error('another tokenizer');
+      continue;
+    }
+    const tab = buf.indexOf(9, from);
+    if (tab < 0 || tab > end) throw new Error('torn snapshot');
+    index.importPart(buf.toString('utf8', from, tab), buf.toString('utf8', tab + 1, end));
+  }
+  if (!head) throw new Error('empty snapshot');
+  index.size = head.size;
+  return { index, head };
 }

@@ -28,13 +28,14 @@
  * its last checkpoint. Dense embedding runs in the background while lexical search answers;
  * files given to `update` are embedded at once (else the cosine gate would hide them).
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeSync, renameSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ControlError } from '../errors.js';
 import type { Embedder } from './embedder.js';
 import { calibrateThreshold, dot, IN_DOMAIN_PROBES, OFF_DOMAIN_PROBES, rrf } from './fusion.js';
 import { ingestFile } from './ingest/index.js';
-import { DEFAULT_LEXICAL, LexicalIndex, type LexicalConfig } from './lexical.js';
+import { LexicalBuilder } from './lexicalBuilder.js';
+import { DEFAULT_LEXICAL, LexicalIndex, loadSnapshot, saveSnapshot, type LexicalConfig } from './lexical.js';
 import { acceptsPath, readJsonFile, sha256, toPosix, walk, writeAtomic, type FoundFile } from './files.js';
 import type {
   BuildOptions,
@@ -56,6 +57,14 @@ export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 const CHECKPOINT_MS = 500;
 /** a checkpoint waits at least this many times its own last cost (keeps it a few % of a build) */
 const CHECKPOINT_COST_FACTOR = 25;
+/**
+ * A build whose new or changed files add up to this many bytes indexes them on the lexical
+ * build thread (lexicalWorker.ts); smaller ones (an edit, a few notes) on the calling thread,
+ * where the thread's start, snapshot write and reload would cost more than they save.
+ */
+export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
+/** the same threshold in chunks, for re-adding files from their shards (a resumed crash, compaction) */
+export const WORKER_MIN_CHUNKS = 2500;
 /** lexical-only gate: share of the query's terms a passage must contain */
 export const LEXICAL_COVERAGE = 0.5;
 const EMBED_BATCH = 16;
@@ -212,12 +221,6 @@ class ChunkTable {
   }
 }
 
-interface SnapshotHeader {
-  config: LexicalConfig;
-  size: number;
-  ranges: Record<string, [number, number]>;
-}
-
 /** 3: each chunk's data is `heading\n` (when it has one) then its text, so the indexed text is one read */
 const SHARD_VERSION = 3;
 
@@ -351,6 +354,14 @@ export class IndexStore {
   private lexicalDirty = false;
   private snapshotTimer?: NodeJS.Timeout;
   private building = false;
+  /** resolves when the running build ends (updates wait for it: its thread owns the lexical index) */
+  private buildEnded?: Promise<void>;
+  /** the lexical build thread while one runs: new chunks go there, lexical searches are answered there */
+  private builder?: LexicalBuilder;
+  /** what went wrong with a build thread (the index was then built on this thread) */
+  private builderWarnings: string[] = [];
+  /** where the lexical index was last built or extended in bulk (a build, re-adding at open) */
+  private lastLexicalThread?: 'worker' | 'main';
 
   private constructor(
     readonly dir: string,
@@ -379,7 +390,8 @@ export class IndexStore {
     }
     const store = new IndexStore(dir, m, new LexicalIndex(config));
     store.loadChunks();
-    store.loadLexical();
+    const missing = store.loadLexical(false);
+    await store.addMissing(missing);
     if (opts.embedder) {
       try {
         if (typeof opts.embedder === 'string') {
@@ -411,35 +423,18 @@ export class IndexStore {
     }
   }
 
-  private loadLexical(): void {
+  /**
+   * Load the lexical snapshot; the files it lacks (a crash before it was written, updates
+   * since) are re-added from their shards when `addMissing`, else returned for addMissing().
+   */
+  private loadLexical(addMissing = true): FileEntry[] {
     const cfg = this.manifest.lexical;
     let have: Record<string, [number, number]> = {};
     const file = join(this.dir, 'lexical.ndjson');
     if (existsSync(file)) {
       try {
-        // one line at a time: only one export part is a string in the heap at once
-        const buf = readFileSync(file);
-        let start = 0;
-        let head: SnapshotHeader | undefined;
-        const li = new LexicalIndex(cfg);
-        while (start < buf.length) {
-          let end = buf.indexOf(10, start);
-          if (end < 0) end = buf.length;
-          const from = start;
-          start = end + 1;
-          if (end === from) continue;
-          if (!head) {
-            head = JSON.parse(buf.toString('utf8', from, end)) as SnapshotHeader;
-            if (head.config.tokenize !== cfg.tokenize) throw new Error('another tokenizer');
-            continue;
-          }
-          const tab = buf.indexOf(9, from);
-          if (tab < 0 || tab > end) throw new Error('torn snapshot');
-          li.importPart(buf.toString('utf8', from, tab), buf.toString('utf8', tab + 1, end));
-        }
-        if (!head) throw new Error('empty snapshot');
-        li.size = head.size;
-        this.lexical = li;
+        const { index, head } = loadSnapshot(file, cfg);
+        this.lexical = index;
         have = head.ranges;
       } catch {
         this.lexical = new LexicalIndex(cfg);
@@ -449,9 +444,109 @@ export class IndexStore {
     // in id order so the index is the same as a clean build's
     const missing = Object.entries(this.manifest.files)
       .filter(([rel, f]) => !(have[rel] && have[rel][0] === f.firstId && have[rel][1] === f.count))
-      .sort((a, b) => a[1].firstId - b[1].firstId);
-    for (const [, f] of missing) this.addLexicalFromShard(f);
+      .sort((a, b) => a[1].firstId - b[1].firstId)
+      .map(([, f]) => f);
     if (missing.length) this.lexicalDirty = true;
+    if (!addMissing) return missing;
+    for (const f of missing) this.addLexicalFromShard(f);
+    return [];
+  }
+
+  /** re-add files from their shards, in id order; many chunks go through the build thread */
+  private async addMissing(missing: FileEntry[]): Promise<void> {
+    if (!missing.length) return;
+    const chunks = missing.reduce((n, f) => n + f.count, 0);
+    if (chunks >= WORKER_MIN_CHUNKS && this.startBuilder(false)) {
+      this.lastLexicalThread = 'worker';
+      for (const f of missing) {
+        this.addLexicalFromShard(f);
+        if (!(await this.builderRoom())) break; // the thread failed: reconciled on this thread
+      }
+      if (this.builder) await this.finishBuilder();
+      if (this.builderWarnings.length) this.lastLexicalThread = 'main';
+      return;
+    }
+    this.lastLexicalThread = 'main';
+    for (const f of missing) this.addLexicalFromShard(f);
+  }
+
+  /**
+   * Start the lexical build thread from the index as it is (its snapshot, written now when
+   * stale), or empty when `fresh` (compaction: the caller then re-adds every live file).
+   * False when the thread cannot be started (the caller indexes on this thread).
+   */
+  private startBuilder(fresh: boolean): boolean {
+    const file = join(this.dir, 'lexical.ndjson');
+    let base: string | undefined;
+    if (!fresh && this.lexical.size > 0) {
+      if (this.lexicalDirty || !existsSync(file)) this.writeSnapshot();
+      base = file;
+    }
+    try {
+      this.builder = LexicalBuilder.start(this.manifest.lexical, base);
+    } catch (e) {
+      this.builderWarnings.push(`the lexical build thread could not start (${(e as Error).message}); indexed on the main thread`);
+      this.builder = undefined;
+    }
+    return !!this.builder;
+  }
+
+  /** wait while the build thread is busy (backpressure); false when it failed (then reconciled here) */
+  private async builderRoom(): Promise<boolean> {
+    if (!this.builder) return false;
+    try {
+      await this.builder.room();
+      return true;
+    } catch (e) {
+      this.abandonBuilder(e as Error);
+      return false;
+    }
+  }
+
+  /** the build thread writes its snapshot and ends; the store loads that snapshot (compact, no build garbage) */
+  private async finishBuilder(): Promise<{ addMs: number } | undefined> {
+    const b = this.builder;
+    if (!b) return undefined;
+    const target = join(this.dir, 'lexical.ndjson');
+    try {
+      const r = await b.finish(target, this.ranges());
+      const { index } = loadSnapshot(target, this.manifest.lexical);
+      this.lexical = index;
+      this.builder = undefined;
+      this.lexicalDirty = false;
+      return { addMs: r.addMs };
+    } catch (e) {
+      this.abandonBuilder(e as Error);
+      return undefined;
+    }
+  }
+
+  /**
+   * The build thread failed or the build stopped early: end it and rebuild the lexical index
+   * here from the snapshot on disk (the thread only replaces it on success) and the shards
+   * of every file it lacks. Slower, never partial.
+   */
+  private abandonBuilder(e?: Error): void {
+    const b = this.builder;
+    if (!b) return;
+    this.builder = undefined;
+    void b.terminate();
+    if (e) this.builderWarnings.push(`the lexical build thread failed (${e.message}); indexed on the main thread instead`);
+    this.lexical = new LexicalIndex(this.manifest.lexical);
+    this.loadLexical(true);
+  }
+
+  /** every indexed file's id range (the snapshot header) */
+  private ranges(): Record<string, [number, number]> {
+    const ranges: Record<string, [number, number]> = {};
+    for (const [rel, f] of Object.entries(this.manifest.files)) ranges[rel] = [f.firstId, f.count];
+    return ranges;
+  }
+
+  /** a chunk for the lexical index: to the build thread while one runs, else straight in */
+  private addLexical(id: number, text: string): void {
+    if (this.builder) this.builder.add(id, text);
+    else this.lexical.add(id, text);
   }
 
   private loadVectors(): void {
@@ -513,7 +608,7 @@ export class IndexStore {
       for (let i = 0; i < f.count; i++) {
         const sp = this.chunks.span(f.firstId + i);
         const text = sp && reader.text(sp);
-        if (text !== undefined) this.lexical.add(f.firstId + i, text);
+        if (text !== undefined) this.addLexical(f.firstId + i, text);
       }
     } finally {
       reader.close();
@@ -609,8 +704,11 @@ export class IndexStore {
     this.manifest.files[file.rel] = entry;
     delete this.manifest.skipped[file.rel];
     this.register(file.rel, entry, shard.header, shard.dataStart);
-    for (let i = 0; i < result.chunks.length; i++) this.lexical.add(entry.firstId + i, this.indexText(result.chunks[i], result.chunks[i].text));
-    if (tm) tm.indexMs += performance.now() - t;
+    for (let i = 0; i < result.chunks.length; i++) this.addLexical(entry.firstId + i, this.indexText(result.chunks[i], result.chunks[i].text));
+    if (tm) {
+      if (this.builder) tm.sendMs = (tm.sendMs ?? 0) + performance.now() - t;
+      else tm.indexMs += performance.now() - t;
+    }
     this.lexicalDirty = true;
     return 'indexed';
   }
@@ -660,42 +758,22 @@ export class IndexStore {
   flush(): void {
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     this.snapshotTimer = undefined;
-    if (!this.lexicalDirty) return;
-    // compaction: when dead ids (removed or changed chunks) pass a third of the index
-    if (this.lexical.size - this.chunks.size > Math.max(1000, this.chunks.size / 2)) {
+    if (!this.lexicalDirty || this.builder) return; // a build thread writes its own snapshot when it ends
+    // compaction, when dead ids (removed or changed chunks) pass half the live ones: here for a
+    // small index; a large one is compacted by the next build, on the build thread
+    if (this.needsCompaction() && this.chunks.size < WORKER_MIN_CHUNKS) {
       this.lexical = new LexicalIndex(this.manifest.lexical);
       for (const f of Object.values(this.manifest.files).sort((a, b) => a.firstId - b.firstId)) this.addLexicalFromShard(f);
     }
-    const ranges: Record<string, [number, number]> = {};
-    for (const [rel, f] of Object.entries(this.manifest.files)) ranges[rel] = [f.firstId, f.count];
-    const head: SnapshotHeader = { config: this.manifest.lexical, size: this.lexical.size, ranges };
-    // streamed part by part to a temp file, then renamed: no one giant JSON string
-    const target = join(this.dir, 'lexical.ndjson');
-    const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, `${JSON.stringify(head)}\n`);
-      this.lexical.exportParts((key, data) => {
-        // flexsearch's parts are JSON text (no raw newlines): written as they are, not re-escaped
-        writeSync(fd, `${key}\t`);
-        writeSync(fd, data);
-        writeSync(fd, '\n');
-      });
-      closeSync(fd);
-      renameSync(tmp, target);
-    } catch (e) {
-      try {
-        closeSync(fd);
-      } catch {
-        /* closed */
-      }
-      try {
-        unlinkSync(tmp);
-      } catch {
-        /* nothing to clean */
-      }
-      throw e;
-    }
+    this.writeSnapshot();
+  }
+
+  private needsCompaction(): boolean {
+    return this.lexical.size - this.chunks.size > Math.max(1000, this.chunks.size / 2);
+  }
+
+  private writeSnapshot(): void {
+    saveSnapshot(this.lexical, join(this.dir, 'lexical.ndjson'), { config: this.manifest.lexical, size: this.lexical.size, ranges: this.ranges() });
     rmSync(join(this.dir, 'lexical.json'), { force: true }); // format 1's snapshot
     this.lexicalDirty = false;
   }
@@ -721,6 +799,8 @@ export class IndexStore {
   async build(folder: string, opts: BuildOptions = {}): Promise<BuildSummary> {
     if (this.building) throw new ControlError('An index build is already running.', 'invalid');
     this.building = true;
+    let ended!: () => void;
+    this.buildEnded = new Promise<void>((r) => (ended = r));
     const t0 = performance.now();
     const timings: BuildTimings = { walkMs: 0, readHashMs: 0, parseMs: 0, writeMs: 0, indexMs: 0, checkpointMs: 0, snapshotMs: 0 };
     this.timings = timings;
@@ -747,6 +827,23 @@ export class IndexStore {
         }
       }
       for (const rel of Object.keys(this.manifest.skipped)) if (!present.has(rel)) delete this.manifest.skipped[rel];
+      // many new or changed bytes (or a large index to compact): index on the build thread
+      let pending = 0;
+      for (const f of files) {
+        const old = this.manifest.files[f.rel];
+        if (!old || old.size !== f.size || old.mtimeMs !== f.mtimeMs) pending += f.size;
+      }
+      const compact = this.needsCompaction() && this.chunks.size >= WORKER_MIN_CHUNKS;
+      const thread = opts.lexicalThread ?? 'auto';
+      const useWorker = thread === 'worker' || (thread === 'auto' && (pending >= WORKER_MIN_BYTES || compact));
+      this.builderWarnings = [];
+      if (useWorker && this.startBuilder(compact) && compact) {
+        for (const f of Object.values(this.manifest.files).sort((a, b) => a.firstId - b.firstId)) {
+          this.addLexicalFromShard(f);
+          if (!(await this.builderRoom())) break;
+        }
+      }
+      let onThread = !!this.builder;
       const skipped: { path: string; reason: string }[] = [];
       let changed = 0;
       let cancelled = false;
@@ -759,6 +856,14 @@ export class IndexStore {
         }
         const f = files[i];
         const r = await this.indexFile(f);
+        if (this.builder) {
+          // backpressure: wait while the build thread has enough queued (this also lets
+          // searches, progress and cancellation through)
+          const tw = performance.now();
+          await this.builderRoom();
+          timings.waitMs = (timings.waitMs ?? 0) + performance.now() - tw;
+          lastYield = performance.now();
+        }
         if (r === 'indexed') changed++;
         else if (r !== 'unchanged') {
           skipped.push({ path: f.rel, reason: r.skipped });
@@ -787,6 +892,13 @@ export class IndexStore {
       if (!cancelled) this.manifest.builtAt = new Date().toISOString();
       this.writeManifest();
       const ts = performance.now();
+      if (this.builder) {
+        // the thread indexes what is still queued, writes the snapshot; this thread loads it
+        const r = await this.finishBuilder();
+        if (r) timings.indexMs += r.addMs;
+      }
+      if (this.builderWarnings.length) onThread = false;
+      this.lastLexicalThread = onThread ? 'worker' : 'main';
       this.flush();
       timings.snapshotMs = performance.now() - ts;
       if (this.embedder) this.startEmbedding();
@@ -802,11 +914,17 @@ export class IndexStore {
         skipped,
         ms: Math.round(performance.now() - t0),
         cancelled,
+        lexicalThread: onThread ? 'worker' : 'main',
+        ...(this.builderWarnings.length ? { warnings: [...this.builderWarnings] } : {}),
         timings: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Math.round(v)])) as unknown as BuildTimings,
       };
     } finally {
+      // an error mid-build: the thread's index is dropped, this thread's is made whole from the shards
+      if (this.builder) this.abandonBuilder();
       this.building = false;
       this.timings = undefined;
+      this.buildEnded = undefined;
+      ended();
     }
   }
 
@@ -816,6 +934,8 @@ export class IndexStore {
    * accepted ones leave the index. Returns how many files changed.
    */
   async update(changedPaths: string[]): Promise<{ indexed: number; removed: number; skipped: { path: string; reason: string }[]; ms: number }> {
+    // a running build (with its thread) takes the changes in, or they come after it
+    if (this.buildEnded) await this.buildEnded;
     const t0 = performance.now();
     const root = this.manifest.root;
     if (!root) throw new ControlError('The index has not been built yet: build it first.', 'invalid');
@@ -963,7 +1083,8 @@ export class IndexStore {
     const sp = this.chunks.span(id);
     const raw = sp && reader.text(sp); // the heading line and the text, as indexed
     if (raw === undefined) return 0;
-    const text = raw.toLowerCase();
+    let text = raw.toLowerCase();
+    if (/[^\x00-\x7f]/.test(text)) text = text.normalize('NFKD').replace(/\p{M}+/gu, '');
     const need = Math.ceil(terms.length * LEXICAL_COVERAGE);
     let n = 0;
     for (let i = 0; i < terms.length; i++) {
@@ -971,6 +1092,19 @@ export class IndexStore {
       else if (n + terms.length - i - 1 < need) return n / terms.length; // cannot pass any more
     }
     return n / terms.length;
+  }
+
+  /** the lexical ranking (ids, best first; dead ids included, with room for them in the limit) */
+  private async lexicalSearch(query: string, n: number): Promise<number[]> {
+    const b = this.builder;
+    if (b?.accepting) {
+      try {
+        return await b.search(query, n + Math.min(50, Math.max(0, b.size - this.chunks.size)));
+      } catch {
+        /* the thread failed: this thread's index answers (it is being made whole) */
+      }
+    }
+    return this.lexical.search(query, n + Math.min(50, Math.max(0, this.lexical.size - this.chunks.size)));
   }
 
   /**
@@ -987,14 +1121,17 @@ export class IndexStore {
     const embedded = { done: this.vectors.size, total: this.chunks.size };
     const terms = this.lexical.terms(query);
     const termRes = terms.map((t) => {
-      const e = t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      // the encoder folds case and diacritics and collapses repeated letters ("riccati" is
+      // indexed as "ricati", "loop" as "lop"): each letter of a term matches one or more
+      // times, on text folded the same way (coverage), so the gate sees what the index saw
+      const e = [...t].map((ch) => `${ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}+`).join('');
       // ASCII terms: \b is enough and much faster than Unicode property classes
       return /^[\x00-\x7f]*$/.test(t) ? new RegExp(`\\b${e}\\b`) : new RegExp(`(?<![\\p{L}\\p{N}])${e}(?![\\p{L}\\p{N}])`, 'u');
     });
     const hybrid = !!this.embedder && this.vectors.size > 0;
     const lexIds: number[] = [];
     if (terms.length) {
-      for (const id of this.lexical.search(query, nCand + Math.min(50, this.lexical.size - this.chunks.size))) {
+      for (const id of await this.lexicalSearch(query, nCand)) {
         if (this.chunks.has(id)) lexIds.push(id);
         if (lexIds.length >= nCand) break;
       }
@@ -1144,6 +1281,8 @@ export class IndexStore {
       droppedLowValue: dropped,
       ...(this.manifest.root ? { root: this.manifest.root } : {}),
       ...(this.manifest.builtAt ? { builtAt: this.manifest.builtAt } : {}),
+      ...(this.lastLexicalThread ? { lexicalThread: this.lastLexicalThread } : {}),
+      ...(this.builderWarnings.length ? { warnings: [...this.builderWarnings] } : {}),
     };
   }
 
@@ -1171,6 +1310,13 @@ export class IndexStore {
   async close(): Promise<void> {
     this.embedAbort?.abort();
     await this.embedding?.catch(() => undefined);
+    if (this.builder) {
+      // closed mid-build: the snapshot on disk stays what it was, and the next open re-adds
+      // from the shards the files it lacks (this thread's index lacks the build's files: not written)
+      void this.builder.terminate();
+      this.builder = undefined;
+      this.lexicalDirty = false;
+    }
     this.flush();
     await this.embedder?.dispose().catch(() => undefined);
   }

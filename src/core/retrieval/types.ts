@@ -94,6 +94,11 @@ export interface BuildOptions {
   onProgress?: (p: BuildProgress) => void;
   /** also honour .gitignore files (default true) */
   gitignore?: boolean;
+  /**
+   * where the lexical index is built: 'auto' (default) uses the build thread when the new or
+   * changed files reach WORKER_MIN_BYTES or a large index needs compacting
+   */
+  lexicalThread?: 'auto' | 'worker' | 'main';
 }
 
 export interface BuildSummary {
@@ -112,6 +117,10 @@ export interface BuildSummary {
   ms: number;
   /** the build stopped early (signal); the work done so far is kept and a new build resumes */
   cancelled: boolean;
+  /** where the lexical index was built: its own thread (a large build) or the calling one */
+  lexicalThread?: 'worker' | 'main';
+  /** a build thread that failed (the index was then built on the calling thread) */
+  warnings?: string[];
   /** where the build's time went, in ms (the parts do not add up to `ms`: yields, progress) */
   timings?: BuildTimings;
 }
@@ -125,8 +134,12 @@ export interface BuildTimings {
   parseMs: number;
   /** encoding and writing the shards */
   writeMs: number;
-  /** adding the chunks to the lexical index (flexsearch add, our encoder) */
+  /** adding the chunks to the lexical index (flexsearch add, our encoder); on the build thread, its time there (in parallel with the rest) */
   indexMs: number;
+  /** with a build thread: batching and sending it the chunks */
+  sendMs?: number;
+  /** with a build thread: this thread waiting for it (backpressure, then the last batches) */
+  waitMs?: number;
   /** manifest checkpoints */
   checkpointMs: number;
   /** the lexical snapshot at the end */
@@ -150,6 +163,10 @@ export interface IndexStats {
   /** the folder last built */
   root?: string;
   builtAt?: string;
+  /** where the lexical index was last built or extended in bulk in this session (a build, files re-added at open) */
+  lexicalThread?: 'worker' | 'main';
+  /** a lexical build thread that failed (the index was then built on the calling thread) */
+  warnings?: string[];
 }
 
 export interface CalibrationResult {
