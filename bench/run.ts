@@ -55,14 +55,15 @@ console.log(rows.join('\n'));
 console.log(`\n${summarySolvers}\n`);
 
 // the local engine: prefix reuse and time to first token, on the tiny model and any GGUF given
-const ggufs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const ggufs = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--reps');
 console.log('## Local model: prompt tokens evaluated per step, time to first token\n');
 void (async () => {
 const llama = await runLlamaBench(ggufs);
 console.log(llama);
-// the retrieval index beside raw flexsearch (--quick: 10k chunks only)
+// the retrieval index beside raw flexsearch (--quick: 10k chunks only; --reps N: best of N interleaved runs)
 console.log('\n## Retrieval index: build, query latency, memory, one-file update\n');
-const retrieval = await runRetrievalBench(process.argv.includes('--quick') ? [10000] : [10000, 100000]);
+const ri = process.argv.indexOf('--reps');
+const retrieval = await runRetrievalBench(process.argv.includes('--quick') ? [10000] : [10000, 100000], ri > 0 ? Number(process.argv[ri + 1]) : 1);
 console.log(retrieval);
 if (process.argv.includes('--write')) {
   const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}, ${os.availableParallelism()} cores.\n\n## Solvers over the 512 reference problems\n\nOne warm-up pass, then one timed pass per problem (validation and solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summarySolvers}\n\n## Local model (node-llama-cpp)\n\nThe product's fixed prefix (system prompt + compact tool schemas). The tiny model is generated (random weights, byte-level vocabulary, so its token counts are larger than a real tokenizer's); the percentages are what matters: how much of the context a step re-evaluates.\n\n${llama}\n\n## Retrieval index (flexsearch, strict tokenizer)\n\nSynthetic chunks of about 200 words; each measurement in its own process (RSS). See bench/retrieval.ts for exactly what each row measures.\n\n${retrieval}\n`;

@@ -65,6 +65,8 @@ const CHECKPOINT_COST_FACTOR = 25;
 export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
 /** the same threshold in chunks, for re-adding files from their shards (a resumed crash, compaction) */
 export const WORKER_MIN_CHUNKS = 2500;
+/** lexical-only search: candidates failing the gate in a row that end the scan (see search) */
+const GATE_MISSES = 3;
 /** lexical-only gate: share of the query's terms a passage must contain */
 export const LEXICAL_COVERAGE = 0.5;
 const EMBED_BATCH = 16;
@@ -275,18 +277,34 @@ function readShardHeader(file: string): { header: ShardHeader; dataStart: number
   }
 }
 
-/** reads chunk texts from shards, keeping each shard open until close() */
+/**
+ * Reads chunk texts from shards, keeping each shard open until close(), or with `max` the
+ * `max` most recently read (searches: opening a shard per candidate was most of a query's
+ * time). Keyed by the file's registration, not its path: a re-indexed file's new shard is a
+ * new registration, so a descriptor of the replaced shard never serves it.
+ */
 class TextReader {
-  private fds = new Map<string, number>();
-  constructor(private readonly dir: string) {}
+  private fds = new Map<FileRef, number>();
+  constructor(
+    private readonly dir: string,
+    private readonly max = Infinity,
+  ) {}
 
   /** the chunk's text (a ChunkMeta) or indexed text (a span), or undefined when its shard cannot be read */
   text(m: { file: FileRef; at: number; len: number }): string | undefined {
     try {
-      let fd = this.fds.get(m.file.key);
+      let fd = this.fds.get(m.file);
       if (fd === undefined) {
         fd = openSync(shardPath(this.dir, m.file.key), 'r');
-        this.fds.set(m.file.key, fd);
+        this.fds.set(m.file, fd);
+        if (this.fds.size > this.max) {
+          const [oldest, ofd] = this.fds.entries().next().value as [FileRef, number];
+          this.fds.delete(oldest);
+          closeSync(ofd);
+        }
+      } else if (this.max !== Infinity) {
+        this.fds.delete(m.file); // most recently used last
+        this.fds.set(m.file, fd);
       }
       const buf = Buffer.allocUnsafe(m.len);
       let got = 0;
@@ -354,6 +372,8 @@ export class IndexStore {
   private lexicalDirty = false;
   private snapshotTimer?: NodeJS.Timeout;
   private building = false;
+  /** shards open for searches (the 64 most recently read), closed by close() */
+  private searchReader: TextReader;
   /** resolves when the running build ends (updates wait for it: its thread owns the lexical index) */
   private buildEnded?: Promise<void>;
   /** the lexical build thread while one runs: new chunks go there, lexical searches are answered there */
@@ -371,6 +391,7 @@ export class IndexStore {
     this.manifest = manifest;
     this.lexical = lexical;
     this.chunks = new ChunkTable(dir);
+    this.searchReader = new TextReader(dir, 64);
   }
 
   /** open (or create) the index in `dir`; loads chunks, the lexical index and any stored vectors */
@@ -1165,18 +1186,20 @@ export class IndexStore {
     if (!hybrid) {
       const hits: SearchHit[] = [];
       let gated = 0;
-      const reader = new TextReader(this.dir);
-      try {
-        for (let i = 0; i < lexIds.length && hits.length < k; i++) {
-          if (this.coverage(termRes, lexIds[i], reader) < LEXICAL_COVERAGE) {
-            gated++;
-            continue;
-          }
-          const h = hit(reader, lexIds[i], 1 / (60 + i + 1), hits.length + 1, { lexicalRank: i + 1 });
-          if (h) hits.push(h);
+      const reader = this.searchReader;
+      // flexsearch (suggest) ranks by the number of query terms matched first, so once
+      // candidates fail the gate the rest match no more terms: GATE_MISSES failures in a row
+      // end the scan (measured: no later candidate matched more terms, 500 queries at 10k)
+      let misses = 0;
+      for (let i = 0; i < lexIds.length && hits.length < k && misses < GATE_MISSES; i++) {
+        if (this.coverage(termRes, lexIds[i], reader) < LEXICAL_COVERAGE) {
+          gated++;
+          misses++;
+          continue;
         }
-      } finally {
-        reader.close();
+        misses = 0;
+        const h = hit(reader, lexIds[i], 1 / (60 + i + 1), hits.length + 1, { lexicalRank: i + 1 });
+        if (h) hits.push(h);
       }
       return result(hits, gated);
     }
@@ -1184,8 +1207,8 @@ export class IndexStore {
     const [qv] = await this.embedder!.embed([query], 'query');
     // the index may have changed while the query was embedded: only live chunks from here
     for (let i = lexIds.length - 1; i >= 0; i--) if (!this.chunks.has(lexIds[i])) lexIds.splice(i, 1);
-    const reader = new TextReader(this.dir);
-    try {
+    const reader = this.searchReader;
+    {
       // dense ranking over every embedded chunk (brute force: 100k x 384 is ~40 ms)
       const top: { id: number; cos: number }[] = [];
       let floor = -Infinity;
@@ -1233,8 +1256,6 @@ export class IndexStore {
         if (h) hits.push(h);
       }
       return result(hits, gated);
-    } finally {
-      reader.close();
     }
   }
 
@@ -1318,6 +1339,7 @@ export class IndexStore {
       this.lexicalDirty = false;
     }
     this.flush();
+    this.searchReader.close();
     await this.embedder?.dispose().catch(() => undefined);
   }
 

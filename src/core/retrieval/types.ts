@@ -72,7 +72,7 @@ export interface SearchResult {
   mode: RetrievalMode;
   hits: SearchHit[];
   gate: GateInfo;
-  /** candidates the gate removed */
+  /** candidates the gate examined and removed (lexical mode stops examining after a few in a row fail) */
   gated: number;
   /** embedded chunks out of all chunks (hybrid mode searches the embedded ones densely) */
   embedded: { done: number; total: number };

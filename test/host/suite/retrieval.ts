@@ -1,6 +1,8 @@
 // Retrieval in the real VS Code: Control: Rebuild Index indexes the workspace's note, and
 // @control cites it (a clickable reference to notes.md) when asked about what it says.
 import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { test } from './harness';
 
@@ -35,4 +37,35 @@ export function registerRetrievalTests(): void {
     // the aliasing rule of thumb is on page 2, under the PDF's own title
     assert.equal(cites[i], 'Sampling notes for the pendulum rig, p. 2');
   }, 60_000);
+
+  test('a large workspace is indexed on the lexical build thread inside the extension host, and searched', async () => {
+    // ~4.5 MB of notes (over WORKER_MIN_BYTES), with words no control note uses, so the other
+    // tests' searches are not disturbed; removed (and the index rebuilt) afterwards
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const dir = join(root, 'bulk-notes');
+    const words = 'harbour lantern meadow orchard pebble quarry ribbon saddle thistle umbrella velvet willow'.split(' ');
+    const letters = (i: number) => [...String(i)].map((d) => 'abcdefghij'[Number(d)]).join('');
+    try {
+      for (let i = 0; i < 700; i++) {
+        const body = Array.from({ length: 1000 }, (_, k) => words[(i * 5 + k * 7) % words.length]).join(' ');
+        mkdirSync(join(dir, `b${i % 7}`), { recursive: true });
+        writeFileSync(join(dir, `b${i % 7}`, `bulk${i}.md`), `# Bulk ${i}\n\n${body} zq${letters(i)}.\n`);
+      }
+      const summary = await vscode.commands.executeCommand<{ filesIndexed: number; lexicalThread?: string; warnings?: string[] } | undefined>('control.rebuildIndex');
+      assert.ok(summary, 'Rebuild Index returned no summary');
+      assert.equal(summary.warnings, undefined, String(summary.warnings));
+      assert.equal(summary.lexicalThread, 'worker');
+      assert.ok(summary.filesIndexed >= 703, `indexed ${summary.filesIndexed}`);
+      await vscode.commands.executeCommand('workbench.action.chat.newChat');
+      const result = await vscode.commands.executeCommand<{ metadata?: { references?: string[] } } | undefined>(
+        'workbench.action.chat.open',
+        { query: `@control /search zq${letters(523)}`, modelSelector: { vendor: 'control' }, blockOnResponse: true },
+      );
+      const refs = result?.metadata?.references ?? [];
+      assert.ok(refs.some((u) => u.endsWith('/bulk-notes/b5/bulk523.md')), `cited: ${JSON.stringify(refs)}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await vscode.commands.executeCommand('control.rebuildIndex');
+    }
+  }, 180_000);
 }
