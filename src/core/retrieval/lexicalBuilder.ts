@@ -44,6 +44,7 @@ export class LexicalBuilder {
   private seq = 0;
   private finishing?: { resolve: (r: { size: number; addMs: number }) => void; reject: (e: Error) => void };
   private failure?: Error;
+  private doneReply?: { size: number; addMs: number };
   private ended = false;
   /** chunks added to the thread's index (its starting snapshot included) */
   size = 0;
@@ -53,8 +54,12 @@ export class LexicalBuilder {
     worker.on('error', (e) => this.fail(e instanceof Error ? e : new Error(String(e))));
     worker.on('exit', (code) => {
       this.ended = true;
-      if (!this.finishing && !this.failure && code !== 0) this.fail(new Error(`the lexical build thread exited (code ${code})`));
-      else if (this.finishing) this.fail(new Error(`the lexical build thread exited before writing its snapshot (code ${code})`));
+      const f = this.finishing;
+      if (f && this.doneReply) {
+        this.finishing = undefined;
+        f.resolve(this.doneReply);
+      } else if (f) this.fail(new Error(`the lexical build thread exited before writing its snapshot (code ${code})`));
+      else if (!this.failure && code !== 0) this.fail(new Error(`the lexical build thread exited (code ${code})`));
     });
   }
 
@@ -70,7 +75,6 @@ export class LexicalBuilder {
     const worker = file.endsWith('.ts')
       ? new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`, { eval: true, workerData: { config, base }, execArgv: [] })
       : new Worker(file, { workerData: { config, base }, execArgv: [] });
-    worker.unref();
     return new LexicalBuilder(worker);
   }
 
@@ -84,9 +88,9 @@ export class LexicalBuilder {
       this.searches.delete(m.seq);
       s?.resolve(m.ids);
     } else if (m.t === 'done') {
-      const f = this.finishing;
-      this.finishing = undefined;
-      f?.resolve({ size: m.size, addMs: m.addMs });
+      // resolved when the thread has exited: its heap is gone before the store loads the
+      // snapshot, so the two are never in memory together
+      this.doneReply = { size: m.size, addMs: m.addMs };
     } else if (m.t === 'error') this.fail(new Error(m.message));
   }
 
