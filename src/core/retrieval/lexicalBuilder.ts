@@ -17,7 +17,7 @@ import type { LexicalConfig } from './lexical.js';
 const BATCH_CHUNKS = 256;
 const BATCH_CHARS = 512 * 1024;
 /** batches sent but not yet indexed before `room()` waits */
-const MAX_IN_FLIGHT = 4;
+const MAX_IN_FLIGHT = 2;
 
 /** the worker script beside this module: dist/lexicalWorker.js in the bundles, the .ts source under tsx */
 export function lexicalWorkerFile(): string | undefined {
