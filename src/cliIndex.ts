@@ -5,7 +5,9 @@
  *   control index search "<query>" [--index DIR] [--embedder DIR] [--k N] [--json]
  *   control index stats [--index DIR] [--json]
  *   control index calibrate [--index DIR] --embedder DIR [--json]
+ *   control index download-embedder [--dir DIR] [--mirror URL] [--json]
  */
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatRange, IndexStore } from './core/retrieval/index.js';
 
@@ -18,7 +20,12 @@ const USAGE = `Usage:
       The best passages with source, chunk id and range, or none.
   control index stats [--index DIR] [--json]
   control index calibrate --embedder DIR [--index DIR] [--json]
-      Set the cosine gate from built-in in-domain and off-domain probe questions.`;
+      Set the cosine gate from built-in in-domain and off-domain probe questions.
+  control index download-embedder [--dir DIR] [--mirror URL] [--json]
+      Download the default embedding model (bge-small-en-v1.5, int8 ONNX, about 35 MB) from
+      Hugging Face (or the mirror in --mirror / HF_ENDPOINT) into DIR (default
+      ~/.cache/control/embedders/bge-small-en-v1.5), verified; resumes an interrupted
+      download. Then pass --embedder DIR to build and search.`;
 
 interface Args {
   positional: string[];
@@ -28,6 +35,8 @@ interface Args {
   json: boolean;
   include: string[];
   exclude: string[];
+  dir?: string;
+  mirror?: string;
 }
 
 function parse(argv: string[]): Args {
@@ -42,6 +51,8 @@ function parse(argv: string[]): Args {
     if (f === '--json') a.json = true;
     else if (f === '--index') a.index = value();
     else if (f === '--embedder') a.embedder = value();
+    else if (f === '--dir') a.dir = value();
+    else if (f === '--mirror') a.mirror = value();
     else if (f === '--include') a.include.push(value());
     else if (f === '--exclude') a.exclude.push(value());
     else if (f === '--k') {
@@ -109,6 +120,31 @@ export async function main(argv: string[]): Promise<number> {
       store = await IndexStore.open(indexDir, { embedder: a.embedder });
       const st = store.stats();
       console.log(a.json ? JSON.stringify(st) : `${st.filesIndexed} files indexed of ${st.files} (${st.filesSkipped} skipped), ${st.chunks} chunks, ${st.embedded} embedded, ${st.mode} mode.`);
+      return 0;
+    }
+    if (sub === 'download-embedder') {
+      const { DEFAULT_EMBEDDER, downloadEmbedder } = await import('./core/retrieval/embedderDownload.js');
+      const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+      const dest = resolve(a.dir ?? join(cache, 'control', 'embedders', DEFAULT_EMBEDDER.name));
+      const mirror = a.mirror ?? process.env.HF_ENDPOINT;
+      if (!a.json) console.error(`Downloading ${DEFAULT_EMBEDDER.repo} (about ${DEFAULT_EMBEDDER.approxMB} MB) from ${mirror || 'https://huggingface.co'} into ${dest} ...`);
+      let last = 0;
+      await downloadEmbedder(DEFAULT_EMBEDDER, {
+        dest,
+        mirror,
+        onProgress: (p) => {
+          if (a.json || !process.stderr.isTTY || Date.now() - last < 500) return;
+          last = Date.now();
+          process.stderr.write(`\r  ${(p.done / 1e6).toFixed(1)} of ${(p.total / 1e6).toFixed(1)} MB: ${p.file}        `);
+        },
+      });
+      // fail closed: a folder that does not load is not reported as ready
+      const { loadEmbedder } = await import('./core/retrieval/embedder.js');
+      const emb = await loadEmbedder(dest);
+      const dim = emb.dim;
+      await emb.dispose();
+      if (a.json) console.log(JSON.stringify({ path: dest, model: DEFAULT_EMBEDDER.repo, dim }));
+      else console.log(`${process.stderr.isTTY ? '\n' : ''}Ready: ${dest} (${dim} dimensions). Use it with --embedder ${JSON.stringify(dest)}.`);
       return 0;
     }
     if (sub === 'calibrate') {

@@ -306,7 +306,9 @@ export function llamaRuntimeCheck(o: DoctorOptions = {}, needed = false): Doctor
 
 // --------------------------------------------------------------------------- embedder, index
 
-const EMBEDDER_FILES = ['config.json', 'tokenizer.json', join('onnx', 'model.onnx')];
+const EMBEDDER_FILES = ['config.json', 'tokenizer.json'];
+/** the ONNX files loadEmbedder accepts (fp32, int8-quantised) */
+const EMBEDDER_ONNX = ['model.onnx', 'model_quantized.onnx', 'model_int8.onnx'];
 
 export function embedderCheck(dir: string | undefined, o: DoctorOptions = {}): DoctorCheck {
   const surface = o.surface ?? 'cli';
@@ -316,11 +318,17 @@ export function embedderCheck(dir: string | undefined, o: DoctorOptions = {}): D
       capability,
       status: 'info',
       detail: 'no embedder folder configured',
-      fix: fixFor(surface, 'Optional: configure an ONNX sentence-embedding model folder for retrieval.', 'Optional: --embedder DIR (a folder with config.json, tokenizer.json, onnx/model.onnx).'),
+      fix: fixFor(
+        surface,
+        'Optional, for hybrid search: run Control: Download Embedding Model… (about 35 MB, asks first), or set control.embedder.path to an ONNX sentence-embedding model folder.',
+        'Optional, for hybrid search: control index download-embedder, then --embedder DIR (or any folder with config.json, tokenizer.json, onnx/model.onnx).',
+      ),
     };
   if (!existsSync(dir) || !statSync(dir).isDirectory())
     return { capability, status: 'fail', detail: `${dir} is not a folder`, fix: `Point the embedder setting at the folder of an ONNX embedding model (config.json, tokenizer.json, onnx/model.onnx), or download the model into ${dir}.` };
   const missing = EMBEDDER_FILES.filter((f) => !existsSync(join(dir, f)));
+  const onnx = EMBEDDER_ONNX.find((f) => existsSync(join(dir, 'onnx', f)));
+  if (!onnx) missing.push(join('onnx', 'model.onnx'));
   if (missing.length)
     return {
       capability,
@@ -328,8 +336,8 @@ export function embedderCheck(dir: string | undefined, o: DoctorOptions = {}): D
       detail: `${dir} lacks ${missing.join(', ')}`,
       fix: `Download the model's ${missing.join(', ')} into ${dir} (an ONNX export, as on Hugging Face: config.json, tokenizer.json, onnx/model.onnx).`,
     };
-  const mb = statSync(join(dir, 'onnx', 'model.onnx')).size / 1e6;
-  return { capability, status: 'ok', detail: `${dir}: config.json, tokenizer.json, onnx/model.onnx (${mb.toFixed(1)} MB)` };
+  const mb = statSync(join(dir, 'onnx', onnx!)).size / 1e6;
+  return { capability, status: 'ok', detail: `${dir}: config.json, tokenizer.json, onnx/${onnx} (${mb.toFixed(1)} MB)` };
 }
 
 function dirSize(dir: string, budget = { files: 20000 }): { bytes: number; files: number; newest: number } {

@@ -19,7 +19,8 @@ export type ControlErrorCode =
   | 'infeasible' // well-formed but no solution exists (not stabilisable, singular, ...)
   | 'numerical' // a solution may exist but cannot be computed reliably in double precision
   | 'limit' // exceeds a configured size limit
-  | 'unsupported'; // a capability that is not available (no model, ...)
+  | 'unsupported' // a capability that is not available (no model, ...)
+  | 'cancelled'; // the user stopped it (what was done is kept where that is possible)
 
 export function isControlError(e: unknown): e is ControlError {
   return e instanceof ControlError;

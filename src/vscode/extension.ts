@@ -21,6 +21,8 @@ import { registerMcpServer } from './mcp.js';
 export interface ControlApi {
   /** ms from the bundle starting to load to the end of activate(), and of activate() alone */
   activation: { totalMs: number; activateMs: number };
+  /** the workspace index's state as the status bar shows it (files, passages, lexical or hybrid) */
+  indexState: () => Promise<string>;
 }
 
 export function activate(context: vscode.ExtensionContext): ControlApi {
@@ -56,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
     vscode.commands.registerCommand('control.doctor', () => doctor(log, context)),
     vscode.commands.registerCommand('control.rebuildIndex', () => retrieval.rebuild()),
     vscode.commands.registerCommand('control.calibrateRetrieval', () => retrieval.calibrate()),
+    vscode.commands.registerCommand('control.downloadEmbedder', (opts?: { confirmed?: boolean }) => retrieval.downloadEmbedder(opts)),
   );
 
   initStorage(context);
@@ -79,7 +82,7 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
   const loadStart = (globalThis as { __controlLoadStart?: number }).__controlLoadStart ?? t0;
   const activation = { totalMs: Math.round((end - loadStart) * 10) / 10, activateMs: Math.round((end - t0) * 10) / 10 };
   log.info(`activated in ${activation.activateMs} ms (${activation.totalMs} ms including loading the bundle)`);
-  return { activation };
+  return { activation, indexState: () => retrieval.describe() };
 }
 
 export async function deactivate(): Promise<void> {

@@ -31,6 +31,85 @@ export class RetrievalService implements vscode.Disposable {
     watcher.onDidCreate(queue, undefined, this.disposables);
     watcher.onDidDelete(queue, undefined, this.disposables);
     this.disposables.push(watcher, this.changed);
+    // a new embedder (set by hand or by Download Embedding Model): reopen both indexes with it
+    vscode.workspace.onDidChangeConfiguration(
+      (e) => {
+        if (e.affectsConfiguration('control.embedder.path')) void this.reopen();
+      },
+      undefined,
+      this.disposables,
+    );
+  }
+
+  /** close both indexes and open them again (with the embedder now configured); embedding resumes in the background */
+  private async reopen(): Promise<void> {
+    const [c, w] = [this.corpus, this.workspace];
+    this.corpus = undefined;
+    this.workspace = undefined;
+    await Promise.all([c, w].map((p) => p?.then((s) => s?.close()).catch(() => undefined)));
+    this.log.info(`embedder: ${this.embedderPath() ?? 'none'}; indexes reopened`);
+    await Promise.all([this.corpusStore(), this.workspaceStore()]);
+    this.changed.fire();
+  }
+
+  /**
+   * Control: Download Embedding Model…: the default embedder, after a modal consent (skipped
+   * only when a caller passes `{ confirmed: true }`: automation that already asked), with
+   * progress and cancel; loaded once to check it, then set as control.embedder.path, which
+   * reopens the indexes and starts background embedding.
+   */
+  async downloadEmbedder(opts: { confirmed?: boolean } = {}): Promise<string | undefined> {
+    const { DEFAULT_EMBEDDER, DEFAULT_MIRROR, downloadEmbedder } = await import('../core/retrieval/embedderDownload.js');
+    const mirror = vscode.workspace.getConfiguration('control').get<string>('embedder.mirror') || process.env.HF_ENDPOINT || DEFAULT_MIRROR;
+    if (!opts.confirmed) {
+      const ok = await vscode.window.showWarningMessage(
+        `Download the embedding model ${DEFAULT_EMBEDDER.name} (about ${DEFAULT_EMBEDDER.approxMB} MB) from ${new URL(mirror).host} into this extension's storage?`,
+        {
+          modal: true,
+          detail: 'It runs locally afterwards: passages and questions are embedded on this machine and never sent anywhere. Search becomes hybrid (lexical + dense) as background embedding completes.',
+        },
+        'Download',
+      );
+      if (ok !== 'Download') return undefined;
+    }
+    const dest = vscode.Uri.joinPath(this.context.globalStorageUri, 'embedders', DEFAULT_EMBEDDER.name).fsPath;
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Control: downloading ${DEFAULT_EMBEDDER.name}`, cancellable: true },
+        async (progress, token) => {
+          const ac = new AbortController();
+          token.onCancellationRequested(() => ac.abort());
+          let last = 0;
+          await downloadEmbedder(DEFAULT_EMBEDDER, {
+            dest,
+            mirror,
+            signal: ac.signal,
+            onProgress: (p) => {
+              const pct = p.total ? (100 * p.done) / p.total : 0;
+              progress.report({ increment: Math.max(0, pct - last), message: `${(p.done / 1e6).toFixed(1)} of ${(p.total / 1e6).toFixed(1)} MB` });
+              last = Math.max(last, pct);
+            },
+          });
+          // fail closed: a folder that does not load is not set
+          const { loadEmbedder } = await import('../core/retrieval/embedder.js');
+          const emb = await loadEmbedder(dest);
+          this.log.info(`embedder downloaded: ${dest} (${emb.dim} dimensions) from ${mirror}`);
+          await emb.dispose();
+        },
+      );
+    } catch (e) {
+      const msg = (e as Error).message;
+      if ((e as { code?: string }).code === 'cancelled') {
+        void vscode.window.showInformationMessage('Control: download cancelled; run Download Embedding Model again to resume it.');
+      } else {
+        this.log.error(`embedder download failed: ${msg}`);
+        void vscode.window.showErrorMessage(`Control: ${msg}`);
+      }
+      return undefined;
+    }
+    await vscode.workspace.getConfiguration('control').update('embedder.path', dest, vscode.ConfigurationTarget.Global);
+    void vscode.window.showInformationMessage(`Control: ${DEFAULT_EMBEDDER.name} is ready; passages are being embedded in the background and search turns hybrid as they are.`);
+    return dest;
   }
 
   private embedderPath(): string | undefined {
@@ -152,7 +231,7 @@ export class RetrievalService implements vscode.Disposable {
   async calibrate(): Promise<void> {
     const stores = [await this.corpusStore(), await this.workspaceStore()].filter((s): s is Store => !!s && s.stats().chunks > 0);
     if (!stores.some((s) => s.stats().mode === 'hybrid')) {
-      void vscode.window.showWarningMessage('Control: calibration needs an embedder (set control.embedder.path to an ONNX embedding model folder); lexical search has no cosine gate to calibrate.');
+      void vscode.window.showWarningMessage('Control: calibration needs an embedder (run Control: Download Embedding Model…, or set control.embedder.path to an ONNX embedding model folder); lexical search has no cosine gate to calibrate.');
       return;
     }
     for (const s of stores) {
@@ -209,7 +288,7 @@ export class RetrievalService implements vscode.Disposable {
     const w = await this.workspaceStore();
     const st = w?.stats();
     if (!st || !st.chunks) return 'workspace not indexed (run Control: Rebuild Index); bundled notes searched';
-    const dense = st.mode === 'hybrid' ? `hybrid, ${st.embedded}/${st.chunks} embedded` : 'lexical only (no embedder set)';
+    const dense = st.mode === 'hybrid' ? `hybrid, ${st.embedded}/${st.chunks} embedded` : `lexical only (${this.embedderPath() ? 'embedding pending' : 'no embedder: Control: Download Embedding Model…'})`;
     return `${st.filesIndexed} files, ${st.chunks} passages (${dense})`;
   }
 

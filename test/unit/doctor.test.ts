@@ -130,8 +130,14 @@ test('embedder: absent is a note; a configured folder needs config.json, tokeniz
   assert.doesNotMatch(partial.detail, /config\.json/);
   assert.match(partial.fix!, /tokenizer\.json/);
   writeFileSync(join(dir, 'tokenizer.json'), '{}');
+  assert.match(embedderCheck(dir).detail, /onnx\/model\.onnx/);
+  // the int8 export the download fetches counts as the model
+  writeFileSync(join(dir, 'onnx', 'model_quantized.onnx'), 'x');
+  assert.equal(embedderCheck(dir).status, 'ok');
+  assert.match(embedderCheck(dir).detail, /model_quantized\.onnx/);
   writeFileSync(join(dir, 'onnx', 'model.onnx'), 'x');
   assert.equal(embedderCheck(dir).status, 'ok');
+  assert.match(embedderCheck(undefined, { surface: 'vscode' }).fix!, /Download Embedding Model/);
   assert.equal(embedderCheck(join(tmp, 'missing')).status, 'fail');
 });
 

@@ -1,9 +1,11 @@
 // Retrieval in the real VS Code: Control: Rebuild Index indexes the workspace's note, and
 // @control cites it (a clickable reference to notes.md) when asked about what it says.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { writeTinyEmbedder } from '../../fixtures/onnx';
+import { startHub } from '../../fixtures/hubServer';
 import { test } from './harness';
 
 export function registerRetrievalTests(): void {
@@ -68,4 +70,44 @@ export function registerRetrievalTests(): void {
       await vscode.commands.executeCommand('control.rebuildIndex');
     }
   }, 180_000);
+
+  test('Download Embedding Model asks first; with consent it fetches the model from the (local) hub, sets it, and search turns hybrid', async () => {
+    // the hub is a local stand-in serving a tiny ONNX embedder with the default model's file names
+    const tiny = writeTinyEmbedder();
+    mkdirSync(join(tiny, 'served', 'onnx'), { recursive: true });
+    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(tiny, f), join(tiny, 'served', f));
+    copyFileSync(join(tiny, 'onnx', 'model.onnx'), join(tiny, 'served', 'onnx', 'model_quantized.onnx'));
+    writeFileSync(join(tiny, 'served', 'special_tokens_map.json'), '{}');
+    const files = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'onnx/model_quantized.onnx'];
+    const hub = await startHub('Xenova/bge-small-en-v1.5', join(tiny, 'served'), files);
+    const cfg = () => vscode.workspace.getConfiguration('control');
+    try {
+      await cfg().update('embedder.mirror', hub.url, vscode.ConfigurationTarget.Global);
+      // it asks first: the test host refuses to show dialogs and says what the dialog held,
+      // and no request reached the hub
+      await assert.rejects(
+        Promise.resolve(vscode.commands.executeCommand('control.downloadEmbedder')),
+        /refused to show dialog.*Download the embedding model bge-small-en-v1\.5 \(about 35 MB\) from 127\.0\.0\.1:\d+ into this extension's storage/s,
+      );
+      assert.equal(hub.log.length, 0, 'a request reached the hub without consent');
+      assert.ok(!cfg().get('embedder.path'));
+      const dest = await vscode.commands.executeCommand<string | undefined>('control.downloadEmbedder', { confirmed: true });
+      assert.ok(dest, 'the download returned no folder (see the Control output)');
+      assert.ok(dest.endsWith('bge-small-en-v1.5'), dest);
+      assert.equal(cfg().get('embedder.path'), dest);
+      assert.ok(hub.log.some((r) => r.path === '/cdn/onnx/model_quantized.onnx'), JSON.stringify(hub.log));
+      // the indexes reopen with the embedder and embed in the background: the status turns hybrid
+      const api = vscode.extensions.getExtension('control-eng.control')!.exports as { indexState: () => Promise<string> };
+      let state = '';
+      for (const end = Date.now() + 90_000; Date.now() < end; await new Promise((r) => setTimeout(r, 500))) {
+        state = await api.indexState();
+        if (/hybrid, [1-9]/.test(state)) break;
+      }
+      assert.match(state, /hybrid, [1-9]\d*\/\d+ embedded/);
+    } finally {
+      await cfg().update('embedder.path', undefined, vscode.ConfigurationTarget.Global);
+      await cfg().update('embedder.mirror', undefined, vscode.ConfigurationTarget.Global);
+      await hub.close();
+    }
+  }, 150_000);
 }
