@@ -4,7 +4,7 @@
 // calling thread (with a warning), and files re-added at open (a crash) go through it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexStore, WORKER_MIN_BYTES, WORKER_MIN_CHUNKS } from '../../src/core/retrieval/store.js';
@@ -162,5 +162,34 @@ test('after a crash, many files missing from the snapshot are re-added at open t
   assert.equal(s.stats().warnings, undefined);
   assert.deepEqual(await rankings(s), want);
   await s.close();
+  rmSync(ws, { recursive: true, force: true });
+});
+
+test('after a crash with many updates not yet in the snapshot, open extends the snapshot on disk through the thread', async () => {
+  const ws = workspace(30);
+  const dir = idx();
+  const a = await IndexStore.open(dir);
+  await a.build(ws, { lexicalThread: 'main' });
+  a.flush();
+  // many new files indexed by update(): in the manifest and shards, not yet in the snapshot
+  // (its write is debounced); the index folder is copied as a crash would leave it
+  const extra = workspace(Math.ceil(WORKER_MIN_CHUNKS / 4) + 10);
+  const moved: string[] = [];
+  for (const d of readdirSync(extra)) {
+    renameSync(join(extra, d), join(ws, `x${d}`));
+    for (const f of readdirSync(join(ws, `x${d}`))) moved.push(join(ws, `x${d}`, f));
+  }
+  const u = await a.update(moved);
+  assert.equal(u.indexed, moved.length);
+  const crashed = idx();
+  cpSync(dir, crashed, { recursive: true });
+  const b = await IndexStore.open(crashed);
+  assert.equal(b.stats().lexicalThread, 'worker');
+  assert.equal(b.stats().warnings, undefined);
+  assert.deepEqual(await rankings(b), await rankings(a));
+  // a file only the update brought (note600 of the extra files, moved to xd0/)
+  assert.equal((await b.search('tag600', { k: 3 })).hits[0]?.path, 'xd0/note600.md');
+  await a.close();
+  await b.close();
   rmSync(ws, { recursive: true, force: true });
 });

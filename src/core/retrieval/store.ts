@@ -411,8 +411,8 @@ export class IndexStore {
     }
     const store = new IndexStore(dir, m, new LexicalIndex(config));
     store.loadChunks();
-    const missing = store.loadLexical(false);
-    await store.addMissing(missing);
+    const { missing, fromDisk } = store.loadLexical(false);
+    await store.addMissing(missing, fromDisk);
     if (opts.embedder) {
       try {
         if (typeof opts.embedder === 'string') {
@@ -447,16 +447,19 @@ export class IndexStore {
   /**
    * Load the lexical snapshot; the files it lacks (a crash before it was written, updates
    * since) are re-added from their shards when `addMissing`, else returned for addMissing().
+   * `fromDisk`: the index is the snapshot file as it is on disk (it loaded).
    */
-  private loadLexical(addMissing = true): FileEntry[] {
+  private loadLexical(addMissing = true): { missing: FileEntry[]; fromDisk: boolean } {
     const cfg = this.manifest.lexical;
     let have: Record<string, [number, number]> = {};
     const file = join(this.dir, 'lexical.ndjson');
+    let fromDisk = false;
     if (existsSync(file)) {
       try {
         const { index, head } = loadSnapshot(file, cfg);
         this.lexical = index;
         have = head.ranges;
+        fromDisk = true;
       } catch {
         this.lexical = new LexicalIndex(cfg);
       }
@@ -468,16 +471,20 @@ export class IndexStore {
       .sort((a, b) => a[1].firstId - b[1].firstId)
       .map(([, f]) => f);
     if (missing.length) this.lexicalDirty = true;
-    if (!addMissing) return missing;
+    if (!addMissing) return { missing, fromDisk };
     for (const f of missing) this.addLexicalFromShard(f);
-    return [];
+    return { missing: [], fromDisk };
   }
 
-  /** re-add files from their shards, in id order; many chunks go through the build thread */
-  private async addMissing(missing: FileEntry[]): Promise<void> {
+  /**
+   * Re-add files from their shards, in id order; many chunks go through the build thread,
+   * which starts from the snapshot file as it is on disk (`fromDisk`; its header names only
+   * what it holds) or empty (it did not load: then every file is missing).
+   */
+  private async addMissing(missing: FileEntry[], fromDisk: boolean): Promise<void> {
     if (!missing.length) return;
     const chunks = missing.reduce((n, f) => n + f.count, 0);
-    if (chunks >= WORKER_MIN_CHUNKS && this.startBuilder(false)) {
+    if (chunks >= WORKER_MIN_CHUNKS && this.startBuilder(fromDisk ? 'disk' : 'fresh')) {
       this.lastLexicalThread = 'worker';
       for (const f of missing) {
         this.addLexicalFromShard(f);
@@ -492,14 +499,17 @@ export class IndexStore {
   }
 
   /**
-   * Start the lexical build thread from the index as it is (its snapshot, written now when
-   * stale), or empty when `fresh` (compaction: the caller then re-adds every live file).
+   * Start the lexical build thread from: 'current', this thread's index (its snapshot,
+   * written now when stale; this index covers every file in the manifest, so the header is
+   * true); 'disk', the snapshot file as it is (its header names what it holds); 'fresh',
+   * nothing (compaction, or no usable snapshot: the caller then adds every live file).
    * False when the thread cannot be started (the caller indexes on this thread).
    */
-  private startBuilder(fresh: boolean): boolean {
+  private startBuilder(from: 'current' | 'disk' | 'fresh'): boolean {
     const file = join(this.dir, 'lexical.ndjson');
     let base: string | undefined;
-    if (!fresh && this.lexical.size > 0) {
+    if (from === 'disk') base = file;
+    else if (from === 'current' && this.lexical.size > 0) {
       if (this.lexicalDirty || !existsSync(file)) this.writeSnapshot();
       base = file;
     }
@@ -858,7 +868,7 @@ export class IndexStore {
       const thread = opts.lexicalThread ?? 'auto';
       const useWorker = thread === 'worker' || (thread === 'auto' && (pending >= WORKER_MIN_BYTES || compact));
       this.builderWarnings = [];
-      if (useWorker && this.startBuilder(compact) && compact) {
+      if (useWorker && this.startBuilder(compact ? 'fresh' : 'current') && compact) {
         for (const f of Object.values(this.manifest.files).sort((a, b) => a.firstId - b.firstId)) {
           this.addLexicalFromShard(f);
           if (!(await this.builderRoom())) break;
