@@ -134,7 +134,7 @@ export class RetrievalService implements vscode.Disposable {
         const root = vscode.Uri.joinPath(this.context.extensionUri, 'corpus').fsPath;
         const s = await store.build(root, { gitignore: false });
         this.log.info(`corpus index: ${s.filesIndexed} notes, ${s.chunks} chunks (${s.filesChanged} re-read) in ${s.ms} ms`);
-        if (this.embedderPath()) void store.startEmbedding().then(() => this.changed.fire());
+        if (this.embedderPath()) void this.embedInBackground(store, 'corpus');
         this.changed.fire();
         return store;
       } catch (e) {
@@ -156,7 +156,7 @@ export class RetrievalService implements vscode.Disposable {
       if (!storage || !this.workspaceRoot()) return undefined;
       try {
         const store = await this.openStore(vscode.Uri.joinPath(storage, 'index').fsPath);
-        if (this.embedderPath() && store.stats().chunks) void store.startEmbedding().then(() => this.changed.fire());
+        if (this.embedderPath() && store.stats().chunks) void this.embedInBackground(store, 'workspace');
         return store;
       } catch (e) {
         this.log.error(`workspace index unavailable: ${(e as Error).message}`);
@@ -217,7 +217,7 @@ export class RetrievalService implements vscode.Disposable {
     );
     for (const w of summary.warnings ?? []) this.log.warn(`workspace index: ${w}`);
     for (const s of summary.skipped.slice(0, 50)) this.log.info(`  skipped ${s.path}: ${s.reason}`);
-    if (this.embedderPath()) void store.startEmbedding().then(() => this.changed.fire());
+    if (this.embedderPath()) void this.embedInBackground(store, 'workspace');
     this.changed.fire();
     void vscode.window.showInformationMessage(
       summary.cancelled
@@ -225,6 +225,25 @@ export class RetrievalService implements vscode.Disposable {
         : `Control: indexed ${summary.filesIndexed} of ${summary.files} files (${summary.chunks} passages, ${summary.filesSkipped} skipped) in ${(summary.ms / 1000).toFixed(1)} s.`,
     );
     return summary;
+  }
+
+  /**
+   * Background embedding; when it completes on an index not yet calibrated for this
+   * embedder, its cosine gate is calibrated (as Control: Calibrate Retrieval does), so a
+   * new embedder never answers with a guessed threshold for longer than the embedding takes.
+   */
+  private async embedInBackground(store: Store, name: string): Promise<void> {
+    await store.startEmbedding();
+    const st = store.stats();
+    if (st.mode === 'hybrid' && st.embedded === st.chunks && st.gate.kind === 'cosine' && !st.gate.calibrated) {
+      try {
+        const r = await store.calibrate();
+        this.log.info(`${name} index: cosine gate calibrated for ${st.embedder}: ${r.threshold.toFixed(3)} (${r.separable ? 'separable' : 'overlapping'} probes)`);
+      } catch (e) {
+        this.log.warn(`${name} index: calibration failed: ${(e as Error).message}`);
+      }
+    }
+    this.changed.fire();
   }
 
   /** Control: Calibrate Retrieval: sets the cosine gate from in-domain and off-domain probes */
@@ -272,13 +291,14 @@ export class RetrievalService implements vscode.Disposable {
    * and resumes it afterwards.
    */
   async pausedWhile<T>(fn: () => Promise<T>): Promise<T> {
-    const stores = [await this.corpus, await this.workspace].filter((x): x is Store => !!x);
+    const corpus = await this.corpus;
+    const stores = [corpus, await this.workspace].filter((x): x is Store => !!x);
     const paused = await Promise.all(stores.map((st) => st.pauseEmbedding()));
     try {
       return await fn();
     } finally {
       stores.forEach((st, i) => {
-        if (paused[i]) void st.startEmbedding().then(() => this.changed.fire());
+        if (paused[i]) void this.embedInBackground(st, st === corpus ? 'corpus' : 'workspace');
       });
     }
   }
@@ -288,7 +308,10 @@ export class RetrievalService implements vscode.Disposable {
     const w = await this.workspaceStore();
     const st = w?.stats();
     if (!st || !st.chunks) return 'workspace not indexed (run Control: Rebuild Index); bundled notes searched';
-    const dense = st.mode === 'hybrid' ? `hybrid, ${st.embedded}/${st.chunks} embedded` : `lexical only (${this.embedderPath() ? 'embedding pending' : 'no embedder: Control: Download Embedding Model…'})`;
+    const dense =
+      st.mode === 'hybrid'
+        ? `hybrid, ${st.embedded}/${st.chunks} embedded, cosine gate ${st.gate.calibrated ? `${st.gate.threshold.toFixed(2)} (calibrated)` : 'not calibrated yet'}`
+        : `lexical only (${this.embedderPath() ? 'embedding pending' : 'no embedder: Control: Download Embedding Model…'})`;
     return `${st.filesIndexed} files, ${st.chunks} passages (${dense})`;
   }
 

@@ -71,7 +71,7 @@ export function registerRetrievalTests(): void {
     }
   }, 180_000);
 
-  test('Download Embedding Model asks first; with consent it fetches the model from the (local) hub, sets it, and search turns hybrid', async () => {
+  test('Download Embedding Model asks first; with consent it fetches the model from the (local) hub, sets it, search turns hybrid and its gate is calibrated', async () => {
     // the hub is a local stand-in serving a tiny ONNX embedder with the default model's file names
     const tiny = writeTinyEmbedder();
     mkdirSync(join(tiny, 'served', 'onnx'), { recursive: true });
@@ -101,9 +101,10 @@ export function registerRetrievalTests(): void {
       let state = '';
       for (const end = Date.now() + 90_000; Date.now() < end; await new Promise((r) => setTimeout(r, 500))) {
         state = await api.indexState();
-        if (/hybrid, [1-9]/.test(state)) break;
+        if (/hybrid, .*\(calibrated\)/.test(state)) break;
       }
-      assert.match(state, /hybrid, [1-9]\d*\/\d+ embedded/);
+      // every passage embedded, then the gate calibrated for the new model on its own
+      assert.match(state, /hybrid, (\d+)\/\1 embedded, cosine gate -?\d\.\d\d \(calibrated\)/);
     } finally {
       await cfg().update('embedder.path', undefined, vscode.ConfigurationTarget.Global);
       await cfg().update('embedder.mirror', undefined, vscode.ConfigurationTarget.Global);
