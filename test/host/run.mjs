@@ -503,6 +503,33 @@ async function main() {
       expect(/rank_ctrb = rank\(ctrb\(A, B\)\)/.test(text), `after Accept the pendulum.m editor does not show the inserted code:\n${text.slice(0, 800)}`);
       await page.screenshot({ path: join(env.RESULTS_DIR, 'insert-accepted.png') });
     });
+
+    await uiTest(page, 'ui: "Control: Rebuild Index" from the command palette reports its summary; "@control /search" then cites notes.md (test-results/chat-search-citation.png)', async () => {
+      await runCommand(page, `${MOD}: Rebuild Index`);
+      // the summary notification: as a toast, or in the notification centre once the toast has gone
+      const want = /Control: indexed \d+ of \d+ files/;
+      let summary = '';
+      for (let i = 0; i < 120 && !summary; i++) {
+        const items = await page.locator('.notification-list-item').allInnerTexts();
+        summary = items.find((t) => want.test(t)) ?? '';
+        if (!summary && i % 8 === 7) await hostCommand('notifications.showList').catch(() => {});
+        if (!summary) await sleep(500);
+      }
+      await hostCommand('notifications.hideList').catch(() => {});
+      expect(/passages, \d+ skipped\) in [\d.]+ s/.test(summary), `summary toast: ${summary}`);
+      const before = await chatTurnIndex(page);
+      await askInChat(page, '@control /search LQR design for the cart-pole with Q = diag(10, 1, 100, 1)');
+      const text = await responseAfter(page, { after: before, mustMatch: /passages? for/ });
+      // the references VS Code lists under the answer ("Used N references"), opened to show the files
+      const used = page.locator('.interactive-response').last().locator('.chat-used-context-label, .chat-used-context .monaco-button').first();
+      if (await used.count()) await used.click().catch(() => {});
+      await sleep(500);
+      const shown = await page.locator('.interactive-response').last().innerText();
+      expect(/notes\.md/.test(shown), `no reference to notes.md under the answer:\n${shown.slice(0, 1500)}`);
+      expect(/reference/i.test(shown) || /notes\.md/.test(text), `no reference list: ${shown.slice(0, 600)}`);
+      await showNewestAnswerTop(page);
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'chat-search-citation.png') });
+    });
   });
 
   // ---- the plot webview, as a user sees it (after the other UI tests: it takes the editor area)
