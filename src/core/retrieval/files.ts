@@ -3,29 +3,13 @@
  * files to index (supported types, .gitignore honoured, include/exclude globs).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { minimatch } from 'minimatch';
 import { isSupported } from './ingest/index.js';
 
-let tmpSeq = 0;
-
-/** write to a temp file beside the target, then rename over it: readers see old or new, never half */
-export function writeAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = `${path}.tmp-${process.pid}-${tmpSeq++}`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* nothing to clean */
-    }
-    throw e;
-  }
-}
+export { writeAtomic } from './atomic.js';
 
 export function readJsonFile<T>(path: string): T | undefined {
   if (!existsSync(path)) return undefined;

@@ -20,8 +20,9 @@
  * English stop words are filtered at index and query time: they carry no signal, and
  * leaving them out makes builds faster and the index smaller.
  */
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import FlexSearch from 'flexsearch';
+import { writeAtomicStream } from './atomic.js';
 
 export type Tokenize = 'strict' | 'forward';
 
@@ -149,30 +150,14 @@ export interface SnapshotHeader {
  * to a temp file, then renamed: no one giant string, never a torn snapshot.
  */
 export function saveSnapshot(index: LexicalIndex, target: string, head: SnapshotHeader): void {
-  const tmp = `${target}.tmp-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, `${JSON.stringify(head)}\n`);
+  writeAtomicStream(target, (write) => {
+    write(`${JSON.stringify(head)}\n`);
     index.exportParts((key, data) => {
-      writeSync(fd, `${key}\t`);
-      writeSync(fd, data);
-      writeSync(fd, '\n');
+      write(`${key}\t`);
+      write(data);
+      write('\n');
     });
-    closeSync(fd);
-    renameSync(tmp, target);
-  } catch (e) {
-    try {
-      closeSync(fd);
-    } catch {
-      /* closed */
-    }
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* nothing to clean */
-    }
-    throw e;
-  }
+  });
 }
 
 /** read a snapshot written by saveSnapshot; throws when it is torn, empty or of another config */

@@ -28,12 +28,13 @@
  * its last checkpoint. Dense embedding runs in the background while lexical search answers;
  * files given to `update` are embedded at once (else the cosine gate would hide them).
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ControlError } from '../errors.js';
 import type { Embedder } from './embedder.js';
 import { calibrateThreshold, dot, IN_DOMAIN_PROBES, OFF_DOMAIN_PROBES, rrf } from './fusion.js';
 import { ingestFile } from './ingest/index.js';
+import { writeAtomicStream } from './atomic.js';
 import { LexicalBuilder } from './lexicalBuilder.js';
 import { DEFAULT_LEXICAL, LexicalIndex, loadSnapshot, saveSnapshot, type LexicalConfig } from './lexical.js';
 import { acceptsPath, readJsonFile, sha256, toPosix, walk, writeAtomic, type FoundFile } from './files.js';
@@ -753,11 +754,8 @@ export class IndexStore {
     // checkpoint and left there as garbage until a full GC (it raised the RSS after a build)
     const { files, ...rest } = this.manifest;
     const head = JSON.stringify(rest);
-    const target = join(this.dir, 'manifest.json');
-    const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"files":{`);
+    writeAtomicStream(join(this.dir, 'manifest.json'), (write) => {
+      write(`${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"files":{`);
       let piece = '';
       let n = 0;
       let first = true;
@@ -765,22 +763,12 @@ export class IndexStore {
         piece += `${first ? '' : ','}${JSON.stringify(rel)}:${JSON.stringify(files[rel])}`;
         first = false;
         if (++n % 200 === 0) {
-          writeSync(fd, piece);
+          write(piece);
           piece = '';
         }
       }
-      writeSync(fd, `${piece}}}`);
-      closeSync(fd);
-      renameSync(tmp, target);
-    } catch (e) {
-      try {
-        closeSync(fd);
-      } catch {
-        /* closed */
-      }
-      rmSync(tmp, { force: true });
-      throw e;
-    }
+      write(`${piece}}}`);
+    });
     this.lastManifestMs = performance.now() - t;
     if (this.timings) this.timings.checkpointMs += this.lastManifestMs;
   }
