@@ -48,8 +48,9 @@ export async function streamTurn(
           const B = args.B as unknown[][] | undefined;
           summary.toolCalls.push({ tool: e.tool, ok: e.error === undefined, n: A?.length, m: B?.[0]?.length });
         }
-        if (e.error === undefined) offerPlots(stream, e.tool, calls.get(e.id) ?? {}, e.result, plotted);
-        if (e.error === undefined) offerCode(stream, e.tool, calls.get(e.id) ?? {}, e.result, e.verification, log);
+        // an intermediate step (tf2ss inside /step) is shown, but the buttons belong to what was asked
+        if (e.error === undefined && !e.intermediate) offerPlots(stream, e.tool, calls.get(e.id) ?? {}, e.result, plotted);
+        if (e.error === undefined && !e.intermediate) offerCode(stream, e.tool, calls.get(e.id) ?? {}, e.result, e.verification, log);
         if (e.error !== undefined) log.warn(`${e.tool} refused: ${e.error}`);
         else log.info(`${e.tool} solved; verification ${e.verification ? (e.verification.ok ? 'passed' : 'FAILED') : 'n/a'}`);
         break;

@@ -17,7 +17,7 @@ const s5 = Math.sqrt(5);
  */
 const K_REF = [s5 - 2, s5 - 2];
 
-interface GoldenEvent { type: string; tool?: string; args?: unknown; ok?: boolean; verified?: boolean }
+interface GoldenEvent { type: string; tool?: string; args?: unknown; ok?: boolean; verified?: boolean; intermediate?: boolean }
 const golden: { name: string; request: { prompt: string; command?: string }; events: GoldenEvent[] }[] = JSON.parse(
   readFileSync('test/fixtures/golden/deterministic.json', 'utf8'),
 );
@@ -28,6 +28,7 @@ function shape(events: TurnEvent[]): GoldenEvent[] {
     if (e.type === 'tool_result') {
       const g: GoldenEvent = { type: e.type, tool: e.tool, ok: e.error === undefined };
       if (e.verification) g.verified = e.verification.ok;
+      if (e.intermediate) g.intermediate = true;
       return g;
     }
     return { type: e.type };

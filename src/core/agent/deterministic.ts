@@ -172,6 +172,8 @@ export interface PlannedCall {
   args: (prev: Record<string, any>[]) => Record<string, unknown>;
   /** a call that only adds facts (stepinfo after step) is skipped, with the reason, when it cannot apply */
   optional?: boolean;
+  /** a means, not what was asked (tf2ss realising a transfer function): no code or plot is offered for it */
+  intermediate?: boolean;
 }
 
 /** eigenvalues of a small dense matrix for choosing grids only (never shown as a result) */
@@ -229,7 +231,7 @@ export function planCalls(intent: Intent, command: string | undefined, run: (too
     if (a.Ts !== undefined) out.Ts = a.Ts;
     return out;
   };
-  const realise: PlannedCall[] = fromTf ? [{ tool: 'tf2ss', args: () => ({ num: a.num, den: a.den }) }] : [];
+  const realise: PlannedCall[] = fromTf ? [{ tool: 'tf2ss', args: () => ({ num: a.num, den: a.den }), intermediate: true }] : [];
   const cmd = (command ?? '').toLowerCase();
   if (cmd === 'bode' || (name === 'freqresp' && !a.w)) {
     return [

@@ -20,6 +20,8 @@ export type TurnEvent =
       verification?: Verification;
       /** the result rendered for people */
       markdown: string;
+      /** a step a plan needed but the user did not ask for (tf2ss realising a transfer function for /step): shown, with no code or plot offered for it */
+      intermediate?: true;
     }
   | { type: 'reference'; title: string; uri: string; range?: { startLine: number; endLine: number } }
   | { type: 'metrics'; engine: string; ms: number; toolCalls: number; [k: string]: unknown }

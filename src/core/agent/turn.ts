@@ -168,7 +168,15 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
       const result = tool.run(valid);
       const verification = verify(step.tool, valid, result);
       results.push(result);
-      yield { type: 'tool_result', id, tool: step.tool, result, verification, markdown: renderToolResult(step.tool, valid, result, verification, render) };
+      yield {
+        type: 'tool_result',
+        id,
+        tool: step.tool,
+        result,
+        verification,
+        markdown: renderToolResult(step.tool, valid, result, verification, render),
+        ...(step.intermediate ? { intermediate: true as const } : {}),
+      };
     } catch (e) {
       const message = errorMessage(e);
       if (step.optional) {
@@ -176,7 +184,14 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
         continue;
       }
       const refused = isControlError(e);
-      yield { type: 'tool_result', id, tool: step.tool, error: message, markdown: `**${refused ? 'Cannot solve' : 'Solver error'}:** ${message}` };
+      yield {
+        type: 'tool_result',
+        id,
+        tool: step.tool,
+        error: message,
+        markdown: `**${refused ? 'Cannot solve' : 'Solver error'}:** ${message}`,
+        ...(step.intermediate ? { intermediate: true as const } : {}),
+      };
       break;
     }
   }
