@@ -154,3 +154,24 @@ test('discrete kalman: M, L = A M, Z = P - M C P', () => {
   assert.ok(fro(sub(k.Z, sub(k.P, mm(mm(k.M, C), k.P)))) < 1e-12 * fro(k.P));
   for (const [re, im] of k.poles) assert.ok(Math.hypot(re, im) < 1);
 });
+
+test('weights that are not positive semidefinite: the stabilising gain comes with a caution; semidefinite ones (even singular) get none', () => {
+  const A = [[0, 1], [-2, -3]];
+  const B = [[0], [1]];
+  // [Q N; N' R] = [[1,0,2],[0,1,0],[2,0,1]]: eigenvalues 1 and those of [[1,2],[2,1]], 3 and -1
+  const cross = runTool('lqr', { A, B, Q: [[1, 0], [0, 1]], R: [[1]], N: [[2], [0]] });
+  assert.match(String(cross.caution), /^\[Q N; Nᵀ R\] is not positive semidefinite \(smallest eigenvalue -1\)/);
+  assert.match(String(cross.caution), /Q − N R⁻¹ Nᵀ must be ⪰ 0/);
+  // Q = diag(1, -0.5): the caution names Q alone, in discrete time too
+  const dq = runTool('dlqr', { A: [[1, 0.1], [0, 1]], B: [[0], [0.1]], Q: [[1, 0], [0, -0.5]], R: [[1]] });
+  assert.match(String(dq.caution), /^Q is not positive semidefinite \(smallest eigenvalue -0\.5\)/);
+  // semidefinite: Q = I; Q singular (diag(1, 0)); and the boundary Q − N R⁻¹ Nᵀ = diag(0, 1) (eigenvalue 0)
+  for (const args of [
+    { Q: [[1, 0], [0, 1]], R: [[1]] },
+    { Q: [[1, 0], [0, 0]], R: [[1]] },
+    { Q: [[1, 0], [0, 1]], R: [[1]], N: [[1], [0]] },
+  ]) {
+    const r = runTool('lqr', { A, B, ...args });
+    assert.equal(r.caution, undefined, JSON.stringify(args));
+  }
+});

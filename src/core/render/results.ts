@@ -132,6 +132,7 @@ function renderFeedback(tool: string, args: Record<string, any>, r: Record<strin
   if (isMatrix(r[sol])) out.push(`**Riccati solution:**\n\n${matrixBlock(sol, r[sol], o)}`);
   for (const k of ['M', 'Z'])
     if (isMatrix(r[k])) out.push(matrixBlock(k, r[k], o));
+  if (typeof r.caution === 'string') out.push(`**Caution:** ${r.caution}`);
   return out.join('\n\n');
 }
 

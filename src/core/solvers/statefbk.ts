@@ -6,8 +6,37 @@
  * The Riccati solvers are in riccati.ts; this module only declares the tools.
  */
 import type { ToolDef } from '../tools/types.js';
-import { toRows } from '../linalg/dense.js';
-import { careMat, dareMat, riccatiArgs, ricParams, poleList } from './riccati.js';
+import { setBlock, toRows, transpose, zeros } from '../linalg/dense.js';
+import { eigvalsRaw } from '../linalg/schur.js';
+import { careMat, dareMat, riccatiArgs, ricParams, poleList, type RiccatiArgs } from './riccati.js';
+
+/**
+ * The caution an engineer needs when the cost's weight [Q N; N' R] is not positive
+ * semidefinite: the Riccati equation may still have a stabilising solution (it is returned,
+ * verified), but x'Qx + u'Ru + 2x'Nu can then be negative, so K minimises no meaningful cost
+ * and X is no cost matrix. Undefined when the weight is semidefinite (to rounding).
+ */
+export function weightCaution(a: RiccatiArgs): string | undefined {
+  const n = a.Q.r;
+  const m = a.R.r;
+  const W = zeros(n + m);
+  setBlock(W, 0, 0, a.Q);
+  setBlock(W, n, n, a.R);
+  if (a.N) {
+    setBlock(W, 0, n, a.N);
+    setBlock(W, n, 0, transpose(a.N));
+  }
+  const { wr } = eigvalsRaw(W);
+  let min = Infinity;
+  let big = 0;
+  for (const x of wr) {
+    min = Math.min(min, x);
+    big = Math.max(big, Math.abs(x));
+  }
+  if (min >= -1e-10 * big) return undefined;
+  const what = a.N ? '[Q N; Nᵀ R]' : 'Q';
+  return `${what} is not positive semidefinite (smallest eigenvalue ${Number(min.toPrecision(6))}), so the cost x'Qx + u'Ru${a.N ? " + 2x'Nu" : ''} can be negative: K is the stabilising Riccati solution (verified), but it minimises no meaningful cost. Check ${a.N ? 'Q and N (Q − N R⁻¹ Nᵀ must be ⪰ 0)' : 'Q (it must be ⪰ 0)'}.`;
+}
 
 export const tools: ToolDef[] = [
   {
@@ -22,7 +51,8 @@ export const tools: ToolDef[] = [
     run(args) {
       const a = riccatiArgs(args);
       const s = careMat(a.A, a.B, a.Q, a.R, a.N);
-      return { K: toRows(s.K), X: toRows(s.X), poles: poleList(s.poles), Acl: toRows(s.Acl) };
+      const caution = weightCaution(a);
+      return { K: toRows(s.K), X: toRows(s.X), poles: poleList(s.poles), Acl: toRows(s.Acl), ...(caution ? { caution } : {}) };
     },
   },
   {
@@ -37,7 +67,8 @@ export const tools: ToolDef[] = [
     run(args) {
       const a = riccatiArgs(args);
       const s = dareMat(a.A, a.B, a.Q, a.R, a.N);
-      return { K: toRows(s.K), X: toRows(s.X), poles: poleList(s.poles), Acl: toRows(s.Acl) };
+      const caution = weightCaution(a);
+      return { K: toRows(s.K), X: toRows(s.X), poles: poleList(s.poles), Acl: toRows(s.Acl), ...(caution ? { caution } : {}) };
     },
   },
 ];
