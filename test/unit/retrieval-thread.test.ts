@@ -193,3 +193,29 @@ test('after a crash with many updates not yet in the snapshot, open extends the 
   await b.close();
   rmSync(ws, { recursive: true, force: true });
 });
+
+test('close() during a thread build stops it at the next file and waits for it; a new build resumes and equals a clean one', async () => {
+  const ws = workspace(80);
+  const dir = idx();
+  const s = await IndexStore.open(dir);
+  let closed: Promise<void> | undefined;
+  const r = await s.build(ws, {
+    lexicalThread: 'worker',
+    onProgress: (p) => {
+      if (p.phase === 'ingest' && p.done === 20) closed = s.close();
+    },
+  });
+  assert.ok(closed, 'close() was called mid-build');
+  await closed;
+  assert.equal(r.cancelled, true);
+  assert.ok(r.filesIndexed >= 20 && r.filesIndexed < 80, `stopped after ${r.filesIndexed} files`);
+  const again = await IndexStore.open(dir);
+  const resumed = await again.build(ws);
+  assert.equal(resumed.filesIndexed, 80);
+  assert.ok(resumed.filesChanged <= 80 - r.filesIndexed, `re-read ${resumed.filesChanged}`);
+  const clean = await IndexStore.open(idx());
+  await clean.build(ws);
+  assert.deepEqual(await rankings(again), await rankings(clean));
+  for (const x of [again, clean]) await x.close();
+  rmSync(ws, { recursive: true, force: true });
+});

@@ -373,6 +373,8 @@ export class IndexStore {
   private lexicalDirty = false;
   private snapshotTimer?: NodeJS.Timeout;
   private building = false;
+  /** close() was called: a running build stops at its next file */
+  private closing = false;
   /** shards open for searches (the 64 most recently read), closed by close() */
   private searchReader: TextReader;
   /** resolves when the running build ends (updates wait for it: its thread owns the lexical index) */
@@ -869,7 +871,7 @@ export class IndexStore {
       let lastCheckpoint = performance.now();
       let lastYield = performance.now();
       for (let i = 0; i < files.length; i++) {
-        if (opts.signal?.aborted) {
+        if (opts.signal?.aborted || this.closing) {
           cancelled = true;
           break;
         }
@@ -1327,11 +1329,16 @@ export class IndexStore {
 
   /** stop background work, write the lexical snapshot, release the embedder */
   async close(): Promise<void> {
+    // a running build stops at its next file, as if cancelled (its work is checkpointed and a
+    // new build resumes it), and ends before the store closes: never two writers on one folder
+    // (the extension reopens the indexes when the embedder setting changes, perhaps mid-build)
+    this.closing = true;
+    if (this.buildEnded) await this.buildEnded;
     this.embedAbort?.abort();
     await this.embedding?.catch(() => undefined);
     if (this.builder) {
-      // closed mid-build: the snapshot on disk stays what it was, and the next open re-adds
-      // from the shards the files it lacks (this thread's index lacks the build's files: not written)
+      // a thread re-adding files at open: the snapshot on disk stays what it was, and the next
+      // open re-adds from the shards the files it lacks
       void this.builder.terminate();
       this.builder = undefined;
       this.lexicalDirty = false;
