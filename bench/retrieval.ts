@@ -26,24 +26,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { mulberry32 } from '../test/fixtures/rng.js';
 
 const STOP = 'the of and to in is for that with as by on this are be it from at which an or can we its not'.split(' ');
 const CHUNKS_PER_FILE = 10;
 const QUERIES = 200;
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function vocabulary(n: number): string[] {
-  const r = rng(1);
+  const r = mulberry32(1);
   const syll = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'qua', 'tri', 'pol', 'gen', 'dor', 'lex', 'bi', 'on', 'ar', 'el', 'is'];
   const out = new Set<string>();
   while (out.size < n) {
@@ -58,7 +49,7 @@ function vocabulary(n: number): string[] {
 /** the i-th synthetic chunk: ~200 words, Zipf-like content words, 35% stop words */
 function makeChunks(n: number): string[] {
   const V = vocabulary(30000);
-  const r = rng(42);
+  const r = mulberry32(42);
   const word = () => (r() < 0.35 ? STOP[Math.floor(r() * STOP.length)] : V[Math.floor(Math.pow(r(), 2.5) * V.length)]);
   return Array.from({ length: n }, () => Array.from({ length: 190 + Math.floor(r() * 30) }, word).join(' '));
 }
@@ -66,7 +57,7 @@ function makeChunks(n: number): string[] {
 /** QUERIES queries (seed 7: the timed ones; another seed: the warm-up) */
 function makeQueries(seed = 7, n = QUERIES): string[] {
   const V = vocabulary(30000);
-  const r = rng(seed);
+  const r = mulberry32(seed);
   return Array.from({ length: n }, () => {
     const k = 2 + Math.floor(r() * 3);
     const words = Array.from({ length: k }, () => V[Math.floor(Math.pow(r(), 2.5) * V.length)]);

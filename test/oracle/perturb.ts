@@ -11,21 +11,13 @@
  * An expected error line gets keep, drop, or a made-up result.
  */
 import type { ResultLine } from './check.js';
+import { mulberry32 as rng } from '../fixtures/rng.js';
+
+export { rng };
 
 export const MODES = ['keep', 'rel', 'rel1', 'tiny', 'edge', 'flip', 'drop', 'error', 'nan', 'inf', 'field'] as const;
 export type Mode = (typeof MODES)[number] | 'result';
 
-/** mulberry32 */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** paths to the numeric leaves of a value */
 function leaves(v: unknown, path: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
