@@ -8,6 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexStore, WORKER_MIN_BYTES, WORKER_MIN_CHUNKS } from '../../src/core/retrieval/store.js';
+import { mulberry32 } from '../fixtures/rng.js';
 
 const idx = () => mkdtempSync(join(tmpdir(), 'control-idx-'));
 
@@ -15,10 +16,6 @@ const idx = () => mkdtempSync(join(tmpdir(), 'control-idx-'));
 const SUBJECTS = ['riccati', 'kalman', 'nyquist', 'lyapunov', 'saturation', 'bandwidth', 'observer', 'integrator', 'deadbeat', 'sensitivity', 'loopshaping', 'discretisation'];
 const FILLER = 'state input output gain pole zero plant model loop feedback design response frequency time system matrix vector signal noise'.split(' ');
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
-}
 
 /**
  * `files` Markdown files of `sections` sections of ~`words` words; file i is about
@@ -26,7 +23,7 @@ function rng(seed: number) {
  */
 function workspace(files: number, sections = 4, words = 60): string {
   const dir = mkdtempSync(join(tmpdir(), 'control-ws-'));
-  const r = rng(files * 31 + sections);
+  const r = mulberry32(files * 31 + sections);
   for (let i = 0; i < files; i++) {
     const subject = SUBJECTS[i % SUBJECTS.length];
     const parts: string[] = [];
