@@ -488,13 +488,8 @@ export class IndexStore {
     if (!missing.length) return;
     const chunks = missing.reduce((n, f) => n + f.count, 0);
     if (chunks >= WORKER_MIN_CHUNKS && this.startBuilder(fromDisk ? 'disk' : 'fresh')) {
-      this.lastLexicalThread = 'worker';
-      for (const f of missing) {
-        this.addLexicalFromShard(f);
-        if (!(await this.builderRoom())) break; // the thread failed: reconciled on this thread
-      }
-      if (this.builder) await this.finishBuilder();
-      if (this.builderWarnings.length) this.lastLexicalThread = 'main';
+      if (await this.feedBuilder(missing)) await this.finishBuilder();
+      this.lastLexicalThread = this.builderWarnings.length ? 'main' : 'worker';
       return;
     }
     this.lastLexicalThread = 'main';
@@ -568,6 +563,20 @@ export class IndexStore {
     if (e) this.builderWarnings.push(`the lexical build thread failed (${e.message}); indexed on the main thread instead`);
     this.lexical = new LexicalIndex(this.manifest.lexical);
     this.loadLexical(true);
+  }
+
+  /** the indexed files in id order (re-adding them in this order gives a clean build's index) */
+  private filesInIdOrder(): FileEntry[] {
+    return Object.values(this.manifest.files).sort((a, b) => a.firstId - b.firstId);
+  }
+
+  /** send files from their shards to the build thread, with backpressure; false when the thread failed (then reconciled here) */
+  private async feedBuilder(files: FileEntry[]): Promise<boolean> {
+    for (const f of files) {
+      this.addLexicalFromShard(f);
+      if (!(await this.builderRoom())) return false;
+    }
+    return true;
   }
 
   /** every indexed file's id range (the snapshot header) */
@@ -784,7 +793,7 @@ export class IndexStore {
     // small index; a large one is compacted by the next build, on the build thread
     if (this.needsCompaction() && this.chunks.size < WORKER_MIN_CHUNKS) {
       this.lexical = new LexicalIndex(this.manifest.lexical);
-      for (const f of Object.values(this.manifest.files).sort((a, b) => a.firstId - b.firstId)) this.addLexicalFromShard(f);
+      for (const f of this.filesInIdOrder()) this.addLexicalFromShard(f);
     }
     this.writeSnapshot();
   }
@@ -858,13 +867,8 @@ export class IndexStore {
       const thread = opts.lexicalThread ?? 'auto';
       const useWorker = thread === 'worker' || (thread === 'auto' && (pending >= WORKER_MIN_BYTES || compact));
       this.builderWarnings = [];
-      if (useWorker && this.startBuilder(compact ? 'fresh' : 'current') && compact) {
-        for (const f of Object.values(this.manifest.files).sort((a, b) => a.firstId - b.firstId)) {
-          this.addLexicalFromShard(f);
-          if (!(await this.builderRoom())) break;
-        }
-      }
-      let onThread = !!this.builder;
+      if (useWorker && this.startBuilder(compact ? 'fresh' : 'current') && compact) await this.feedBuilder(this.filesInIdOrder());
+      const onThread = !!this.builder;
       const skipped: { path: string; reason: string }[] = [];
       let changed = 0;
       let cancelled = false;
@@ -918,8 +922,7 @@ export class IndexStore {
         const r = await this.finishBuilder();
         if (r) timings.indexMs += r.addMs;
       }
-      if (this.builderWarnings.length) onThread = false;
-      this.lastLexicalThread = onThread ? 'worker' : 'main';
+      this.lastLexicalThread = onThread && !this.builderWarnings.length ? 'worker' : 'main';
       this.flush();
       timings.snapshotMs = performance.now() - ts;
       if (this.embedder) this.startEmbedding();
@@ -935,7 +938,7 @@ export class IndexStore {
         skipped,
         ms: Math.round(performance.now() - t0),
         cancelled,
-        lexicalThread: onThread ? 'worker' : 'main',
+        lexicalThread: this.lastLexicalThread,
         ...(this.builderWarnings.length ? { warnings: [...this.builderWarnings] } : {}),
         timings: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Math.round(v)])) as unknown as BuildTimings,
       };
@@ -1117,15 +1120,16 @@ export class IndexStore {
 
   /** the lexical ranking (ids, best first; dead ids included, with room for them in the limit) */
   private async lexicalSearch(query: string, n: number): Promise<number[]> {
+    const limit = (size: number) => n + Math.min(50, Math.max(0, size - this.chunks.size));
     const b = this.builder;
     if (b?.accepting) {
       try {
-        return await b.search(query, n + Math.min(50, Math.max(0, b.size - this.chunks.size)));
+        return await b.search(query, limit(b.size));
       } catch {
         /* the thread failed: this thread's index answers (it is being made whole) */
       }
     }
-    return this.lexical.search(query, n + Math.min(50, Math.max(0, this.lexical.size - this.chunks.size)));
+    return this.lexical.search(query, limit(this.lexical.size));
   }
 
   /**
@@ -1208,55 +1212,52 @@ export class IndexStore {
     // the index may have changed while the query was embedded: only live chunks from here
     for (let i = lexIds.length - 1; i >= 0; i--) if (!this.chunks.has(lexIds[i])) lexIds.splice(i, 1);
     const reader = this.searchReader;
-    {
-      // dense ranking over every embedded chunk (brute force: 100k x 384 is ~40 ms)
-      const top: { id: number; cos: number }[] = [];
-      let floor = -Infinity;
-      for (const [id, v] of this.vectors) {
-        if (!this.chunks.has(id)) continue;
-        const cos = dot(qv, v);
-        if (top.length < nCand || cos > floor) {
-          top.push({ id, cos });
-          if (top.length > nCand * 2) {
-            top.sort((a, b) => b.cos - a.cos);
-            top.length = nCand;
-            floor = top[nCand - 1].cos;
-          }
+    // dense ranking over every embedded chunk (brute force: 100k x 384 is ~40 ms)
+    const top: { id: number; cos: number }[] = [];
+    let floor = -Infinity;
+    for (const [id, v] of this.vectors) {
+      if (!this.chunks.has(id)) continue;
+      const cos = dot(qv, v);
+      if (top.length < nCand || cos > floor) {
+        top.push({ id, cos });
+        if (top.length > nCand * 2) {
+          top.sort((a, b) => b.cos - a.cos);
+          top.length = nCand;
+          floor = top[nCand - 1].cos;
         }
       }
-      top.sort((a, b) => b.cos - a.cos);
-      top.length = Math.min(top.length, nCand);
-      const cosine = new Map<number, number>(top.map((t) => [t.id, t.cos]));
-      // lexical candidates are scored densely too, so none is dropped for lack of a score
-      for (const id of lexIds) {
-        const v = this.vectors.get(id);
-        if (v && !cosine.has(id)) cosine.set(id, dot(qv, v));
-      }
-      let gated = 0;
-      const pass = (id: number) => {
-        const cos = cosine.get(id);
-        if (cos !== undefined) return cos >= gate.threshold;
-        // not embedded yet: the lexical gate decides until its vector exists
-        return this.coverage(termRes, id, reader) >= LEXICAL_COVERAGE;
-      };
-      const lexRank = new Map(lexIds.map((id, i) => [id, i + 1]));
-      const denseRank = new Map(top.map((t, i) => [t.id, i + 1]));
-      const lexPass = lexIds.filter(pass);
-      const densePass = top.map((t) => t.id).filter((id) => cosine.get(id)! >= gate.threshold);
-      const considered = new Set([...lexIds, ...top.map((t) => t.id)]);
-      gated = [...considered].filter((id) => !lexPass.includes(id) && !densePass.includes(id)).length;
-      const fused = rrf([lexPass, densePass]).slice(0, k);
-      const hits: SearchHit[] = [];
-      for (const f of fused) {
-        const h = hit(reader, f.key, f.score, hits.length + 1, {
-          ...(cosine.has(f.key) ? { cosine: cosine.get(f.key) } : {}),
-          ...(lexRank.has(f.key) ? { lexicalRank: lexRank.get(f.key) } : {}),
-          ...(denseRank.has(f.key) ? { denseRank: denseRank.get(f.key) } : {}),
-        });
-        if (h) hits.push(h);
-      }
-      return result(hits, gated);
     }
+    top.sort((a, b) => b.cos - a.cos);
+    top.length = Math.min(top.length, nCand);
+    const cosine = new Map<number, number>(top.map((t) => [t.id, t.cos]));
+    // lexical candidates are scored densely too, so none is dropped for lack of a score
+    for (const id of lexIds) {
+      const v = this.vectors.get(id);
+      if (v && !cosine.has(id)) cosine.set(id, dot(qv, v));
+    }
+    const pass = (id: number) => {
+      const cos = cosine.get(id);
+      if (cos !== undefined) return cos >= gate.threshold;
+      // not embedded yet: the lexical gate decides until its vector exists
+      return this.coverage(termRes, id, reader) >= LEXICAL_COVERAGE;
+    };
+    const lexRank = new Map(lexIds.map((id, i) => [id, i + 1]));
+    const denseRank = new Map(top.map((t, i) => [t.id, i + 1]));
+    const lexPass = lexIds.filter(pass);
+    const densePass = top.map((t) => t.id).filter((id) => cosine.get(id)! >= gate.threshold);
+    const considered = new Set([...lexIds, ...top.map((t) => t.id)]);
+    const gated = [...considered].filter((id) => !lexPass.includes(id) && !densePass.includes(id)).length;
+    const fused = rrf([lexPass, densePass]).slice(0, k);
+    const hits: SearchHit[] = [];
+    for (const f of fused) {
+      const h = hit(reader, f.key, f.score, hits.length + 1, {
+        ...(cosine.has(f.key) ? { cosine: cosine.get(f.key) } : {}),
+        ...(lexRank.has(f.key) ? { lexicalRank: lexRank.get(f.key) } : {}),
+        ...(denseRank.has(f.key) ? { denseRank: denseRank.get(f.key) } : {}),
+      });
+      if (h) hits.push(h);
+    }
+    return result(hits, gated);
   }
 
   /**
