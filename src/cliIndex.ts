@@ -129,7 +129,7 @@ export async function main(argv: string[]): Promise<number> {
       const mirror = a.mirror ?? process.env.HF_ENDPOINT;
       if (!a.json) console.error(`Downloading ${DEFAULT_EMBEDDER.repo} (about ${DEFAULT_EMBEDDER.approxMB} MB) from ${mirror || 'https://huggingface.co'} into ${dest} ...`);
       let last = 0;
-      await downloadEmbedder(DEFAULT_EMBEDDER, {
+      const { dim } = await downloadEmbedder(DEFAULT_EMBEDDER, {
         dest,
         mirror,
         onProgress: (p) => {
@@ -138,11 +138,6 @@ export async function main(argv: string[]): Promise<number> {
           process.stderr.write(`\r  ${(p.done / 1e6).toFixed(1)} of ${(p.total / 1e6).toFixed(1)} MB: ${p.file}        `);
         },
       });
-      // fail closed: a folder that does not load is not reported as ready
-      const { loadEmbedder } = await import('./core/retrieval/embedder.js');
-      const emb = await loadEmbedder(dest);
-      const dim = emb.dim;
-      await emb.dispose();
       if (a.json) console.log(JSON.stringify({ path: dest, model: DEFAULT_EMBEDDER.repo, dim }));
       else console.log(`${process.stderr.isTTY ? '\n' : ''}Ready: ${dest} (${dim} dimensions). Use it with --embedder ${JSON.stringify(dest)}.`);
       return 0;

@@ -80,7 +80,7 @@ export class RetrievalService implements vscode.Disposable {
           const ac = new AbortController();
           token.onCancellationRequested(() => ac.abort());
           let last = 0;
-          await downloadEmbedder(DEFAULT_EMBEDDER, {
+          const { dim } = await downloadEmbedder(DEFAULT_EMBEDDER, {
             dest,
             mirror,
             signal: ac.signal,
@@ -90,11 +90,8 @@ export class RetrievalService implements vscode.Disposable {
               last = Math.max(last, pct);
             },
           });
-          // fail closed: a folder that does not load is not set
-          const { loadEmbedder } = await import('../core/retrieval/embedder.js');
-          const emb = await loadEmbedder(dest);
-          this.log.info(`embedder downloaded: ${dest} (${emb.dim} dimensions) from ${mirror}`);
-          await emb.dispose();
+          // downloadEmbedder loads the model once: a folder that does not load is never set
+          this.log.info(`embedder downloaded: ${dest} (${dim} dimensions) from ${mirror}`);
         },
       );
     } catch (e) {

@@ -29,7 +29,7 @@ test('downloads every file, verified, and the folder loads and embeds as the ori
   const d = dest();
   const seen: number[] = [];
   const out = await downloadEmbedder(SPEC, { dest: d, mirror: hub.url, onProgress: (p) => seen.push(p.done) });
-  assert.equal(out, d);
+  assert.deepEqual(out, { path: d, dim: 128 }, 'the folder, and the dimension of the model it loaded');
   assert.ok(isDownloaded(d, SPEC));
   for (const f of FILES) assert.deepEqual(readFileSync(join(d, f)), readFileSync(join(source, f)), f);
   assert.ok(!existsSync(join(d, 'onnx', 'model.onnx.part')));

@@ -8,7 +8,9 @@
  * checked against the size and hash the hub announces (LFS files: `X-Linked-Etag`, the file's
  * SHA-256, on the redirect; small files: the ETag, their git blob SHA-1), and only then renamed
  * into place. A folder is usable only when every file is in place, so a cancelled download
- * never leaves a model that half loads. Nothing but these files leaves or enters the machine.
+ * never leaves a model that half loads, and the model is loaded once before the download
+ * reports success (fail closed: no front end points its setting at a folder that does not
+ * load). Nothing but these files leaves or enters the machine.
  *
  * Written by hand (not transformers.js's own downloader) because that one downloads on first
  * use, without consent, progress, cancellation, resumption or verification.
@@ -87,11 +89,13 @@ export function isDownloaded(dest: string, spec: EmbedderSpec = DEFAULT_EMBEDDER
 }
 
 /**
- * Download `spec` into `opts.dest`; resolves with the folder. Files already in place are kept;
- * partial ones are resumed. Throws ControlError with the URL and the way out on any failure,
- * and 'cancelled' when the signal aborts (the partial files stay for the next attempt).
+ * Download `spec` into `opts.dest` and load it once; resolves with the folder and the
+ * model's dimension. Files already in place are kept; partial ones are resumed. Throws
+ * ControlError with the URL and the way out on any failure, 'cancelled' when the signal
+ * aborts (the partial files stay for the next attempt), and loadEmbedder's error when the
+ * downloaded model does not load.
  */
-export async function downloadEmbedder(spec: EmbedderSpec = DEFAULT_EMBEDDER, opts: DownloadOptions): Promise<string> {
+export async function downloadEmbedder(spec: EmbedderSpec = DEFAULT_EMBEDDER, opts: DownloadOptions): Promise<{ path: string; dim: number }> {
   const mirror = opts.mirror || DEFAULT_MIRROR;
   const doFetch = opts.fetchImpl ?? fetch;
   const dest = opts.dest;
@@ -188,5 +192,9 @@ export async function downloadEmbedder(spec: EmbedderSpec = DEFAULT_EMBEDDER, op
     sizes.set(file, have);
   }
   writeFileSync(join(dest, 'control-download.json'), `${JSON.stringify({ repo: spec.repo, revision: spec.revision, mirror, files: Object.fromEntries(sizes), at: new Date().toISOString() }, null, 1)}\n`);
-  return dest;
+  const { loadEmbedder } = await import('./embedder.js');
+  const emb = await loadEmbedder(dest);
+  const dim = emb.dim;
+  await emb.dispose();
+  return { path: dest, dim };
 }
