@@ -55,10 +55,40 @@ export function requireSiso(sys: { m: number; p: number }, tool: string): void {
     throw new ControlError(`${tool} needs a SISO model; this one has ${sys.m} inputs and ${sys.p} outputs (select one column of B and one row of C).`);
 }
 
+/** true when every row of M is empty: [] (0x0) or [[], ...] (k x 0) */
+export function isEmptyMatrix(M: unknown): boolean {
+  return Array.isArray(M) && M.every((r) => Array.isArray(r) && r.length === 0);
+}
+
+/**
+ * A model with no states (n = 0): the static gain y = D u. A matrix of rows cannot hold a
+ * 0 x m matrix (B = zeros(0, m) is written []), and tf2ss writes C as [] too, so the
+ * numbers of inputs and outputs come from D, which is then required.
+ */
+function readStaticGain(args: Record<string, any>, tool: string): SS {
+  const B = checkMatrix(args.B, 'B');
+  if (!isEmptyMatrix(B))
+    throw new ControlError(`A is 0x0 (no states) but B is ${fmtSize(B)}; with no states B must be empty (0 x m: [] or zeros(0,m)).`);
+  const C = checkMatrix(args.C, 'C');
+  if (!isEmptyMatrix(C))
+    throw new ControlError(`A is 0x0 (no states) but C is ${fmtSize(C)}; with no states C must be empty (p x 0: [] or zeros(p,0)).`);
+  if (args.D === undefined || args.D === null)
+    throw new ControlError(
+      `${tool}: A is 0x0 (no states), so the model is the static gain y = D u; give D (p x m). The numbers of inputs and outputs cannot be inferred from B = [] (0 x m) and C = [] (p x 0) alone.`,
+    );
+  const D = checkMatrix(args.D, 'D');
+  const [p, m] = size(D);
+  if (p === 0 || m === 0) throw new ControlError(`D is ${fmtSize(D)}: the static gain needs at least one input and one output.`);
+  if (C.length && C.length !== p)
+    throw new ControlError(`C is ${C.length}x0 (${C.length} outputs) but D is ${fmtSize(D)}; D must have one row per output.`);
+  return { A: [], B: [], C: Array.from({ length: p }, () => []), D, n: 0, m, p, Ts: readTs(args) };
+}
+
 export function readSS(args: Record<string, any>, tool: string): SS {
   for (const k of ['A', 'B', 'C'])
     if (args[k] === undefined) throw new ControlError(`${tool} needs the state-space matrices A, B and C (argument ${k} is missing).`);
   const A = checkMatrix(args.A, 'A');
+  if (isEmptyMatrix(A)) return readStaticGain(args, tool);
   const n = checkSquare(A, 'A');
   const B = checkMatrix(args.B, 'B');
   if (B.length !== n)

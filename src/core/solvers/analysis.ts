@@ -141,7 +141,8 @@ function defectiveOnBoundary(A: Matrix, boundary: Complex[]): Complex[] {
 
 export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; Ts?: number }): AnalysisResult {
   const A = checkMatrix(args.A, 'A');
-  const n = checkSquare(A, 'A');
+  // n = 0 (a static gain): no eigenvalues, so stable (trivially), ranks 0 of 0
+  const n = checkSquare(A, 'A', true);
   const discrete = typeof args.Ts === 'number' && args.Ts > 0;
   const Ts = discrete ? (args.Ts as number) : 0;
   const tol = boundaryTol(A);
@@ -178,7 +179,8 @@ export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; T
   if (args.D !== undefined) {
     const D = checkMatrix(args.D, 'D');
     if (args.B === undefined || args.C === undefined) throw new ControlError('D was given without B and C.');
-    const [p, m] = [args.C.length, args.B[0]?.length ?? 0];
+    // with no states B = [] (0 x m) does not tell m, and C = [] may not tell p: D does
+    const [p, m] = [n === 0 && !args.C.length ? D.length : args.C.length, n === 0 ? (D[0]?.length ?? 0) : (args.B[0]?.length ?? 0)];
     if (D.length !== p || (D[0]?.length ?? 0) !== m)
       throw new ControlError(`D is ${fmtSize(D)} but C has ${p} rows and B has ${m} columns, so D must be ${p}x${m}.`);
   }
@@ -188,6 +190,12 @@ export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; T
 export const tools: ToolDef[] = [
   {
     name: 'analyse',
+    words: {
+      calls: [{ names: ['isstable', 'analyse', 'analyze'], args: ['sys'] }],
+      phrases: ['analyse', 'analyze', 'analysis', 'is it stable', 'is this stable', 'is the system stable', 'is the plant stable', 'is the model stable', 'stability of', 'check stability', 'stable or not', 'stability', 'is stable'],
+      weak: ['stable', 'unstable', 'properties of'],
+      example: '/analyse A=[0 1; -2 -3], B=[0;1], C=[1 0], D=0',
+    },
     brief: 'Stability, eigenvalues, damping, controllability/observability (with the modes that are not) of (A, B, C, D).',
     title: 'State-space analysis',
     description:

@@ -27,6 +27,9 @@ export function c2dZoh(A: Mat, B: Mat, Ts: number): { Ad: Mat; Bd: Mat } {
 
 export function c2d(sys: SS, Ts: number, method: C2dMethod): DiscreteSS {
   const { A, B, C, D, n, m } = sys;
+  // no states (a static gain): every method keeps y = D u; Ad, Bd, Cd are empty ([], as
+  // tf2ss writes them) and Dd = D
+  if (n === 0) return { Ad: [], Bd: [], Cd: [], Dd: D.map((r) => r.slice()) };
   if (method === 'zoh') {
     const { Ad, Bd } = c2dZoh(A, B, Ts);
     return { Ad, Bd, Cd: C.map((r) => r.slice()), Dd: D.map((r) => r.slice()) };
@@ -66,6 +69,15 @@ export function c2d(sys: SS, Ts: number, method: C2dMethod): DiscreteSS {
 export const tools: ToolDef[] = [
   {
     name: 'c2d',
+    words: {
+      calls: [
+        { names: ['c2d', 'sample_system', 'sample'], args: ['sys', 'Ts', 'method'], keywords: { method: 'method', Ts: 'Ts', dt: 'Ts' } },
+        { names: ['cont2discrete'], args: ['sys', 'Ts', 'method'], keywords: { method: 'method', dt: 'Ts' } },
+      ],
+      phrases: ['c2d', 'discretize', 'discretise', 'discretization', 'discretisation', 'discrete equivalent', 'convert to discrete', 'sampled-data model', 'discrete-time model', 'zero-order hold equivalent'],
+      aliases: { Ts: ['T', 'dt', 'ts', 'Tsample', 'h'] },
+      example: '/c2d A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts=0.1',
+    },
     brief: 'Discretise (A, B, C, D) with sample time Ts; method zoh, foh or tustin.',
     title: 'Continuous to discrete conversion',
     description:

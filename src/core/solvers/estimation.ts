@@ -109,6 +109,13 @@ const out = (s: KalmanSolution) => {
 export const tools: ToolDef[] = [
   {
     name: 'lqe',
+    words: {
+      calls: [{ names: ['lqe'], args: ['A', 'G', 'C', 'Qn', 'Rn'] }, { names: ['lqe'], args: ['sys', 'Qn', 'Rn'] }],
+      phrases: ['lqe', 'kalman filter', 'kalman gain', 'kalman estimator', 'linear quadratic estimator', 'optimal estimator', 'steady-state kalman', 'kalman'],
+      aliases: { Qn: ['W', 'Qw', 'QN', 'Q'], Rn: ['V', 'Rv', 'RN', 'R'] },
+      discrete: 'kalman',
+      example: '/lqe A=[0 1; -2 -3], G=[0;1], C=[1 0], Qn=1, Rn=0.1',
+    },
     title: 'Continuous-time Kalman estimator (LQE)',
     description:
       "Stationary Kalman-Bucy filter for dx/dt = Ax + Gw, y = Cx + v with E[ww'] = Qn, E[vv'] = Rn: " +
@@ -122,6 +129,13 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'kalman',
+    words: {
+      calls: [{ names: ['kalman'], args: ['sys', 'Qn', 'Rn'], note: "kalman(sys, Qn, Rn) is read with G = B of sys (every input is process noise)" }],
+      phrases: ['discrete kalman', 'discrete-time kalman', 'discrete kalman filter', 'digital kalman filter'],
+      aliases: { Qn: ['W', 'Qw', 'QN', 'Q'], Rn: ['V', 'Rv', 'RN', 'R'] },
+      continuous: 'lqe',
+      example: '/kalman A=[1 0.1; 0 1], G=[0;1], C=[1 0], Qn=1, Rn=0.1, Ts=0.1',
+    },
     brief: "Kalman filter gain L for x' = Ax + Gw, y = Cx + v, noise covariances Qn, Rn (Ts > 0: discrete).",
     title: 'Kalman filter (continuous or discrete)',
     description:

@@ -88,6 +88,48 @@ export interface Margins {
   pm_deg: number;
   w_pc: number;
   w_gc: number;
+  /** set when the numbers need a word of explanation (a static-gain loop) */
+  caution?: string;
+}
+
+/**
+ * Margins of a static-gain loop L = k (no dynamics): |L| and the phase are the same at every
+ * frequency, so there is no isolated crossover and w_pc = w_gc = NaN always.
+ * - k >= 0, k != 1: no crossing at all: gm = pm = Infinity (MATLAB's convention for no
+ *   crossover).
+ * - k = 1: |L| = 1 at every frequency with phase 0: pm = 180° (at every frequency).
+ * - k < 0: the Nyquist plot is the single point k on the negative real axis: gm = 1/|k|
+ *   (the gain factor that moves it onto -1); k = -1 sits on -1 itself (1 + L = 0: the loop is
+ *   ill-posed) and also has |L| = 1 with phase 180°, so gm = 1 (0 dB) and pm = 0.
+ */
+export function staticMargins(k: number): Margins {
+  const none: Margins = { gm: Infinity, gm_db: Infinity, pm_deg: Infinity, w_pc: NaN, w_gc: NaN };
+  if (k >= 0 && k !== 1)
+    return { ...none, caution: `The loop is a static gain L = ${k}: its magnitude and phase are the same at every frequency and it never crosses 0 dB or -180°, so both margins are infinite.` };
+  if (k === 1)
+    return {
+      ...none,
+      pm_deg: 180,
+      caution: 'The loop is the static gain L = 1: |L| = 1 at every frequency with phase 0°, so every frequency is a gain crossover with pm = 180° (w_gc is not a single frequency: NaN); there is no phase crossover (gm = Infinity).',
+    };
+  const gm = 1 / Math.abs(k);
+  if (k === -1)
+    return {
+      gm: 1,
+      gm_db: 0,
+      pm_deg: 0,
+      w_pc: NaN,
+      w_gc: NaN,
+      caution: 'The loop is the static gain L = -1: 1 + L = 0, so the negative-feedback loop is ill-posed (no solution); gm = 1 (0 dB) and pm = 0° at every frequency (no single crossover frequency: NaN).',
+    };
+  return {
+    gm,
+    gm_db: 20 * Math.log10(gm),
+    pm_deg: Infinity,
+    w_pc: NaN,
+    w_gc: NaN,
+    caution: `The loop is a static gain L = ${k}: its phase is -180° at every frequency (no single phase crossover: w_pc = NaN), so gm = 1/|L| = ${gm.toPrecision(6)}, the gain factor that puts L on -1${gm < 1 ? ' (a reduction: the loop breaks down if the gain drops by that factor)' : ''}; |L| != 1, so there is no gain crossover (pm = Infinity).`,
+  };
 }
 
 /** polishes a root of a real function near x0 by bracketing and Brent; x0 if no sign change */
@@ -144,6 +186,7 @@ function polysub(a: number[], b: number[]): number[] {
 export function margins(numIn: number[], denIn: number[], Ts: number, accept?: (w: number, kind: 'pc' | 'gc') => boolean): Margins {
   const num = polyStrip(numIn);
   const den = polyStrip(denIn);
+  if (den.length === 1 && num.length === 1) return staticMargins(num[0] / den[0]);
   const evalH = (w: number): [number, number] => {
     const zr = Ts > 0 ? Math.cos(w * Ts) : 0;
     const zi = Ts > 0 ? Math.sin(w * Ts) : w;
@@ -294,6 +337,14 @@ function isZeroPoly(p: number[]): boolean {
 export const tools: ToolDef[] = [
   {
     name: 'freqresp',
+    words: {
+      calls: [
+        { names: ['bode', 'bode_plot', 'freqresp', 'frequency_response', 'freqs'], args: ['sys', 'w'], keywords: { w: 'w', omega: 'w' } },
+      ],
+      phrases: ['bode', 'bode plot', 'bode diagram', 'frequency response', 'freqresp', 'magnitude and phase', 'gain and phase at'],
+      aliases: { w: ['omega', 'ω', 'W', 'freqs', 'frequencies'] },
+      example: '/bode num=[10], den=[1 6 5 0]',
+    },
     brief: 'Frequency response H(jw): complex values, magnitude dB, phase deg at w (rad/s).',
     title: 'Frequency response',
     description:
@@ -333,6 +384,11 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'margins',
+    words: {
+      calls: [{ names: ['margin', 'margins', 'stability_margins', 'allmargin'], args: ['sys'] }],
+      phrases: ['margins', 'margin', 'gain margin', 'phase margin', 'stability margins', 'crossover frequency', 'crossover frequencies', 'gain crossover', 'phase crossover'],
+      example: '/margins num=[10], den=[1 6 5 0]',
+    },
     brief: 'Gain and phase margins with crossover frequencies of a SISO loop (num/den or A, B, C, D).',
     title: 'Gain and phase margins',
     description:

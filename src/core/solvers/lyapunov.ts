@@ -213,6 +213,21 @@ function lyapArgs(args: Record<string, any>): { A: Mat; Q: Mat } {
 export const tools: ToolDef[] = [
   {
     name: 'lyap',
+    words: {
+      calls: [
+        { names: ['lyap', 'lyapunov'], args: ['A', 'Q'] },
+        {
+          names: ['solve_continuous_lyapunov', 'solve_lyapunov'],
+          args: ['A', 'Q'],
+          keywords: { a: 'A', q: 'Q' },
+          note: "SciPy's solve_continuous_lyapunov(a, q) solves AX + XAᵀ = Q, so it is lyap with −Q",
+          map: (a) => ({ ...a, Q: Array.isArray(a.Q) ? (a.Q as number[][]).map((r) => r.map((x) => -x)) : a.Q }),
+        },
+      ],
+      phrases: ['lyapunov equation', 'continuous lyapunov', 'lyap', 'gramian', 'controllability gramian'],
+      discrete: 'dlyap',
+      example: '/lyap A=[-1 2; 0 -3], Q=eye(2)',
+    },
     brief: "X solving A X + X A' + Q = 0.",
     title: 'Continuous Lyapunov equation',
     description:
@@ -232,6 +247,12 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'dlyap',
+    words: {
+      calls: [{ names: ['dlyap', 'solve_discrete_lyapunov', 'dlyapunov'], args: ['A', 'Q'], keywords: { a: 'A', q: 'Q' } }],
+      phrases: ['discrete lyapunov', 'discrete-time lyapunov', 'stein equation', 'dlyap', 'discrete lyapunov equation'],
+      continuous: 'lyap',
+      example: '/dlyap A=[0.5 0.1; 0 0.8], Q=eye(2)',
+    },
     title: 'Discrete Lyapunov (Stein) equation',
     description:
       "Solves the discrete Lyapunov equation A X A' - X + Q = 0 for X (Bartels-Stewart on the real Schur form). " +

@@ -40,6 +40,9 @@ export function h2norm(sys: SS): number {
     if (D.some((r) => r.some((v) => v !== 0))) return Infinity;
     if (ev.some(([r]) => r >= -1e3 * EPS * nrm)) return Infinity;
   }
+  // no states (a static gain): continuous, D = 0 here (D != 0 returned Infinity above), so 0;
+  // discrete, the pulse response is D at k = 0 only, so ||D||_F
+  if (n === 0) return Ts > 0 ? Math.sqrt(D.reduce((s, r) => s + r.reduce((a, v) => a + v * v, 0), 0)) : 0;
   const BBt = matmul(B, transpose(B));
   const P = Ts > 0 ? dlyapSolve(A, BBt) : lyapSolve(A, BBt);
   const CPCt = matmul(matmul(C, P), transpose(C));
@@ -221,6 +224,9 @@ function hinfContinuous(A: Mat, B: Mat, C: Mat, D: Mat, tol = 1e-12): HinfResult
 
 export function hinfnorm(sys: SS): HinfResult {
   const { A, B, C, D, n, Ts } = sys;
+  // no states (a static gain): the gain is sigma_max(D) at every frequency; fpeak = 0, the
+  // first frequency that attains it
+  if (n === 0) return { hinf: sigmaMax(D, D.map((r) => r.map(() => 0))), fpeak: 0 };
   const ev = eigenvalues(A);
   const nrm = Math.max(normFro(A), 1e-300);
   if (Ts > 0) {
@@ -262,6 +268,11 @@ export function hinfnorm(sys: SS): HinfResult {
 export const tools: ToolDef[] = [
   {
     name: 'h2norm',
+    words: {
+      calls: [{ names: ['h2norm'], args: ['sys'] }, { names: ['norm', 'system_norm'], args: ['sys', '2'] }],
+      phrases: ['h2 norm', 'h2-norm', 'h2norm', 'h_2 norm', 'h2'],
+      example: '/h2norm A=[-1 0; 0 -2], B=[1;1], C=[1 1]',
+    },
     brief: 'H2 norm of (A, B, C, D).',
     title: 'H2 norm',
     description:
@@ -278,6 +289,11 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'hinfnorm',
+    words: {
+      calls: [{ names: ['hinfnorm'], args: ['sys'] }, { names: ['norm', 'system_norm'], args: ['sys', 'inf'] }],
+      phrases: ['hinf norm', 'h-infinity norm', 'h infinity norm', 'h∞ norm', 'hinfnorm', 'h-inf norm', 'hinf', 'h∞', 'peak gain', 'l2 gain'],
+      example: '/hinfnorm A=[-1 0; 0 -2], B=[1;1], C=[1 1]',
+    },
     brief: 'H-infinity norm (peak gain over frequency) of (A, B, C, D) and its frequency.',
     title: 'H-infinity norm',
     description:

@@ -462,6 +462,14 @@ export function place(A: Mat, B: Mat, polesIn: unknown[]): PlaceResult {
 export const tools: ToolDef[] = [
   {
     name: 'place',
+    words: {
+      calls: [
+        { names: ['place', 'acker', 'place_poles'], args: ['A', 'B', 'poles'], keywords: { poles: 'poles', p: 'poles' } },
+      ],
+      phrases: ['pole placement', 'place poles', 'place the poles', 'place', 'pole assignment', 'assign poles', 'ackermann', 'state feedback gain', 'closed-loop poles at', 'closed loop poles at'],
+      aliases: { poles: ['p', 'P', 'desired_poles', 'pdes', 'pd', 'eigs'] },
+      example: '/place A=[0 1; 0 0], B=[0;1], poles=[-1 -2]',
+    },
     brief: 'Gain K (u = -Kx) with eig(A - BK) at the given poles.',
     title: 'Pole placement',
     description:

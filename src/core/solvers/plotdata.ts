@@ -430,6 +430,11 @@ export function nyquistData(numIn: number[], denIn: number[], Ts: number, wGiven
 export const tools: ToolDef[] = [
   {
     name: 'rlocus',
+    words: {
+      calls: [{ names: ['rlocus', 'root_locus', 'rlocusplot', 'root_locus_plot'], args: ['sys', 'k'], keywords: { gains: 'k', kvect: 'k' } }],
+      phrases: ['root locus', 'rlocus', 'root-locus'],
+      example: '/rlocus num=[1], den=[1 3 2 0]',
+    },
     brief: 'Root locus of a SISO loop (num/den or A, B, C, D): closed-loop poles over the gain k >= 0, asymptotes, breakaway points.',
     title: 'Root locus',
     description:
@@ -448,6 +453,11 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'nyquist',
+    words: {
+      calls: [{ names: ['nyquist', 'nyquist_plot', 'nyquist_response'], args: ['sys', 'w'], keywords: { omega: 'w', w: 'w' } }],
+      phrases: ['nyquist', 'nyquist plot', 'nyquist diagram', 'nyquist curve'],
+      example: '/nyquist num=[1], den=[1 3 2 0]',
+    },
     brief: 'Nyquist curve of a SISO loop (num/den or A, B, C, D) with encirclements of -1 and detours around imaginary-axis poles.',
     title: 'Nyquist curve',
     description:

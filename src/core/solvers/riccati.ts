@@ -604,6 +604,15 @@ const ricParams = (withN: boolean) => ({
 export const tools: ToolDef[] = [
   {
     name: 'care',
+    words: {
+      calls: [
+        { names: ['care', 'icare'], args: ['A', 'B', 'Q', 'R'] },
+        { names: ['solve_continuous_are'], args: ['A', 'B', 'Q', 'R'], keywords: { a: 'A', b: 'B', q: 'Q', r: 'R' } },
+      ],
+      phrases: ['riccati equation', 'algebraic riccati', 'continuous riccati', 'care', 'riccati'],
+      discrete: 'dare',
+      example: '/care A=[0 1; 0 0], B=[0;1], Q=eye(2), R=1',
+    },
     title: 'Continuous algebraic Riccati equation',
     description:
       "Stabilising solution X of A'X + XA - XBR⁻¹B'X + Q = 0 (Schur method on the balanced Hamiltonian, " +
@@ -618,6 +627,15 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'dare',
+    words: {
+      calls: [
+        { names: ['dare', 'idare'], args: ['A', 'B', 'Q', 'R'] },
+        { names: ['solve_discrete_are'], args: ['A', 'B', 'Q', 'R'], keywords: { a: 'A', b: 'B', q: 'Q', r: 'R' } },
+      ],
+      phrases: ['discrete riccati', 'discrete algebraic riccati', 'discrete-time riccati', 'dare'],
+      continuous: 'care',
+      example: '/dare A=[1 0.1; 0 1], B=[0.005; 0.1], Q=eye(2), R=1',
+    },
     title: 'Discrete algebraic Riccati equation',
     description:
       "Stabilising solution X of A'XA - X - A'XB(R+B'XB)⁻¹B'XA + Q = 0 (structure-preserving doubling, A may be " +

@@ -41,6 +41,12 @@ export function weightCaution(a: RiccatiArgs): string | undefined {
 export const tools: ToolDef[] = [
   {
     name: 'lqr',
+    words: {
+      calls: [{ names: ['lqr'], args: ['A', 'B', 'Q', 'R', 'N'] }, { names: ['lqr'], args: ['sys', 'Q', 'R', 'N'] }],
+      phrases: ['lqr', 'linear quadratic regulator', 'linear-quadratic regulator', 'lq regulator', 'optimal state feedback', 'optimal control gain', 'quadratic regulator'],
+      discrete: 'dlqr',
+      example: '/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1',
+    },
     brief: "LQR gain K (u = -Kx) minimising ∫ x'Qx + u'Ru dt; also X, closed-loop poles and A - BK.",
     title: 'Continuous-time LQR',
     description:
@@ -57,6 +63,12 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'dlqr',
+    words: {
+      calls: [{ names: ['dlqr'], args: ['A', 'B', 'Q', 'R', 'N'] }, { names: ['dlqr'], args: ['sys', 'Q', 'R', 'N'] }],
+      phrases: ['dlqr', 'discrete lqr', 'discrete-time lqr', 'digital lqr', 'discrete linear quadratic regulator'],
+      continuous: 'lqr',
+      example: '/dlqr A=[1 0.1; 0 1], B=[0.005; 0.1], Q=eye(2), R=1',
+    },
     brief: 'Discrete LQR gain K for x[k+1] = Ax + Bu; also X, closed-loop poles and A - BK.',
     title: 'Discrete-time LQR',
     description:

@@ -71,6 +71,12 @@ export const complexOut = (list: Complex[]): number[][] => list.map(([re, im]) =
 export const tools: ToolDef[] = [
   {
     name: 'eig',
+    words: {
+      calls: [{ names: ['eig', 'eigvals', 'eigenvalues', 'pole', 'poles'], args: ['A'] }],
+      phrases: ['eigenvalues', 'eigenvalue', 'eigen values', 'eig', 'eigs', 'spectrum of a', 'characteristic roots', 'modes'],
+      weak: ['poles', 'open loop poles', 'open-loop poles'],
+      example: '/eig A=[0 1; -2 -3]',
+    },
     brief: 'Eigenvalues of A.',
     title: 'Eigenvalues',
     description:
@@ -84,12 +90,18 @@ export const tools: ToolDef[] = [
     },
     run(args) {
       const A = checkMatrix(args.A, 'A');
-      checkSquare(A, 'A');
+      // 0x0 (a model with no states, a static gain): no eigenvalues
+      if (checkSquare(A, 'A', true) === 0) return { eigenvalues: [] };
       return { eigenvalues: complexOut(eigenvalues(A)) };
     },
   },
   {
     name: 'ctrb_rank',
+    words: {
+      calls: [{ names: ['ctrb'], args: ['A', 'B'] }],
+      phrases: ['controllability', 'controllable', 'ctrb', 'controllability matrix', 'reachability', 'reachable'],
+      example: '/ctrb_rank A=[0 1; -2 -3], B=[0;1]',
+    },
     title: 'Controllability matrix and rank',
     description:
       'Controllability matrix [B, AB, ..., A^(n-1)B] of (A, B) and its numerical rank (SVD, tolerance ' +
@@ -103,7 +115,9 @@ export const tools: ToolDef[] = [
     run(args) {
       const A = checkMatrix(args.A, 'A');
       const B = checkMatrix(args.B, 'B');
-      const n = checkSquare(A, 'A');
+      const n = checkSquare(A, 'A', true);
+      // no states: the controllability matrix is empty and its rank 0 of 0 (nothing to control)
+      if (n === 0) return { rank: 0, matrix: [] };
       checkRows(B, n, 'B', 'A');
       if (B[0].length === 0) throw new ControlError('B has no columns.');
       const M = ctrbMat(fromRows(A), fromRows(B));
@@ -112,6 +126,11 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'obsv_rank',
+    words: {
+      calls: [{ names: ['obsv'], args: ['A', 'C'] }],
+      phrases: ['observability', 'observable', 'obsv', 'observability matrix'],
+      example: '/obsv_rank A=[0 1; -2 -3], C=[1 0]',
+    },
     title: 'Observability matrix and rank',
     description:
       'Observability matrix [C; CA; ...; CA^(n-1)] of (A, C) and its numerical rank (SVD, tolerance ' +
@@ -125,7 +144,9 @@ export const tools: ToolDef[] = [
     run(args) {
       const A = checkMatrix(args.A, 'A');
       const C = checkMatrix(args.C, 'C');
-      const n = checkSquare(A, 'A');
+      const n = checkSquare(A, 'A', true);
+      // no states: the observability matrix is empty and its rank 0 of 0 (nothing to observe)
+      if (n === 0) return { rank: 0, matrix: [] };
       checkCols(C, n, 'C', 'A');
       if (C.length === 0) throw new ControlError('C has no rows.');
       const M = obsvMat(fromRows(A), fromRows(C));

@@ -5,7 +5,7 @@
  * response y(t) = yf - C e^{At} xf.
  */
 import { ControlError } from '../errors.js';
-import type { ToolDef } from '../tools/types.js';
+import type { ToolDef, ToolWords } from '../tools/types.js';
 import { vector } from '../tools/schema.js';
 import { eigenvalues } from './_eig.js';
 import { EPS, add, block, expm, lu, luSolve, matmul, matvec, normFro, scale, sub, zeros, type Mat } from './_dense.js';
@@ -32,6 +32,11 @@ function timeGrid(t: number[], name: string): void {
 export function simulate(sys: SS, t: number[], kind: Kind): Mat[] {
   const { A, B, C, D, n, m, p, Ts } = sys;
   const out: Mat[] = [];
+  // a static gain (n = 0) y = D u: the step response is D for every t >= 0. The impulse
+  // response is D at k = 0, then 0 (discrete); continuous, it is D·δ(t), which samples
+  // cannot hold: as for every model here (and python-control) the D·δ(t) term is left
+  // out, so the samples are 0 and the tool says so (its caution)
+  const staticGain = (k0: boolean) => (kind === 'step' || k0 ? D.map((r) => r.slice()) : zeros(p, m));
   if (Ts > 0) {
     const idx = t.map((tk, i) => {
       const k = Math.round(tk / Ts);
@@ -39,6 +44,7 @@ export function simulate(sys: SS, t: number[], kind: Kind): Mat[] {
         throw new ControlError(`t[${i + 1}] = ${tk} is not a multiple of Ts = ${Ts}; a discrete system has samples at t = k·Ts only.`);
       return k;
     });
+    if (n === 0) return idx.map((k) => staticGain(k === 0));
     const K = Math.max(...idx);
     const Y: Mat[] = new Array(K + 1);
     // X[k] (n x m) is the state after k samples
@@ -59,6 +65,7 @@ export function simulate(sys: SS, t: number[], kind: Kind): Mat[] {
     for (const k of idx) out.push(Y[k]);
     return out;
   }
+  if (n === 0) return t.map(() => staticGain(false));
   // continuous: z = [x; u] with u' = 0, one exponential per distinct step
   const cache = new Map<number, { Phi: Mat; Gam: Mat }>();
   const prop = (dt: number) => {
@@ -174,6 +181,11 @@ export function brent(f: (x: number) => number, a: number, b: number, fa = f(a),
  */
 export function stepinfo(sys: SS): StepInfo {
   const { A, B, C, D, n } = sys;
+  if (n === 0)
+    throw new ControlError(
+      `stepinfo: the model has no states (a static gain D = ${D[0][0]}): its step response is the constant ${D[0][0]} for t >= 0, so it has no rise, overshoot or settling to measure (here they are measured from y(0) = D to the final value, which are equal).`,
+      'infeasible',
+    );
   const ev = eigenvalues(A);
   const nrmA = Math.max(normFro(A), 1e-300);
   let sigma = -Infinity;
@@ -329,9 +341,25 @@ export function stepinfo(sys: SS): StepInfo {
 
 const tParam = vector('time samples, starting at 0 and uniformly spaced (for a discrete system, t = k·Ts)');
 
+const RESP_WORDS: Record<Kind, ToolWords> = {
+  step: {
+    calls: [{ names: ['step', 'step_response', 'stepplot'], args: ['sys', 't'], keywords: { T: 't', t: 't' } }],
+    phrases: ['step response', 'step', 'unit step', 'response to a step', 'step input'],
+    aliases: { t: ['T', 'time', 'tvec'] },
+    example: '/step num=[1], den=[1 2 1]',
+  },
+  impulse: {
+    calls: [{ names: ['impulse', 'impulse_response', 'impulseplot'], args: ['sys', 't'], keywords: { T: 't', t: 't' } }],
+    phrases: ['impulse response', 'impulse', 'unit impulse'],
+    aliases: { t: ['T', 'time', 'tvec'] },
+    example: '/impulse num=[1], den=[1 2 1]',
+  },
+};
+
 function respTool(kind: Kind): ToolDef {
   return {
     name: kind,
+    words: RESP_WORDS[kind],
     title: kind === 'step' ? 'Step response' : 'Impulse response',
     description:
       kind === 'step'
@@ -347,7 +375,15 @@ function respTool(kind: Kind): ToolDef {
       const sys = readSS(args, kind);
       const t = args.t as number[];
       timeGrid(t, kind);
-      return { y: shapeY(sys, simulate(sys, t, kind)), t };
+      const y = shapeY(sys, simulate(sys, t, kind));
+      if (kind === 'impulse' && sys.n === 0 && sys.Ts === 0 && sys.D.some((r) => r.some((v) => v !== 0)))
+        return {
+          y,
+          t,
+          caution:
+            'The model has no states (a static gain D): its impulse response is D·δ(t), a Dirac impulse at t = 0 that samples cannot hold. As for every model here (D is ignored in the continuous impulse response, as python-control does), the samples are C e^{At} B = 0.',
+        };
+      return { y, t };
     },
   };
 }
@@ -357,6 +393,11 @@ export const tools: ToolDef[] = [
   respTool('impulse'),
   {
     name: 'stepinfo',
+    words: {
+      calls: [{ names: ['stepinfo', 'step_info'], args: ['sys'] }],
+      phrases: ['stepinfo', 'step info', 'overshoot', 'settling time', 'rise time', 'peak time', 'step characteristics', 'step-response characteristics'],
+      example: '/stepinfo A=[0 1; -2 -3], B=[0;1], C=[1 0]',
+    },
     brief: 'Rise time, settling time, overshoot, peak, final value of the step response of (A, B, C, D).',
     title: 'Step-response characteristics',
     description:

@@ -330,6 +330,11 @@ const out = (z: Complex[]) => sortComplex(z.map(([r, i]) => cplx(r, i)));
 export const tools: ToolDef[] = [
   {
     name: 'tf2ss',
+    words: {
+      calls: [{ names: ['tf2ss', 'ss'], args: ['sys'] }, { names: ['tf2ss'], args: ['num', 'den'] }],
+      phrases: ['tf2ss', 'state space realization', 'state-space realization', 'state space realisation', 'state-space realisation', 'to state space', 'into state space', 'state space form', 'controllable canonical form', 'realization', 'realisation'],
+      example: '/tf2ss num=[1], den=[1 2 1]',
+    },
     brief: 'State-space realisation (A, B, C, D) of a transfer function num/den (highest power first).',
     title: 'Transfer function to state space',
     description:
@@ -348,6 +353,11 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'ss2tf',
+    words: {
+      calls: [{ names: ['ss2tf', 'tf'], args: ['sys'] }, { names: ['ss2tf'], args: ['A', 'B', 'C', 'D'] }],
+      phrases: ['ss2tf', 'transfer function of', 'to transfer function', 'into a transfer function', 'to a transfer function', 'transfer function from'],
+      example: '/ss2tf A=[0 1; -2 -3], B=[0;1], C=[1 0], D=0',
+    },
     title: 'State space to transfer function',
     description:
       'Transfer function num/den of a SISO state-space model (A, B, C, D): den = det(sI - A) (monic), num zero-padded to the length of den, coefficients highest power first. No pole-zero cancellation is done.',
@@ -365,6 +375,12 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'poles_zeros',
+    words: {
+      calls: [{ names: ['pole', 'zero', 'tzero', 'pzmap', 'poles', 'zeros', 'pzmap'], args: ['sys'] }],
+      phrases: ['poles and zeros', 'zeros and poles', 'zeros of', 'transmission zeros', 'invariant zeros', 'pole-zero', 'pole zero map', 'zeros', 'zero locations'],
+      weak: ['poles', 'pole locations', 'roots'],
+      example: '/poles_zeros num=[1 2], den=[1 2 5]',
+    },
     brief: 'Poles and zeros of num/den or (A, B, C, D).',
     title: 'Poles and zeros',
     description:
@@ -402,6 +418,11 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'dcgain',
+    words: {
+      calls: [{ names: ['dcgain'], args: ['sys'] }],
+      phrases: ['dc gain', 'dcgain', 'steady-state gain', 'steady state gain', 'static gain', 'low-frequency gain', 'zero-frequency gain'],
+      example: '/dcgain num=[2], den=[1 3 2]',
+    },
     brief: 'Steady-state (DC) gain of num/den or (A, B, C, D).',
     title: 'DC gain',
     description:

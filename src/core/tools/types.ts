@@ -21,6 +21,41 @@ export interface JsonSchema {
   [k: string]: unknown;
 }
 
+/** one way of calling the tool in code: MATLAB/Octave, python-control or SciPy */
+export interface ToolCallForm {
+  /** function names as written, without a module prefix (`ct.`, `scipy.linalg.` are ignored) */
+  names: string[];
+  /** the tool parameter each positional argument fills; `sys` takes a system (state space or transfer function) */
+  args: string[];
+  /** keyword arguments as written (python-control/SciPy) -> tool parameter */
+  keywords?: Record<string, string>;
+  /** how this form differs from the tool, said in the answer when it is used */
+  note?: string;
+  /** maps the arguments as written onto the tool's convention (e.g. SciPy's Lyapunov sign) */
+  map?: (args: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/**
+ * What a user may write to ask for the tool: the request reader (src/core/reader/) builds its
+ * lexicon from these, so a new tool brings its own vocabulary.
+ */
+export interface ToolWords {
+  /** call syntax, most common form first */
+  calls: ToolCallForm[];
+  /** plain-English phrases that name the task (word boundaries; typo tolerant on words of 5+ letters) */
+  phrases: string[];
+  /** words that name it only when nothing stronger is named ("poles", "stable") */
+  weak?: string[];
+  /** argument names people write for a parameter: { Ts: ['T', 'dt'] } */
+  aliases?: Record<string, string[]>;
+  /** the discrete-time counterpart, used when the request or its system is discrete */
+  discrete?: string;
+  /** the continuous-time counterpart */
+  continuous?: string;
+  /** a complete request, shown when arguments are missing */
+  example: string;
+}
+
 export interface ToolDef {
   /** MATLAB/python-control style name, exactly as in the oracle: `lqr`, `care`, ... */
   name: string;
@@ -30,6 +65,8 @@ export interface ToolDef {
   description: string;
   /** one line for the compact schemas a local model sees (every prefix token costs prefill time) */
   brief?: string;
+  /** how users ask for it: names, call forms, phrases, argument aliases, an example */
+  words: ToolWords;
   /** JSON Schema of the arguments: an object schema with properties and required */
   parameters: JsonSchema & { type: 'object'; properties: Record<string, JsonSchema> };
   /**
