@@ -21,7 +21,8 @@
  *   them into one row; write `[0 1 -2 -3]` for that.) Inside `np.*(...)` every bracket is a
  *   Python list and whitespace/newlines never separate anything.
  * - A 1-D NumPy array (`np.array([1, 2])`, `np.zeros(3)`) becomes one row: [[1, 2]].
- *   A scalar becomes [[x]]. An empty result (`[]`, `zeros(0,3)`) is [].
+ *   A scalar becomes [[x]]. An empty result with no rows (`[]`, `zeros(0,3)`) is []; one
+ *   with rows but no columns (`zeros(2,0)`) is two empty rows, [[], []].
  * - Inf and NaN parse (`Inf`, `np.inf`, `1/0`, `NaN`): the tool layer rejects non-finite
  *   entries with the argument's name (src/core/tools/call.ts), which says more than we can.
  * - Errors are ControlError('invalid') messages naming the problem and its position:
@@ -1089,7 +1090,10 @@ function power(a: V, b: V): V {
 // ------------------------------------------------------------------ entry points
 function finish(v: V): Matrix {
   const m = toMat(v);
-  if (m.r === 0 || m.c === 0) return [];
+  if (m.r === 0) return [];
+  // p x 0 (C of a model with no states, zeros(p,0)) keeps its p empty rows; a 0 x m matrix
+  // cannot be written as rows at all and is [] (its column count comes from elsewhere)
+  if (m.c === 0) return Array.from({ length: m.r }, () => []);
   for (const row of m.a)
     for (const x of row)
       if (typeof x !== 'number') throw new ControlError('a matrix value must contain only real numbers');

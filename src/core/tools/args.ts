@@ -34,9 +34,20 @@ export function checkMatrix(M: unknown, name: string): Matrix {
   return rows as Matrix;
 }
 
-export function checkSquare(M: Matrix, name: string): number {
+/**
+ * n for a square n x n matrix. An empty one (0x0, written [] or [[]]) is refused unless
+ * `allowEmpty` (then 0): a model with no states is a static gain, and a design or an equation
+ * in the states (lqr, care, lyap, place, ...) has nothing to work on.
+ */
+export function checkSquare(M: Matrix, name: string, allowEmpty = false): number {
   const [r, c] = size(M);
-  if (r === 0) throw new ControlError(`${name} is empty.`);
+  if (r === 0 || (c === 0 && M.every((row) => row.length === 0))) {
+    if (allowEmpty) return 0;
+    if (name !== 'A') throw new ControlError(`${name} is empty (0x0).`);
+    throw new ControlError(
+      'A is 0x0: the model has no states (it is a static gain y = D u), so there is nothing to design or solve here. Tools that take (A, B, C, D), e.g. step, freqresp, dcgain or ss2tf, accept a static gain.',
+    );
+  }
   if (r !== c) throw new ControlError(`${name} must be square, but it is ${r}x${c}.`);
   return r;
 }
