@@ -186,6 +186,9 @@ function verifyRiccati(
 
 function rankCheck(matrix: unknown, reported: unknown): Check[] {
   if (!Array.isArray(matrix) || typeof reported !== 'number') return [];
+  // no states: the controllability/observability matrix is empty, and its rank is 0 of 0
+  if (!(matrix as Matrix).some((r) => r.length))
+    return [{ name: 'rank', ok: reported === 0, value: 0, detail: 'an empty matrix (a model with no states) has rank 0' }];
   const Mx = mat(matrix as Matrix);
   const svd = new SingularValueDecomposition(Mx, { autoTranspose: true, computeLeftSingularVectors: false, computeRightSingularVectors: false });
   const sv = svd.diagonal;
@@ -248,8 +251,17 @@ export function verify(tool: string, args: Record<string, any>, result: Record<s
     case 'analyse': {
       // eigenvalues by a second eigensolver; ranks by an SVD of matrices built here
       checks = [eigenvaluesCheck(args.A, result.eigenvalues as Complex[], 'independent eigensolver', 'eigenvalues')];
+      const n = (args.A as Matrix).length;
+      if (n === 0) {
+        // no states (a static gain): nothing to control or observe, ranks 0 of 0
+        for (const [k, what] of [['controllability', 'B'], ['observability', 'C']] as const)
+          if (args[what] && result[k]) {
+            const [rk] = rankCheck([], result[k].rank);
+            checks.push({ ...rk, name: `${k} rank`, detail: `${k} ${rk.detail}` });
+          }
+        break;
+      }
       const a = mat(args.A);
-      const n = a.rows;
       if (args.B && result.controllability) {
         const blocks: M[] = [mat(args.B)];
         for (let i = 1; i < n; i++) blocks.push(a.mmul(blocks[i - 1]));

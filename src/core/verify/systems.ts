@@ -373,7 +373,108 @@ function discreteH2Check(args: Record<string, any>, h2: number): Check {
   return check('dual Gramian', Math.abs(ref - h2) / Math.max(ref, 1e-300), 1e-8, 'equals √trace(BᵀWB + DᵀD) with the discrete observability Gramian W');
 }
 
+/** tools that take (A, B, C, D) and accept a model with no states */
+const STATIC_GAIN_TOOLS = new Set(['ss2tf', 'dcgain', 'poles_zeros', 'step', 'impulse', 'freqresp', 'margins', 'h2norm', 'hinfnorm', 'c2d']);
+
+const isEmpty = (M: unknown) => Array.isArray(M) && (M as unknown[]).every((r) => Array.isArray(r) && r.length === 0);
+
+/**
+ * Checks for a model with no states, the static gain y = D u, against D itself (read from
+ * the arguments, not from the solver): every response and norm has a closed form in D.
+ */
+function verifyStaticGain(tool: string, args: Record<string, any>, r: Record<string, any>): Check[] | undefined {
+  const D = (args.num ? [[stripLead(args.num)[0] / stripLead(args.den)[0]]] : args.D) as Matrix;
+  const Dm = new M(D);
+  const scale = Math.max(Dm.norm('frobenius'), 1e-300);
+  const siso = D.length === 1 && D[0].length === 1;
+  const d = D[0][0];
+  const maxDiff = (got: number[][], want: number[][]) =>
+    got.length !== want.length || got.some((row, i) => row.length !== want[i].length)
+      ? Infinity
+      : Math.max(0, ...got.flatMap((row, i) => row.map((v, j) => Math.abs(v - want[i][j])))) / scale;
+  const asMat = (y: unknown): number[][] => (Array.isArray(y) ? (y as number[][]) : [[y as number]]);
+  const zero = D.map((row) => row.map(() => 0));
+  const disc = isDiscrete(args);
+  switch (tool) {
+    case 'ss2tf': {
+      const pts = circle(2, 12);
+      const err = Math.max(...pts.map((z) => cabs([evalTF(r.num, r.den, z)[0] - d, evalTF(r.num, r.den, z)[1]]))) / Math.max(Math.abs(d), 1e-300);
+      return [check('transfer function', err, 1e-12, 'num/den equals the constant D at 12 points (no states: H(s) = D)')];
+    }
+    case 'dcgain':
+      return [check('DC gain', maxDiff(r.gain, D), 1e-14, 'no states: the DC gain is D')];
+    case 'poles_zeros': {
+      const ok = (r.poles as unknown[]).length === 0 && (r.zeros as unknown[]).length === 0;
+      const checks: Check[] = [{ name: 'no poles or zeros', ok, detail: ok ? 'no states: no poles, and the system matrix is D alone (constant rank), so no finite zeros' : 'a model with no states has no poles or zeros' }];
+      if (siso && typeof r.gain === 'number') checks.push(check('gain', Math.abs(r.gain - d) / Math.max(Math.abs(d), 1e-300), 1e-14, 'the gain is D'));
+      return checks;
+    }
+    case 'step':
+    case 'impulse': {
+      const t = args.t as number[];
+      const y = r.y as unknown[];
+      let worst = 0;
+      t.forEach((tk, i) => {
+        const first = disc && Math.round(tk / args.Ts) === 0;
+        const want = tool === 'step' || first ? D : zero;
+        worst = Math.max(worst, maxDiff(asMat(y[i]), want));
+      });
+      const what =
+        tool === 'step'
+          ? 'no states: the step response is D at every t >= 0'
+          : disc
+            ? 'no states: the pulse response is D at k = 0, then 0'
+            : 'no states: C e^{At} B = 0 (the D·δ(t) term is not sampled)';
+      return [check('response samples', worst, 1e-14, what)];
+    }
+    case 'freqresp': {
+      const H = r.H as unknown[];
+      let worst = 0;
+      for (const h of H) {
+        const hm = siso ? [[h as C]] : (h as C[][]);
+        worst = Math.max(worst, maxDiff(hm.map((row) => row.map((z) => z[0])), D), maxDiff(hm.map((row) => row.map((z) => z[1])), zero));
+      }
+      return [check('frequency response', worst, 1e-14, `no states: H equals D at all ${H.length} frequencies`)];
+    }
+    case 'margins': {
+      // the Nyquist plot is the single point k: a margin is finite only when that point can
+      // be moved onto -1 by a gain (k < 0: gm = 1/|k|) or lies on the unit circle (|k| = 1)
+      const k = d;
+      const gmOk = k < 0 ? Math.abs(r.gm * Math.abs(k) - 1) <= 1e-14 : r.gm === Infinity;
+      const pmOk = Math.abs(k) === 1 ? r.pm_deg === (k > 0 ? 180 : 0) : r.pm_deg === Infinity;
+      const wOk = Number.isNaN(r.w_pc) && Number.isNaN(r.w_gc);
+      return [
+        { name: 'gain margin', ok: gmOk, detail: k < 0 ? `static gain ${k} < 0: gm·|k| = 1` : `static gain ${k} >= 0: its phase never reaches -180°, gm = Infinity` },
+        { name: 'phase margin', ok: pmOk, detail: Math.abs(k) === 1 ? `|k| = 1 at every frequency: pm = 180° + ∠k` : '|k| != 1: no gain crossover, pm = Infinity' },
+        { name: 'crossover frequencies', ok: wOk, detail: 'a constant has no single crossover frequency: NaN' },
+      ];
+    }
+    case 'h2norm': {
+      const fro = Dm.norm('frobenius');
+      const want = disc ? fro : fro === 0 ? 0 : Infinity;
+      const ok = want === Infinity ? r.h2 === Infinity : Math.abs(r.h2 - want) <= 1e-14 * Math.max(want, 1e-300) || r.h2 === want;
+      return [{ name: 'static gain', ok, value: r.h2, detail: disc ? 'no states: the pulse response is D at k = 0 only, so the norm is ‖D‖_F' : 'no states: continuous H2 norm is infinite unless D = 0 (then 0)' }];
+    }
+    case 'hinfnorm': {
+      const sd = new SingularValueDecomposition(Dm, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal[0] ?? 0;
+      return [check('σmax(D)', Math.abs(sd - r.hinf) / Math.max(sd, 1e-300), 1e-12, 'no states: the gain is σmax(D) at every frequency (independent SVD)')];
+    }
+    case 'c2d': {
+      const empty = isEmpty(r.Ad) && isEmpty(r.Bd) && isEmpty(r.Cd);
+      return [
+        { name: 'no states', ok: empty, detail: empty ? 'Ad, Bd, Cd are empty' : 'a model with no states must keep Ad, Bd, Cd empty' },
+        check('Dd = D', maxDiff(r.Dd, D), 0, 'a static gain is the same in discrete time'),
+      ];
+    }
+    default:
+      return undefined;
+  }
+}
+
 export function verifySystem(tool: string, args: Record<string, any>, r: Record<string, any>): Check[] | undefined {
+  if (STATIC_GAIN_TOOLS.has(tool) && isEmpty(args.A) && Array.isArray(args.D)) return verifyStaticGain(tool, args, r);
+  if (tool === 'margins' && Array.isArray(args.num) && Array.isArray(args.den) && stripLead(args.den).length === 1 && stripLead(args.num).length === 1)
+    return verifyStaticGain(tool, args, r);
   switch (tool) {
     case 'tf2ss': {
       const den = args.den as number[];
