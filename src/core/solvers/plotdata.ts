@@ -44,7 +44,14 @@ function readLoop(args: Record<string, any>, tool: string): Loop {
     throw new ControlError(
       `${tool}: the loop is improper (deg num = ${num.length - 1} > deg den = ${den.length - 1}); give a proper loop (deg num <= deg den).`,
     );
-  if (den.length === 1) throw new ControlError(`${tool}: the loop is a static gain (den has degree 0); it has no poles to plot.`);
+  if (den.length === 1) {
+    const k = num[0] / den[0];
+    throw new ControlError(
+      tool === 'nyquist'
+        ? `nyquist: the loop is the static gain L = ${k} (no states, den has degree 0): its Nyquist plot is the single point ${k}, the same at every frequency, so there is no curve to draw or encirclement to count. freqresp gives the value and margins its margins.`
+        : `${tool}: the loop is the static gain L = ${k} (no states, den has degree 0): the closed loop has no poles at any gain, so there is no locus to plot.`,
+    );
+  }
   return { num, den, Ts };
 }
 
