@@ -48,7 +48,9 @@ export function latexMatrix(M: Matrix, digits?: number): string {
 export function matrixBlock(name: string, M: Matrix, o: RenderOptions): string {
   const rows = M.length;
   const cols = M[0]?.length ?? 0;
-  if (rows === 0 || cols === 0) return `${name} is empty (${rows}x${cols}).`;
+  // an empty matrix (a model with no states has A 0x0, B 0xm, C px0): a dash, in either style
+  if (rows === 0 || cols === 0)
+    return o.math ? `$$\n${latexName(name)} = [\\;]\\quad \\text{— empty (${rows}×${cols})}\n$$` : `\`${name} = [ ]\` — empty (${rows}×${cols})`;
   if (rows > INLINE_MAX_ROWS || cols > INLINE_MAX_COLS)
     return `**${name}** (${rows}x${cols}):\n\n${table(M, o.digits)}`;
   if (o.math) return `$$\n${latexName(name)} = ${latexMatrix(M, o.digits)}\n$$`;

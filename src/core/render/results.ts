@@ -64,6 +64,11 @@ function renderAnalysis(r: AnalysisResult, o: RenderOptions): string {
               r.boundary.length ? ` (and ${list(fmtEigenvalues(r.boundary, o.digits).map((s) => `λ = ${s}`))} ${r.discrete ? 'on the unit circle' : 'on the imaginary axis'})` : ''
             }`
           : `**unstable**: the repeated eigenvalue${r.defective.length > 1 ? 's' : ''} ${list(fmtEigenvalues(r.defective, o.digits).map((s) => `λ = ${s}`))} on the ${r.discrete ? 'unit circle' : 'imaginary axis'} ${r.defective.length > 1 ? 'have Jordan blocks' : 'has a Jordan block'}, so the state grows polynomially (like ${r.discrete ? 'k' : 't'}) although no eigenvalue is ${r.discrete ? 'outside the circle' : 'in the right half plane'}`;
+  if (r.n === 0) {
+    // a static gain y = D u: nothing moves, and there is nothing to control or observe
+    out.push(`**Stability.** The model has no states (0 states): it is a static gain y = Du, with no eigenvalues and no dynamics, so it is (trivially) stable. Controllability and observability ranks are 0 of 0.`);
+    return out.join('\n\n');
+  }
   out.push(`**Stability.** The ${r.n}-state ${domain} model is ${verdict}.`);
   out.push(`**Eigenvalues of A:** ${ev.join(', ')}`);
   out.push(modesTable(r.modes, r.discrete));
@@ -167,6 +172,7 @@ function renderTimeResponse(tool: string, args: Record<string, any>, r: Record<s
   const siso = y.every((v) => typeof v === 'number');
   const idx = samples(t.length, 11);
   const what = tool === 'step' ? 'unit step' : 'unit impulse';
+  const caution = typeof r.caution === 'string' ? `\n\n**Caution:** ${r.caution}` : '';
   if (siso) {
     const yy = y as number[];
     const rows = idx.map((i) => `| ${fmt(t[i], o.digits)} | ${fmt(yy[i], o.digits)} |`);
@@ -174,13 +180,13 @@ function renderTimeResponse(tool: string, args: Record<string, any>, r: Record<s
     return [
       `**Response to a ${what}** at ${t.length} times from t = ${fmt(t[0])} to ${fmt(t[t.length - 1])} s; y(end) = ${fmt(yy[yy.length - 1], o.digits)}, largest |y| = ${fmt(Math.abs(peak), o.digits)}.`,
       ['| t (s) | y |', '|---:|---:|', ...rows].join('\n'),
-    ].join('\n\n');
+    ].join('\n\n') + caution;
   }
   const Y = y as number[][][];
   const p = Y[0].length, m = Y[0][0].length;
   const head = `| t (s) | ${Array.from({ length: p * m }, (_, k) => `y${Math.floor(k / m) + 1} ← u${(k % m) + 1}`).join(' | ')} |`;
   const rows = idx.map((i) => `| ${fmt(t[i], o.digits)} | ${Y[i].flat().map((v) => fmt(v, o.digits)).join(' | ')} |`);
-  return [`**Response to a ${what} on each input** at ${t.length} times (output i ← input j).`, [head, `|---:|${'---:|'.repeat(p * m)}`, ...rows].join('\n')].join('\n\n');
+  return [`**Response to a ${what} on each input** at ${t.length} times (output i ← input j).`, [head, `|---:|${'---:|'.repeat(p * m)}`, ...rows].join('\n')].join('\n\n') + caution;
 }
 
 function renderFreq(args: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
@@ -195,6 +201,12 @@ function renderFreq(args: Record<string, any>, r: Record<string, any>, o: Render
 }
 
 function renderMargins(r: Record<string, any>, o: RenderOptions): string {
+  if (typeof r.caution === 'string') {
+    // a static-gain loop: the margins hold at every frequency, there is no crossover frequency
+    const g = Number.isFinite(r.gm) ? `${fmt(r.gm, o.digits)} (${fmt(r.gm_db, o.digits)} dB)` : '∞';
+    const p = Number.isFinite(r.pm_deg) ? `${fmt(r.pm_deg, o.digits)}°` : '∞';
+    return `**Gain margin** ${g}, **phase margin** ${p}, with no single crossover frequency.\n\n**Caution:** ${r.caution}`;
+  }
   const gm = Number.isFinite(r.gm)
     ? `**Gain margin** ${fmt(r.gm, o.digits)} (${fmt(r.gm_db, o.digits)} dB) at the phase crossover ω = ${fmt(r.w_pc, o.digits)} rad/s: the loop gain can grow by that factor before the Nyquist curve reaches −1.`
     : '**Gain margin** ∞: the phase never crosses −180°, so no gain increase alone reaches −1.';
@@ -266,10 +278,15 @@ export function renderToolResult(
       body = renderStepinfo(result, o);
       break;
     case 'c2d':
-      body = [`**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:**`, ...['Ad', 'Bd', 'Cd', 'Dd'].map((k) => matrixBlock(k, result[k], o))].join('\n\n');
+      body =
+        isMatrix(result.Ad) && !result.Ad.length
+          ? [`**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:** the model has no states (0 states, a static gain), so Ad, Bd and Cd are empty and it is the same in discrete time:`, matrixBlock('Dd', result.Dd, o)].join('\n\n')
+          : [`**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:**`, ...['Ad', 'Bd', 'Cd', 'Dd'].map((k) => matrixBlock(k, result[k], o))].join('\n\n');
       break;
     case 'tf2ss':
-      body = [`**A state-space realisation** of (${polyText(result.num ?? args.num)}) / (${polyText(result.den ?? args.den)}):`, ...['A', 'B', 'C', 'D'].filter((k) => isMatrix(result[k]) && result[k].length).map((k) => matrixBlock(k, result[k], o))].join('\n\n');
+      body = [
+        `**A state-space realisation** of (${polyText(result.num ?? args.num)}) / (${polyText(result.den ?? args.den)}):${isMatrix(result.A) && !result.A.length ? ' a constant, so the model has no states (0 states): A, B and C are empty (A = [], B = zeros(0,1), C = zeros(1,0)) and y = Du.' : ''}`,
+        ...['A', 'B', 'C', 'D'].filter((k) => isMatrix(result[k]) && result[k].length).map((k) => matrixBlock(k, result[k], o))].join('\n\n');
       break;
     case 'ss2tf':
       body = `**Transfer function:** H(s) = (${polyText(result.num)}) / (${polyText(result.den)})`;
@@ -300,17 +317,21 @@ export function renderToolResult(
       body = `**H2 norm** ‖G‖₂ = ${fmt(result.h2, o.digits)}${Number.isFinite(result.h2) ? ' (the RMS output for unit white noise on each input)' : ' (infinite: the system is unstable or has a direct feedthrough D ≠ 0 in continuous time)'}.`;
       break;
     case 'hinfnorm':
-      body = `**H∞ norm** ‖G‖∞ = ${fmt(result.hinf, o.digits)}${Number.isFinite(result.hinf) ? ` (${fmt(20 * Math.log10(result.hinf), o.digits)} dB), the peak gain over frequency, at ω = ${fmt(result.fpeak, o.digits)} rad/s` : ' (infinite: a pole on or beyond the stability boundary)'}.`;
+      body = `**H∞ norm** ‖G‖∞ = ${fmt(result.hinf, o.digits)}${Number.isFinite(result.hinf) ? ` (${fmt(20 * Math.log10(result.hinf), o.digits)} dB), the peak gain over frequency, ${isMatrix(args.A) && !args.A.length ? 'σmax(D) at every frequency (no states: a static gain)' : `at ω = ${fmt(result.fpeak, o.digits)} rad/s`}` : ' (infinite: a pole on or beyond the stability boundary)'}.`;
       break;
     case 'eig': {
       const ev = result.eigenvalues as Complex[];
-      body = `**Eigenvalues:** ${fmtEigenvalues(ev, o.digits).join(', ')}`;
+      body = ev.length ? `**Eigenvalues:** ${fmtEigenvalues(ev, o.digits).join(', ')}` : '**Eigenvalues:** none — A is 0x0 (0 states).';
       break;
     }
     case 'ctrb_rank':
     case 'obsv_rank': {
       const n = (args.A as Matrix).length;
       const what = tool === 'ctrb_rank' ? 'controllability' : 'observability';
+      if (n === 0) {
+        body = `**Rank of the ${what} matrix:** 0 of 0 — the model has no states (0 states), so there is nothing to ${tool === 'ctrb_rank' ? 'control' : 'observe'}.`;
+        break;
+      }
       body = `**Rank of the ${what} matrix:** ${result.rank} of ${n} — ${result.rank === n ? (tool === 'ctrb_rank' ? 'controllable' : 'observable') : `**not ${tool === 'ctrb_rank' ? 'controllable' : 'observable'}**`}.\n\n${matrixBlock(tool === 'ctrb_rank' ? 'Co' : 'Ob', result.matrix, o)}`;
       break;
     }
