@@ -115,8 +115,15 @@ const discreteTs = (args: Record<string, any>): number | undefined => (typeof ar
 /** A, B, C, D (D = zeros when absent) and sys = ss(...) */
 function stateSpace(code: Code, args: Record<string, any>, name = 'sys'): void {
   const A = args.A as Matrix, B = args.B as Matrix, C = args.C as Matrix;
-  const D = isMatrix(args.D) && args.D.length ? (args.D as Matrix) : C.map(() => B[0].map(() => 0));
-  code.mat('A', A).mat('B', B).mat('C', C).mat('D', D);
+  const D = isMatrix(args.D) && args.D.length ? (args.D as Matrix) : C.map(() => (B[0] ?? []).map(() => 0));
+  if (!A.length && D.length && D[0].length) {
+    // no states (a static gain y = D u): B and C written with their sizes, zeros(0,m) and
+    // zeros(p,0), since [] would lose the numbers of inputs and outputs
+    const [p, m] = [D.length, D[0].length];
+    const z = (r: number, c: number) => (code.lang === 'matlab' ? `zeros(${r}, ${c})` : `np.zeros((${r}, ${c}))`);
+    code.comment('no states: a static gain y = D u');
+    code.assign('A', z(0, 0)).assign('B', z(0, m)).assign('C', z(p, 0)).mat('D', D);
+  } else code.mat('A', A).mat('B', B).mat('C', C).mat('D', D);
   const Ts = discreteTs(args);
   const ss = code.lang === 'matlab' ? 'ss' : 'ct.ss';
   code.assign(name, `${ss}(A, B, C, D${Ts ? `, ${num(Ts, code.lang)}` : ''})`);
