@@ -446,7 +446,7 @@ function verifyStaticGain(tool: string, args: Record<string, any>, r: Record<str
       return [
         { name: 'gain margin', ok: gmOk, detail: k < 0 ? `static gain ${k} < 0: gm·|k| = 1` : `static gain ${k} >= 0: its phase never reaches -180°, gm = Infinity` },
         { name: 'phase margin', ok: pmOk, detail: Math.abs(k) === 1 ? `|k| = 1 at every frequency: pm = 180° + ∠k` : '|k| != 1: no gain crossover, pm = Infinity' },
-        { name: 'crossover frequencies', ok: wOk, detail: 'a constant has no single crossover frequency: NaN' },
+        { name: 'crossover frequencies', ok: wOk, detail: 'a constant has no single crossover frequency (w_pc, w_gc left undefined)' },
       ];
     }
     case 'h2norm': {
