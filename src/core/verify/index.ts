@@ -188,7 +188,7 @@ function rankCheck(matrix: unknown, reported: unknown): Check[] {
   if (!Array.isArray(matrix) || typeof reported !== 'number') return [];
   // no states: the controllability/observability matrix is empty, and its rank is 0 of 0
   if (!(matrix as Matrix).some((r) => r.length))
-    return [{ name: 'rank', ok: reported === 0, value: 0, detail: 'an empty matrix (a model with no states) has rank 0' }];
+    return [{ name: 'rank', ok: reported === 0, value: 0, detail: 'rank 0 of 0 (an empty matrix: the model has no states)' }];
   const Mx = mat(matrix as Matrix);
   const svd = new SingularValueDecomposition(Mx, { autoTranspose: true, computeLeftSingularVectors: false, computeRightSingularVectors: false });
   const sv = svd.diagonal;
