@@ -1,0 +1,426 @@
+/**
+ * Scoring helpers for the request-reader corpus (test/fixtures/requests/): loading the corpus,
+ * comparing read arguments with expected ones, and comparing a call's result with the
+ * reference values of expected.json (written by expected.py with NumPy/SciPy). Nothing here
+ * uses the product's solvers: the few checks that evaluate something (a step response of a
+ * reference realisation, a rational function at jw, the transfer function of returned
+ * matrices) are computed here from scratch.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CORPUS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'requests');
+
+export type Expect =
+  | { tool: string | string[]; args: Record<string, unknown> }
+  | { define: true }
+  | { ask: true }
+  | { model: true };
+
+export interface Request {
+  id: string;
+  category: string;
+  text: string;
+  command?: string;
+  selection?: string;
+  expect: Expect;
+}
+
+export interface Turn {
+  text: string;
+  command?: string;
+  selection?: string;
+  expect: Expect;
+}
+
+export interface ConversationCase {
+  id: string;
+  category: string;
+  turns: Turn[];
+}
+
+export interface ExpectedEntry {
+  tool: string | string[];
+  values: Record<string, unknown>;
+}
+
+function readJsonl<T>(name: string): T[] {
+  return readFileSync(join(CORPUS_DIR, name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+}
+
+export function loadCorpus(): { requests: Request[]; conversations: ConversationCase[]; expected: Record<string, ExpectedEntry> } {
+  return {
+    requests: readJsonl<Request>('requests.jsonl'),
+    conversations: readJsonl<ConversationCase>('conversations.jsonl'),
+    expected: JSON.parse(readFileSync(join(CORPUS_DIR, 'expected.json'), 'utf8')) as Record<string, ExpectedEntry>,
+  };
+}
+
+export const isCall = (e: Expect): e is { tool: string | string[]; args: Record<string, unknown> } => 'tool' in e;
+export const isDefine = (e: Expect): boolean => 'define' in e;
+export const isAskOrModel = (e: Expect): boolean => 'ask' in e || 'model' in e;
+export const acceptedTools = (e: { tool: string | string[] }): string[] => (Array.isArray(e.tool) ? e.tool : [e.tool]);
+
+// ----------------------------------------------------------------------------- numbers
+
+/** "Infinity", "-Infinity", "NaN" (JSON) -> numbers */
+export function toNum(x: unknown): number | undefined {
+  if (typeof x === 'number') return x;
+  if (x === 'Infinity' || x === 'inf') return Infinity;
+  if (x === '-Infinity' || x === '-inf') return -Infinity;
+  if (x === 'NaN' || x === 'nan') return NaN;
+  return undefined;
+}
+
+function close(a: number, b: number, rel: number, abs: number): boolean {
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return a === b;
+  return Math.abs(a - b) <= Math.max(abs, rel * Math.max(Math.abs(a), Math.abs(b)));
+}
+
+/** arguments: 1e-9 relative, 1e-12 absolute */
+export const argClose = (a: number, b: number) => close(a, b, 1e-9, 1e-12);
+/** results: 1e-6 relative, 1e-9 absolute */
+export const valClose = (a: number, b: number) => close(a, b, 1e-6, 1e-9);
+
+// ----------------------------------------------------------------------------- arguments
+
+const VECTOR_ARGS = new Set(['num', 'den', 'w', 't', 'k']);
+
+function flatNumbers(v: unknown): number[] | undefined {
+  if (typeof v === 'number') return [v];
+  if (!Array.isArray(v)) return undefined;
+  const out: number[] = [];
+  for (const x of v) {
+    if (typeof x === 'number') out.push(x);
+    else if (Array.isArray(x)) {
+      const inner = flatNumbers(x);
+      if (!inner) return undefined;
+      out.push(...inner);
+    } else return undefined;
+  }
+  return out;
+}
+
+/** a vector parameter: its row or column form, or a scalar, as a flat list */
+function asVector(v: unknown): number[] | undefined {
+  if (typeof v === 'number') return [v];
+  if (!Array.isArray(v)) return undefined;
+  if (v.every((x) => typeof x === 'number')) return v as number[];
+  if (v.every((x) => Array.isArray(x))) {
+    const rows = v as unknown[][];
+    if (rows.length === 1 || rows.every((r) => r.length === 1)) return flatNumbers(rows);
+  }
+  return undefined;
+}
+
+/** a matrix parameter, exactly: a scalar is [[x]], a flat list a row; nothing else is reshaped */
+function asMatrix(v: unknown): number[][] | undefined {
+  if (typeof v === 'number') return [[v]];
+  if (!Array.isArray(v)) return undefined;
+  if (v.every((x) => typeof x === 'number')) return [v as number[]];
+  if (v.every((x) => Array.isArray(x) && x.every((y) => typeof y === 'number'))) return v as number[][];
+  return undefined;
+}
+
+/** a list of complex numbers: plain reals become [x, 0] */
+export function asComplexList(v: unknown): [number, number][] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out: [number, number][] = [];
+  for (const x of v) {
+    if (typeof x === 'number') out.push([x, 0]);
+    else if (Array.isArray(x) && x.length === 2 && x.every((y) => toNum(y) !== undefined)) out.push([toNum(x[0])!, toNum(x[1])!]);
+    else return undefined;
+  }
+  return out;
+}
+
+/** multiset equality of complex lists (greedy nearest match), order ignored */
+export function complexSetsEqual(a: [number, number][], b: [number, number][], eq: (x: number, y: number) => boolean): boolean {
+  if (a.length !== b.length) return false;
+  const used = new Array(b.length).fill(false);
+  for (const [re, im] of a) {
+    let best = -1;
+    let bestD = Infinity;
+    b.forEach(([r2, i2], j) => {
+      if (used[j]) return;
+      const d = Math.hypot(re - r2, im - i2);
+      if (d < bestD || (best < 0 && Number.isNaN(d))) {
+        bestD = d;
+        best = j;
+      }
+    });
+    if (best < 0 || !eq(re, b[best][0]) || !eq(im, b[best][1])) return false;
+    used[best] = true;
+  }
+  return true;
+}
+
+/** does the read argument equal the expected one (the conventions of README.md) */
+export function argEqual(name: string, expected: unknown, read: unknown): boolean {
+  if (typeof expected === 'string') return typeof read === 'string' && read.toLowerCase() === expected.toLowerCase();
+  if (name === 'poles') {
+    const a = asComplexList(expected);
+    const b = asComplexList(Array.isArray(read) && read.length && Array.isArray(read[0]) && (read as unknown[][]).every((r) => r.length === 1) ? flatNumbers(read) : read);
+    return !!a && !!b && complexSetsEqual(a, b, argClose);
+  }
+  if (VECTOR_ARGS.has(name)) {
+    const a = asVector(expected);
+    const b = asVector(read);
+    return !!a && !!b && a.length === b.length && a.every((x, i) => argClose(x, b[i]));
+  }
+  if (typeof expected === 'number' && typeof read === 'number') return argClose(expected, read);
+  const a = asMatrix(expected);
+  const b = asMatrix(read);
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((row, i) => row.length === b[i].length && row.every((x, j) => argClose(x, b[i][j])));
+}
+
+// ----------------------------------------------------------------------------- small dense helpers (no product code)
+
+type M = number[][];
+const zeros = (r: number, c: number): M => Array.from({ length: r }, () => new Array(c).fill(0));
+const eye = (n: number): M => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
+function mul(a: M, b: M): M {
+  const out = zeros(a.length, b[0]?.length ?? 0);
+  for (let i = 0; i < a.length; i++)
+    for (let k = 0; k < b.length; k++) {
+      const x = a[i][k];
+      if (x !== 0) for (let j = 0; j < b[0].length; j++) out[i][j] += x * b[k][j];
+    }
+  return out;
+}
+const add = (a: M, b: M, s = 1): M => a.map((r, i) => r.map((x, j) => x + s * b[i][j]));
+const scale = (a: M, s: number): M => a.map((r) => r.map((x) => x * s));
+const norm1 = (a: M): number => Math.max(0, ...a[0].map((_, j) => a.reduce((s, r) => s + Math.abs(r[j]), 0)));
+const trace = (a: M): number => a.reduce((s, r, i) => s + r[i], 0);
+
+/** e^A by scaling and squaring with a Taylor series (double accuracy for the small matrices here) */
+export function expm(a: M): M {
+  const n = a.length;
+  if (!n) return [];
+  const nrm = norm1(a);
+  const s = nrm > 0.5 ? Math.ceil(Math.log2(nrm / 0.5)) : 0;
+  const as = scale(a, 2 ** -s);
+  let term = eye(n);
+  let sum = eye(n);
+  for (let k = 1; k <= 20; k++) {
+    term = scale(mul(term, as), 1 / k);
+    sum = add(sum, term);
+  }
+  for (let i = 0; i < s; i++) sum = mul(sum, sum);
+  return sum;
+}
+
+/** the characteristic polynomial and adjugate coefficients (Faddeev-LeVerrier): SISO C(zI-A)^-1 B + D as num/den */
+export function ssToTf(A: M, B: M, C: M, D: M): { num: number[]; den: number[] } {
+  const n = A.length;
+  const den = [1];
+  let Mk = eye(n); // M_1 = I
+  const adj: M[] = [];
+  for (let k = 1; k <= n; k++) {
+    adj.push(Mk);
+    const AM = mul(A, Mk);
+    const c = -trace(AM) / k;
+    den.push(c);
+    Mk = add(AM, scale(eye(n), c));
+  }
+  // adj(zI - A) = sum_{k=1..n} M_k z^(n-k);  num = C adj B + D den
+  const num = new Array(n + 1).fill(0);
+  for (let k = 1; k <= n; k++) num[k] = mul(mul(C, adj[k - 1]), B)[0][0];
+  const d = D[0]?.[0] ?? 0;
+  return { num: num.map((x, i) => x + d * den[i]), den };
+}
+
+function polyval(p: number[], re: number, im: number): [number, number] {
+  let r = 0;
+  let i = 0;
+  for (const c of p) {
+    const nr = r * re - i * im + c;
+    i = r * im + i * re;
+    r = nr;
+  }
+  return [r, i];
+}
+
+function cdiv([a, b]: [number, number], [c, d]: [number, number]): [number, number] {
+  const q = c * c + d * d;
+  return [(a * c + b * d) / q, (b * c - a * d) / q];
+}
+
+/** step or impulse response of a reference realisation at the times t */
+export function referenceResponse(ref: { kind: string; A: M; B: M; C: M; D: M; Ts?: number }, t: number[]): number[] {
+  const { A, B, C, D } = ref;
+  const n = A.length;
+  const d = D[0]?.[0] ?? 0;
+  if (ref.Ts) {
+    return t.map((tk) => {
+      const k = Math.round(tk / ref.Ts!);
+      if (ref.kind === 'impulse') {
+        if (k === 0) return d;
+        let x = B;
+        for (let i = 1; i < k; i++) x = mul(A, x);
+        return n ? mul(C, x)[0][0] : 0;
+      }
+      let x = zeros(n, 1);
+      for (let i = 0; i < k; i++) x = add(mul(A, x), B);
+      return (n ? mul(C, x)[0][0] : 0) + d;
+    });
+  }
+  return t.map((tk) => {
+    if (!n) return ref.kind === 'impulse' ? 0 : d;
+    if (ref.kind === 'impulse') return mul(mul(C, expm(scale(A, tk))), B)[0][0];
+    const aug = zeros(n + 1, n + 1);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) aug[i][j] = A[i][j] * tk;
+      aug[i][n] = B[i][0] * tk;
+    }
+    const E = expm(aug);
+    const gamma = E.slice(0, n).map((r) => [r[n]]);
+    return mul(C, gamma)[0][0] + d;
+  });
+}
+
+/** H at the frequencies w from the exact rational function */
+export function referenceFreq(ref: { num: unknown[]; den: unknown[]; Ts?: number }, w: number[]): ([number, number] | undefined)[] {
+  const num = ref.num.map((x) => toNum(x)!);
+  const den = ref.den.map((x) => toNum(x)!);
+  const scaleDen = Math.max(...den.map(Math.abs));
+  return w.map((wk) => {
+    const [re, im] = ref.Ts ? [Math.cos(wk * ref.Ts), Math.sin(wk * ref.Ts)] : [0, wk];
+    const dv = polyval(den, re, im);
+    // samples right at a pole (a Nyquist detour) are not compared
+    if (Math.hypot(dv[0], dv[1]) <= 1e-7 * scaleDen * Math.max(1, Math.hypot(re, im) ** (den.length - 1))) return undefined;
+    return cdiv(polyval(num, re, im), dv);
+  });
+}
+
+// ----------------------------------------------------------------------------- values
+
+const COMPLEX_SETS = new Set(['eigenvalues', 'poles', 'zeros', 'open_loop_poles', 'open_loop_zeros']);
+
+function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const p of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[p];
+  }
+  return cur;
+}
+
+function deepClose(exp: unknown, got: unknown): boolean {
+  const en = toNum(exp);
+  if (en !== undefined) {
+    const gn = toNum(got);
+    if (gn === undefined && Array.isArray(got)) {
+      // a 1x1 matrix or one-element list for a scalar
+      const f = flatNumbers(got);
+      return !!f && f.length === 1 && valClose(en, f[0]);
+    }
+    return gn !== undefined && valClose(en, gn);
+  }
+  if (typeof exp === 'boolean' || typeof exp === 'string') return exp === got;
+  if (Array.isArray(exp)) {
+    if (!Array.isArray(got) || got.length !== exp.length) return false;
+    return exp.every((x, i) => deepClose(x, got[i]));
+  }
+  if (exp && typeof exp === 'object') {
+    if (!got || typeof got !== 'object') return false;
+    return Object.entries(exp).every(([k, v]) => deepClose(v, (got as Record<string, unknown>)[k]));
+  }
+  return false;
+}
+
+/**
+ * Compares one executed call (its arguments and result) with the reference values.
+ * Returns the list of mismatches (empty = all numbers agree).
+ */
+export function compareValues(values: Record<string, unknown>, callArgs: Record<string, unknown>, result: Record<string, unknown>): string[] {
+  const bad: string[] = [];
+  for (const [key, exp] of Object.entries(values)) {
+    if (key === 'tf(Ad,Bd,Cd,Dd)' || key === 'tf(A,B,C,D)') {
+      const names = key === 'tf(A,B,C,D)' ? ['A', 'B', 'C', 'D'] : ['Ad', 'Bd', 'Cd', 'Dd'];
+      const mats = names.map((k) => asMatrix(result[k]));
+      if (mats.some((m) => !m)) {
+        bad.push(`${key}: result has no ${names.join(', ')}`);
+        continue;
+      }
+      const got = ssToTf(mats[0]!, mats[1]!, mats[2]!, mats[3]!);
+      const e = exp as { num: number[]; den: number[] };
+      // coefficients: absolute tolerance relative to the largest coefficient
+      const sc = Math.max(1, ...e.den.map(Math.abs), ...e.num.map(Math.abs));
+      const ok = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => Math.abs(x - b[i]) <= 1e-8 * sc);
+      if (!ok(e.num, got.num) || !ok(e.den, got.den)) bad.push(`${key}: expected ${JSON.stringify(e)}, got ${JSON.stringify(got)}`);
+      continue;
+    }
+    if (key === 'y(t)') {
+      const t = asVector(callArgs.t ?? result.t);
+      const y = asVector(result.y);
+      if (!t || !y || t.length !== y.length) {
+        bad.push(`y(t): result has no SISO y over t`);
+        continue;
+      }
+      const ref = referenceResponse(exp as never, t);
+      const scl = Math.max(...ref.map(Math.abs));
+      const i = ref.findIndex((r, k) => Math.abs(r - y[k]) > Math.max(1e-9, 1e-6 * scl));
+      if (i >= 0) bad.push(`y(t): at t=${t[i]} expected ${ref[i]}, got ${y[i]}`);
+      continue;
+    }
+    if (key === 'H(w)') {
+      const w = asVector(callArgs.w ?? result.w);
+      const H = asComplexList(result.H);
+      if (!w || !H || w.length !== H.length) {
+        bad.push(`H(w): result has no SISO H over w`);
+        continue;
+      }
+      const ref = referenceFreq(exp as never, w);
+      for (let k = 0; k < w.length; k++) {
+        const r = ref[k];
+        if (!r) continue;
+        const mag = Math.hypot(r[0], r[1]);
+        if (Math.hypot(r[0] - H[k][0], r[1] - H[k][1]) > Math.max(1e-9, 1e-6 * mag)) {
+          bad.push(`H(w): at w=${w[k]} expected ${JSON.stringify(r)}, got ${JSON.stringify(H[k])}`);
+          break;
+        }
+      }
+      continue;
+    }
+    const got = getPath(result, key);
+    if (got === undefined) {
+      bad.push(`${key}: missing from the result`);
+      continue;
+    }
+    if (COMPLEX_SETS.has(key)) {
+      const a = asComplexList(exp);
+      const b = asComplexList(got);
+      if (!a || !b || !complexSetsEqual(a, b, valClose)) bad.push(`${key}: expected ${JSON.stringify(exp)}, got ${JSON.stringify(got)}`);
+      continue;
+    }
+    if (key === 'asymptotes.angles_deg') {
+      const a = (flatNumbers(exp) ?? []).slice().sort((x, y) => x - y);
+      const b = (flatNumbers(got) ?? []).slice().sort((x, y) => x - y);
+      if (a.length !== b.length || !a.every((x, i) => valClose(x, b[i]))) bad.push(`${key}: expected ${JSON.stringify(a)}, got ${JSON.stringify(b)}`);
+      continue;
+    }
+    if (key === 'breakaway') {
+      const a = exp as { s: [number, number]; k: number }[];
+      const b = (Array.isArray(got) ? got : []) as { s: [number, number]; k: number }[];
+      const ok =
+        a.length === b.length &&
+        complexSetsEqual(
+          a.map((x) => x.s),
+          b.map((x) => x.s),
+          valClose,
+        ) &&
+        a.every((x) => b.some((y) => valClose(x.s[0], y.s[0]) && valClose(x.s[1], y.s[1]) && valClose(x.k, y.k)));
+      if (!ok) bad.push(`breakaway: expected ${JSON.stringify(a)}, got ${JSON.stringify(b)}`);
+      continue;
+    }
+    if (!deepClose(exp, got)) bad.push(`${key}: expected ${JSON.stringify(exp)}, got ${JSON.stringify(got)}`);
+  }
+  return bad;
+}
