@@ -3,7 +3,7 @@
  *
  *   control solve <tool> '<json args>' [--json] [--math] [--max-n N]
  *   control batch [--in FILE] [--out FILE] [--max-n N]
- *   control ask "<request>" [--json] [--events] [--math]
+ *   control ask "<request>" [--json] [--events] [--math] [--index DIR] [--notes-index DIR]
  *   control tools [--json]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -25,11 +25,14 @@ Usage:
   control batch [--in FILE] [--out FILE] [--max-n N]
       Solve problems in JSONL ({"id","tool","args"} per line; stdin by default), one result
       line per problem ({"id","result"} or {"id","error"}; stdout by default).
-  control ask "<request>" [--json] [--events] [--math] [--model M]
+  control ask "<request>" [--json] [--events] [--math] [--model M] [--index DIR] [--notes-index DIR]
       Answer a request as @control does in the chat: "/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1".
       --json prints {"answer", "calls"}; --events prints the turn's events as JSONL.
       --model: a .gguf file (local model), openai (with --url, --openai-model), or none (default):
       slash commands and well-formed requests never need one.
+      "/search <words>" searches the bundled notes (indexed on first use into
+      ~/.cache/control/notes-index, or --notes-index DIR) and, when built, the workspace index
+      (./.control-index from \`control index build .\`, or --index DIR), as the chat does.
   control tools [--json]
       List the tools and their arguments.
   control index build <folder> | search "<query>" | stats | calibrate   (see control index --help)
@@ -56,6 +59,9 @@ interface Flags {
   openaiModel?: string;
   in?: string;
   out?: string;
+  index?: string;
+  notesIndex?: string;
+  embedder?: string;
   positional: string[];
 }
 
@@ -80,6 +86,9 @@ function parseFlags(argv: string[]): Flags {
     else if (a === '--openai-model') f.openaiModel = value();
     else if (a === '--in') f.in = value();
     else if (a === '--out') f.out = value();
+    else if (a === '--index') f.index = value();
+    else if (a === '--notes-index') f.notesIndex = value();
+    else if (a === '--embedder') f.embedder = value();
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else f.positional.push(a);
   }
@@ -149,14 +158,18 @@ async function cmdAsk(f: Flags): Promise<number> {
   const ac = new AbortController();
   process.once('SIGINT', () => ac.abort());
   const events: TurnEvent[] = [];
+  // the chat's indexes: the bundled notes always, the workspace index when built (opened on first search only)
+  const { CliRetriever } = await import('./cliRetrieval.js');
+  const retriever = new CliRetriever({ index: f.index, indexExplicit: f.index !== undefined, notesIndex: f.notesIndex, embedder: f.embedder });
   try {
-    for await (const e of runTurn({ prompt: text, command }, { math: f.math, maxN: f.maxN, engine, agent: { signal: ac.signal } })) {
+    for await (const e of runTurn({ prompt: text, command }, { math: f.math, maxN: f.maxN, engine, retriever, agent: { signal: ac.signal } })) {
       events.push(e);
       // --events streams as the turn goes; the others print the finished answer
       if (f.events) console.log(JSON.stringify(encodeNonFinite(e)));
     }
   } finally {
     await disposeEngines();
+    await retriever.close();
   }
   if (f.events) {
     // already printed

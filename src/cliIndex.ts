@@ -2,22 +2,25 @@
  * `control index`: build and search the retrieval index from the terminal.
  *
  *   control index build <folder> [--index DIR] [--embedder DIR] [--include GLOB]... [--exclude GLOB]... [--json]
- *   control index search "<query>" [--index DIR] [--embedder DIR] [--k N] [--json]
+ *   control index search "<query>" [--index DIR] [--notes-index DIR] [--no-notes] [--embedder DIR] [--k N] [--json]
  *   control index stats [--index DIR] [--json]
  *   control index calibrate [--index DIR] --embedder DIR [--json]
  *   control index download-embedder [--dir DIR] [--mirror URL] [--json]
  */
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatRange, IndexStore } from './core/retrieval/index.js';
+import { cacheDir } from './core/retrieval/sources.js';
 
 const USAGE = `Usage:
   control index build <folder> [--index DIR] [--embedder DIR] [--include GLOB] [--exclude GLOB] [--json]
       Index the notes, PDFs, notebooks and code under <folder> (default index: <folder>/.control-index).
       Only changed files are re-read; an interrupted build resumes. --embedder: a local ONNX
       embedding model folder (config.json, tokenizer.json, onnx/model.onnx) for hybrid search.
-  control index search "<query>" [--index DIR] [--embedder DIR] [--k N] [--json]
-      The best passages with source, chunk id and range, or none.
+  control index search "<query>" [--index DIR] [--notes-index DIR] [--no-notes] [--embedder DIR] [--k N] [--json]
+      The best passages with source, chunk id and range, or none, from the bundled control
+      notes (always; indexed on first use into ~/.cache/control/notes-index or --notes-index
+      DIR) and the workspace index (./.control-index or --index DIR) when it is built: what
+      "/search" in the chat searches. --no-notes: the workspace index only.
   control index stats [--index DIR] [--json]
   control index calibrate --embedder DIR [--index DIR] [--json]
       Set the cosine gate from built-in in-domain and off-domain probe questions.
@@ -37,10 +40,12 @@ interface Args {
   exclude: string[];
   dir?: string;
   mirror?: string;
+  notesIndex?: string;
+  notes: boolean;
 }
 
 function parse(argv: string[]): Args {
-  const a: Args = { positional: [], json: false, include: [], exclude: [] };
+  const a: Args = { positional: [], json: false, include: [], exclude: [], notes: true };
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i];
     const value = () => {
@@ -50,6 +55,8 @@ function parse(argv: string[]): Args {
     };
     if (f === '--json') a.json = true;
     else if (f === '--index') a.index = value();
+    else if (f === '--notes-index') a.notesIndex = value();
+    else if (f === '--no-notes') a.notes = false;
     else if (f === '--embedder') a.embedder = value();
     else if (f === '--dir') a.dir = value();
     else if (f === '--mirror') a.mirror = value();
@@ -102,17 +109,27 @@ export async function main(argv: string[]): Promise<number> {
     if (sub === 'search') {
       const q = a.positional.join(' ');
       if (!q.trim()) throw new UsageError('search needs a query');
-      store = await IndexStore.open(indexDir, { embedder: a.embedder, threads: 2 });
-      if (!store.stats().builtAt) throw new Error(`No index in ${indexDir}: run \`control index build <folder>\` first.`);
-      const r = await store.search(q, { k: a.k ?? 5 });
-      if (a.json) {
-        console.log(JSON.stringify({ mode: r.mode, gate: r.gate, gated: r.gated, embedded: r.embedded, ms: r.ms, hits: r.hits }));
-      } else {
-        console.log(`${r.mode} search, ${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} (${r.ms} ms)${r.hits.length ? '' : ': nothing in the index answers this.'}`);
-        for (const h of r.hits) {
-          const snippet = h.text.replace(/\s+/g, ' ').slice(0, 160);
-          console.log(`\n${h.rank}. ${h.source} — ${formatRange(h.range)}  [${h.chunkId}]  score ${h.score.toFixed(4)}${h.cosine !== undefined ? `, cosine ${h.cosine.toFixed(3)}` : ''}\n   ${snippet}${h.text.length > 160 ? '…' : ''}`);
+      // what the chat's /search searches: the bundled notes and, when built, the workspace index
+      const { CliRetriever } = await import('./cliRetrieval.js');
+      const r = new CliRetriever({ index: indexDir, indexExplicit: a.index !== undefined || !a.notes, notesIndex: a.notesIndex, notes: a.notes, embedder: a.embedder });
+      try {
+        const t0 = performance.now();
+        const g = await r.search(q, a.k ?? 5);
+        const ms = Math.round(performance.now() - t0);
+        const sources = await r.sources();
+        if (a.json) {
+          console.log(JSON.stringify({ mode: g.mode, ms, sources, notes: g.notes, hits: g.hits }));
+        } else {
+          const over = sources.map((s) => (s.name === 'notes' ? `the bundled notes (${s.chunks} passages)` : `${s.root} (${s.chunks} passages)`)).join(' and ');
+          console.log(`${g.mode} search over ${over}, ${g.hits.length} hit${g.hits.length === 1 ? '' : 's'} (${ms} ms)${g.hits.length ? '' : ': nothing in the index answers this.'}`);
+          for (const n of g.notes) console.log(`Note: ${n}.`);
+          for (const h of g.hits) {
+            const snippet = h.text.replace(/\s+/g, ' ').slice(0, 160);
+            console.log(`\n${h.rank}. ${h.source} — ${formatRange(h.range)}  [${h.origin}: ${h.chunkId}]  score ${h.score.toFixed(4)}${h.cosine !== undefined ? `, cosine ${h.cosine.toFixed(3)}` : ''}\n   ${snippet}${h.text.length > 160 ? '…' : ''}`);
+          }
         }
+      } finally {
+        await r.close();
       }
       return 0;
     }
@@ -124,8 +141,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (sub === 'download-embedder') {
       const { DEFAULT_EMBEDDER, downloadEmbedder } = await import('./core/retrieval/embedderDownload.js');
-      const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-      const dest = resolve(a.dir ?? join(cache, 'control', 'embedders', DEFAULT_EMBEDDER.name));
+      const dest = resolve(a.dir ?? join(cacheDir(), 'embedders', DEFAULT_EMBEDDER.name));
       const mirror = a.mirror ?? process.env.HF_ENDPOINT;
       if (!a.json) console.error(`Downloading ${DEFAULT_EMBEDDER.repo} (about ${DEFAULT_EMBEDDER.approxMB} MB) from ${mirror || 'https://huggingface.co'} into ${dest} ...`);
       let last = 0;

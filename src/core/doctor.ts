@@ -7,8 +7,8 @@
  * integrator, a Lyapunov equation, the margins of 2/(s+1)³), each solved through the tool
  * table and verified; the language-model configuration (a local GGUF file, an
  * OpenAI-compatible server answering /models within 2 s, or none); node-llama-cpp's native
- * binary (found on disk, never loaded); the embedder folder; the retrieval index folder;
- * the Node.js version. Nothing here loads a model or writes anything.
+ * binary (found on disk, never loaded); the embedder folder; the bundled notes (always
+ * searchable) and the workspace index (searched with them when built); the Node.js version. Nothing here loads a model or writes anything.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,6 +17,7 @@ import type { EngineConfig } from './engines/index.js';
 import { prepareArgs } from './tools/call.js';
 import { errorMessage } from './tools/batch.js';
 import { verify } from './verify/index.js';
+import { countNotes } from './retrieval/sources.js';
 
 /** ✔ works; ✘ configured or needed but broken (the Doctor exits 1); • a note (not configured, optional) */
 export type CheckStatus = 'ok' | 'fail' | 'info';
@@ -38,8 +39,10 @@ export interface DoctorOptions {
   model?: EngineConfig;
   /** an embedder model folder (config.json, tokenizer.json, onnx/model.onnx); undefined: not configured */
   embedder?: string;
-  /** the retrieval index folder; undefined: no location given */
+  /** the workspace retrieval index folder; undefined: no location given */
   index?: string;
+  /** the bundled notes (root: the corpus/ folder, undefined when missing) and their index folder */
+  notes?: { root: string | undefined; index: string };
   /** a folder from which node_modules is searched for node-llama-cpp (default: this module's folder) */
   packageRoot?: string;
   /** time the OpenAI-compatible server gets to answer /models (default 2000 ms) */
@@ -409,14 +412,16 @@ function statsSummary(file: string): string {
  * An index folder, read tolerantly (the retrieval format is young): exists, holds files, has
  * a stats or manifest file. `rebuild` overrides the fix (default: Control: Rebuild Index).
  */
-export function indexCheck(dir: string | undefined, o: DoctorOptions = {}, capability = 'Retrieval index', rebuildFix?: string): DoctorCheck {
+export function indexCheck(dir: string | undefined, o: DoctorOptions = {}, capability = WORKSPACE_INDEX_CAPABILITY, rebuildFix?: string): DoctorCheck {
   const surface = o.surface ?? 'cli';
-  const rebuild = rebuildFix ?? fixFor(surface, 'Run Control: Rebuild Index.', 'Run Control: Rebuild Index in VS Code.');
-  if (!dir) return { capability, status: 'info', detail: 'no index location given', fix: fixFor(surface, 'Open a workspace folder, then run Control: Rebuild Index.', 'Optional: --index DIR to check an index folder.') };
-  if (!existsSync(dir)) return { capability, status: 'info', detail: `no index yet (${dir} does not exist)`, fix: rebuild };
+  const rebuild = rebuildFix ?? fixFor(surface, 'Run Control: Rebuild Index.', 'Run control index build . (in the folder to index; --index DIR for another place).');
+  // without a workspace index, search still covers the bundled notes: say so, as /search does
+  const notesOnly = o.notes ? '; /search covers the bundled notes only' : '';
+  if (!dir) return { capability, status: 'info', detail: `no workspace folder open${notesOnly}`, fix: fixFor(surface, 'Open a workspace folder, then run Control: Rebuild Index.', 'Optional: --index DIR to check an index folder.') };
+  if (!existsSync(dir)) return { capability, status: 'info', detail: `no index yet (${dir} does not exist)${notesOnly}`, fix: rebuild };
   if (!statSync(dir).isDirectory()) return { capability, status: 'fail', detail: `${dir} is a file, not an index folder`, fix: `Move or delete ${dir}, then: ${rebuild}` };
   const { bytes, files, newest } = dirSize(dir);
-  if (files === 0) return { capability, status: 'info', detail: `no index yet (${dir} is empty)`, fix: rebuild };
+  if (files === 0) return { capability, status: 'info', detail: `no index yet (${dir} is empty)${notesOnly}`, fix: rebuild };
   const stats = ['stats.json', 'stats', 'manifest.json'].map((f) => join(dir, f)).find((f) => existsSync(f));
   const when = newest ? `, updated ${new Date(newest).toISOString().replace('T', ' ').slice(0, 16)} UTC` : '';
   if (!stats)
@@ -428,6 +433,44 @@ export function indexCheck(dir: string | undefined, o: DoctorOptions = {}, capab
     };
   const summary = statsSummary(stats);
   return { capability, status: 'ok', detail: `${dir}: ${files} files, ${humanBytes(bytes)}${when}${summary ? `; ${summary}` : ''}` };
+}
+
+export const NOTES_CAPABILITY = 'Retrieval: bundled notes';
+export const WORKSPACE_INDEX_CAPABILITY = 'Retrieval: workspace index';
+
+/**
+ * The bundled notes: always searchable (their index is built on first use, or in the
+ * background after VS Code starts, and kept current), so this check fails only when the notes
+ * themselves are missing from the installation. Reads, never builds.
+ */
+export function notesCheck(root: string | undefined, indexDir: string, o: DoctorOptions = {}): DoctorCheck {
+  const surface = o.surface ?? 'cli';
+  const capability = NOTES_CAPABILITY;
+  const n = root ? countNotes(root) : 0;
+  if (!root || n === 0)
+    return {
+      capability,
+      status: 'fail',
+      detail: root ? `${root} holds no notes` : 'the bundled notes (corpus/) are missing from this installation',
+      fix: fixFor(surface, 'Reinstall the @control extension.', 'Reinstall @control (in a checkout: npm ci && npm run build); the notes ship in corpus/ beside dist/.'),
+    };
+  const manifest = readJson(join(indexDir, 'manifest.json')) as { root?: string; builtAt?: string; files?: Record<string, unknown> } | undefined;
+  const built = manifest?.builtAt && manifest.root === root;
+  const when = (iso: string) => iso.replace('T', ' ').slice(0, 16) + ' UTC';
+  const state = built
+    ? `indexed in ${indexDir} (${Object.keys(manifest!.files ?? {}).length} files, built ${when(manifest!.builtAt!)}; changed notes are re-read at the next search)`
+    : surface === 'vscode'
+      ? `being indexed into ${indexDir} (in the background after start-up, a few seconds)`
+      : `indexed into ${indexDir} at the first search (a second or two)`;
+  return { capability, status: 'ok', detail: `${n} notes in ${root}, always searched by /search and a model's answers; ${state}` };
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 // --------------------------------------------------------------------------- node
@@ -453,6 +496,7 @@ export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorCheck[]> {
   if (m) checks.push(m);
   checks.push(llamaRuntimeCheck(o, o.model?.provider === 'local'));
   checks.push(embedderCheck(o.embedder, o));
+  if (o.notes) checks.push(notesCheck(o.notes.root, o.notes.index, o));
   checks.push(indexCheck(o.index, o));
   checks.push(nodeCheck(o));
   return checks;
@@ -474,21 +518,43 @@ export function formatDoctorTable(checks: DoctorCheck[]): string {
   return lines.join('\n');
 }
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** one line of Markdown text: no line breaks, no accidental table or heading syntax */
+const inline = (s: string) => s.replace(/\r?\n/g, ' ').replace(/^([#>|])/, '\\$1');
 
-/** the Markdown report (VS Code's preview) */
-export function doctorMarkdown(checks: DoctorCheck[], title = '@control Doctor'): string {
-  const failed = checks.filter((c) => c.status === 'fail').length;
-  return [
+/**
+ * The Markdown report (VS Code's preview). One block per check, never a table: a fix is a
+ * sentence or two with paths and commands, and a table column of them is cut off or squeezed
+ * in a narrow preview. Failures come first, each with its fix on its own line; then notes with
+ * their hints; then what works, one line each. `when` stamps the run (a re-run visibly refreshes).
+ */
+export function doctorMarkdown(checks: DoctorCheck[], title = '@control Doctor', when?: Date): string {
+  const failed = checks.filter((c) => c.status === 'fail');
+  const notes = checks.filter((c) => c.status === 'info');
+  const working = checks.filter((c) => c.status === 'ok');
+  const stamp = when ? ` Checked ${when.toISOString().replace('T', ' ').slice(0, 19)} UTC.` : '';
+  const out = [
     `# ${title}`,
     '',
-    failed ? `**${failed} check${failed > 1 ? 's' : ''} failed.** Each failure names its fix.` : '**All checks passed.**',
+    (failed.length ? `**${failed.length} check${failed.length > 1 ? 's' : ''} failed.** Each failure names its fix below.` : '**All checks passed.**') + stamp,
     '',
-    '| | Capability | Detail | Fix |',
-    '|---|---|---|---|',
-    ...checks.map((c) => `| ${SYMBOL[c.status]} | ${cell(c.capability)} | ${cell(c.detail)} | ${c.fix ? cell(c.fix) : ''} |`),
-    '',
-    '✔ works · ✘ broken (fix it as shown) · • note',
-    '',
-  ].join('\n');
+  ];
+  const block = (c: DoctorCheck, label: string) => {
+    out.push(`### ${SYMBOL[c.status]} ${inline(c.capability)}`, '', inline(c.detail), '');
+    if (c.fix) out.push(`**${label}:** ${inline(c.fix)}`, '');
+  };
+  if (failed.length) {
+    out.push('## Needs fixing', '');
+    for (const c of failed) block(c, 'Fix');
+  }
+  if (notes.length) {
+    out.push('## Notes', '');
+    for (const c of notes) block(c, 'Hint');
+  }
+  if (working.length) {
+    out.push('## Working', '');
+    for (const c of working) out.push(`- ${SYMBOL.ok} **${inline(c.capability)}**: ${inline(c.detail)}`);
+    out.push('');
+  }
+  out.push('✔ works · ✘ broken (fix it as shown) · • note', '');
+  return out.join('\n');
 }

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { MultiRetriever, type Retriever } from '../core/agent/grounding.js';
 import type { IndexStore } from '../core/retrieval/store.js';
+import { NOTES_BUILD } from '../core/retrieval/sources.js';
 import type { BuildSummary } from '../core/retrieval/types.js';
 
 type Store = IndexStore;
@@ -129,7 +130,8 @@ export class RetrievalService implements vscode.Disposable {
         const dir = vscode.Uri.joinPath(this.context.globalStorageUri, 'corpus-index').fsPath;
         const store = await this.openStore(dir);
         const root = vscode.Uri.joinPath(this.context.extensionUri, 'corpus').fsPath;
-        const s = await store.build(root, { gitignore: false });
+        // built as the CLI builds its copy (core/retrieval/sources.ts): the same notes, the same options
+        const s = await store.build(root, NOTES_BUILD);
         this.log.info(`corpus index: ${s.filesIndexed} notes, ${s.chunks} chunks (${s.filesChanged} re-read) in ${s.ms} ms`);
         if (this.embedderPath()) void this.embedInBackground(store, 'corpus');
         this.changed.fire();

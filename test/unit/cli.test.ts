@@ -4,25 +4,31 @@ import { before, test } from 'node:test';
 import { build } from 'esbuild';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { WORKER_MIN_BYTES } from '../../src/core/retrieval/store.js';
 
 const s5 = Math.sqrt(5);
 const K_REF = [s5 - 2, s5 - 2]; // closed form, derived in turn.test.ts
 
-const cli = join(mkdtempSync(join(tmpdir(), 'control-cli-')), 'cli.js');
+// laid out as installed: dist/cli.js, the bundled notes (corpus/) beside dist/; its cache
+// (the notes' index) in a temporary XDG_CACHE_HOME, never the user's
+const pkg = mkdtempSync(join(tmpdir(), 'control-cli-'));
+const cli = join(pkg, 'dist', 'cli.js');
+const cache = join(pkg, 'cache');
 before(async () => {
   // @ts-expect-error: a plain .mjs config without types
   const { common } = await import('../../build.config.mjs');
   await build({ ...common, logLevel: 'silent', entryPoints: ['src/cli.ts'], outfile: cli });
+  writeFileSync(join(pkg, 'package.json'), '{}\n');
+  symlinkSync(resolve('corpus'), join(pkg, 'corpus'), 'dir');
   // the lexical build thread's script sits beside the CLI, as in dist/
   await build({ ...common, logLevel: 'silent', entryPoints: ['src/core/retrieval/lexicalWorker.ts'], outfile: join(dirname(cli), 'lexicalWorker.js') });
 });
 
-function control(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8' });
+function control(args: string[], input?: string, cwd?: string) {
+  const r = spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8', cwd, env: { ...process.env, XDG_CACHE_HOME: cache } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -125,13 +131,70 @@ test('index build and search: a workspace over WORKER_MIN_BYTES is indexed on th
   assert.equal(j.warnings, undefined);
   assert.ok(j.filesIndexed > 500 && j.filesIndexed === j.files, b.out.slice(0, 200));
   for (const k of ['files', 'chunks', 'filesIndexed', 'filesSkipped', 'ms']) assert.equal(typeof j[k], 'number', k);
-  const q = control(['index', 'search', 'bode waterbed', '--index', index, '--json']);
+  // (--no-notes: this index alone; the bundled notes have a Bode sensitivity note too)
+  const q = control(['index', 'search', 'bode waterbed', '--index', index, '--no-notes', '--json']);
   assert.equal(q.code, 0, q.err);
   const hits = JSON.parse(q.out).hits;
   assert.equal(hits[0].path, 'sensitivity.md');
   assert.equal(hits[0].rank, 1);
   assert.deepEqual(hits[0].range, { startLine: 3, endLine: 3 }); // the passage's line (the heading is its path)
-  const m = JSON.parse(control(['index', 'search', tag(417), '--index', index, '--json']).out).hits;
+  const m = JSON.parse(control(['index', 'search', tag(417), '--index', index, '--no-notes', '--json']).out).hits;
   assert.equal(m.length, 1);
   assert.equal(m[0].path, 'd7/note417.md');
+});
+
+test('/search agrees with the chat: the bundled notes are searched with no index anywhere; a workspace index joins them once built; the Doctor reports both', () => {
+  const ws = mkdtempSync(join(tmpdir(), 'control-search-'));
+  // a folder with no index: the CLI used to answer "no index" here while the chat searched the notes
+  const ask = control(['ask', '/search Bode sensitivity integral waterbed', '--json'], undefined, ws);
+  assert.equal(ask.code, 0, ask.err + ask.out);
+  const answer = JSON.parse(ask.out).answer as string;
+  assert.doesNotMatch(answer, /no index/i);
+  assert.match(answer, /passages\*\* for “Bode sensitivity integral waterbed”/);
+  assert.match(answer, /`bode-sensitivity-integral\.md`/);
+  // built once into the cache folder, as the extension builds its copy in global storage
+  const notesIndex = join(cache, 'control', 'notes-index');
+  const manifest = JSON.parse(readFileSync(join(notesIndex, 'manifest.json'), 'utf8'));
+  assert.equal(manifest.root, join(pkg, 'corpus'));
+  assert.ok(Object.keys(manifest.files).length >= 60, `notes indexed: ${Object.keys(manifest.files).length}`);
+  // index search says the same, with where each hit comes from
+  const s1 = control(['index', 'search', 'Bode sensitivity integral', '--json'], undefined, ws);
+  assert.equal(s1.code, 0, s1.err);
+  const j1 = JSON.parse(s1.out);
+  assert.deepEqual(j1.sources.map((x: { name: string }) => x.name), ['notes']);
+  assert.equal(j1.hits[0].origin, 'notes');
+  assert.equal(j1.hits[0].path, 'bode-sensitivity-integral.md');
+  // the Doctor in that folder: notes searchable (indexed), no workspace index yet
+  const d1 = control(['doctor', '--model', 'none', '--json'], undefined, ws);
+  assert.equal(d1.code, 0, d1.out + d1.err);
+  const by = (checks: { capability: string; status: string; detail: string }[], name: string) => checks.find((c) => c.capability === name)!;
+  const c1 = JSON.parse(d1.out).checks;
+  assert.equal(by(c1, 'Retrieval: bundled notes').status, 'ok');
+  assert.match(by(c1, 'Retrieval: bundled notes').detail, new RegExp(`indexed in ${notesIndex.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  assert.equal(by(c1, 'Retrieval: workspace index').status, 'info');
+  assert.match(by(c1, 'Retrieval: workspace index').detail, /covers the bundled notes only/);
+  // a workspace index: built in the folder, then searched with the notes
+  writeFileSync(join(ws, 'loop.md'), '# Our loop\n\nThe quokkafilter shapes the sensitivity of our pitch loop.\n');
+  assert.equal(control(['index', 'build', '.', '--json'], undefined, ws).code, 0);
+  const a2 = JSON.parse(control(['ask', '/search quokkafilter sensitivity', '--json'], undefined, ws).out).answer as string;
+  assert.match(a2, /`loop\.md`/);
+  const j2 = JSON.parse(control(['index', 'search', 'quokkafilter sensitivity', '--json'], undefined, ws).out);
+  assert.deepEqual(j2.sources.map((x: { name: string }) => x.name), ['notes', 'workspace']);
+  const origins = j2.hits.map((h: { origin: string; path: string }) => `${h.origin}:${h.path}`);
+  assert.ok(origins.includes('workspace:loop.md'), origins.join(', '));
+  assert.ok(origins.some((o: string) => o.startsWith('notes:')), `the notes are still searched beside the workspace: ${origins.join(', ')}`);
+  const c2 = JSON.parse(control(['doctor', '--model', 'none', '--json'], undefined, ws).out).checks;
+  assert.equal(by(c2, 'Retrieval: workspace index').status, 'ok');
+  assert.equal(by(c2, 'Retrieval: bundled notes').status, 'ok');
+  // --notes-index puts the notes' index elsewhere; --no-notes with no workspace index has nothing to search
+  const elsewhere = join(pkg, 'elsewhere');
+  assert.equal(control(['ask', '/search waterbed', '--notes-index', elsewhere], undefined, ws).code, 0);
+  assert.ok(existsSync(join(elsewhere, 'manifest.json')));
+  const none = control(['index', 'search', 'waterbed', '--no-notes', '--index', join(pkg, 'no-such-index')]);
+  assert.equal(none.code, 1);
+  assert.match(none.err, /Nothing to search: no index in .*no-such-index/);
+  // a solver request never opens an index
+  const lqr = control(['ask', '/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1', '--notes-index', join(pkg, 'untouched')]);
+  assert.equal(lqr.code, 0, lqr.err);
+  assert.ok(!existsSync(join(pkg, 'untouched')));
 });

@@ -4,9 +4,9 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import {
   doctorMarkdown,
@@ -17,17 +17,22 @@ import {
   llamaRuntimeCheck,
   modelCheck,
   nodeCheck,
+  notesCheck,
   runDoctor,
   runSelfTest,
   solverChecks,
 } from '../../src/core/doctor.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'control-doctor-'));
-const cli = join(tmp, 'cli.js');
+// laid out as installed: dist/cli.js with the bundled notes (corpus/) beside dist/
+const cli = join(tmp, 'pkg', 'dist', 'cli.js');
+const cache = join(tmp, 'cache');
 before(async () => {
   // @ts-expect-error: a plain .mjs config without types
   const { common } = await import('../../build.config.mjs');
   await build({ ...common, logLevel: 'silent', entryPoints: ['src/cli.ts'], outfile: cli });
+  writeFileSync(join(tmp, 'pkg', 'package.json'), '{}\n');
+  symlinkSync(resolve('corpus'), join(tmp, 'pkg', 'corpus'), 'dir');
 });
 
 function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server }> {
@@ -162,9 +167,9 @@ test('index: tolerant of the format; "no index yet" says to rebuild', () => {
   mkdirSync(join(store, 'shards'), { recursive: true });
   writeFileSync(join(store, 'shards', 'a.json'), '[]');
   writeFileSync(join(store, 'manifest.json'), JSON.stringify({ format: 1, files: { 'a.md': {}, 'b.md': {} }, builtAt: '2026-11-30T10:00:00Z' }));
-  const m = indexCheck(store, {}, 'Retrieval index (notes)', 'Reload the window.');
+  const m = indexCheck(store, {}, 'Retrieval index (X)', 'Reload the window.');
   assert.equal(m.status, 'ok', m.detail);
-  assert.equal(m.capability, 'Retrieval index (notes)');
+  assert.equal(m.capability, 'Retrieval index (X)');
   assert.match(m.detail, /format 1, files 2, builtAt 2026-11-30T10:00:00Z/);
   assert.equal(indexCheck(join(tmp, 'nothing'), {}, 'X', 'Reload the window.').fix, 'Reload the window.');
   const file = join(tmp, 'idx-file');
@@ -186,16 +191,45 @@ test('the report: every failure carries a fix; table and Markdown', async () => 
   const table = formatDoctorTable(checks);
   assert.match(table, /^✔ Solvers: LQR/m);
   assert.match(table, /^✘ Language model/m);
-  assert.match(table, /^• Retrieval index/m);
+  assert.match(table, /^• Retrieval: workspace index/m);
   assert.match(table, /fix: /);
   assert.match(table, /2 checks failed\./);
-  const md = doctorMarkdown(checks);
+  const md = doctorMarkdown(checks, undefined, new Date('2026-12-01T15:00:00Z'));
   assert.match(md, /^# @control Doctor/);
-  assert.match(md, /\| ✘ \| Language model \|/);
+  assert.match(md, /Checked 2026-12-01 15:00:00 UTC/);
+  // no table: a fix sits on its own line under its check, so nothing is cut off in a narrow preview
+  assert.doesNotMatch(md, /^\|/m);
+  const failure = /^### ✘ Language model\n\n(.+)\n\n\*\*Fix:\*\* (.+)$/m.exec(md);
+  assert.ok(failure, md);
+  assert.equal(failure[2], checks.find((c) => c.capability === 'Language model')!.fix);
+  // failures first, then notes, then what works
+  const at = (re: RegExp) => md.search(re);
+  assert.ok(at(/^## Needs fixing/m) < at(/^## Notes/m) && at(/^## Notes/m) < at(/^## Working/m), md);
+  assert.match(md, /^- ✔ \*\*Solvers: LQR\*\*: /m);
+  assert.match(md, /^\*\*Hint:\*\* /m);
+});
+
+test('retrieval: the bundled notes are always searchable (fail only when missing); no workspace index says so', () => {
+  const notes = notesCheck(resolve('corpus'), join(tmp, 'notes-none'));
+  assert.equal(notes.status, 'ok', notes.detail);
+  assert.match(notes.detail, /^\d{2,} notes in .*corpus, always searched/);
+  assert.match(notes.detail, /indexed into .*notes-none at the first search/);
+  assert.match(notesCheck(resolve('corpus'), join(tmp, 'notes-none'), { surface: 'vscode' }).detail, /being indexed/);
+  const gone = notesCheck(undefined, join(tmp, 'notes-none'));
+  assert.equal(gone.status, 'fail');
+  assert.match(gone.fix!, /npm ci && npm run build/);
+  const empty = join(tmp, 'no-notes');
+  mkdirSync(empty);
+  assert.equal(notesCheck(empty, join(tmp, 'notes-none')).status, 'fail');
+  const ws = indexCheck(join(tmp, 'ws-none'), { notes: { root: resolve('corpus'), index: join(tmp, 'notes-none') } });
+  assert.equal(ws.capability, 'Retrieval: workspace index');
+  assert.equal(ws.status, 'info');
+  assert.match(ws.detail, /no index yet .*; \/search covers the bundled notes only/);
+  assert.match(ws.fix!, /control index build \./);
 });
 
 function control(args: string[]) {
-  const env = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: cache };
   delete env.CONTROL_MODEL; // the model comes from --model only
   const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp, env });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -214,6 +248,8 @@ test('control doctor: a table, exit 0 when nothing fails; exit 1 and --json when
   const model = j.checks.find((c: { capability: string }) => c.capability === 'Language model');
   assert.equal(model.status, 'fail');
   assert.match(model.fix, /--model/);
+  assert.match(ok.out, /✔ Retrieval: bundled notes +\d+ notes in .*always searched/);
+  assert.match(ok.out, /• Retrieval: workspace index +no index yet .*\/search covers the bundled notes only/);
   const usage = control(['doctor', '--frobnicate']);
   assert.equal(usage.code, 2);
   assert.equal(control(['doctor', '--index']).code, 2);
