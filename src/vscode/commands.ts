@@ -1,7 +1,7 @@
 /** Editor commands: analyse a selection or a code-lens model in the chat; doctor; index. */
 import * as vscode from 'vscode';
 import { findAssignments } from '../core/parse/index.js';
-import { doctorMarkdown, doctorPassed, formatDoctorTable, indexCheck, runDoctor, type DoctorCheck } from '../core/doctor.js';
+import { doctorMarkdown, doctorPassed, formatDoctorTable, runDoctor, type DoctorCheck } from '../core/doctor.js';
 import { LM_TOOL_PREFIX } from '../core/mcp/manifest.js';
 import { TOOLS } from '../core/tools/table.js';
 import { analyseQuery, findModels } from './codelens.js';
@@ -85,7 +85,7 @@ export interface DoctorReport {
   ok: boolean;
   checks: DoctorCheck[];
   markdown: string;
-  /** the untitled Markdown document shown in the preview */
+  /** the read-only report document (scheme control-doctor) shown in the Markdown preview */
   uri: string;
 }
 
@@ -143,9 +143,72 @@ function vscodeChecks(): DoctorCheck[] {
 }
 
 /**
+ * The Doctor's report is a read-only virtual document (scheme `control-doctor`), not an
+ * untitled file: it is never dirty, so closing it never asks to save, and a re-run replaces
+ * its text in place (the open preview refreshes) instead of opening another document. It is
+ * shown in the Markdown preview: headings, bold fixes and wrapped lines read better than the
+ * source, and nothing in it can be edited by mistake.
+ */
+export const DOCTOR_SCHEME = 'control-doctor';
+const DOCTOR_URI = vscode.Uri.from({ scheme: DOCTOR_SCHEME, path: '/@control Doctor.md' });
+
+class DoctorReportProvider implements vscode.TextDocumentContentProvider {
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+  text = '# @control Doctor\n\nRun **Control: Doctor** to check every capability.\n';
+  provideTextDocumentContent(): string {
+    return this.text;
+  }
+  update(text: string): void {
+    this.text = text;
+    this.emitter.fire(DOCTOR_URI);
+  }
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+let reportProvider: DoctorReportProvider | undefined;
+
+function previewTabs(): vscode.Tab[] {
+  // the Markdown preview's tab carries no resource: it is found by its label
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType) && t.label.includes('@control Doctor'));
+}
+
+async function showReport(markdown: string, log: vscode.LogOutputChannel, context?: vscode.ExtensionContext): Promise<vscode.Uri> {
+  if (!reportProvider) {
+    reportProvider = new DoctorReportProvider();
+    const reg = vscode.workspace.registerTextDocumentContentProvider(DOCTOR_SCHEME, reportProvider);
+    context?.subscriptions.push(reg, reportProvider);
+  }
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === DOCTOR_URI.toString());
+  reportProvider.update(markdown);
+  const doc = await vscode.workspace.openTextDocument(DOCTOR_URI);
+  // an open document takes the new text once VS Code asks the provider again: wait for it
+  if (open) for (let i = 0; i < 40 && doc.getText() !== markdown; i++) await new Promise((r) => setTimeout(r, 50));
+  const tabs = previewTabs();
+  // the preview already showing (it refreshes with the document): leave it where the user put it
+  if (tabs.some((t) => t.isActive && t.group.isActive) || (tabs.length && tabs.every((t) => t.isActive))) return DOCTOR_URI;
+  try {
+    await vscode.commands.executeCommand('markdown.showPreview', DOCTOR_URI);
+    // a preview hidden behind other tabs or in another group: one report, in front
+    const now = previewTabs();
+    const stale = now.filter((t) => !(t.isActive && t.group.isActive));
+    if (stale.length && stale.length < now.length) await vscode.window.tabGroups.close(stale);
+  } catch (e) {
+    // no Markdown preview (the built-in extension disabled): the read-only source reads well too
+    log.warn(`Doctor: Markdown preview unavailable (${(e as Error).message}); showing the report as text`);
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+  return DOCTOR_URI;
+}
+
+/**
  * *Control: Doctor*: the core's checks (solvers, model, native runtime, embedder, index,
  * Node.js) plus VS Code's own (the chat model, language model tools, chat math, workspace
- * trust), written to the Control output channel and opened as a Markdown preview.
+ * trust), written to the Control output channel and shown as a read-only Markdown preview.
  */
 export async function doctor(log: vscode.LogOutputChannel, context?: vscode.ExtensionContext): Promise<DoctorReport> {
   const p = provider();
@@ -155,32 +218,22 @@ export async function doctor(log: vscode.LogOutputChannel, context?: vscode.Exte
     ...o,
     model: p === 'vscode' ? undefined : engineConfig(),
     embedder,
-    // the workspace index lives in the extension's workspace storage (see retrieval.ts)
+    // where retrieval.ts keeps them: the workspace index in workspace storage, the bundled
+    // notes' index in global storage (always searched, as by `control ask "/search ..."`)
     index: context?.storageUri && vscode.workspace.workspaceFolders?.length ? vscode.Uri.joinPath(context.storageUri, 'index').fsPath : undefined,
+    notes: context ? { root: vscode.Uri.joinPath(context.extensionUri, 'corpus').fsPath, index: vscode.Uri.joinPath(context.globalStorageUri, 'corpus-index').fsPath } : undefined,
   });
-  if (context) {
-    // the bundled notes' index, built in the background a few seconds after start-up
-    const notes = indexCheck(vscode.Uri.joinPath(context.globalStorageUri, 'corpus-index').fsPath, o, 'Retrieval index (notes)', 'Wait a few seconds after start-up (the bundled notes are indexed in the background), then run Control: Doctor again; if it persists, see the Control output channel.');
-    core.splice(core.findIndex((c) => c.capability === 'Retrieval index') + 1, 0, notes);
-  }
   // the chat pane's model is VS Code's to report: in the model's place, before the runtime
   if (p === 'vscode') core.splice(Math.max(0, core.findIndex((c) => c.capability === 'Local model runtime')), 0, await vscodeModelCheck());
   const checks = [...core, ...vscodeChecks()];
   const ok = doctorPassed(checks);
   log.info(`Doctor:\n${formatDoctorTable(checks)}`);
-  const markdown = doctorMarkdown(checks);
-  const doc = await vscode.workspace.openTextDocument({ content: markdown, language: 'markdown' });
-  try {
-    await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
-  } catch (e) {
-    // no Markdown preview (the built-in extension disabled): the source reads well too
-    log.warn(`Doctor: Markdown preview unavailable (${(e as Error).message}); showing the report as text`);
-    await vscode.window.showTextDocument(doc, { preview: true });
-  }
+  const markdown = doctorMarkdown(checks, undefined, new Date());
+  const uri = await showReport(markdown, log, context);
   if (!ok) {
     const failed = checks.filter((c) => c.status === 'fail');
     // not awaited: the report is already open; the command must not wait for a click
     void vscode.window.showWarningMessage(`Control Doctor: ${failed.length} check${failed.length > 1 ? 's' : ''} failed (${failed.map((c) => c.capability).join(', ')}). The report shows each fix.`);
   }
-  return { ok, checks, markdown, uri: doc.uri.toString() };
+  return { ok, checks, markdown, uri: uri.toString() };
 }

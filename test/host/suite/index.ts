@@ -222,28 +222,52 @@ test('vscode.lm.invokeTool: a refusal reaches the caller with the reason', async
   assert.match(message, /not stabilisable/);
 });
 
-test('Control: Doctor runs every check and opens its report as a Markdown preview', async () => {
-  const report = await vscode.commands.executeCommand<{ ok: boolean; checks: { capability: string; status: string; detail: string; fix?: string }[]; uri: string; markdown: string }>('control.doctor');
+test('Control: Doctor runs every check and opens its report read-only in a Markdown preview; a re-run refreshes the same document', async () => {
+  type Report = { ok: boolean; checks: { capability: string; status: string; detail: string; fix?: string }[]; uri: string; markdown: string };
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  const report = await vscode.commands.executeCommand<Report>('control.doctor');
   assert.ok(report, 'control.doctor returned nothing');
   const by = (name: string) => report.checks.find((c) => c.capability === name);
   for (const name of ['Solvers: LQR', 'Solvers: Lyapunov', 'Solvers: margins', 'Language model tools'])
     assert.equal(by(name)?.status, 'ok', `${name}: ${JSON.stringify(by(name))}`);
-  for (const name of ['Language model', 'Local model runtime', 'Embedder', 'Retrieval index', 'Retrieval index (notes)', 'Node.js', 'Chat math rendering', 'Workspace trust'])
+  for (const name of ['Language model', 'Local model runtime', 'Embedder', 'Retrieval: workspace index', 'Retrieval: bundled notes', 'Node.js', 'Chat math rendering', 'Workspace trust'])
     assert.ok(by(name), `no ${name} check: ${report.checks.map((c) => c.capability)}`);
   for (const c of report.checks.filter((x) => x.status === 'fail')) assert.ok(c.fix, `${c.capability} fails without a fix`);
-  assert.equal(by('Retrieval index')?.fix, 'Run Control: Rebuild Index.');
+  // the bundled notes are searched whether or not the workspace has an index (as the chat does)
+  assert.equal(by('Retrieval: bundled notes')?.status, 'ok', JSON.stringify(by('Retrieval: bundled notes')));
+  if (by('Retrieval: workspace index')?.status !== 'ok') assert.equal(by('Retrieval: workspace index')?.fix, 'Run Control: Rebuild Index.');
+  // a read-only virtual document: never untitled, never dirty, so closing it never asks to save
+  const uri = vscode.Uri.parse(report.uri);
+  assert.equal(uri.scheme, 'control-doctor');
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === report.uri);
   assert.ok(doc, 'the report document is not open');
+  assert.equal(doc.isUntitled, false);
+  assert.equal(doc.isDirty, false);
   assert.match(doc.getText(), /^# @control Doctor/);
-  let preview: vscode.Tab | undefined;
-  for (let i = 0; i < 40 && !preview; i++) {
-    preview = vscode.window.tabGroups.all
-      .flatMap((g) => g.tabs)
-      .find((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType));
-    if (!preview) await new Promise((r) => setTimeout(r, 250));
-  }
-  assert.ok(preview, `no Markdown preview tab; tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
-}, 60_000);
+  assert.doesNotMatch(doc.getText(), /^\|/m, 'the report is laid out as a table again (its Fix column was cut off)');
+  assert.ok(!vscode.workspace.textDocuments.some((d) => d.isUntitled), `an untitled document is open: ${vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString())}`);
+  const previews = () =>
+    vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType));
+  for (let i = 0; i < 40 && !previews().length; i++) await new Promise((r) => setTimeout(r, 250));
+  assert.equal(previews().length, 1, `Markdown preview tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+  // run again (a second later, so its time stamp differs): the same document, new text, still one preview
+  await new Promise((r) => setTimeout(r, 1100));
+  const again = await vscode.commands.executeCommand<Report>('control.doctor');
+  assert.equal(again.uri, report.uri);
+  assert.notEqual(again.markdown, report.markdown);
+  assert.equal(doc.getText(), again.markdown, 'the open report did not refresh');
+  assert.equal(doc.isDirty, false);
+  assert.equal(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'control-doctor').length, 1);
+  assert.equal(previews().length, 1, `after a re-run: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+  // with an editor in front of it, a re-run brings the one preview forward (no second one)
+  const folder = vscode.workspace.workspaceFolders![0];
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, 'notes.md')), { viewColumn: vscode.ViewColumn.Active });
+  await vscode.commands.executeCommand('control.doctor');
+  for (let i = 0; i < 20 && !previews().some((t) => t.isActive); i++) await new Promise((r) => setTimeout(r, 250));
+  assert.equal(previews().length, 1, `after a re-run behind an editor: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+  assert.ok(previews()[0].isActive, 'the report is not in front after a re-run');
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}, 90_000);
 
 registerRetrievalTests();
 registerAgentTests();
