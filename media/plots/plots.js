@@ -378,6 +378,9 @@
         kind: payload.kind,
         svg: !!plotEl.querySelector('svg.main-svg'),
         traces: fig.traces.length,
+        width: plotEl.clientWidth,
+        height: plotEl.clientHeight,
+        viewport: window.innerWidth,
       });
     });
   }
@@ -404,6 +407,18 @@
       exportAs(msg.format);
     }
   });
+  // the figure follows its panel: a resized or re-split editor group, a toggled side bar.
+  // (Plotly's own `responsive` listens to window resizes only; the plot's box also changes
+  // when the header wraps.) One resize per frame.
+  let resizeQueued = false;
+  new ResizeObserver(() => {
+    if (resizeQueued || !payload || !plotEl.querySelector('svg.main-svg')) return;
+    resizeQueued = true;
+    requestAnimationFrame(() => {
+      resizeQueued = false;
+      Promise.resolve(Plotly.Plots.resize(plotEl)).catch(() => undefined);
+    });
+  }).observe(plotEl);
   // the theme changes the body's classes: draw again in the new colours
   new MutationObserver(() => render()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
   window.addEventListener('error', (e) => vscode.postMessage({ type: 'error', message: String(e.message) }));

@@ -19,13 +19,27 @@ export interface PlotResult {
   rendered: boolean;
   traces?: number;
   verified: boolean;
+  /** the plot's size in the webview (CSS px) and the webview's own width when it was drawn */
+  size?: { width: number; height: number; viewport: number };
+  /** the editor column the plot opened in */
+  viewColumn?: number;
 }
 
 interface Panel {
   panel: vscode.WebviewPanel;
   ready: Promise<void>;
   /** resolves with the next 'rendered' message */
-  waiters: ((m: { svg: boolean; traces: number }) => void)[];
+  waiters: ((m: Rendered) => void)[];
+  /** opened in a new split beside this column: moved back into it if the split is too narrow */
+  splitFrom?: vscode.ViewColumn;
+}
+
+interface Rendered {
+  svg: boolean;
+  traces: number;
+  width: number;
+  height: number;
+  viewport: number;
 }
 
 const panels = new Map<PlotKind, Panel>();
@@ -83,21 +97,50 @@ function html(webview: vscode.Webview): string {
 </html>`;
 }
 
-function openPanel(kind: PlotKind, title: string): Panel {
+/**
+ * Where a new plot opens. A plot needs width (a Bode plot's two axes, a legend, the margin
+ * labels), so never a sliver: with no editor open, the active (empty) group, the whole editor
+ * area; with one group holding an editor, a new group beside it that gets half the editor
+ * area; with several groups, an existing group other than the active one (never a third or
+ * fourth split). A split narrower than MIN_PLOT_WIDTH (the side bar and the chat pane take
+ * much of the window) is not kept: the plot moves into the active group as a tab of its own,
+ * the whole editor area wide (showPlot). The webview resizes the figure with its panel
+ * (media/plots/plots.js).
+ */
+/** CSS px below which a plot's axes, legend and margin labels crowd each other */
+export const MIN_PLOT_WIDTH = 560;
+
+function placement(): { column: vscode.ViewColumn; split: boolean; from: vscode.ViewColumn } {
+  const groups = vscode.window.tabGroups.all;
+  const active = vscode.window.tabGroups.activeTabGroup;
+  const from = active.viewColumn;
+  if (active.tabs.length === 0) return { column: active.viewColumn, split: false, from };
+  if (groups.length === 1) return { column: vscode.ViewColumn.Beside, split: true, from };
+  const others = groups.filter((g) => g !== active);
+  // the group right of the active one, else the nearest to its left
+  const right = others.filter((g) => g.viewColumn > active.viewColumn).sort((a, b) => a.viewColumn - b.viewColumn)[0];
+  const left = others.filter((g) => g.viewColumn < active.viewColumn).sort((a, b) => b.viewColumn - a.viewColumn)[0];
+  return { column: (right ?? left).viewColumn, split: false, from };
+}
+
+function openPanel(kind: PlotKind, title: string, at?: vscode.ViewColumn): Panel {
   const existing = panels.get(kind);
   if (existing) {
     existing.panel.title = title;
     existing.panel.reveal(existing.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
     return existing;
   }
-  const panel = vscode.window.createWebviewPanel('control.plot', title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+  const where = at === undefined ? placement() : { column: at, split: false, from: at };
+  const panel = vscode.window.createWebviewPanel('control.plot', title, { viewColumn: where.column, preserveFocus: true }, {
     enableScripts: true,
     retainContextWhenHidden: true,
     localResourceRoots: [vscode.Uri.joinPath(extUri, 'media', 'plots')],
   });
+  // a new split shares the editor area evenly (not in proportion to a narrow group it split off)
+  if (where.split && vscode.window.tabGroups.all.length === 2) void vscode.commands.executeCommand('workbench.action.evenEditorWidths');
   panel.iconPath = vscode.Uri.joinPath(extUri, 'media', 'control.svg');
   let readyResolve!: () => void;
-  const entry: Panel = { panel, ready: new Promise((r) => (readyResolve = r)), waiters: [] };
+  const entry: Panel = { panel, ready: new Promise((r) => (readyResolve = r)), waiters: [], splitFrom: where.split ? where.from : undefined };
   panel.webview.onDidReceiveMessage((m: { type: string; [k: string]: any }) => {
     switch (m.type) {
       case 'ready':
@@ -105,7 +148,7 @@ function openPanel(kind: PlotKind, title: string): Panel {
         break;
       case 'rendered':
         log.info(`plot ${m.kind} rendered (${m.traces} traces, svg ${m.svg})`);
-        entry.waiters.splice(0).forEach((w) => w({ svg: !!m.svg, traces: Number(m.traces) }));
+        entry.waiters.splice(0).forEach((w) => w({ svg: !!m.svg, traces: Number(m.traces), width: Number(m.width), height: Number(m.height), viewport: Number(m.viewport) }));
         break;
       case 'export':
         void saveExport(kind, m.format, m.dataUrl);
@@ -115,7 +158,9 @@ function openPanel(kind: PlotKind, title: string): Panel {
         break;
     }
   });
-  panel.onDidDispose(() => panels.delete(kind));
+  panel.onDidDispose(() => {
+    if (panels.get(kind) === entry) panels.delete(kind);
+  });
   panel.webview.html = html(panel.webview);
   panels.set(kind, entry);
   return entry;
@@ -232,22 +277,45 @@ export async function showPlot(req: PlotRequest): Promise<PlotResult | undefined
     return undefined;
   }
   const title = `${payload.title} plot`;
-  const entry = openPanel(req.kind, title);
-  await entry.ready;
-  const rendered = new Promise<{ svg: boolean; traces: number } | undefined>((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), 20_000);
-    entry.waiters.push((m) => {
-      clearTimeout(timer);
-      resolve(m);
+  const draw = async (entry: Panel, ms: number) => {
+    const rendered = new Promise<Rendered | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), ms);
+      entry.waiters.push((m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
     });
-  });
+    await entry.panel.webview.postMessage({ type: 'plot', payload: wire });
+    return rendered;
+  };
   // JSON has no Infinity or NaN (an infinite gain margin would arrive as null): tag them
   const wire = JSON.parse(JSON.stringify(payload, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? { __nf: String(v) } : v)));
-  await entry.panel.webview.postMessage({ type: 'plot', payload: wire });
-  const r = await rendered;
+  let entry = openPanel(req.kind, title);
+  await entry.ready;
+  let r = await draw(entry, 20_000);
+  const from = entry.splitFrom;
+  entry.splitFrom = undefined;
+  if (r && from !== undefined && r.viewport < MIN_PLOT_WIDTH) {
+    // the new split is too narrow to read: the plot opens again as a tab of the group it was
+    // opened from, the whole editor area wide, and the split closes. (A new panel rather than
+    // moving this one: a moved webview lands as a preview editor, which the next plot replaces.)
+    log.info(`plot ${req.kind}: a split of ${r.viewport} px is too narrow; opened in editor group ${from} instead`);
+    entry.panel.dispose();
+    entry = openPanel(req.kind, title, from);
+    await entry.ready;
+    r = (await draw(entry, 20_000)) ?? r;
+  }
   const verified = payload.verification.every((v) => v.ok !== false);
   log.info(`plot ${req.kind}: ${payload.subtitle}; ${payload.verification.map((v) => `${v.tool} ${v.ok === null ? 'n/a' : v.ok ? 'verified' : 'FAILED'}`).join(', ')}`);
-  return { kind: req.kind, title, rendered: !!r?.svg, traces: r?.traces, verified };
+  return {
+    kind: req.kind,
+    title,
+    rendered: !!r?.svg,
+    traces: r?.traces,
+    verified,
+    size: r ? { width: r.width, height: r.height, viewport: r.viewport } : undefined,
+    viewColumn: entry.panel.viewColumn,
+  };
 }
 
 /** buttons under a chat answer that open the plot of the system the tool just solved */

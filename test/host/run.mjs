@@ -530,6 +530,51 @@ async function main() {
       await showNewestAnswerTop(page);
       await page.screenshot({ path: join(env.RESULTS_DIR, 'chat-search-citation.png') });
     });
+    await uiTest(page, 'ui: "Control: Doctor" from the command palette shows a read-only report whose fixes fit the preview (test-results/doctor-report.png)', async () => {
+      await hostCommand('workbench.action.closeAllEditors');
+      await runCommand(page, `${MOD}: Doctor`);
+      // the Markdown preview is a webview: find its frame by the report's heading
+      let frame;
+      for (let i = 0; i < 60 && !frame; i++) {
+        for (const f of page.frames()) {
+          const ok = await f.evaluate(() => /@control Doctor/.test(document.querySelector('h1')?.textContent ?? '')).catch(() => false);
+          if (ok) {
+            frame = f;
+            break;
+          }
+        }
+        if (!frame) await sleep(250);
+      }
+      expect(frame, 'no Markdown preview showing the Doctor report');
+      await sleep(500);
+      const seen = await frame.evaluate(() => {
+        const root = document.documentElement;
+        const width = root.clientWidth;
+        // anything wider than the preview, or reaching past its right edge, is cut off
+        const over = [...document.querySelectorAll('body *')]
+          .filter((el) => el.getClientRects().length && (el.getBoundingClientRect().right > width + 1 || el.scrollWidth > el.clientWidth + 1))
+          .map((el) => `${el.tagName}: ${(el.textContent ?? '').slice(0, 60)}`);
+        return {
+          width,
+          scroll: root.scrollWidth,
+          over: over.slice(0, 5),
+          tables: document.querySelectorAll('table').length,
+          fixes: [...document.querySelectorAll('p')].filter((p) => /^(Fix|Hint):/.test(p.textContent ?? '')).length,
+          headings: [...document.querySelectorAll('h2')].map((h) => h.textContent),
+        };
+      });
+      expect(seen.tables === 0, `the report is a table again: ${JSON.stringify(seen)}`);
+      expect(seen.scroll <= seen.width + 1 && seen.over.length === 0, `the report is wider than its preview (${seen.scroll} > ${seen.width} px): ${seen.over.join(' | ')}`);
+      expect(seen.fixes >= 1, `no Fix/Hint lines in the report: ${JSON.stringify(seen)}`);
+      // a read-only document: no dirty marker on its tab, and closing it asks nothing
+      const tab = page.locator('.tabs-container .tab', { hasText: '@control Doctor' }).first();
+      await tab.waitFor({ state: 'visible', timeout: 10_000 });
+      expect(!(await tab.getAttribute('class')).includes('dirty'), 'the report tab is marked dirty');
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'doctor-report.png') });
+      await hostCommand('workbench.action.closeAllEditors');
+      await sleep(500);
+      expect((await page.locator('.monaco-dialog-box').count()) === 0, 'closing the report asked something (a save dialog?)');
+    });
   });
 
   // ---- the plot webview, as a user sees it (after the other UI tests: it takes the editor area)
@@ -579,6 +624,57 @@ async function main() {
       await sleep(1000);
       await page.screenshot({ path: join(env.RESULTS_DIR, 'plot-bode.png') });
       await hostCommand('workbench.action.toggleLightDarkThemes');
+    });
+
+    await uiTest(page, 'ui: a plot opened with an editor and the chat pane open gets a readable width (half the editor area, or all of it) and resizes with its panel (test-results/plot-beside.png)', async () => {
+      await hostCommand('workbench.action.closeAllEditors');
+      await hostCommand('workbench.view.explorer');
+      await ensureControlModel(page); // the chat pane open in the secondary side bar, as after a chat answer
+      await openFile(page, 'pendulum.m');
+      const r = await hostCommand('control.plot', { kind: 'step', args: { num: [1], den: [1, 2, 1] } });
+      expect(r && r.rendered, `control.plot: ${JSON.stringify(r)}`);
+      let frame;
+      for (let i = 0; i < 60 && !frame; i++) {
+        for (const f of page.frames()) {
+          const ok = await f.evaluate(() => document.getElementById('title')?.textContent === 'Step response' && !!document.querySelector('#plot svg.main-svg')).catch(() => false);
+          if (ok) {
+            frame = f;
+            break;
+          }
+        }
+        if (!frame) await sleep(250);
+      }
+      expect(frame, 'no webview frame with the step plot');
+      await sleep(800);
+      const editorPart = await page.locator('.part.editor').first().boundingBox();
+      const measure = async () => {
+        const box = await (await frame.frameElement()).boundingBox();
+        const svg = await frame.evaluate(() => {
+          const s = document.querySelector('#plot svg.main-svg');
+          return { svg: Number(s?.getAttribute('width')), plot: document.getElementById('plot').clientWidth };
+        });
+        return { webview: box?.width ?? 0, ...svg };
+      };
+      const before = await measure();
+      console.log(`     editor area ${editorPart?.width} px, plot in column ${r.viewColumn}: webview ${before.webview} px, figure ${before.svg} px`);
+      // half the editor area when that is wide enough to read, else the whole of it (a tab of the editor's group)
+      expect(editorPart && before.webview >= 0.45 * editorPart.width, `the plot got ${before.webview} of ${editorPart?.width} px of the editor area`);
+      expect(before.webview >= 520, `the plot got ${before.webview} px: too narrow to read`);
+      expect(Math.abs(before.svg - before.plot) <= 2, `the figure (${before.svg} px) does not fill its box (${before.plot} px)`);
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'plot-beside.png') });
+      // a narrower window: the figure follows its panel
+      await page.setViewportSize({ width: 1200, height: 1100 });
+      let after = before;
+      for (let i = 0; i < 20 && !(after.webview < before.webview - 50 && Math.abs(after.svg - after.plot) <= 2); i++) {
+        await sleep(250);
+        after = await measure();
+      }
+      console.log(`     at 1200 px: plot webview ${after.webview} px, figure ${after.svg} px`);
+      expect(after.webview < before.webview - 50, `the panel did not narrow: ${JSON.stringify({ before, after })}`);
+      expect(Math.abs(after.svg - after.plot) <= 2, `the figure (${after.svg} px) did not follow its panel (${after.plot} px)`);
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'plot-beside-narrow.png') });
+      await page.setViewportSize({ width: 1600, height: 1100 });
+      await hostCommand('workbench.action.closeAllEditors');
     });
   });
 

@@ -10,6 +10,8 @@ interface PlotResult {
   rendered: boolean;
   traces?: number;
   verified: boolean;
+  size?: { width: number; height: number; viewport: number };
+  viewColumn?: number;
 }
 
 function plotTabs(): vscode.Tab[] {
@@ -47,6 +49,51 @@ export function registerPlotTests(): void {
       assert.ok(labels.includes(l), `no tab "${l}": ${labels.join(', ')}`);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   }, 120_000);
+
+  test('a plot opens where it has room: the whole editor area when none is open, else one group beside (never a third split), filling its panel', async () => {
+    const step = { kind: 'step', args: { num: [1], den: [1, 2, 1] } };
+    const groups = () => vscode.window.tabGroups.all.length;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.editorLayoutSingle');
+    // a wide editor area (no side bars): room for a split. (The UI test in run.mjs has the
+    // Explorer and the chat open, where half the editor area is too narrow.)
+    for (const c of ['workbench.action.closeSidebar', 'workbench.action.closeAuxiliaryBar', 'workbench.action.closePanel']) await vscode.commands.executeCommand(c);
+    // nothing open: the (empty) active group, no split leaving an empty half
+    let r = await vscode.commands.executeCommand<PlotResult | undefined>('control.plot', step);
+    assert.ok(r?.rendered, JSON.stringify(r));
+    assert.equal(r.viewColumn, 1, `with no editor open the plot should take the active group: ${JSON.stringify(r)}`);
+    assert.equal(groups(), 1, `groups: ${groups()}`);
+    // the figure fills its webview (Plotly sized to the panel, not a fixed box)
+    assert.ok(r.size && r.size.width >= 0.9 * r.size.viewport && r.size.height >= 300, `plot size ${JSON.stringify(r.size)}`);
+    const full = r.size!.viewport;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // an editor open: a second group beside it, as wide as the first; or, when half the
+    // editor area would be narrower than 560 px, a tab of the editor's group, the whole width
+    const folder = vscode.workspace.workspaceFolders![0];
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, 'pendulum.m')));
+    r = await vscode.commands.executeCommand<PlotResult | undefined>('control.plot', step);
+    assert.ok(r?.rendered && r.size, JSON.stringify(r));
+    const w = r.size.viewport;
+    if (full / 2 >= 600) {
+      assert.equal(r.viewColumn, 2, `room for a split (${full} px), but: ${JSON.stringify(r)}`);
+      assert.equal(groups(), 2);
+      assert.ok(w >= 0.4 * full && w <= 0.6 * full, `beside: webview ${w} px of ${full} px`);
+    } else if (full / 2 < 520) {
+      assert.equal(r.viewColumn, 1, `half of ${full} px is too narrow, yet: ${JSON.stringify(r)}`);
+      assert.equal(groups(), 1, 'the emptied split was not closed');
+      assert.ok(w >= 0.9 * full, `in the editor's group: webview ${w} px of ${full} px`);
+    }
+    assert.ok(w >= 520, `the plot got only ${w} px`);
+    console.log(`[suite] plot beside an editor: column ${r.viewColumn}, ${w} of ${full} px`);
+    // a second kind of plot joins the plot's group instead of splitting again
+    const before = groups();
+    const bode = await vscode.commands.executeCommand<PlotResult | undefined>('control.plot', { kind: 'bode', args: { num: [1], den: [1, 3, 3, 1] } });
+    assert.ok(bode?.rendered && (bode.size?.viewport ?? 0) >= 520, JSON.stringify(bode));
+    assert.equal(groups(), before, `a second plot split the editor area again: ${groups()} groups`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.editorLayoutSingle');
+    await vscode.commands.executeCommand('workbench.view.explorer'); // as the UI tests expect it
+  }, 90_000);
 
   test('control.plot refuses a MIMO Bode with a message, not a blank panel', async () => {
     const r = await vscode.commands.executeCommand<PlotResult | undefined>('control.plot', {
