@@ -7,6 +7,14 @@ import type { Verification } from '../verify/index.js';
 
 export type TurnEvent =
   | { type: 'text'; text: string }
+  /**
+   * How the request was read, before anything else: the exact call and where each argument
+   * came from ("Computed `c2d(A, B, C, D, Ts = 0.05, method = 'tustin')`; A, B, C, D from
+   * turn 2, Ts from '50 ms', method from 'tustin'."). One per call a model makes, too.
+   */
+  | { type: 'reading'; tool: string; markdown: string; origins: Record<string, string> }
+  /** a question back instead of a guess, with the candidate readings as follow-up prompts */
+  | { type: 'ask'; question: string; candidates: { label: string; prompt: string; command?: string }[] }
   | { type: 'thinking'; text: string }
   | { type: 'tool_call'; id: string; tool: string; args: Record<string, unknown> }
   | {
@@ -40,6 +48,8 @@ export function eventsToMarkdown(events: readonly TurnEvent[]): string {
       if (prev === 'text') parts[parts.length - 1] += e.text;
       else parts.push(e.text);
     } else if (e.type === 'tool_result') parts.push(e.markdown);
+    else if (e.type === 'reading') parts.push(e.markdown);
+    else if (e.type === 'ask') parts.push([e.question, ...e.candidates.map((c, i) => `${i + 1}. ${c.label}: \`${c.command ? '/' + c.command + ' ' : ''}${c.prompt}\``)].join('\n'));
     else if (e.type === 'error') parts.push(`**Error:** ${e.message}`);
     else continue;
     prev = e.type;

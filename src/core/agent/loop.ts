@@ -18,6 +18,7 @@ import { verify, type Verification } from '../verify/index.js';
 import type { ChatMessage, Engine, EngineToolSpec, ToolCallRequest, Usage } from '../engines/types.js';
 import type { TurnEvent } from './events.js';
 import { rescueJson } from './gate.js';
+import { renderValue } from '../reader/read.js';
 import { engineTools, SYSTEM_PROMPT } from './prompt.js';
 
 export interface AgentOptions extends CallOptions, Partial<RenderOptions> {
@@ -58,6 +59,21 @@ export function compactForModel(v: unknown, depth = 0): unknown {
     return o;
   }
   return v;
+}
+
+/** the reading line of a model's tool call: the call as made, each argument chosen by the model */
+export function modelReading(tool: string, args: Record<string, unknown>): Extract<TurnEvent, { type: 'reading' }> {
+  const keys = Object.keys(args);
+  const shown = keys.map((k) => {
+    const v = renderValue(args[k], k);
+    return v ? `${k} = ${v}` : k;
+  });
+  return {
+    type: 'reading',
+    tool,
+    markdown: `Computed \`${tool}(${shown.join(', ')})\`${keys.length ? `; ${keys.join(', ')} chosen by the model from your message` : ''}.`,
+    origins: Object.fromEntries(keys.map((k) => [k, 'model'])),
+  };
 }
 
 function verdict(v: Verification | undefined): string {
@@ -181,6 +197,8 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
           continue;
         }
         toolCalls++;
+        // how this call was read: every argument was chosen by the model from the message
+        yield modelReading(name, args as Record<string, unknown>);
         yield { type: 'tool_call', id, tool: name, args: args as Record<string, unknown> };
         try {
           const { tool, args: valid } = prepareArgs(name, args as Record<string, unknown>, o);

@@ -9,7 +9,10 @@ import type { RenderOptions } from '../render/markdown.js';
 import { prepareArgs, type CallOptions } from '../tools/call.js';
 import { errorMessage } from '../tools/batch.js';
 import { verify } from '../verify/index.js';
-import { EXAMPLES, missingArgs, parseIntent, planCalls } from './deterministic.js';
+import { planCalls } from './deterministic.js';
+import { Conversation, describeReading, originText, readRequest, recordResult, type DefineReading, type Reading } from '../reader/index.js';
+import { getTool } from '../tools/table.js';
+import { polyText } from '../render/results.js';
 import { getToolRunner } from '../solvers/registry.js';
 import type { TurnEvent } from './events.js';
 import type { Engine } from '../engines/types.js';
@@ -28,6 +31,8 @@ export interface TurnRequest {
    * its attached references here, and earlier turns as the agent's history instead)
    */
   modelContext?: { text: string; label?: string };
+  /** the conversation so far (systems, the system in use, the last call); updated by the turn */
+  conversation?: Conversation;
 }
 
 export interface TurnOptions extends CallOptions, Partial<RenderOptions> {
@@ -95,17 +100,17 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     return;
   }
 
-  let intent;
+  const conv = req.conversation ?? new Conversation();
+  let reading: Reading;
   try {
-    intent = parseIntent(req.prompt, req.command, req.context?.text);
+    reading = readRequest(req.prompt, conv, { command: req.command, selection: req.context });
   } catch (e) {
     yield { type: 'error', message: errorMessage(e) };
     yield* finish();
     return;
   }
-  const missing = intent ? missingArgs(intent, req.command) : [];
-  // a model takes what is not well formed: no tool named, or a plain request missing arguments
-  if (opts.engine && (!intent || (missing.length && !req.command))) {
+  // a model takes what the reader cannot read as a computation (questions, open requests)
+  if (opts.engine && reading.kind === 'none') {
     const data = req.modelContext ?? req.context;
     const grounding = await ground(opts.retriever, req.prompt, opts.passages ?? 4);
     yield* referenceEvents(grounding?.hits ?? []);
@@ -115,8 +120,9 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     yield* runAgentTurn(opts.engine, parts.join('\n\n'), { ...opts.agent, maxN: opts.maxN, math: opts.math, digits: opts.digits });
     return;
   }
-  if (!intent) {
-    yield { type: 'text', text: NO_MODEL_MESSAGE };
+  if (reading.kind === 'none') {
+    const why = reading.problems.length ? `I could not read: ${reading.problems.join('; ')}.\n\n` : '';
+    yield { type: 'text', text: why + NO_MODEL_MESSAGE };
     // without a model, the passages that match are still worth showing
     const grounding = await ground(opts.retriever, req.prompt, 3);
     if (grounding?.hits.length) {
@@ -126,26 +132,24 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     yield* finish();
     return;
   }
-  const name = intent.tool.name;
-  if (missing.length) {
-    const ex = EXAMPLES[name] ? ` For example: \`${EXAMPLES[name]}\`` : '';
-    const given = Object.keys(intent.args);
-    yield {
-      type: 'error',
-      message: `${name} needs ${missing.join(' and ')}${given.length ? ` (found ${given.join(', ')})` : ''}.${ex}`,
-    };
+  if (reading.kind === 'ask') {
+    yield { type: 'ask', question: reading.question, candidates: reading.candidates };
     yield* finish();
     return;
   }
-  const intro = INTROS[name] ?? `**${intent.tool.title}.**`;
-  const notes: string[] = [];
-  if (req.context?.label) notes.push(`Model from ${req.context.label}.`);
-  if (intent.ignored.length) notes.push(`Not used by ${name}: ${intent.ignored.join(', ')}.`);
-  yield { type: 'text', text: [intro, ...notes].join(' ') };
+  if (reading.kind === 'define') {
+    yield { type: 'text', text: defineText(reading, render.math) };
+    yield { type: 'ask', question: 'What should I compute with it?', candidates: nextSteps(reading) };
+    yield* finish();
+    return;
+  }
+  const name = reading.tool;
+  yield { type: 'reading', tool: name, markdown: describeReading(reading), origins: Object.fromEntries(Object.entries(reading.origins).map(([k, o]) => [k, originText(o)])) };
+  yield { type: 'text', text: INTROS[name] ?? `**${getTool(name)?.title ?? name}.**` };
 
   let plan;
   try {
-    plan = planCalls(intent, req.command, (tool, a) => getToolRunner(tool)(prepareArgs(tool, a, opts).args));
+    plan = planCalls(name, reading.args, reading.plan, (tool, a) => getToolRunner(tool)(prepareArgs(tool, a, opts).args));
   } catch (e) {
     yield { type: 'error', message: errorMessage(e) };
     yield* finish();
@@ -168,6 +172,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
       const result = tool.run(valid);
       const verification = verify(step.tool, valid, result);
       results.push(result);
+      if (step.tool === name && !step.intermediate) recordResult(conv, reading, result);
       yield {
         type: 'tool_result',
         id,
@@ -196,6 +201,39 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     }
   }
   yield* finish();
+}
+
+function sysText(sys: DefineReading['defined'][number]['sys']): string {
+  if (sys.kind === 'tf') {
+    const v = sys.variable ?? (sys.Ts ? 'z' : 's');
+    return `(${polyText(sys.num, v)}) / (${polyText(sys.den, v)})${sys.Ts ? `, Ts = ${sys.Ts} s` : v === 'z' ? ' (discrete)' : ''}`;
+  }
+  const n = sys.A.length;
+  const m = sys.B?.[0]?.length;
+  const p = sys.C?.length;
+  return `state space, ${n} state${n === 1 ? '' : 's'}${m !== undefined ? `, ${m} input${m === 1 ? '' : 's'}` : ''}${p !== undefined ? `, ${p} output${p === 1 ? '' : 's'}` : ''}${sys.Ts ? `, discrete (Ts = ${sys.Ts} s)` : ''}`;
+}
+
+function defineText(r: DefineReading, _math: boolean): string {
+  const lines = r.defined.map((d) => `- **${d.label}**: ${sysText(d.sys)}`);
+  const head = r.defined.length ? `Noted ${r.defined.length === 1 ? 'this system' : `these ${r.defined.length} systems`} for the next requests (nothing computed yet):` : 'Noted these matrices for the next requests (nothing computed yet).';
+  return [head, ...lines, ...r.notes.map((n) => `_${n}_`)].join('\n');
+}
+
+/** what an engineer usually asks next about a system just defined */
+function nextSteps(r: DefineReading): { label: string; prompt: string; command?: string }[] {
+  const d = r.defined[r.defined.length - 1];
+  if (!d) return [];
+  const ref = /^[A-Za-z_]\w*$/.test(d.label) ? d.label : 'it';
+  if (d.sys.kind === 'tf') return [
+    { label: 'Step response', prompt: `step response of ${ref}` },
+    { label: 'Bode plot and margins', prompt: `bode of ${ref}` },
+    { label: 'Poles and zeros', prompt: `poles and zeros of ${ref}` },
+  ];
+  return [
+    { label: 'Analyse (stability, controllability, observability)', prompt: `analyse ${ref}` },
+    { label: 'Step response', prompt: `step response of ${ref}` },
+  ];
 }
 
 async function ground(retriever: Retriever | undefined, query: string, k: number): Promise<Grounding | undefined> {

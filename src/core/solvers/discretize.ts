@@ -74,7 +74,7 @@ export const tools: ToolDef[] = [
         { names: ['c2d', 'sample_system', 'sample'], args: ['sys', 'Ts', 'method'], keywords: { method: 'method', Ts: 'Ts', dt: 'Ts' } },
         { names: ['cont2discrete'], args: ['sys', 'Ts', 'method'], keywords: { method: 'method', dt: 'Ts' } },
       ],
-      phrases: ['c2d', 'discretize', 'discretise', 'discretization', 'discretisation', 'discrete equivalent', 'convert to discrete', 'sampled-data model', 'discrete-time model', 'zero-order hold equivalent'],
+      phrases: ['c2d', 'discretize', 'discretise', 'discretization', 'discretisation', 'discrete equivalent', 'convert to discrete', 'sampled-data model', 'discrete-time model', 'zero-order hold equivalent', 'tustin', 'bilinear', 'zoh', 'zero-order hold', 'foh', 'first-order hold', 'sample the plant'],
       aliases: { Ts: ['T', 'dt', 'ts', 'Tsample', 'h'] },
       example: '/c2d A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts=0.1',
     },

@@ -1,0 +1,121 @@
+/**
+ * The conversation as the reader sees it: the systems defined so far (named or not, state
+ * space or transfer function, continuous or discrete), the matrices assigned by name, the
+ * system in use, and the last call. It lives in the core so that the chat, `control chat`
+ * and `control ask --session FILE` follow the same rules; it serialises to JSON (the chat
+ * keeps it in each answer's metadata, the CLI in the session file).
+ *
+ * Rules (applied in read.ts):
+ * - a follow-up ("now with R=10", "same plant, Ts = 0.05", "and its step response") reuses the
+ *   system in use and, for the same tool, the last call's arguments, and says so;
+ * - a message that gives its own system never mixes in matrices from earlier turns;
+ * - a continuous request never inherits a discrete Ts, and a transfer-function request never
+ *   picks up earlier A, B, C, D (both follow from the rule above: Ts and matrices belong to a
+ *   system);
+ * - when two systems could be meant, the reader asks.
+ */
+import type { Matrix } from '../types.js';
+
+export type System =
+  | { kind: 'ss'; A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; Ts?: number }
+  | { kind: 'tf'; num: number[]; den: number[]; Ts?: number; variable?: 's' | 'z' };
+
+/** where an argument's value came from; shown in the answer's first line */
+export type Origin =
+  | { from: 'message'; text: string }
+  | { from: 'selection'; text: string; label?: string }
+  | { from: 'turn'; turn: number; text?: string }
+  | { from: 'system'; name: string; turn: number }
+  | { from: 'default'; text: string };
+
+export interface SystemEntry {
+  /** the user's name (G, sys, plant) or undefined for matrices given without one */
+  name?: string;
+  sys: System;
+  /** the turn (1-based) that defined it */
+  turn: number;
+  /** given by the user, or the result of a call (c2d's discrete model) */
+  role: 'given' | 'result';
+  /** how it was written, short */
+  text: string;
+}
+
+export interface LastCall {
+  tool: string;
+  args: Record<string, unknown>;
+  origins: Record<string, Origin>;
+  /** index into `systems` of the system the call used */
+  system?: number;
+  turn: number;
+  /** the command or plan it ran under (bode) */
+  plan?: string;
+}
+
+export interface ConversationState {
+  turn: number;
+  systems: SystemEntry[];
+  vars: Record<string, { value: Matrix; turn: number; text: string }>;
+  current?: number;
+  /** systems the last turn produced or defined (c2d's result, several definitions) */
+  recent: number[];
+  lastCall?: LastCall;
+}
+
+export class Conversation implements ConversationState {
+  turn = 0;
+  systems: SystemEntry[] = [];
+  vars: Record<string, { value: Matrix; turn: number; text: string }> = {};
+  current?: number;
+  recent: number[] = [];
+  lastCall?: LastCall;
+
+  static fromJSON(s: Partial<ConversationState> | undefined): Conversation {
+    const c = new Conversation();
+    if (!s || typeof s !== 'object') return c;
+    c.turn = typeof s.turn === 'number' ? s.turn : 0;
+    c.systems = Array.isArray(s.systems) ? s.systems : [];
+    c.vars = s.vars && typeof s.vars === 'object' ? s.vars : {};
+    c.current = typeof s.current === 'number' && s.current < c.systems.length ? s.current : undefined;
+    c.recent = Array.isArray(s.recent) ? s.recent.filter((i) => typeof i === 'number' && i < c.systems.length) : [];
+    c.lastCall = s.lastCall;
+    return c;
+  }
+
+  toJSON(): ConversationState {
+    return { turn: this.turn, systems: this.systems, vars: this.vars, current: this.current, recent: this.recent, lastCall: this.lastCall };
+  }
+
+  /** adds a system (or finds the same one already there) and returns its index */
+  addSystem(e: SystemEntry): number {
+    if (e.name) {
+      const i = this.systems.findIndex((s) => s.name === e.name);
+      if (i >= 0) {
+        this.systems[i] = e;
+        return i;
+      }
+    }
+    const same = this.systems.findIndex((s) => !s.name && !e.name && JSON.stringify(s.sys) === JSON.stringify(e.sys));
+    if (same >= 0) {
+      this.systems[same] = { ...this.systems[same], turn: e.turn };
+      return same;
+    }
+    this.systems.push(e);
+    return this.systems.length - 1;
+  }
+
+  named(name: string): number | undefined {
+    const i = this.systems.findIndex((s) => s.name === name);
+    return i >= 0 ? i : undefined;
+  }
+}
+
+/** how a system is named in an answer: "G", "sysd", "(A, B, C, D) of turn 2" */
+export function systemLabel(e: SystemEntry): string {
+  if (e.name) return e.name;
+  const what = e.sys.kind === 'tf' ? 'the transfer function' : e.role === 'result' ? 'the discrete model' : '(A, B, C, D)';
+  return `${what} of turn ${e.turn}`;
+}
+
+export function isDiscrete(s: System): boolean {
+  return (typeof s.Ts === 'number' && s.Ts > 0) || (s.kind === 'tf' && s.variable === 'z');
+}

@@ -1,0 +1,116 @@
+/**
+ * The request reader: message + conversation (+ selection) -> a reading (a call with every
+ * argument's origin, a question back, a definition, or "needs a model"), the calls it runs,
+ * and the line that says how it was read.
+ */
+import { planCalls } from '../agent/deterministic.js';
+import { getToolRunner } from '../solvers/registry.js';
+import { errorMessage } from '../tools/batch.js';
+import { prepareArgs, type CallOptions } from '../tools/call.js';
+import { Conversation, systemLabel, type Origin } from './conversation.js';
+import { readRequest, recordResult, renderValue, type CallReading, type ReadOptions, type Reading } from './read.js';
+
+export { Conversation, systemLabel, type Origin, type System, type SystemEntry, type ConversationState } from './conversation.js';
+export { readRequest, recordResult, resolveCommand, type Reading, type CallReading, type AskReading, type DefineReading, type NoneReading, type Candidate, type ReadOptions } from './read.js';
+
+/** reads a message and records it in the conversation (definitions, the system in use, the call) */
+export function readTurn(conv: Conversation, text: string, opts: ReadOptions = {}): Reading {
+  return readRequest(text, conv, opts);
+}
+
+export interface ExecutedCall {
+  tool: string;
+  args: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: string;
+  intermediate?: boolean;
+  optional?: boolean;
+}
+
+/** runs a call reading's plan (validated, unverified: the turn verifies); never throws */
+export function executeReading(r: Reading, opts: CallOptions = {}): ExecutedCall[] {
+  if (r.kind !== 'call') return [];
+  const out: ExecutedCall[] = [];
+  let plan;
+  try {
+    plan = planCalls(r.tool, r.args, r.plan, (tool, a) => getToolRunner(tool)(prepareArgs(tool, a, opts).args));
+  } catch (e) {
+    return [{ tool: r.tool, args: r.args, error: errorMessage(e) }];
+  }
+  const results: Record<string, any>[] = [];
+  for (const step of plan) {
+    let args: Record<string, unknown> = {};
+    try {
+      args = step.args(results);
+      const { tool, args: valid } = prepareArgs(step.tool, args, opts);
+      const result = tool.run(valid);
+      results.push(result);
+      out.push({ tool: step.tool, args: valid, result, ...(step.intermediate ? { intermediate: true } : {}) });
+    } catch (e) {
+      out.push({ tool: step.tool, args, error: errorMessage(e), ...(step.optional ? { optional: true } : {}) });
+      if (!step.optional) break;
+    }
+  }
+  return out;
+}
+
+/** "'50 ms'", "turn 2", "G (turn 1)", "the default" */
+export function originText(o: Origin): string {
+  switch (o.from) {
+    case 'message':
+      return `'${short(o.text)}'`;
+    case 'selection':
+      return o.label ? `the selection (${o.label})` : 'the selection';
+    case 'turn':
+      return `turn ${o.turn}${o.text ? ` (${short(o.text)})` : ''}`;
+    case 'system':
+      return `${o.name} (turn ${o.turn})`;
+    case 'default':
+      return `the default: ${o.text}`;
+  }
+}
+
+function short(s: string): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > 48 ? t.slice(0, 45) + '…' : t;
+}
+
+const ORDER = ['num', 'den', 'A', 'B', 'C', 'D', 'G', 'Q', 'R', 'N', 'Qn', 'Rn', 'poles', 'k', 'w', 't', 'Ts', 'method'];
+
+/**
+ * The first line of every answer: the exact call, then where each argument came from, e.g.
+ * "Computed `c2d(A, B, C, D, Ts = 0.05, method = 'tustin')`; A, B, C, D from turn 2, Ts from
+ * '50 ms', method from 'tustin'."
+ */
+export function describeReading(r: CallReading): string {
+  const keys = Object.keys(r.args).sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
+  const shown = keys.map((k) => {
+    const v = renderValue(r.args[k], k);
+    return v ? `${k} = ${v}` : k;
+  });
+  const name = r.plan === 'bode' ? 'bode' : r.tool;
+  const groups = new Map<string, string[]>();
+  for (const k of keys) {
+    const o = r.origins[k];
+    // "A = [...]" written in the message is plainly the message's A
+    const plain = o?.from === 'message' && new RegExp(`^${k}\\s*=`).test(o.text);
+    const where = !o ? 'your message' : plain ? 'your message' : originText(o);
+    groups.set(where, [...(groups.get(where) ?? []), k]);
+  }
+  const from = [...groups.entries()].map(([where, ks]) => `${ks.join(', ')} from ${where}`);
+  const parts = [`Computed \`${name}(${shown.join(', ')})\``];
+  if (from.length) parts.push(from.join('; '));
+  let line = parts.join('; ') + '.';
+  if (r.unused.length) line += ` Not used by ${r.tool}: ${r.unused.join(', ')}.`;
+  if (r.notes.length) line += ' ' + r.notes.map((n) => (/[.!?]$/.test(n) ? n : n + '.')).join(' ');
+  return line;
+}
+
+/** the conversation after a call ran (c2d's result becomes a system later turns can name) */
+export function recordExecution(conv: Conversation, r: Reading, calls: ExecutedCall[]): void {
+  if (r.kind !== 'call') return;
+  const main = [...calls].reverse().find((c) => c.tool === r.tool && c.result);
+  recordResult(conv, r, main?.result);
+}
+
+export { systemLabel as labelOf };

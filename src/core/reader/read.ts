@@ -1,0 +1,881 @@
+/**
+ * The request reader: a message (plus the conversation so far and any editor selection) ->
+ * one tool call with every argument accounted for, a question back with the candidate
+ * readings, a definition, or "not readable without a model". Never a guess: when two
+ * readings are possible it asks.
+ */
+import { ControlError } from '../errors.js';
+import { parseMatrixLiteral } from '../parse/index.js';
+import { getTool, TOOLS } from '../tools/table.js';
+import type { ToolCallForm, ToolDef } from '../tools/types.js';
+import type { Matrix } from '../types.js';
+import { splitArgs, type CallFound } from './calls.js';
+import { Conversation, isDiscrete, systemLabel, type Origin, type System, type SystemEntry } from './conversation.js';
+import { callNames, namedTools } from './lexicon.js';
+import { completeConjugates, readNumberList, specPoles, timeQuantity, type Cx } from './quantities.js';
+import { gridValue, polyFromRoots, scanMessage, type Scan } from './scan.js';
+import { parseTfExpression } from './tfexpr.js';
+
+export interface Candidate {
+  label: string;
+  /** the message that reads as this candidate */
+  prompt: string;
+  command?: string;
+}
+
+export interface CallReading {
+  kind: 'call';
+  tool: string;
+  args: Record<string, unknown>;
+  origins: Record<string, Origin>;
+  /** the plan it runs under: 'bode' (frequency response and margins) */
+  plan?: string;
+  /** recognised in the message but not used by this tool */
+  unused: string[];
+  /** conventions and choices to state (a default, a conjugate added, a formula) */
+  notes: string[];
+  /** the system used, by label */
+  system?: string;
+  via: 'command' | 'call' | 'words' | 'follow-up';
+}
+export interface AskReading {
+  kind: 'ask';
+  question: string;
+  candidates: Candidate[];
+}
+export interface DefineReading {
+  kind: 'define';
+  defined: { label: string; sys: System }[];
+  notes: string[];
+}
+export interface NoneReading {
+  kind: 'none';
+  reason: string;
+  /** recognised but unreadable parts, said when there is no model */
+  problems: string[];
+}
+export type Reading = CallReading | AskReading | DefineReading | NoneReading;
+
+export interface ReadOptions {
+  command?: string;
+  selection?: { text: string; label?: string };
+}
+
+/** slash commands and names that are plans or aliases, not tool names */
+const COMMAND_ALIASES: Record<string, string> = {
+  analyze: 'analyse',
+  analysis: 'analyse',
+  stability: 'analyse',
+  ctrb: 'ctrb_rank',
+  obsv: 'obsv_rank',
+  bode: 'freqresp',
+  zeros: 'poles_zeros',
+  pzmap: 'poles_zeros',
+  eigs: 'eig',
+  poles: 'eig',
+  margin: 'margins',
+  kalman_filter: 'kalman',
+  discretize: 'c2d',
+  discretise: 'c2d',
+};
+
+export function resolveCommand(command: string): ToolDef | undefined {
+  const c = command.toLowerCase();
+  return getTool(COMMAND_ALIASES[c] ?? c);
+}
+
+/** tools whose answer includes another's ("step" shows stepinfo; "bode" shows the margins) */
+const COVERS: Record<string, string[]> = {
+  step: ['stepinfo'],
+  freqresp: ['margins'],
+  analyse: ['eig', 'ctrb_rank', 'obsv_rank', 'poles_zeros'],
+  lqr: ['care', 'eig', 'place'],
+  dlqr: ['dare', 'eig', 'lqr', 'place'],
+  place: ['eig'],
+  poles_zeros: ['eig'],
+  lqe: ['care', 'kalman'],
+  kalman: ['dare', 'lqe'],
+  dare: ['care'],
+  dlyap: ['lyap'],
+  c2d: ['step', 'impulse'],
+  margins: ['rlocus'],
+  stepinfo: ['rlocus'],
+};
+
+const SS = ['A', 'B', 'C', 'D'] as const;
+const SYS_PARAMS = new Set(['A', 'B', 'C', 'D', 'num', 'den', 'Ts']);
+const GENERIC_ALIASES: Record<string, string[]> = {
+  Ts: ['T', 'dt', 'ts', 'Tsample', 'h'],
+  Qn: ['W', 'Qw', 'QN'],
+  Rn: ['V', 'Rv', 'RN'],
+  poles: ['p', 'P', 'desired_poles', 'pdes', 'pd'],
+  w: ['omega', 'W', 'freqs'],
+  t: ['T', 'time', 'tvec'],
+};
+
+const FOLLOW_UP = /^\s*(?:and|now|ok(?:ay)?|then|also|same|again|instead|what about|how about|try|redo|repeat|change|but|with|using|use|let'?s|can you|could you)\b|\b(?:instead|again|same (?:plant|system|model|thing|one)|as before|this time|the same)\b/i;
+const REFERS = /\b(?:it|its|it's|this|that|these|the (?:same )?(?:plant|system|model|transfer function|loop)|same (?:plant|system|model)|the result)\b/i;
+const CONCEPTUAL = /^\s*(?:why|explain|describe|compare|when (?:should|do|does|is)|should i|what(?:'s| is| are| does)\s+(?:a|an|the (?:difference|meaning|point|intuition|idea|purpose)|meant|the role)\b|how (?:do|does|can|should|would|to|is|are)\b|can you explain|tell me about|what happens|intuition|is it true|is there a|does (?:lqr|a|an|the))/i;
+
+function num2(x: number): string {
+  return String(Number(x.toPrecision(6)));
+}
+
+/** a scalar value from a matrix argument, when it is 1x1 */
+function scalar(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (Array.isArray(v) && v.length === 1 && Array.isArray(v[0]) && v[0].length === 1 && typeof v[0][0] === 'number') return v[0][0];
+  return undefined;
+}
+
+function flat(v: Matrix): number[] | undefined {
+  if (v.length === 1) return v[0];
+  if (v.every((r) => r.length === 1)) return v.map((r) => r[0]);
+  return undefined;
+}
+
+interface Scope {
+  /** matrices by name: message, then selection, then the conversation */
+  matrix(name: string): { value: Matrix; origin: Origin } | undefined;
+  system(name: string): { entry: SystemEntry | { sys: System; text: string }; origin: Origin; index?: number } | undefined;
+}
+
+type ArgVal =
+  | { kind: 'matrix'; value: Matrix; origin: Origin }
+  | { kind: 'system'; sys: System; origin: Origin; index?: number; label: string }
+  | { kind: 'string'; value: string; origin: Origin }
+  | { kind: 'number'; value: number; origin: Origin }
+  | { kind: 'poles'; value: Cx[]; origin: Origin }
+  | { kind: 'error'; message: string };
+
+/** the value of one call argument */
+function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string): ArgVal {
+  const t = text.trim();
+  const origin: Origin = { from: 'message', text: t };
+  const str = t.match(/^['"]([^'"]*)['"]$/);
+  if (str) return { kind: 'string', value: str[1], origin };
+  if (/^(?:np\.|numpy\.|math\.)?inf(?:inity)?$/i.test(t)) return { kind: 'number', value: Infinity, origin };
+  const q = t.match(/^([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-zµμ]+)$/);
+  if (q) {
+    const s = timeQuantity(Number(q[1]), q[2]);
+    if (s !== undefined) return { kind: 'number', value: s, origin };
+  }
+  if (/^[A-Za-z_][\w.]*$/.test(t)) {
+    const sys = scope.system(t);
+    if (sys) return { kind: 'system', sys: sys.entry.sys, origin: sys.origin, index: sys.index, label: t };
+    const m = scope.matrix(t);
+    if (m) return { kind: 'matrix', value: m.value, origin: m.origin };
+  }
+  // a SciPy system tuple (A, B, C, D) or (num, den)
+  const tuple = t.match(/^\(([\s\S]*)\)$/);
+  if (tuple && /,/.test(tuple[1])) {
+    const parts = splitArgs(tuple[1]).map((a) => evalArg(a.text, scope, conv, msgText));
+    if (parts.every((p) => p.kind === 'matrix')) {
+      const ms = parts.map((p) => (p as { value: Matrix }).value);
+      if (ms.length >= 3) return { kind: 'system', sys: { kind: 'ss', A: ms[0], B: ms[1], C: ms[2], D: ms[3] }, origin, label: t };
+      if (ms.length === 2) {
+        const num = flat(ms[0]), den = flat(ms[1]);
+        if (num && den) return { kind: 'system', sys: { kind: 'tf', num, den }, origin, label: t };
+      }
+    }
+  }
+  // constructors
+  const ctor = t.match(/^(?:[A-Za-z_]\w*\.)*(ss|tf|zpk|StateSpace|TransferFunction|lti|dlti|ZerosPolesGain)\s*\(([\s\S]*)\)$/);
+  if (ctor) {
+    const sys = construct(ctor[1], splitArgs(ctor[2]), scope, conv, msgText);
+    if (sys) return sys.kind === 'error' ? sys : { kind: 'system', sys: sys.sys, origin, label: t };
+  }
+  // a transfer-function expression used as an argument: margin(10/(s*(s+1)))
+  if (/(?<![A-Za-z_])[sz](?![A-Za-z_])/.test(t) && /[/*^+]/.test(t) && !/[\[\]]/.test(t)) {
+    try {
+      const tf = parseTfExpression(t);
+      return { kind: 'system', sys: { kind: 'tf', num: tf.num, den: tf.den, variable: tf.variable }, origin, label: t };
+    } catch {
+      /* fall through */
+    }
+  }
+  const grid = gridValue(t);
+  if (grid) return { kind: 'matrix', value: [grid], origin };
+  try {
+    const v = parseMatrixLiteral(t);
+    if (v.length === 1 && v[0].length === 1) return { kind: 'number', value: v[0][0], origin };
+    return { kind: 'matrix', value: v, origin };
+  } catch (e) {
+    // complex lists: [-1+2i, -1-2i]
+    const list = readNumberList(t, 0);
+    if (list && list.end >= t.length - 1 && list.values.some(([, im]) => im !== 0)) return { kind: 'poles', value: list.values, origin };
+    return { kind: 'error', message: `${t}: ${(e as Error).message}` };
+  }
+}
+
+function construct(kind: string, args: { name?: string; text: string }[], scope: Scope, conv: Conversation, msgText: string): { kind: 'system'; sys: System } | { kind: 'error'; message: string } | undefined {
+  const pos = args.filter((a) => !a.name).map((a) => evalArg(a.text, scope, conv, msgText));
+  const kw = Object.fromEntries(args.filter((a) => a.name).map((a) => [a.name!, evalArg(a.text, scope, conv, msgText)]));
+  const bad = [...pos, ...Object.values(kw)].find((p) => p.kind === 'error');
+  if (bad) return bad as { kind: 'error'; message: string };
+  const tsv = kw.dt ?? kw.Ts ?? kw.ts;
+  const k = kind.toLowerCase();
+  const asVec = (p: ArgVal | undefined): number[] | undefined =>
+    p?.kind === 'number' ? [p.value] : p?.kind === 'matrix' ? (p.value.length === 0 ? [] : flat(p.value)) : undefined;
+  const asRoots = (p: ArgVal | undefined): Cx[] | undefined =>
+    p?.kind === 'poles' ? p.value : asVec(p)?.map((x) => [x, 0] as Cx);
+  if (k === 'ss' || k === 'statespace') {
+    if (pos.length === 1 && pos[0].kind === 'system') return undefined; // ss(G): a conversion, read as tf2ss
+    const ms = pos.map((p) => (p.kind === 'matrix' ? p.value : p.kind === 'number' ? [[p.value]] : undefined));
+    if (ms.length < 3 || ms.slice(0, 4).some((m) => !m)) return undefined;
+    const Ts = ms.length >= 5 ? scalar(ms[4]) : tsv?.kind === 'number' ? tsv.value : undefined;
+    return { kind: 'system', sys: { kind: 'ss', A: ms[0]!, B: ms[1]!, C: ms[2]!, ...(ms[3] ? { D: ms[3] } : {}), ...(Ts && Ts > 0 ? { Ts } : {}) } };
+  }
+  if (k === 'tf' || k === 'transferfunction' || k === 'lti' || k === 'dlti') {
+    if (pos.length === 1 && pos[0].kind === 'system') return undefined; // tf(sys): a conversion, read as ss2tf
+    if (pos.length === 1 && pos[0].kind === 'string') return undefined; // tf('s')
+    if (pos.length >= 4 && k !== 'tf') {
+      const ms = pos.map((p) => (p.kind === 'matrix' ? p.value : p.kind === 'number' ? [[p.value]] : undefined));
+      if (ms.slice(0, 4).every(Boolean)) return { kind: 'system', sys: { kind: 'ss', A: ms[0]!, B: ms[1]!, C: ms[2]!, D: ms[3]! } };
+    }
+    const num = asVec(pos[0]), den = asVec(pos[1]);
+    if (!num || !den) return undefined;
+    const tsArg = pos[2]?.kind === 'number' ? pos[2].value : tsv?.kind === 'number' ? tsv.value : k === 'dlti' ? 1 : undefined;
+    return { kind: 'system', sys: { kind: 'tf', num, den, ...(tsArg && tsArg > 0 ? { Ts: tsArg, variable: 'z' as const } : {}) } };
+  }
+  if (k === 'zpk' || k === 'zerospolesgain') {
+    const z = asRoots(pos[0]), p = asRoots(pos[1]);
+    const gain = pos[2]?.kind === 'number' ? pos[2].value : 1;
+    if (!z || !p) return undefined;
+    const tsArg = pos[3]?.kind === 'number' ? pos[3].value : tsv?.kind === 'number' ? tsv.value : undefined;
+    return { kind: 'system', sys: { kind: 'tf', num: polyFromRoots(completeConjugates(z).values, gain), den: polyFromRoots(completeConjugates(p).values), ...(tsArg && tsArg > 0 ? { Ts: tsArg, variable: 'z' as const } : {}) } };
+  }
+  return undefined;
+}
+
+/** systems the message defines: expressions, num/den, constructors assigned to names, A..D */
+function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?: ReadOptions['selection']): { name?: string; sys: System; text: string; origin: Origin }[] {
+  const out: { name?: string; sys: System; text: string; origin: Origin }[] = scan.systems.map((s) => ({ ...s, origin: { from: 'message', text: s.text } }));
+  // NAME = ss(...) / tf(...) / zpk(...) / signal.TransferFunction(...)
+  for (const c of scan.calls) {
+    if (!/^(ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain)$/.test(c.fn)) continue;
+    const sys = construct(c.fn, c.args, scope, conv, scan.text);
+    if (!sys || sys.kind === 'error') continue;
+    const name = c.outputs.length === 1 ? c.outputs[0] : undefined;
+    if (out.some((o) => o.text === c.text)) continue;
+    out.push({ name, sys: sys.sys, text: name ? `${name} = ${c.text}` : c.text, origin: { from: 'message', text: name ? `${name} = ${c.text}` : c.text } });
+  }
+  // num = [...], den = [...]
+  const num = scan.assigns.get('num') ?? scan.assigns.get('numerator') ?? scan.assigns.get('b');
+  const den = scan.assigns.get('den') ?? scan.assigns.get('denominator') ?? scan.assigns.get('a');
+  if (num?.value && den?.value) {
+    const n = num.value.length === 0 ? [0] : flat(num.value), d = flat(den.value);
+    if (n && d && (scan.assigns.has('num') || scan.assigns.has('den') || scan.assigns.has('numerator'))) out.push({ sys: { kind: 'tf', num: n, den: d }, text: `${num.text}, ${den.text}`, origin: { from: 'message', text: `${num.text}, ${den.text}` } });
+  }
+  // A, B, C, D in the message (and the selection, which the user attached to this turn)
+  const have = SS.filter((k) => scan.assigns.get(k)?.value !== undefined);
+  const sel = selection ? scanMessage(selection.text) : undefined;
+  const selHave = sel ? SS.filter((k) => sel.assigns.get(k)?.value !== undefined) : [];
+  if (have.includes('A') || (have.length && !selHave.includes('A') && !out.length)) {
+    const sys: System & { kind: 'ss' } = { kind: 'ss', A: undefined as unknown as Matrix };
+    for (const k of SS) {
+      const a = scan.assigns.get(k) ?? (selHave.includes(k) ? sel!.assigns.get(k) : undefined);
+      if (a?.value) (sys as Record<string, unknown>)[k] = a.value;
+    }
+    if (sys.A) out.push({ sys, text: have.map((k) => k).join(', '), origin: { from: 'message', text: have.join(', ') } });
+  } else if (selHave.includes('A')) {
+    const sys: System & { kind: 'ss' } = { kind: 'ss', A: undefined as unknown as Matrix };
+    for (const k of SS) {
+      const a = scan.assigns.get(k) ?? sel!.assigns.get(k);
+      if (a?.value) (sys as Record<string, unknown>)[k] = a.value;
+    }
+    out.push({ sys, text: selHave.join(', '), origin: { from: 'selection', text: selHave.join(', '), label: selection!.label } });
+  }
+  return out;
+}
+
+function toolAccepts(tool: ToolDef, sys: System): 'native' | 'realise' | 'no' {
+  const p = tool.parameters.properties;
+  if (sys.kind === 'tf') return p.num ? 'native' : p.A ? 'realise' : 'no';
+  return p.A ? 'native' : 'no';
+}
+
+/** the discrete or continuous counterpart the request needs */
+function variantFor(tool: ToolDef, discrete: boolean): ToolDef {
+  const other = discrete ? tool.words.discrete : undefined;
+  return (other && getTool(other)) || tool;
+}
+
+/** a short value for the call line: scalars, vectors and pole lists; a matrix is named only */
+function renderValue(v: unknown, key?: string): string {
+  if (typeof v === 'number') return num2(v);
+  if (typeof v === 'string') return `'${v}'`;
+  if (!Array.isArray(v)) return '';
+  if (v.length === 1 && Array.isArray(v[0]) && v[0].length === 1 && typeof v[0][0] === 'number') return num2(v[0][0]);
+  if (v.every((x) => typeof x === 'number')) return v.length > 8 ? `[${v.length} values, ${num2(v[0] as number)} … ${num2(v[v.length - 1] as number)}]` : `[${(v as number[]).map(num2).join(' ')}]`;
+  if (key === 'poles' && v.every((x) => Array.isArray(x) && x.length === 2)) {
+    return `[${(v as [number, number][]).map(([re, im]) => (im === 0 ? num2(re) : `${num2(re)}${im < 0 ? '−' : '+'}${num2(Math.abs(im))}j`)).join(', ')}]`;
+  }
+  return '';
+}
+
+export { renderValue };
+
+/** reads one message in a conversation (without recording it: see readTurn) */
+export function readRequest(message: string, conv: Conversation, opts: ReadOptions = {}): Reading {
+  const scan = scanMessage(message);
+  const text = scan.text;
+  const turn = conv.turn + 1;
+  const sel = opts.selection ? scanMessage(opts.selection.text) : undefined;
+
+  // ---- names in scope: this message, the selection, then earlier turns
+  const localSystems: Record<string, { sys: System; text: string }> = {};
+  const scope: Scope = {
+    matrix(name) {
+      const m = scan.assigns.get(name);
+      if (m?.value) return { value: m.value, origin: { from: 'message', text: m.text } };
+      const s = sel?.assigns.get(name);
+      if (s?.value) return { value: s.value, origin: { from: 'selection', text: s.text, label: opts.selection?.label } };
+      const v = conv.vars[name];
+      if (v) return { value: v.value, origin: { from: 'turn', turn: v.turn, text: v.text } };
+      return undefined;
+    },
+    system(name) {
+      if (localSystems[name]) return { entry: localSystems[name], origin: { from: 'message', text: localSystems[name].text } };
+      const i = conv.named(name);
+      if (i !== undefined) return { entry: conv.systems[i], origin: { from: 'system', name, turn: conv.systems[i].turn }, index: i };
+      return undefined;
+    },
+  };
+  const defined = messageSystems(scan, scope, conv, opts.selection);
+  for (const d of defined) if (d.name) localSystems[d.name] = { sys: d.sys, text: d.text };
+  // a name defined later in the message may be used by a constructor earlier resolved: re-run once
+  const definedAgain = messageSystems(scan, scope, conv, opts.selection);
+  if (definedAgain.length > defined.length) {
+    defined.length = 0;
+    defined.push(...definedAgain);
+    for (const d of defined) if (d.name) localSystems[d.name] = { sys: d.sys, text: d.text };
+  }
+
+  const pending: PendingRecord = { turn, defined, scan, selection: sel, selectionLabel: opts.selection?.label };
+
+  // ---- which tool
+  let tool: ToolDef | undefined;
+  let via: CallReading['via'] = 'words';
+  let plan: string | undefined;
+  let fromCall: { call: CallFound; form: ToolCallForm; vals: ArgVal[]; kw: Record<string, ArgVal> } | undefined;
+  const notes: string[] = [];
+  const problems = [...scan.problems];
+
+  if (opts.command) {
+    tool = resolveCommand(opts.command);
+    if (!tool) throw new ControlError(`/${opts.command} is not a command of @control. Commands: ${['analyse', 'bode', ...TOOLS.map((t) => t.name).filter((n) => n !== 'analyse')].map((n) => '/' + n).join(', ')}.`);
+    via = 'command';
+    if (opts.command.toLowerCase() === 'bode') plan = 'bode';
+  }
+
+  // tool calls written as code
+  const names = callNames();
+  const toolCalls: { call: CallFound; tool: ToolDef; form: ToolCallForm; vals: ArgVal[]; kw: Record<string, ArgVal> }[] = [];
+  const unreadCalls: string[] = [];
+  for (const c of scan.calls) {
+    const tools = names.get(c.fn);
+    if (!tools) continue;
+    // nested inside another call that is itself a tool call: the outer one is the request
+    if (scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end && names.has(o.fn) && !/^(ss|tf|zpk)$/.test(o.fn))) continue;
+    const args = c.receiver ? [{ text: c.receiver }, ...c.args] : c.args;
+    const vals = args.filter((a) => !a.name).map((a) => evalArg(a.text, scope, conv, text));
+    const kw = Object.fromEntries(args.filter((a) => a.name).map((a) => [a.name!, evalArg(a.text, scope, conv, text)]));
+    // constructors that are definitions, not conversions
+    if ((c.fn === 'ss' || c.fn === 'tf') && !(vals.length === 1 && vals[0].kind === 'system')) continue;
+    if (c.fn === 'norm' && vals[0]?.kind !== 'system') continue;
+    const err = [...vals, ...Object.values(kw)].find((v) => v.kind === 'error');
+    if (err) {
+      unreadCalls.push(`${c.text} (${(err as { message: string }).message})`);
+      continue;
+    }
+    let best: { tool: ToolDef; form: ToolCallForm } | undefined;
+    for (const tn of tools) {
+      const t = getTool(tn)!;
+      for (const f of t.words.calls) {
+        if (!f.names.map((n) => n.toLowerCase()).includes(c.fn)) continue;
+        if (vals.length > f.args.length) continue;
+        const okKinds = f.args.every((p, i) => {
+          const v = vals[i];
+          if (!v) return p !== 'sys' && !/^\d|^inf$/.test(p);
+          if (p === 'sys') return v.kind === 'system';
+          if (p === '2') return v.kind === 'number' && v.value === 2;
+          if (p === 'inf') return (v.kind === 'number' && v.value === Infinity) || (v.kind === 'string' && /^inf/i.test(v.value));
+          return v.kind !== 'system';
+        });
+        if (okKinds) {
+          best = { tool: t, form: f };
+          break;
+        }
+      }
+      if (best) break;
+    }
+    if (best) toolCalls.push({ call: c, ...best, vals, kw });
+    else unreadCalls.push(c.text);
+  }
+  if (toolCalls.length) {
+    const distinct = [...new Set(toolCalls.map((c) => c.tool.name))];
+    if (distinct.length > 1 && !opts.command) {
+      record(conv, pending);
+      return {
+        kind: 'ask',
+        question: `This message calls ${distinct.map((d) => '`' + d + '`').join(' and ')}. Which one should I compute?`,
+        candidates: toolCalls.map((c) => ({ label: c.call.text, prompt: c.call.text })),
+      };
+    }
+    const chosen = toolCalls[toolCalls.length - 1];
+    if (!tool || tool.name === chosen.tool.name) {
+      tool = chosen.tool;
+      fromCall = chosen;
+      if (via !== 'command') via = 'call';
+      if (/^bode/.test(chosen.call.fn)) plan = 'bode';
+    }
+  }
+  if (unreadCalls.length && !fromCall) problems.push(...unreadCalls.map((u) => `could not read ${u}`));
+
+  // words
+  const named = namedTools(text.replace(/\b[A-Za-z_]\w*\s*=\s*/g, ' '));
+  if (!tool && named.length) {
+    const top = named[0].strength;
+    let cands = named.filter((n) => n.strength >= Math.min(top, 2) || n.strength === top).map((n) => n.tool);
+    if (top >= 2) cands = named.filter((n) => n.strength >= 2).map((n) => n.tool);
+    cands = cands.filter((c) => !cands.some((o) => o !== c && COVERS[o]?.includes(c)));
+    if (cands.length > 1) {
+      const sys = defined[0]?.sys ?? (conv.current !== undefined ? conv.systems[conv.current].sys : undefined);
+      if (sys) {
+        const native = cands.filter((c) => toolAccepts(getTool(c)!, sys) === 'native');
+        if (native.length) cands = native;
+      }
+    }
+    if (cands.length > 1) {
+      record(conv, pending);
+      return {
+        kind: 'ask',
+        question: `I can read this as ${cands.map((c) => getTool(c)!.title.toLowerCase() + ' (`' + c + '`)').join(' or ')}. Which one?`,
+        candidates: cands.map((c) => ({ label: getTool(c)!.title, prompt: message, command: c })),
+      };
+    }
+    tool = getTool(cands[0]);
+    if (tool?.name === 'freqresp' && named.some((n) => n.tool === 'margins') || (tool?.name === 'freqresp' && /\bbode\b/i.test(text))) plan = 'bode';
+  }
+
+  // conceptual questions go to a model, even when they name a tool
+  const hasNumbers = defined.length > 0 || scan.assigns.size > 0 || toolCalls.length > 0;
+  if (!opts.command && !fromCall && CONCEPTUAL.test(text) && !hasNumbers && !REFERS.test(text)) {
+    record(conv, pending);
+    return { kind: 'none', reason: 'a question about concepts, not a computation on your numbers', problems };
+  }
+
+  // ---- follow-ups: no tool named, but arguments or a system, and a call to continue
+  const extraGiven =
+    [...scan.assigns.keys()].some((k) => !['A', 'B', 'C', 'D', 'num', 'den'].includes(k)) || scan.samples.length > 0 || !!scan.poles || !!scan.method || !!scan.t || !!scan.w || Object.keys(scan.specs).length > 0;
+  let followUp = false;
+  if (!tool && conv.lastCall && (extraGiven || FOLLOW_UP.test(text)) && (FOLLOW_UP.test(text) || !defined.length)) {
+    tool = getTool(conv.lastCall.tool);
+    plan = conv.lastCall.plan;
+    followUp = true;
+    via = 'follow-up';
+  }
+
+  if (!tool) {
+    record(conv, pending);
+    if (defined.length || scan.assigns.size) {
+      return {
+        kind: 'define',
+        defined: defined.map((d) => ({ label: d.name ?? (d.sys.kind === 'tf' ? 'the transfer function' : '(A, B, C, D)'), sys: d.sys })),
+        notes: [...problems, ...[...scan.assigns.entries()].filter(([, a]) => a.error).map(([k, a]) => `${k}: ${a.error}`)],
+      };
+    }
+    return { kind: 'none', reason: 'no computation is named', problems };
+  }
+
+  // ---- which system
+  let sysVal: { sys: System; origin: Origin; label: string; index?: number } | undefined;
+  let fromConversation = false;
+  if (fromCall) {
+    const i = fromCall.form.args.indexOf('sys');
+    const v = i >= 0 ? fromCall.vals[i] : undefined;
+    if (v?.kind === 'system') sysVal = { sys: v.sys, origin: v.origin, label: v.label, index: v.index };
+  }
+  if (!sysVal && !fromCall) {
+    // systems mentioned by name in the words (not where they are defined)
+    const mentioned = new Set<string>();
+    const allNames = [...Object.keys(localSystems), ...conv.systems.map((s) => s.name).filter((n): n is string => !!n)];
+    for (const n of allNames) {
+      const re = new RegExp(`(?<![\\w.])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w(]|\\s*(?:\\(\\s*[sz]\\s*\\)\\s*)?=)`, 'g');
+      if (re.test(text)) mentioned.add(n);
+    }
+    const turnRef = text.match(/\b(?:of|from|in)\s+turn\s+(\d+)\b/i);
+    if (mentioned.size === 1) {
+      const n = [...mentioned][0];
+      const s = scope.system(n)!;
+      sysVal = { sys: s.entry.sys, origin: s.origin, label: n, index: s.index };
+    } else if (mentioned.size > 1) {
+      record(conv, pending);
+      return { kind: 'ask', question: `Which system: ${[...mentioned].join(' or ')}?`, candidates: [...mentioned].map((n) => ({ label: n, prompt: `${tool!.name === 'freqresp' ? 'bode' : tool!.name} of ${n}` })) };
+    } else if (defined.length === 1) {
+      sysVal = { sys: defined[0].sys, origin: defined[0].origin, label: defined[0].name ?? (defined[0].origin.from === 'selection' ? 'the selection' : 'this message') };
+    } else if (defined.length > 1) {
+      record(conv, pending);
+      return {
+        kind: 'ask',
+        question: `This message gives ${defined.length} systems (${defined.map((d) => d.name ?? d.text).join('; ')}). Which one should I use for ${tool.name}?`,
+        candidates: defined.filter((d) => d.name).map((d) => ({ label: d.name!, prompt: `${tool!.name === 'freqresp' ? 'bode' : tool!.name} of ${d.name}` })),
+      };
+    } else if (turnRef) {
+      const tn = Number(turnRef[1]);
+      const inTurn = conv.systems.map((s, i) => [s, i] as const).filter(([s]) => s.turn === tn);
+      const pick = inTurn.length === 1 ? inTurn[0] : inTurn.find(([s]) => (/\bdiscret/i.test(text) ? s.role === 'result' : /\bcontinuous/i.test(text) ? s.role === 'given' : false));
+      if (pick) sysVal = { sys: pick[0].sys, origin: { from: 'turn', turn: tn, text: systemLabel(pick[0]) }, label: systemLabel(pick[0]), index: pick[1] };
+    }
+    if (!sysVal && !defined.length) {
+      // the system in use: the conversation's current one, unless the last turn left two
+      const inScope = [...new Set([...(conv.current !== undefined ? [conv.current] : []), ...conv.recent])];
+      if (inScope.length === 1) {
+        const e = conv.systems[inScope[0]];
+        sysVal = { sys: e.sys, origin: e.name ? { from: 'system', name: e.name, turn: e.turn } : { from: 'turn', turn: e.turn, text: systemLabel(e) }, label: systemLabel(e), index: inScope[0] };
+        fromConversation = true;
+      } else if (inScope.length > 1) {
+        record(conv, pending);
+        const tn = tool.name === 'freqresp' ? 'bode' : tool.name;
+        return {
+          kind: 'ask',
+          question: `Which system do you mean: ${inScope.map((i) => systemLabel(conv.systems[i]) + (isDiscrete(conv.systems[i].sys) ? ' (discrete)' : ' (continuous)')).join(' or ')}?`,
+          candidates: inScope.map((i) => {
+            const e = conv.systems[i];
+            return { label: systemLabel(e) + (isDiscrete(e.sys) ? ` (discrete, Ts = ${num2(e.sys.Ts ?? 1)} s)` : ' (continuous)'), prompt: e.name ? `${tn} of ${e.name}` : `${tn} of the ${isDiscrete(e.sys) ? 'discrete' : 'continuous'} model from turn ${e.turn}` };
+          }),
+        };
+      }
+    }
+  }
+
+  // ---- discrete or continuous
+  const sysDiscrete = sysVal ? isDiscrete(sysVal.sys) : false;
+  const saysDiscrete = /\b(?:discrete|digital|sampled|z-domain)\b/i.test(text) && !/\bdiscreti[sz]/i.test(text);
+  const wantDiscrete = sysDiscrete || (saysDiscrete && !!tool.words.discrete);
+  if (wantDiscrete && tool.words.discrete && !(fromCall && fromCall.form.args[0] === 'A' && !sysDiscrete)) tool = variantFor(tool, true);
+
+  const props = tool.parameters.properties;
+  const args: Record<string, unknown> = {};
+  const origins: Record<string, Origin> = {};
+  const used = new Set<string>();
+  const set = (k: string, v: unknown, o: Origin) => {
+    args[k] = v;
+    origins[k] = o;
+  };
+
+  // ---- the system's arguments
+  if (sysVal) {
+    const s = sysVal.sys;
+    const acc = toolAccepts(tool, s);
+    if (acc === 'no') {
+      record(conv, pending);
+      return { kind: 'ask', question: `${tool.name} needs a state-space model (A, B, …), and ${sysVal.label} is a transfer function. Realise it first?`, candidates: [{ label: 'State-space realisation (tf2ss)', prompt: `tf2ss of ${sysVal.label}` }] };
+    }
+    if (s.kind === 'tf') {
+      set('num', s.num, sysVal.origin);
+      set('den', s.den, sysVal.origin);
+    } else {
+      for (const k of SS) {
+        if (s[k] !== undefined && props[k]) set(k, s[k], sysVal.origin);
+        // a matrix of the message/selection overrides one piece (the user attached both)
+      }
+    }
+    if (isDiscrete(s)) {
+      if (props.Ts) {
+        if (s.Ts !== undefined) set('Ts', s.Ts, sysVal.origin);
+      }
+    }
+  }
+
+  // ---- arguments from a call
+  if (fromCall) {
+    fromCall.form.args.forEach((p, i) => {
+      const v = fromCall!.vals[i];
+      if (!v || p === 'sys' || p === '2' || p === 'inf') return;
+      bindVal(p, v);
+    });
+    for (const [k, v] of Object.entries(fromCall.kw)) {
+      const p = fromCall.form.keywords?.[k] ?? (props[k] ? k : Object.keys(props).find((q) => q.toLowerCase() === k.toLowerCase()));
+      if (p) bindVal(p, v);
+      else problems.push(`${k}= is not an argument of ${fromCall.call.raw}`);
+    }
+    if (fromCall.form.note) notes.push(fromCall.form.note);
+    if (fromCall.form.map) {
+      const mapped = fromCall.form.map(args);
+      for (const k of Object.keys(mapped)) args[k] = mapped[k];
+    }
+  }
+  function bindVal(p: string, v: ArgVal) {
+    if (v.kind === 'system' || v.kind === 'error') return;
+    if (p === 'method') {
+      if (v.kind === 'string') set('method', v.value.toLowerCase() === 'bilinear' ? 'tustin' : v.value.toLowerCase(), v.origin);
+      return;
+    }
+    if (p === 'poles') {
+      const list = v.kind === 'poles' ? v.value : v.kind === 'number' ? [[v.value, 0] as Cx] : v.kind === 'matrix' ? flat(v.value)?.map((x) => [x, 0] as Cx) : undefined;
+      if (list) set('poles', completeConjugates(list).values, v.origin);
+      return;
+    }
+    const schema = props[p];
+    if (!schema) return;
+    if (v.kind === 'number') set(p, schema.type === 'number' ? v.value : schema.type === 'array' && (schema.items as { type?: string })?.type === 'number' ? [v.value] : [[v.value]], v.origin);
+    else if (v.kind === 'matrix') set(p, schema.type === 'array' && (schema.items as { type?: string })?.type === 'number' ? flat(v.value) ?? v.value : v.value, v.origin);
+    else if (v.kind === 'string' && schema.type === 'string') set(p, v.value, v.origin);
+    used.add(p);
+  }
+
+  // ---- named arguments in the message (and the selection)
+  const aliases = { ...GENERIC_ALIASES, ...(tool.words.aliases ?? {}) };
+  const assignSources: [Map<string, { value?: Matrix; error?: string; text: string }>, (t: string) => Origin][] = [
+    ...(sel ? [[sel.assigns, (t: string) => ({ from: 'selection', text: t, label: opts.selection?.label }) as Origin] as [Map<string, { value?: Matrix; error?: string; text: string }>, (t: string) => Origin]] : []),
+    [scan.assigns, (t: string) => ({ from: 'message', text: t }) as Origin],
+  ];
+  const unused: string[] = [];
+  for (const [assigns, mk] of assignSources) {
+    for (const [name, a] of assigns) {
+      if (['num', 'den', 'numerator', 'denominator'].includes(name)) continue;
+      if (localSystems[name]) continue;
+      let key = Object.keys(props).find((p) => p === name);
+      key ??= Object.keys(props).find((p) => p.toLowerCase() === name.toLowerCase() && !props[name]);
+      key ??= Object.keys(props).find((p) => aliases[p]?.includes(name) && !assigns.has(p));
+      if (!key || (SYS_PARAMS.has(key) && key !== 'Ts' && sysVal && sysVal.origin.from !== 'message' && sysVal.origin.from !== 'selection' && !followUp)) {
+        if (!(SS as readonly string[]).includes(name) || !sysVal || (sysVal.sys.kind === 'ss' && !props[name])) {
+          if (assigns === scan.assigns && !unused.includes(name) && !(sysVal?.sys.kind === 'tf' && (SS as readonly string[]).includes(name))) unused.push(name);
+        }
+        if (!key) continue;
+      }
+      if (a.error) {
+        record(conv, pending);
+        return { kind: 'ask', question: `I could not read ${name}: ${a.error}. Could you write it again?`, candidates: [] };
+      }
+      if (key === 'Ts' || key === 't' && scan.t || key === 'w' && scan.w) continue;
+      if (SYS_PARAMS.has(key) && key !== 'Ts' && sysVal && sysVal.sys.kind === 'tf') {
+        if (!unused.includes(name)) unused.push(name);
+        continue;
+      }
+      if (SYS_PARAMS.has(key) && sysVal && sysVal.origin.from !== 'message' && sysVal.origin.from !== 'selection' && !followUp) continue;
+      const schema = props[key];
+      const v = a.value!;
+      const o = mk(a.text);
+      if (key === 'poles') {
+        const f = flat(v);
+        if (f) set('poles', completeConjugates(f.map((x) => [x, 0] as Cx)).values, o);
+      } else if (schema.type === 'number') {
+        const s = scalar(v);
+        if (s !== undefined) set(key, s, o);
+      } else if (schema.type === 'array' && (schema.items as { type?: string })?.type === 'number') set(key, flat(v) ?? v, o);
+      else set(key, v, o);
+      used.add(key);
+    }
+  }
+
+  // ---- words: sample time, method, poles, specs, grids
+  if (scan.samples.length) {
+    const s = scan.samples[scan.samples.length - 1];
+    const distinct = [...new Set(scan.samples.map((x) => x.Ts))];
+    if (distinct.length > 1) {
+      record(conv, pending);
+      return { kind: 'ask', question: `Two sample times are given (${scan.samples.map((x) => `'${x.text}'`).join(' and ')}). Which one?`, candidates: scan.samples.map((x) => ({ label: `Ts = ${num2(x.Ts)} s`, prompt: message.replace(scan.samples.find((y) => y !== x)!.text, '') })) };
+    }
+    if (s.unitless && s.Ts > 1) {
+      record(conv, pending);
+      const n = num2(s.Ts);
+      const withUnit = (u: string) => message.replace(new RegExp(`(${s.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`), `$1 ${u}`);
+      return { kind: 'ask', question: `Is the sample time ${n} seconds or ${n} milliseconds? ('${s.text}' has no unit, and ${n} s is unusually long.)`, candidates: [{ label: `Ts = ${n} ms`, prompt: withUnit('ms') }, { label: `Ts = ${n} s`, prompt: withUnit('s') }] };
+    }
+    if (props.Ts) set('Ts', s.Ts, { from: 'message', text: s.text });
+    else if (sysVal && !isDiscrete(sysVal.sys) && tool.words.discrete === undefined && !tool.words.continuous) {
+      notes.push(`Ts = ${num2(s.Ts)} s (from '${s.text}'): ${tool.name} does not depend on the sample time.`);
+    } else if (!props.Ts && tool.words.continuous && /\balready discrete\b/i.test(text)) {
+      notes.push(`Ts = ${num2(s.Ts)} s (from '${s.text}'): A, B are taken as already discrete; ${tool.name} does not depend on Ts.`);
+    } else if (!props.Ts && (tool.words.discrete || tool.words.continuous)) {
+      record(conv, pending);
+      const d = tool.words.discrete ? getTool(tool.words.discrete)! : tool;
+      return {
+        kind: 'ask',
+        question: `'${s.text}' gives a sample time, but ${tool.name} has none. Are the matrices already discrete (x[k+1] = A x[k] + B u[k], so ${d.name} applies as given), or continuous, to be discretised with Ts = ${num2(s.Ts)} s first?`,
+        candidates: [
+          { label: `${d.name}: the matrices are already discrete`, prompt: `${message.replace(s.text, '')} (${d.name === 'kalman' ? `discrete, Ts=${num2(s.Ts)}` : 'already discrete'})`, command: d.name === 'kalman' ? 'kalman' : d.name },
+          { label: `Discretise first (c2d, Ts = ${num2(s.Ts)} s)`, prompt: message, command: 'c2d' },
+        ],
+      };
+    } else if (!props.Ts) notes.push(`Ts = ${num2(s.Ts)} s (from '${s.text}'): ${tool.name} does not depend on the sample time.`);
+  }
+  if (scan.method) {
+    if (tool.name === 'c2d' || props.method) {
+      if (scan.method.unsupported) {
+        record(conv, pending);
+        return {
+          kind: 'ask',
+          question: `c2d supports zoh, foh and tustin (without prewarping); '${scan.method.text}' is not available. Use one of these instead?`,
+          candidates: ['zoh', 'foh', 'tustin'].map((m) => ({ label: m, prompt: `${message.replace(scan.method!.text, '')} using ${m}` })),
+        };
+      }
+      if (args.method === undefined) set('method', scan.method.value, { from: 'message', text: scan.method.text });
+    } else unused.push(`method '${scan.method.text}'`);
+  }
+  if (props.poles && args.poles === undefined) {
+    if (scan.poles) {
+      set('poles', scan.poles.values, { from: 'message', text: scan.poles.text });
+      if (scan.poles.added.length) notes.push(`Added the conjugate ${renderValue(scan.poles.added)} (a real gain needs conjugate pairs).`);
+    } else if (Object.keys(scan.specs).length) {
+      const sp = specPoles(scan.specs);
+      const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
+      if (sp && 'poles' in sp && n === 2) {
+        set('poles', sp.poles, { from: 'message', text: Object.values(scan.specs).map((x) => x!.text.trim()).join(', ') });
+        notes.push(`Poles from the specifications: ${sp.formula}.`);
+      } else {
+        record(conv, pending);
+        const why = sp && 'reason' in sp ? sp.reason : n !== undefined && n !== 2 ? `the specifications fix a dominant pair, but A has ${n} states: where should the other ${n - 2} poles go?` : 'the specifications need A to be given';
+        return { kind: 'ask', question: `I cannot turn the specifications into poles: ${why}. Please give the poles (e.g. poles at -2±1j and -10).`, candidates: [] };
+      }
+    }
+  } else if (scan.poles && !props.poles && !/poles?|eigen|roots/i.test(tool.name)) {
+    if (!['eig', 'poles_zeros', 'analyse', 'rlocus', 'lqr', 'dlqr'].includes(tool.name)) unused.push(`poles ${scan.poles.text}`);
+  }
+  if (props.t && args.t === undefined && scan.t) set('t', scan.t.value, { from: 'message', text: scan.t.text });
+  if (props.w && args.w === undefined && scan.w) set('w', scan.w.value, { from: 'message', text: scan.w.text });
+
+  // ---- carry over: the same tool on the same system continues the last call
+  const last = conv.lastCall;
+  const sameSystem = sysVal && fromConversation && last && last.system === sysVal.index;
+  if (last && (followUp || (sameSystem && last.tool === tool.name))) {
+    if (last.tool === tool.name || getTool(last.tool)?.words.discrete === tool.name || getTool(last.tool)?.words.continuous === tool.name) {
+      for (const [k, v] of Object.entries(last.args)) {
+        if (args[k] !== undefined || !props[k]) continue;
+        // a message with its own system takes nothing else from earlier turns
+        if (defined.length) continue;
+        set(k, v, { from: 'turn', turn: last.turn, text: describeOrigin(last.origins[k]) });
+      }
+    }
+    if (!sysVal && last.system !== undefined && !defined.length) {
+      const e = conv.systems[last.system];
+      if (e) {
+        sysVal = { sys: e.sys, origin: { from: 'turn', turn: last.turn, text: systemLabel(e) }, label: systemLabel(e), index: last.system };
+        fromConversation = true;
+      }
+    }
+  }
+
+  // follow-up that changes only some matrices of the system ("now with A = ...")
+  if (followUp && !sysVal && defined.length === 1 && last?.system !== undefined) {
+    const base = conv.systems[last.system]?.sys;
+    const d = defined[0];
+    if (base?.kind === 'ss' && d.sys.kind === 'ss') {
+      for (const k of SS) if (props[k] && args[k] === undefined && base[k] !== undefined && d.sys[k] === undefined) set(k, base[k], { from: 'turn', turn: last.turn, text: systemLabel(conv.systems[last.system]) });
+    }
+  }
+
+  // ---- defaults and what is still missing
+  const required = tool.parameters.required ?? [];
+  const fromTf = Array.isArray(args.num) && Array.isArray(args.den);
+  if (tool.name === 'c2d' && args.method === undefined) set('method', 'zoh', { from: 'default', text: 'zoh, the default' });
+  if (fromTf && sysVal && isDiscrete(sysVal.sys) && props.Ts && args.Ts === undefined) {
+    set('Ts', 1, { from: 'default', text: 'Ts unspecified: 1 s, frequencies in rad/sample (as MATLAB with Ts = -1)' });
+  }
+  const planned = new Set(['t', 'w']);
+  const missing = required.filter((k) => args[k] === undefined && !planned.has(k) && !(fromTf && (SS as readonly string[]).includes(k)));
+  if (!sysVal && !fromTf && !(SS as readonly string[]).some((k) => args[k] !== undefined)) {
+    record(conv, pending);
+    if (!hasNumbers && !scan.samples.length && !scan.poles) return { kind: 'none', reason: `${tool.name} is named, but no system is given`, problems };
+    return { kind: 'ask', question: `Which system should ${tool.name} use? Give it in the message (e.g. \`${tool.words.example}\`), or define it first.`, candidates: [] };
+  }
+  if (missing.length) {
+    record(conv, pending);
+    return askMissing(tool, args, missing, message, conv, problems);
+  }
+  const extra = Object.keys(args).filter((k) => !props[k] && !(k === 'num' || k === 'den'));
+  for (const k of extra) delete args[k];
+  if (sysVal && sysVal.sys.kind === 'ss') for (const k of SS) if (sysVal.sys[k] !== undefined && !props[k] && sysVal.origin.from === 'message' && !unused.includes(k) && scan.assigns.has(k)) unused.push(k);
+
+  const reading: CallReading = {
+    kind: 'call',
+    tool: tool.name,
+    args,
+    origins,
+    ...(plan ? { plan } : {}),
+    unused,
+    notes: [...notes, ...problems],
+    system: sysVal?.label,
+    via,
+  };
+  record(conv, pending, reading, sysVal);
+  return reading;
+}
+
+function askMissing(tool: ToolDef, args: Record<string, unknown>, missing: string[], message: string, conv: Conversation, problems: string[]): AskReading {
+  const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
+  const m = Array.isArray(args.B) && Array.isArray((args.B as Matrix)[0]) ? (args.B as Matrix)[0].length : undefined;
+  const p = Array.isArray(args.C) ? (args.C as Matrix).length : undefined;
+  const suggest: Record<string, string | undefined> = {
+    Q: n ? (n === 1 ? 'Q=1' : `Q=eye(${n})`) : undefined,
+    R: m ? (m === 1 ? 'R=1' : `R=eye(${m})`) : undefined,
+    C: n ? `C=eye(${n})` : undefined,
+    Qn: 'Qn=1',
+    Rn: p ? (p === 1 ? 'Rn=1' : `Rn=eye(${p})`) : undefined,
+    G: Array.isArray(args.B) ? `G=B` : undefined,
+  };
+  const defaults = missing.map((k) => (k === 'G' && Array.isArray(args.B) ? `G=${JSON.stringify(args.B).replace(/\],\[/g, ';').replace(/[\[\]]/g, '').replace(/^/, '[').replace(/$/, ']')}` : suggest[k]));
+  const candidates: Candidate[] = [];
+  if (defaults.every(Boolean)) candidates.push({ label: `Use ${defaults.join(', ')}`, prompt: `${message.trim().replace(/[?.!]+$/, '')}, ${defaults.join(', ')}` });
+  const last = conv.lastCall;
+  if (last && missing.every((k) => last.args[k] !== undefined) && last.tool === tool.name) {
+    candidates.push({ label: `Use ${missing.join(', ')} from turn ${last.turn}`, prompt: `${message.trim().replace(/[?.!]+$/, '')}, same ${missing.join(' and ')} as before` });
+  }
+  return {
+    kind: 'ask',
+    question: `${tool.name} needs ${missing.join(' and ')}${Object.keys(args).length ? ` (I have ${Object.keys(args).join(', ')})` : ''}. ${candidates.length ? 'Should I use the value below, or will you give it?' : `For example: \`${tool.words.example}\``}${problems.length ? ` (${problems.join('; ')})` : ''}`,
+    candidates,
+  };
+}
+
+function describeOrigin(o: Origin | undefined): string | undefined {
+  if (!o) return undefined;
+  return o.from === 'message' || o.from === 'selection' || o.from === 'default' ? o.text : o.from === 'system' ? o.name : o.text;
+}
+
+interface PendingRecord {
+  turn: number;
+  defined: { name?: string; sys: System; text: string; origin: Origin }[];
+  scan: Scan;
+  selection?: Scan;
+  selectionLabel?: string;
+}
+
+/** records the turn: its definitions, the system in use, the call */
+function record(conv: Conversation, p: PendingRecord, call?: CallReading, sys?: { sys: System; index?: number; label: string; origin: Origin }): void {
+  conv.turn = p.turn;
+  const recent: number[] = [];
+  for (const [name, a] of p.scan.assigns) if (a.value && !['num', 'den'].includes(name)) conv.vars[name] = { value: a.value, turn: p.turn, text: a.text };
+  const idx: number[] = [];
+  for (const d of p.defined) {
+    idx.push(conv.addSystem({ name: d.name, sys: d.sys, turn: p.turn, role: 'given', text: d.text }));
+  }
+  let used: number | undefined = sys?.index;
+  if (sys && used === undefined) {
+    const k = p.defined.findIndex((d) => d.sys === sys.sys);
+    used = k >= 0 ? idx[k] : conv.addSystem({ sys: sys.sys, turn: p.turn, role: 'given', text: sys.label });
+  }
+  if (call) {
+    conv.current = used;
+    conv.lastCall = { tool: call.tool, args: call.args, origins: call.origins, system: used, turn: p.turn, ...(call.plan ? { plan: call.plan } : {}) };
+    if (used !== undefined) recent.push(used);
+  } else if (idx.length) {
+    conv.current = idx.length === 1 ? idx[0] : conv.current;
+    recent.push(...idx);
+    if (idx.length) conv.lastCall = conv.lastCall && conv.lastCall.system !== undefined && !idx.includes(conv.lastCall.system) ? { ...conv.lastCall, system: idx.length === 1 ? idx[0] : undefined } : conv.lastCall;
+  } else if (conv.current !== undefined) recent.push(conv.current);
+  conv.recent = [...new Set(recent)];
+}
+
+/** after a call ran: its result may be a new system (c2d's discrete model) */
+export function recordResult(conv: Conversation, reading: CallReading, result: Record<string, unknown> | undefined, outputName?: string): void {
+  if (!result || reading.tool !== 'c2d') return;
+  const sys: System = { kind: 'ss', A: result.Ad as Matrix, B: result.Bd as Matrix, C: result.Cd as Matrix, D: result.Dd as Matrix, Ts: result.Ts as number };
+  const base = conv.current !== undefined ? conv.systems[conv.current] : undefined;
+  const name = outputName ?? (base?.name ? `${base.name}d` : 'sysd');
+  const i = conv.addSystem({ name, sys, turn: conv.turn, role: 'result', text: `${name} = c2d(…, ${num2(result.Ts as number)}, '${result.method}')` });
+  conv.recent = [...new Set([...(conv.current !== undefined ? [conv.current] : []), i])];
+}
