@@ -77,6 +77,8 @@ export function findSampleTimes(text: string): Sample[] {
     const u = m[2];
     const hz = hertz(v, u);
     const s = hz !== undefined ? 1 / hz : u ? timeQuantity(v, u) : v;
+    // lower-case ts beside damping or overshoot is a settling time
+    if (/^ts\b/.test(m[0]) && /damping|zeta|ζ|overshoot|\bM_?p\b|natural frequency|\bw_?n\b|ω_?n/i.test(text)) continue;
     if (s !== undefined) push(m.index, { Ts: s, text: m[0].trim(), unitless: !u });
   }
   // T = 0.1 s only with a time unit (a bare T is too common a name)
@@ -92,6 +94,14 @@ export function findSampleTimes(text: string): Sample[] {
   while ((m = rate.exec(text))) {
     const hz = hertz(Number(m[1]), m[2]);
     if (hz && hz > 0) push(m.index, { Ts: 1 / hz, text: m[0].trim(), unitless: false });
+  }
+  // "sample G at 10 Hz", "sample it at 10" (a number without unit is asked about)
+  const sampleAt = new RegExp(String.raw`\bsample\b[^.;]*?\bat\s+(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})?(?![\w/])`, 'gi');
+  while ((m = sampleAt.exec(text))) {
+    const v = Number(m[1]);
+    const hz = hertz(v, m[2]);
+    const s = hz !== undefined ? 1 / hz : m[2] ? timeQuantity(v, m[2]) : v;
+    if (s !== undefined) push(m.index, { Ts: s, text: m[0].trim(), unitless: !m[2] });
   }
   // "sampled every 50 ms", "at 20 ms sampling", "with a 10 ms sample time"
   const every = new RegExp(String.raw`(?:every|each)\s+(${NUM})\s*(${TIME_UNIT})(?![\w/])`, 'gi');
@@ -113,7 +123,7 @@ export function findSampleTimes(text: string): Sample[] {
 export type Cx = [number, number];
 
 const CX_ITEM = new RegExp(
-  String.raw`(${NUM})?\s*(?:(±|\+\s*/\s*-|\+-|[-+])\s*(\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+)?\s*\*?\s*([ij])(?![a-z])|([ij])\s*\*?\s*(\d+\.?\d*|\.\d+)(?![\d.]))?`,
+  String.raw`(${NUM})?\s*(?:(±|\+\s*/\s*-|\+-|[-+])\s*(?:[ij]\s*\*?\s*(\d+\.?\d*|\.\d+)(?![\d.])|(\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+)?\s*\*?\s*([ij])(?![a-z]))|([ij])\s*\*?\s*(\d+\.?\d*|\.\d+)(?![\d.]))?`,
   'y',
 );
 
@@ -176,7 +186,8 @@ export function readComplex(text: string, from: number): { values: Cx[]; end: nu
   CX_ITEM.lastIndex = i;
   const m = CX_ITEM.exec(text);
   if (!m || !m[0].trim()) return undefined;
-  const [all, re, sign, imAbs, , unitFirst, imAfterUnit] = m;
+  const [all, re, sign, imUnitFirst, imAbs0, , unitFirst, imAfterUnit] = m;
+  const imAbs = imUnitFirst ?? imAbs0;
   if (re === undefined && sign === undefined && unitFirst === undefined) return undefined;
   let end = i + all.length;
   // a trailing space consumed without an imaginary part belongs to the separator
@@ -228,20 +239,22 @@ export interface Specs {
 export function findSpecs(text: string): Specs {
   const s: Specs = {};
   let m: RegExpMatchArray | null;
-  const cmp = String.raw`(?:\s*(?:=|:|of|is|<=|≤|<|>=|≥|>|under|below|less than|at most|no more than|not exceeding|within|around|about|about|approximately|≈|~)\s*)*`;
-  if ((m = text.match(new RegExp(String.raw`(?:damping(?:\s+ratio)?|zeta|ζ)${cmp}(${NUM})`, 'i')))) s.zeta = { value: Number(m[1]), text: m[0] };
+  const cmp = String.raw`(?:\s*(?:=|:|of|is|<=|≤|<|>=|≥|>|under|below|less than|at most|no more than|not exceeding|within|around|about|approximately|≈|~|\(2\s*%\s*(?:band|criterion)?\))?\s*)*?`;
+  if (/\bcritically[- ]damped\b/i.test(text)) s.zeta = { value: 1, text: 'critically damped' };
+  if ((m = text.match(new RegExp(String.raw`(?:damping(?:\s+ratio)?|zeta|ζ)${cmp}(${NUM})(?!\s*(?:rad|hz|s\b))`, 'i')))) s.zeta = { value: Number(m[1]), text: m[0] };
   if ((m = text.match(new RegExp(String.raw`(?:natural\s+frequency|undamped\s+natural\s+frequency|w_?n|ω_?n|omega_?n)${cmp}(${NUM})\s*(rad\s*/\s*s(?:ec)?|[kK]?Hz)?`, 'i')))) {
     const v = Number(m[1]);
     const w = m[2] ? radPerSecond(v, m[2].replace(/\s/g, '')) : v;
     if (w !== undefined) s.wn = { value: w, text: m[0] };
   }
-  if ((m = text.match(new RegExp(String.raw`(?:percent\s+)?overshoot${cmp}(${NUM})\s*(%|percent)?`, 'i')))) {
+  if ((m = text.match(new RegExp(String.raw`(?:(?:percent\s+)?overshoot|\bM_?p|\bPO)${cmp}(${NUM})\s*(%|percent)?`, 'i')))) {
     const v = Number(m[1]);
     s.overshoot = { value: m[2] ? v / 100 : v > 1 ? v / 100 : v, text: m[0] };
   } else if ((m = text.match(new RegExp(String.raw`(${NUM})\s*(?:%|percent)\s+(?:max(?:imum)?\s+)?overshoot`, 'i')))) {
     s.overshoot = { value: Number(m[1]) / 100, text: m[0] };
   }
-  if ((m = text.match(new RegExp(String.raw`(?:settling\s+time|t_?s(?:ettle)?\s*\(2\s*%\))${cmp}(${NUM})\s*(${TIME_UNIT})?`, 'i')))) {
+  const anySpec = /damping|zeta|ζ|overshoot|\bM_?p\b|natural frequency|\bw_?n\b|ω_?n/i.test(text);
+  if ((m = text.match(new RegExp(String.raw`(?:settling\s+time|settling|${anySpec ? String.raw`\bts\b|` : ''}t_?s(?:ettle)?\s*\(2\s*%\))${cmp}(${NUM})\s*(${TIME_UNIT})?`, 'i')) ?? text.match(new RegExp(String.raw`(${NUM})\s*(${TIME_UNIT})\s+settling(?:\s+time)?`, 'i')))) {
     const v = Number(m[1]);
     const t = m[2] ? timeQuantity(v, m[2]) : v;
     if (t !== undefined) s.settling = { value: t, text: m[0] };

@@ -93,7 +93,7 @@ const COVERS: Record<string, string[]> = {
   dlqr: ['dare', 'eig', 'lqr', 'place'],
   place: ['eig'],
   poles_zeros: ['eig'],
-  lqe: ['care', 'kalman'],
+  lqe: ['care'],
   kalman: ['dare', 'lqe'],
   dare: ['care'],
   dlyap: ['lyap'],
@@ -112,6 +112,9 @@ const GENERIC_ALIASES: Record<string, string[]> = {
   w: ['omega', 'W', 'freqs'],
   t: ['T', 'time', 'tvec'],
 };
+
+/** design tasks no single solver call answers */
+const DESIGN_WITH_MODEL = /\b(?:[Tt]une|[Tt]uning|PID|PI|PD|[Ll]ead(?:[- ]lag)?|[Ll]ag compensator|[Cc]ompensator|[Ll]oop[- ]shaping|LQG|MPC|[Mm]odel predictive|[Aa]nti[- ]windup|[Ff]eedforward|observer[- ]based controller|H-?inf(?:inity)? (?:synthesis|controller|design)|[Mm]ixed[- ]sensitivity)\b/;
 
 const FOLLOW_UP = /^\s*(?:and|now|ok(?:ay)?|then|also|same|again|instead|what about|how about|try|redo|repeat|change|but|with|using|use|let'?s|can you|could you)\b|\b(?:instead|again|same (?:plant|system|model|thing|one)|as before|this time|the same)\b/i;
 const REFERS = /\b(?:it|its|it's|this|that|these|the (?:same )?(?:plant|system|model|transfer function|loop)|same (?:plant|system|model)|the result)\b/i;
@@ -138,6 +141,8 @@ interface Scope {
   /** matrices by name: message, then selection, then the conversation */
   matrix(name: string): { value: Matrix; origin: Origin } | undefined;
   system(name: string): { entry: SystemEntry | { sys: System; text: string }; origin: Origin; index?: number } | undefined;
+  /** the value text of an assignment the matrix reader could not read (complex entries) */
+  unreadable?(name: string): string | undefined;
 }
 
 type ArgVal =
@@ -147,6 +152,9 @@ type ArgVal =
   | { kind: 'number'; value: number; origin: Origin }
   | { kind: 'poles'; value: Cx[]; origin: Origin }
   | { kind: 'error'; message: string };
+
+/** functions that build values (matrices, systems, grids), not requests */
+const KNOWN_FUNCTIONS = /^(ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|eye|zeros|ones|diag|array|matrix|mat|linspace|logspace|arange|inv|transpose|sqrt|exp|diag|print|disp|display|figure|plot|subplot|grid|hold|title|xlabel|ylabel|legend|show|clc|clear|close|format|fprintf|sprintf|np|load|pi|abs|real|imag|size|length|isstable|semilogx|semilogy|loglog|axis|stem|ylim|xlim|savefig|tight_layout|subplots|hstack|vstack|block|concatenate|asarray|reshape|dot|matmul|conj|angle|mag2db|db|rad2deg|deg2rad|range|len|list|float|int|str|pzplot|pzmap)$/;
 
 /** the value of one call argument */
 function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string): ArgVal {
@@ -165,19 +173,44 @@ function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string
     if (sys) return { kind: 'system', sys: sys.entry.sys, origin: sys.origin, index: sys.index, label: t };
     const m = scope.matrix(t);
     if (m) return { kind: 'matrix', value: m.value, origin: m.origin };
+    const bad = scope.unreadable?.(t);
+    if (bad) {
+      const list = readNumberList(bad, 0);
+      if (list && list.values.some(([, im]) => im !== 0)) return { kind: 'poles', value: list.values, origin: { from: 'message', text: `${t} = ${bad}` } };
+    }
   }
   // a SciPy system tuple (A, B, C, D) or (num, den)
   const tuple = t.match(/^\(([\s\S]*)\)$/);
   if (tuple && /,/.test(tuple[1])) {
     const parts = splitArgs(tuple[1]).map((a) => evalArg(a.text, scope, conv, msgText));
-    if (parts.every((p) => p.kind === 'matrix')) {
-      const ms = parts.map((p) => (p as { value: Matrix }).value);
-      if (ms.length >= 3) return { kind: 'system', sys: { kind: 'ss', A: ms[0], B: ms[1], C: ms[2], D: ms[3] }, origin, label: t };
-      if (ms.length === 2) {
+    if (parts.every((p) => p.kind === 'matrix' || p.kind === 'number')) {
+      const ms = parts.map((p) => (p.kind === 'number' ? [[p.value]] : (p as { value: Matrix }).value));
+      if (ms.length === 5 && scalar(ms[4]) !== undefined) return { kind: 'system', sys: { kind: 'ss', A: ms[0], B: ms[1], C: ms[2], D: ms[3], Ts: scalar(ms[4]) }, origin, label: t };
+      if (ms.length >= 3 && ms.length <= 4 && ms[0].length > 1) return { kind: 'system', sys: { kind: 'ss', A: ms[0], B: ms[1], C: ms[2], D: ms[3] }, origin, label: t };
+      if (ms.length === 2 || ms.length === 3) {
         const num = flat(ms[0]), den = flat(ms[1]);
-        if (num && den) return { kind: 'system', sys: { kind: 'tf', num, den }, origin, label: t };
+        const dt = ms.length === 3 ? scalar(ms[2]) : undefined;
+        if (num && den) return { kind: 'system', sys: { kind: 'tf', num, den, ...(dt && dt > 0 ? { Ts: dt, variable: 'z' as const } : {}) }, origin, label: t };
       }
     }
+  }
+  // feedback(G, H, sign) of transfer functions: the closed loop G/(1 ∓ GH)
+  const fb = t.match(/^(?:[A-Za-z_]\w*\.)*feedback\s*\(([\s\S]*)\)$/);
+  if (fb) {
+    const fa = splitArgs(fb[1]).map((a) => evalArg(a.text, scope, conv, msgText));
+    const g = fa[0];
+    const h = fa[1] ?? { kind: 'number' as const, value: 1, origin };
+    const sign = fa[2]?.kind === 'number' ? fa[2].value : -1;
+    const asTf = (v: ArgVal): { num: number[]; den: number[]; Ts?: number } | undefined =>
+      v.kind === 'system' && v.sys.kind === 'tf' ? v.sys : v.kind === 'number' ? { num: [v.value], den: [1] } : undefined;
+    const G = g && asTf(g), H = asTf(h);
+    if (G && H) {
+      // T = nG dH / (dG dH − sign·nG nH)
+      const num = polyMul(G.num, H.den);
+      const den = polyAdd(polyMul(G.den, H.den), polyMul(G.num, H.num).map((x) => -sign * x));
+      return { kind: 'system', sys: { kind: 'tf', num, den, ...(G.Ts ? { Ts: G.Ts, variable: 'z' as const } : {}) }, origin, label: t };
+    }
+    return { kind: 'error', message: `${t}: feedback is read for transfer functions only (issue: interconnection of state-space models is not available yet)` };
   }
   // constructors
   const ctor = t.match(/^(?:[A-Za-z_]\w*\.)*(ss|tf|zpk|StateSpace|TransferFunction|lti|dlti|ZerosPolesGain)\s*\(([\s\S]*)\)$/);
@@ -206,6 +239,20 @@ function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string
     if (list && list.end >= t.length - 1 && list.values.some(([, im]) => im !== 0)) return { kind: 'poles', value: list.values, origin };
     return { kind: 'error', message: `${t}: ${(e as Error).message}` };
   }
+}
+
+function polyMul(a: number[], b: number[]): number[] {
+  const out = Array(a.length + b.length - 1).fill(0);
+  a.forEach((x, i) => b.forEach((y, j) => (out[i + j] += x * y)));
+  return out;
+}
+
+function polyAdd(a: number[], b: number[]): number[] {
+  const n = Math.max(a.length, b.length);
+  const pa = [...Array(n - a.length).fill(0), ...a], pb = [...Array(n - b.length).fill(0), ...b];
+  const out = pa.map((x, i) => x + pb[i]);
+  while (out.length > 1 && out[0] === 0) out.shift();
+  return out;
 }
 
 function construct(kind: string, args: { name?: string; text: string }[], scope: Scope, conv: Conversation, msgText: string): { kind: 'system'; sys: System } | { kind: 'error'; message: string } | undefined {
@@ -253,8 +300,13 @@ function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?
   const out: { name?: string; sys: System; text: string; origin: Origin }[] = scan.systems.map((s) => ({ ...s, origin: { from: 'message', text: s.text } }));
   // NAME = ss(...) / tf(...) / zpk(...) / signal.TransferFunction(...)
   for (const c of scan.calls) {
-    if (!/^(ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain)$/.test(c.fn)) continue;
-    const sys = construct(c.fn, c.args, scope, conv, scan.text);
+    if (!/^(ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain|feedback)$/.test(c.fn)) continue;
+    let sys: ReturnType<typeof construct>;
+    if (c.fn === 'feedback') {
+      if (c.outputs.length !== 1) continue;
+      const v = evalArg(c.text, scope, conv, scan.text);
+      sys = v.kind === 'system' ? { kind: 'system', sys: v.sys } : undefined;
+    } else sys = construct(c.fn, c.args, scope, conv, scan.text);
     if (!sys || sys.kind === 'error') continue;
     const name = c.outputs.length === 1 ? c.outputs[0] : undefined;
     if (out.some((o) => o.text === c.text)) continue;
@@ -268,8 +320,17 @@ function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?
     if (n && d && (scan.assigns.has('num') || scan.assigns.has('den') || scan.assigns.has('numerator'))) out.push({ sys: { kind: 'tf', num: n, den: d }, text: `${num.text}, ${den.text}`, origin: { from: 'message', text: `${num.text}, ${den.text}` } });
   }
   // A, B, C, D in the message (and the selection, which the user attached to this turn)
-  const have = SS.filter((k) => scan.assigns.get(k)?.value !== undefined);
   const sel = selection ? scanMessage(selection.text) : undefined;
+  // a family with a common suffix (Ad, Bd, Cd; A_c, B_c) when there is no plain A
+  for (const sc of [scan, sel]) {
+    if (!sc || sc.assigns.has('A')) continue;
+    const fam = [...sc.assigns.keys()].map((k) => k.match(/^A(_?[A-Za-z0-9]+)$/)?.[1]).filter((x): x is string => !!x && sc.assigns.has('B' + x));
+    if (fam.length === 1) for (const k of SS) if (sc.assigns.has(k + fam[0])) sc.assigns.set(k, sc.assigns.get(k + fam[0])!);
+    if (fam.length === 1 && sc.assigns.has('Ts') === false) {
+      /* Ts stays as written */
+    }
+  }
+  const have = SS.filter((k) => scan.assigns.get(k)?.value !== undefined);
   const selHave = sel ? SS.filter((k) => sel.assigns.get(k)?.value !== undefined) : [];
   if (have.includes('A') || (have.length && !selHave.includes('A') && !out.length)) {
     const sys: System & { kind: 'ss' } = { kind: 'ss', A: undefined as unknown as Matrix };
@@ -291,6 +352,8 @@ function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?
 
 function toolAccepts(tool: ToolDef, sys: System): 'native' | 'realise' | 'no' {
   const p = tool.parameters.properties;
+  // a conversion to the form the system already has is no reading
+  if ((tool.name === 'ss2tf' && sys.kind === 'tf') || (tool.name === 'tf2ss' && sys.kind === 'ss')) return 'no';
   if (sys.kind === 'tf') return p.num ? 'native' : p.A ? 'realise' : 'no';
   return p.A ? 'native' : 'no';
 }
@@ -335,6 +398,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       if (v) return { value: v.value, origin: { from: 'turn', turn: v.turn, text: v.text } };
       return undefined;
     },
+    unreadable(name) {
+      const a = scan.assigns.get(name) ?? sel?.assigns.get(name);
+      return a?.error ? a.text.replace(/^[^=]*=\s*/, '') : undefined;
+    },
     system(name) {
       if (localSystems[name]) return { entry: localSystems[name], origin: { from: 'message', text: localSystems[name].text } };
       const i = conv.named(name);
@@ -343,6 +410,15 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     },
   };
   const defined = messageSystems(scan, scope, conv, opts.selection);
+  // one name given two different systems in the same message: which one?
+  const twice = defined.filter((d) => d.name && defined.some((o) => o !== d && o.name === d.name && JSON.stringify(o.sys) !== JSON.stringify(d.sys)));
+  if (twice.length) {
+    record(conv, { turn, defined: [], scan, selection: sel });
+    return { kind: 'ask', question: `${twice[0].name} is given twice (${twice.map((d) => d.text).join(' and ')}). Which one do you mean?`, candidates: twice.map((d) => ({ label: d.text, prompt: message.replace(/\bor\b[\s\S]*$/, '').includes(d.text) ? message.split(/\bor\b/)[0] : d.text })) };
+  }
+  // "H(z) = … with Ts = 0.1": the sample time belongs to the discrete system defined
+  if (scan.samples.length === 1) for (const d of defined) if (d.sys.kind === 'tf' && d.sys.variable === 'z' && d.sys.Ts === undefined && !scan.samples[0].unitless) d.sys.Ts = scan.samples[0].Ts;
+  if (scan.samples.length === 1) for (const d of defined) if (d.sys.kind === 'tf' && d.sys.variable === 'z' && d.sys.Ts === undefined && scan.samples[0].unitless && scan.samples[0].Ts <= 1) d.sys.Ts = scan.samples[0].Ts;
   for (const d of defined) if (d.name) localSystems[d.name] = { sys: d.sys, text: d.text };
   // a name defined later in the message may be used by a constructor earlier resolved: re-run once
   const definedAgain = messageSystems(scan, scope, conv, opts.selection);
@@ -372,17 +448,36 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // tool calls written as code
   const names = callNames();
   const toolCalls: { call: CallFound; tool: ToolDef; form: ToolCallForm; vals: ArgVal[]; kw: Record<string, ArgVal> }[] = [];
+  const conversions: { call: CallFound; vals: ArgVal[] }[] = [];
+  // G(s), H(z), y(t), G(jw) are names of functions of a variable, not calls
+  const isSignal = (c: CallFound) => c.args.length === 1 && /^(?:s|z|t|k|n|w|ω|j\s*[wω]|i\s*[wω]|e\^\s*\(?j[wω]\)?)$/.test(c.args[0].text.trim());
+  const inTf = (c: CallFound) => scan.systems.some((d) => c.start >= d.start && c.start < d.start + d.text.length + 2);
+  // a call is written without a space before its parenthesis; "is (A,B) controllable" is prose
+  const unknownCalls = scan.calls.filter((c) => /^[\w.]+\(/.test(c.text) && !names.has(c.fn) && !KNOWN_FUNCTIONS.test(c.fn) && !isSignal(c) && !inTf(c) && !scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end));
   const unreadCalls: string[] = [];
   for (const c of scan.calls) {
     const tools = names.get(c.fn);
     if (!tools) continue;
     // nested inside another call that is itself a tool call: the outer one is the request
-    if (scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end && names.has(o.fn) && !/^(ss|tf|zpk)$/.test(o.fn))) continue;
-    const args = c.receiver ? [{ text: c.receiver }, ...c.args] : c.args;
+    // inside another tool call or a constructor (ss(A, B, C, zeros(2,1))) it is an argument, not a request
+    if (scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end && (names.has(o.fn) || /^(ss|tf|zpk|statespace|transferfunction|lti|dlti|array|feedback)$/.test(o.fn)))) continue;
+    if (/^(zeros|ones|eye|diag)$/.test(c.fn) && !(c.args.length === 1 && /^[A-Za-z_]\w*$/.test(c.args[0].text.trim()))) continue;
+    let args = c.receiver && scope.system(c.receiver) ? [{ text: c.receiver }, ...c.args] : c.args;
+    // python-control's norm(sys, p=2) / p='inf': the order as a positional argument
+    if ((c.fn === 'norm' || c.fn === 'system_norm') && args.some((a) => a.name === 'p')) args = [...args.filter((a) => a.name !== 'p'), { text: args.find((a) => a.name === 'p')!.text }];
     const vals = args.filter((a) => !a.name).map((a) => evalArg(a.text, scope, conv, text));
-    const kw = Object.fromEntries(args.filter((a) => a.name).map((a) => [a.name!, evalArg(a.text, scope, conv, text)]));
+    // keyword arguments the tool has; others (plot=False, dB=True) are display options, said and not used
+    const known = new Set(tools.flatMap((tn) => [...Object.keys(getTool(tn)!.parameters.properties), ...getTool(tn)!.words.calls.flatMap((f) => Object.keys(f.keywords ?? {}))]));
+    for (const a of args) if (a.name && !known.has(a.name)) problems.push(`${a.name}=${a.text} (a display option) is not used`);
+    const kw = Object.fromEntries(args.filter((a) => a.name && known.has(a.name)).map((a) => [a.name!, evalArg(a.text, scope, conv, text)]));
     // constructors that are definitions, not conversions
     if ((c.fn === 'ss' || c.fn === 'tf') && !(vals.length === 1 && vals[0].kind === 'system')) continue;
+    // G = tf(sys), sys2 = ss(G): the same system under another name (a conversion only when asked alone)
+    if ((c.fn === 'ss' || c.fn === 'tf') && c.outputs.length === 1 && vals[0].kind === 'system') {
+      localSystems[c.outputs[0]] = { sys: vals[0].sys, text: `${c.outputs[0]} = ${c.text}` };
+      conversions.push({ call: c, vals });
+      continue;
+    }
     if (c.fn === 'norm' && vals[0]?.kind !== 'system') continue;
     const err = [...vals, ...Object.values(kw)].find((v) => v.kind === 'error');
     if (err) {
@@ -401,6 +496,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
           if (p === 'sys') return v.kind === 'system';
           if (p === '2') return v.kind === 'number' && v.value === 2;
           if (p === 'inf') return (v.kind === 'number' && v.value === Infinity) || (v.kind === 'string' && /^inf/i.test(v.value));
+          if (p === 'type') return v.kind === 'string';
           return v.kind !== 'system';
         });
         if (okKinds) {
@@ -412,6 +508,17 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
     if (best) toolCalls.push({ call: c, ...best, vals, kw });
     else unreadCalls.push(c.text);
+  }
+  // a conversion asked alone (`tf(sys)`, `G2 = ss(G)` with nothing else) is the request itself
+  if (!toolCalls.length && conversions.length === 1 && !opts.command) {
+    const c = conversions[0];
+    const t = getTool(c.call.fn === 'tf' ? 'ss2tf' : 'tf2ss')!;
+    if (c.vals[0].kind === 'system' && toolAccepts(t, (c.vals[0] as { sys: System }).sys) === 'native') toolCalls.push({ call: c.call, tool: t, form: t.words.calls[0], vals: c.vals, kw: {} });
+  }
+  // a function we do not compute (d2c, minreal, feedback of a state space, gram, lsim…) and nothing else to run
+  if (!toolCalls.length && unknownCalls.length && !opts.command) {
+    record(conv, pending);
+    return { kind: 'none', reason: `${unknownCalls.map((c) => c.raw).join(', ')} ${unknownCalls.length > 1 ? 'are' : 'is'} not something I compute without a model`, problems: [...problems, ...unknownCalls.map((c) => `${c.text} is not a computation I can run`)] };
   }
   if (toolCalls.length) {
     const distinct = [...new Set(toolCalls.map((c) => c.tool.name))];
@@ -434,12 +541,43 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   if (unreadCalls.length && !fromCall) problems.push(...unreadCalls.map((u) => `could not read ${u}`));
 
   // words
-  const named = namedTools(text.replace(/\b[A-Za-z_]\w*\s*=\s*/g, ' '));
+  const lexText = text
+    .replace(/eig\s*\(\s*A\s*-\s*B\s*\*?\s*K\s*\)/gi, ' poles ')
+    .replace(/\b(?:np|numpy|ct|control|signal|scipy|linalg)\.[\w.]+/g, ' ')
+    .replace(/\b(?:zeros|ones|eye|diag|ss|tf|zpk|feedback)\s*\(/g, ' (')
+    .replace(/\b[A-Za-z_]\w*\s*=\s*/g, ' ');
+  const named = namedTools(lexText);
+  // what the numbers in the message imply when no tool is named strongly
+  const specWords = /^(?:overshoot|settling time|rise time|peak time)$/;
+  if (Object.keys(scan.specs).length && (scan.assigns.has('B') || sel?.assigns.has('B')) && !scan.assigns.has('C')) {
+    for (let i = named.length - 1; i >= 0; i--) if (named[i].tool === 'stepinfo' && named[i].hits.every((h) => specWords.test(h.phrase))) named.splice(i, 1);
+  }
+  const topStrength = named[0]?.strength ?? 0;
+  const anySystem = defined[0]?.sys ?? (conv.current !== undefined ? conv.systems[conv.current]?.sys : undefined);
+  const hasB = (defined.find((d) => d.sys.kind === 'ss')?.sys as { B?: Matrix } | undefined)?.B !== undefined || scan.assigns.has('B') || sel?.assigns.has('B');
+  if (!tool && !toolCalls.length && topStrength < 2 || (!tool && named.every((n) => ['eig', 'poles_zeros', 'analyse', 'lqr'].includes(n.tool) && n.strength <= 2) && (scan.poles || Object.keys(scan.specs).length) && hasB)) {
+    if ((scan.poles || Object.keys(scan.specs).length) && hasB && !/\b(?:lqr|riccati|kalman)\b/i.test(text)) {
+      tool = getTool('place');
+      via = 'words';
+    } else if (scan.w && !named.some((n) => n.strength >= 2)) {
+      tool = getTool('freqresp');
+    }
+  }
+  if (!opts.command && !fromCall && DESIGN_WITH_MODEL.test(text)) {
+    record(conv, pending);
+    return { kind: 'none', reason: 'a design task (PID, lead/lag, tuning, loop shaping) that needs a model or a dedicated tool', problems };
+  }
+  if (!tool && named.length) {
+    // weak readings that do not fit the system are no readings ("transfer function" of a transfer function)
+    const sysKind = defined[0]?.sys ?? anySystem;
+    if (sysKind) for (let i = named.length - 1; i >= 0; i--) if (named[i].strength < 2 && toolAccepts(getTool(named[i].tool)!, sysKind) === 'no') named.splice(i, 1);
+  }
   if (!tool && named.length) {
     const top = named[0].strength;
     let cands = named.filter((n) => n.strength >= Math.min(top, 2) || n.strength === top).map((n) => n.tool);
     if (top >= 2) cands = named.filter((n) => n.strength >= 2).map((n) => n.tool);
-    cands = cands.filter((c) => !cands.some((o) => o !== c && COVERS[o]?.includes(c)));
+    const uncovered = cands.filter((c) => !cands.some((o) => o !== c && COVERS[o]?.includes(c)));
+    if (uncovered.length) cands = uncovered;
     if (cands.length > 1) {
       const sys = defined[0]?.sys ?? (conv.current !== undefined ? conv.systems[conv.current].sys : undefined);
       if (sys) {
@@ -470,6 +608,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const extraGiven =
     [...scan.assigns.keys()].some((k) => !['A', 'B', 'C', 'D', 'num', 'den'].includes(k)) || scan.samples.length > 0 || !!scan.poles || !!scan.method || !!scan.t || !!scan.w || Object.keys(scan.specs).length > 0;
   let followUp = false;
+  // "try poles at -3 and -4 instead": a weak word ("poles") in a follow-up continues the last call
+  if (tool && via === 'words' && !opts.command && (named[0]?.strength ?? 0) < 2 && conv.lastCall && FOLLOW_UP.test(text) && !defined.length) tool = undefined;
   if (!tool && conv.lastCall && (extraGiven || FOLLOW_UP.test(text)) && (FOLLOW_UP.test(text) || !defined.length)) {
     tool = getTool(conv.lastCall.tool);
     plan = conv.lastCall.plan;
@@ -556,7 +696,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const wantDiscrete = sysDiscrete || (saysDiscrete && !!tool.words.discrete);
   if (wantDiscrete && tool.words.discrete && !(fromCall && fromCall.form.args[0] === 'A' && !sysDiscrete)) tool = variantFor(tool, true);
 
-  const props = tool.parameters.properties;
+  let props = tool.parameters.properties;
   const args: Record<string, unknown> = {};
   const origins: Record<string, Origin> = {};
   const used = new Set<string>();
@@ -602,9 +742,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       else problems.push(`${k}= is not an argument of ${fromCall.call.raw}`);
     }
     if (fromCall.form.note) notes.push(fromCall.form.note);
-    if (fromCall.form.map) {
-      const mapped = fromCall.form.map(args);
-      for (const k of Object.keys(mapped)) args[k] = mapped[k];
+    // kalman(sys, Qn, Rn) / lqe(sys, Qn, Rn): the noise enters where the inputs do (G = B)
+    if (props.G && args.G === undefined && fromCall.form.args[0] === 'sys' && sysVal?.sys.kind === 'ss' && sysVal.sys.B) {
+      set('G', sysVal.sys.B, sysVal.origin);
+      if (!fromCall.form.note) notes.push(`G taken as B of ${sysVal.label} (every input is process noise)`);
     }
   }
   function bindVal(p: string, v: ArgVal) {
@@ -646,6 +787,14 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         }
         if (!key) continue;
       }
+      if (a.error && key === 'poles') {
+        const list = readNumberList(a.text.replace(/^[^=]*=\s*/, ''), 0);
+        if (list) {
+          set('poles', completeConjugates(list.values).values, mk(a.text));
+          used.add(key);
+          continue;
+        }
+      }
       if (a.error) {
         record(conv, pending);
         return { kind: 'ask', question: `I could not read ${name}: ${a.error}. Could you write it again?`, candidates: [] };
@@ -685,9 +834,27 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       const withUnit = (u: string) => message.replace(new RegExp(`(${s.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`), `$1 ${u}`);
       return { kind: 'ask', question: `Is the sample time ${n} seconds or ${n} milliseconds? ('${s.text}' has no unit, and ${n} s is unusually long.)`, candidates: [{ label: `Ts = ${n} ms`, prompt: withUnit('ms') }, { label: `Ts = ${n} s`, prompt: withUnit('s') }] };
     }
+    // a continuous system from an earlier turn, now with a sample time: discretise it, or were the matrices discrete?
+    const earlierContinuous = sysVal && (sysVal.origin.from === 'turn' || sysVal.origin.from === 'system') && !isDiscrete(sysVal.sys) && sysVal.sys.kind === 'ss';
+    if (props.Ts && earlierContinuous && tool.name !== 'c2d') {
+      record(conv, pending);
+      return {
+        kind: 'ask',
+        question: `${sysVal!.label} was used as a continuous model. With Ts = ${num2(s.Ts)} s, should I discretise it first (c2d), or are its matrices already discrete?`,
+        candidates: [
+          { label: `Discretise ${sysVal!.label} (c2d, Ts = ${num2(s.Ts)} s)`, prompt: `discretise it with Ts = ${num2(s.Ts)}` },
+          { label: 'The matrices are already discrete', prompt: `${message} (already discrete)` },
+        ],
+      };
+    }
     if (props.Ts) set('Ts', s.Ts, { from: 'message', text: s.text });
     else if (sysVal && !isDiscrete(sysVal.sys) && tool.words.discrete === undefined && !tool.words.continuous) {
       notes.push(`Ts = ${num2(s.Ts)} s (from '${s.text}'): ${tool.name} does not depend on the sample time.`);
+    } else if (!props.Ts && tool.words.discrete && getTool(tool.words.discrete)?.parameters.properties.Ts && !fromCall) {
+      // a Kalman filter with a sample time is the discrete one (kalman takes Ts)
+      tool = getTool(tool.words.discrete)!;
+      props = tool.parameters.properties;
+      set('Ts', s.Ts, { from: 'message', text: s.text });
     } else if (!props.Ts && tool.words.continuous && /\balready discrete\b/i.test(text)) {
       notes.push(`Ts = ${num2(s.Ts)} s (from '${s.text}'): A, B are taken as already discrete; ${tool.name} does not depend on Ts.`);
     } else if (!props.Ts && (tool.words.discrete || tool.words.continuous)) {
@@ -735,6 +902,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   } else if (scan.poles && !props.poles && !/poles?|eigen|roots/i.test(tool.name)) {
     if (!['eig', 'poles_zeros', 'analyse', 'rlocus', 'lqr', 'dlqr'].includes(tool.name)) unused.push(`poles ${scan.poles.text}`);
   }
+  // "c2d G at 1 kHz": a sampling rate written as a frequency
+  if (tool.name === 'c2d' && args.Ts === undefined && scan.w?.value.length === 1 && /hz/i.test(scan.w.text)) set('Ts', (2 * Math.PI) / scan.w.value[0], { from: 'message', text: scan.w.text });
   if (props.t && args.t === undefined && scan.t) set('t', scan.t.value, { from: 'message', text: scan.t.text });
   if (props.w && args.w === undefined && scan.w) set('w', scan.w.value, { from: 'message', text: scan.w.text });
 
@@ -747,7 +916,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         if (args[k] !== undefined || !props[k]) continue;
         // a message with its own system takes nothing else from earlier turns
         if (defined.length) continue;
-        set(k, v, { from: 'turn', turn: last.turn, text: describeOrigin(last.origins[k]) });
+        const was = last.origins[k];
+        set(k, v, was?.from === 'default' ? was : { from: 'turn', turn: last.turn, text: describeOrigin(was) });
       }
     }
     if (!sysVal && last.system !== undefined && !defined.length) {
@@ -777,14 +947,47 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   const planned = new Set(['t', 'w']);
   const missing = required.filter((k) => args[k] === undefined && !planned.has(k) && !(fromTf && (SS as readonly string[]).includes(k)));
+  // "eigs of [0 1; -2 -3]": a matrix written without a name, for a tool of A alone
+  if (!sysVal && !args.A && props.A && (tool.parameters.required ?? []).filter((k) => (SS as readonly string[]).includes(k)).length === 1) {
+    const bare = text.match(/(?<![=\w\])]\s*)(\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\])/);
+    if (bare) {
+      try {
+        const v = parseMatrixLiteral(bare[1]);
+        if (v.length > 0 && v.every((r) => r.length === v.length)) set('A', v, { from: 'message', text: bare[1] });
+      } catch {
+        /* not a matrix */
+      }
+    }
+  }
   if (!sysVal && !fromTf && !(SS as readonly string[]).some((k) => args[k] !== undefined)) {
     record(conv, pending);
     if (!hasNumbers && !scan.samples.length && !scan.poles) return { kind: 'none', reason: `${tool.name} is named, but no system is given`, problems };
     return { kind: 'ask', question: `Which system should ${tool.name} use? Give it in the message (e.g. \`${tool.words.example}\`), or define it first.`, candidates: [] };
   }
   if (missing.length) {
+    const q = askMissing(tool, args, missing, message, conv, problems);
+    // the partial call stays: a next message that gives the missing arguments completes it
+    record(conv, pending, { kind: 'call', tool: tool.name, args, origins, unused: [], notes: [], via, ...(plan ? { plan } : {}) }, sysVal);
+    return q;
+  }
+  // a follow-up that brings nothing readable but a number ("and with 20?"): what is it?
+  if (followUp && !Object.values(origins).some((o) => o.from === 'message') && /\d/.test(text)) {
     record(conv, pending);
-    return askMissing(tool, args, missing, message, conv, problems);
+    return { kind: 'ask', question: `I could not tell what '${text.trim()}' changes in the last ${tool.name} call. Please name the argument (e.g. R=10, Ts=0.05, poles at -3 and -4) or give the new system.`, candidates: [] };
+  }
+  if (fromCall?.form.map) {
+    const mapped = fromCall.form.map(args);
+    for (const k of Object.keys(mapped)) args[k] = mapped[k];
+  }
+  // MATLAB and python-control read a scalar 0 for D as zeros(p, m)
+  if (scalar(args.D) === 0 && Array.isArray(args.B) && Array.isArray(args.C)) {
+    const m = (args.B as Matrix)[0]?.length ?? 1, p = (args.C as Matrix).length;
+    if (m > 1 || p > 1) args.D = Array.from({ length: p }, () => Array(m).fill(0));
+  }
+  if (args.poles !== undefined && Array.isArray(args.A) && (args.poles as unknown[]).length !== (args.A as Matrix).length) {
+    record(conv, pending);
+    const n = (args.A as Matrix).length, k = (args.poles as unknown[]).length;
+    return { kind: 'ask', question: `A has ${n} states, so place needs ${n} poles; ${k} ${k === 1 ? 'is' : 'are'} given (${renderValue(args.poles, 'poles')}). Which ${n} poles?`, candidates: [] };
   }
   const extra = Object.keys(args).filter((k) => !props[k] && !(k === 'num' || k === 'den'));
   for (const k of extra) delete args[k];

@@ -52,8 +52,15 @@ export function repair(text: string): string {
       // "R=1?" / "B=[0;1]?" / "…[0 1]." : a question mark or full stop right after a value ends the sentence
       .replace(/([\]\)\d])\s*[?!]+(?=\s|$)/g, '$1 ')
       .replace(/(\])\.(?=\s|$)/g, '$1 ')
-      // "with Ts=0.1: A=..." : a colon that ends a clause is a separator, not a MATLAB range
-      .replace(/(\S)\s*:(?=\s)/g, '$1 ;')
+      // "with Ts=0.1: A=..." : a colon before an assignment ends a clause, it is not a MATLAB range
+      // "B=[0;1]: I want …": a colon right after a value ends it
+      .replace(/([\])\d])\s*:(?=\s)/g, '$1 ;')
+      // "A = [0 1; 9.81 0] -- stable?" : a dash separator is not a minus
+      .replace(/\s--+\s/g, ' ; ')
+      // "minus 5" -> -5
+      .replace(/\bminus\s+(?=\d)/gi, '-')
+      // EYE(2), ZEROS(2,1) written in capitals
+      .replace(/\b(EYE|ZEROS|ONES|DIAG)\s*\(/g, (m) => m.toLowerCase())
   );
 }
 
@@ -139,24 +146,39 @@ export function findMethod(text: string): Scan['method'] {
   return found[0];
 }
 
-const POLE_ANCHOR = /\b(?:closed[- ]loop\s+)?(?:poles?|eigenvalues?|eigs?|roots|p|pdes|desired_poles)\b\s*(?:=|:)?\s*(?:(?:should|must|to|will)\s+)?(?:(?:be|are|is)\s+)?(?:(?:placed|located|put|moved|set)\s+)?(?:(?:at|to|in|of|@)\s+)?(?:s\s*=\s*)?|\b(?:place\s+(?:them|the poles|it|poles)?\s*|placed\s+|instead\s+)?(?:at|to)\s+(?:s\s*=\s*)?/gi;
+const POLE_WORD = /\b(?:poles?|eigenvalues?|eigs|roots)\b|eig\s*\(\s*A\s*-\s*B\s*\*?\s*K\s*\)|(?<![\w.])p\s*=|\b(?:at|to)\b/gi;
 
-/** a pole list after "poles", "at", "to", "p =" */
+/**
+ * A pole list after a pole word ("poles", "eigenvalues", "p =", "at", "to"): the first list
+ * within a few words after it ("poles of the closed loop should be -0.5±0.5i"), not crossing
+ * another assignment or a matrix.
+ */
 export function findPoles(text: string): Scan['poles'] {
   let best: { values: Cx[]; text: string } | undefined;
-  POLE_ANCHOR.lastIndex = 0;
+  POLE_WORD.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = POLE_ANCHOR.exec(text))) {
-    if (m[0].length === 0) {
-      POLE_ANCHOR.lastIndex++;
-      continue;
+  while ((m = POLE_WORD.exec(text))) {
+    const isAtTo = /^(at|to)$/i.test(m[0]);
+    const from = m.index + m[0].length;
+    const limit = Math.min(text.length, from + (isAtTo ? 8 : 48));
+    let list: ReturnType<typeof readNumberList>;
+    for (let i = from; i < limit; i++) {
+      const c = text[i];
+      if (c === '[' && /[=]\s*$/.test(text.slice(from, i)) === false && /^\[\s*[-+\d.]/.test(text.slice(i)) === false) break;
+      if (/[;\n]/.test(c) || (c === '=' && i > from && !/^\s*(?:s\s*)?=\s*$/.test(text.slice(from, i + 1)) && !/s\s*=\s*$/.test(text.slice(from, i + 1)))) break;
+      if (!/[-+\d.\[{(−]/.test(c)) continue;
+      if (/[\w.]/.test(text[i - 1] ?? '') && /\d/.test(c)) continue;
+      list = readNumberList(text, i);
+      break;
     }
-    const list = readNumberList(text, m.index + m[0].length);
     if (!list) continue;
     // "at 10 Hz", "to 0.1 s": a quantity, not a pole
     const after = text.slice(list.end, list.end + 12);
-    if (/^\s*(?:hz|khz|rad|s\b|sec|ms|%|dB|deg|seconds?)/i.test(after)) continue;
-    // stable candidates only count as poles when they are all numbers and not Ts or a gain
+    if (/^\s*(?:hz|khz|rad|s\b|sec|ms|%|dB|deg|seconds?|x|\*|states?)/i.test(after)) continue;
+    // "a double pole at -3", "both poles at -4": the value repeated
+    const before = text.slice(Math.max(0, m.index - 30), from);
+    const rep = /\b(double|both|two|repeated)\b/i.test(before) ? 2 : /\b(triple|three)\b/i.test(before) ? 3 : 1;
+    if (rep > 1 && list.values.length === 1) list.values = Array(rep).fill(list.values[0]);
     if (!best || list.values.length > best.values.length) best = { values: list.values, text: text.slice(m.index, list.end).trim() };
   }
   if (!best) return undefined;
@@ -194,13 +216,78 @@ function findGrids(text: string, assigns: Map<string, Assigned>): Pick<Scan, 't'
     else out.w = { value: v, text: g[0] };
     assigns.delete(g[1]);
   }
-  // a single frequency "at 10 rad/s" / "at 5 Hz" for a frequency response
-  if (!out.w) {
-    const one = text.match(new RegExp(String.raw`\bat\s+(?:ω\s*=\s*|w\s*=\s*)?${NUM}\s*(rad\s*/\s*s|[kK]?Hz)\b`, 'i'));
-    if (one && !/sampl/i.test(text.slice(Math.max(0, (one.index ?? 0) - 20), one.index))) {
-      const w = radPerSecond(Number(one[1]), one[2].replace(/\s/g, ''));
-      if (w !== undefined && w >= 0) out.w = { value: [w], text: one[0] };
+  // points: "at 1 Hz and 10 Hz", "at w = 3 rad/s", "at t = 0, 0.5 s, 1 s", "at t = [0 250 500] ms"
+  const pts = findPoints(text);
+  if (pts.w && !out.w) out.w = pts.w;
+  if (pts.t && !out.t) out.t = pts.t;
+  return out;
+}
+
+const UNIT = String.raw`(?:rad\s*/\s*s(?:ec)?|[kKmM]?Hz|ms|s|sec|secs|seconds?)`;
+const ITEM = new RegExp(String.raw`^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(${UNIT})?(?![\w/])`);
+
+/** lists of time or frequency points written with units */
+export function findPoints(text: string): Pick<Scan, 't' | 'w'> {
+  const out: Pick<Scan, 't' | 'w'> = {};
+  const anchor = /\b(?:at|for)\s+(?:(t|w|ω|omega|f|freq(?:uency)?|time)\s*=\s*)?|(?<![\w.])(t|w|ω|omega)\s*=\s*/gi;
+  let m: RegExpExecArray | null;
+  while ((m = anchor.exec(text))) {
+    const v = (m[1] ?? m[2] ?? '').toLowerCase();
+    if (/sampl\w*\s*$/i.test(text.slice(Math.max(0, m.index - 12), m.index))) continue;
+    let i = m.index + m[0].length;
+    let bracket = false;
+    if (text[i] === '[') {
+      bracket = true;
+      i++;
     }
+    const items: { x: number; u?: string }[] = [];
+    for (;;) {
+      const it = ITEM.exec(text.slice(i));
+      if (!it) break;
+      items.push({ x: Number(it[1]), u: it[2]?.replace(/\s/g, '') });
+      i += it[0].length;
+      const sep = /^\s*(?:,|;|and\b|&)?\s*/.exec(text.slice(i))!;
+      if (!ITEM.test(text.slice(i + sep[0].length))) break;
+      i += sep[0].length;
+    }
+    if (!items.length) continue;
+    if (/^\s*:/.test(text.slice(i))) continue; // a MATLAB range, read by findGrids
+    if (bracket) {
+      const close = /^\s*\]\s*/.exec(text.slice(i));
+      if (!close) continue;
+      i += close[0].length;
+      const tail = new RegExp(String.raw`^(${UNIT})(?![\w/])`).exec(text.slice(i));
+      if (tail) {
+        for (const it of items) it.u ??= tail[1].replace(/\s/g, '');
+        i += tail[0].length;
+      }
+    }
+    // a unit at the end applies to the numbers written without one ("0, 100, 200 ms")
+    const lastU = [...items].reverse().find((it) => it.u)?.u;
+    const isFreq = (u?: string) => !!u && (/hz$/i.test(u) || /^rad/i.test(u));
+    const isTime = (u?: string) => !!u && !isFreq(u);
+    const kind = items.some((it) => isFreq(it.u)) || /^(w|ω|omega|f|freq|frequency)$/.test(v) ? 'w' : items.some((it) => isTime(it.u)) || /^(t|time)$/.test(v) ? 't' : undefined;
+    if (!kind) continue;
+    if (kind === 'w' && items.some((it) => isTime(it.u))) continue;
+    if (kind === 't' && items.some((it) => isFreq(it.u))) continue;
+    if (kind === 't' && !v && items.length === 1) continue; // "for 10 s" is a duration: findGrids reads it
+    const values: number[] = [];
+    for (const it of items) {
+      const u = it.u ?? lastU;
+      if (kind === 'w') {
+        const w = u ? radPerSecond(it.x, u) : it.x;
+        if (w === undefined) break;
+        values.push(w);
+      } else {
+        const tt = u ? timeQuantity(it.x, u) : it.x;
+        if (tt === undefined) break;
+        values.push(tt);
+      }
+    }
+    if (values.length !== items.length) continue;
+    const src = text.slice(m.index, i).trim();
+    if (kind === 'w' && !out.w) out.w = { value: values, text: src };
+    if (kind === 't' && !out.t) out.t = { value: values, text: src };
   }
   return out;
 }
@@ -211,7 +298,9 @@ export function scanMessage(message: string): Scan {
   const assigns = new Map<string, Assigned>();
   for (const a of findAssignments(text)) assigns.set(a.name, { value: a.value, error: a.error, text: `${a.name} = ${a.valueText}` });
   const systems: DefinedSystem[] = [];
-  const tfs = findTfExpressions(text);
+  const scalars: Record<string, number> = {};
+  for (const [k, a] of assigns) if (a.value?.length === 1 && a.value[0].length === 1 && /^[A-Za-z]\w*$/.test(k) && !/^(s|z|T_?s|dt|A|B|C|D|Q|R|N)$/.test(k)) scalars[k] = a.value[0][0];
+  const tfs = findTfExpressions(text, scalars);
   for (const f of tfs.found) {
     // a name assigned a matrix literal is a matrix, not a transfer function
     if (f.name && assigns.has(f.name) && assigns.get(f.name)!.value) continue;

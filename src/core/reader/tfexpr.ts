@@ -54,10 +54,12 @@ function coefficients(node: MathNode, variable: string): number[] {
 }
 
 /** a transfer-function expression in s or z -> num, den (highest power first, as expanded) */
-export function parseTfExpression(expr: string, expected?: 's' | 'z'): TfValue {
+export function parseTfExpression(expr: string, expected?: 's' | 'z', scalars: Record<string, number> = {}): TfValue {
   if (/\be\s*\^|\bexp\s*\(/i.test(expr))
     throw new ControlError(`a time delay (e^(−sT)) cannot be read as a rational transfer function; approximate it with a Padé approximation (pade) and write the rational result`);
-  const e = normaliseExpression(expr);
+  let e = normaliseExpression(expr);
+  // K/(s(s+4)) with K = 100 given in the message
+  for (const [k, v] of Object.entries(scalars)) if (k !== 's' && k !== 'z') e = e.replace(new RegExp(`(?<![\\w.])${k}(?![\\w(])`, 'g'), `(${v})`);
   let node: MathNode;
   try {
     node = parse(e);
@@ -104,21 +106,22 @@ export interface TfFound {
 const TF_CHARS = /[\d.\s+\-−*/^()²³⁴·×sz]/;
 
 /** how far an expression that starts at `i` runs (balanced, only expression characters) */
-function expressionEnd(text: string, i: number): number {
+function expressionEnd(text: string, i: number, names: Set<string> = new Set()): number {
   let depth = 0;
   let j = i;
   let last = i;
   while (j < text.length) {
     const c = text[j];
     if (c === '\n' || c === ';' || c === '?' || c === '!') break;
+    if (c === '.' && text[j + 1] === '.') break;
     if (c === ',' && depth === 0) break;
     if (c === '.' && depth === 0 && (j + 1 >= text.length || /\s/.test(text[j + 1])) && !/\d/.test(text[j - 1] ?? '')) break;
     if (c === '.' && depth === 0 && (j + 1 >= text.length || /\s/.test(text[j + 1]))) break;
     if (/[A-Za-z_]/.test(c)) {
       // s or z alone is the variable; e followed by a digit/sign after a digit is an exponent
       const word = text.slice(j).match(/^[A-Za-z_]+/)![0];
-      if ((word === 's' || word === 'z') && !/[A-Za-z_]/.test(text[j - 1] ?? '')) {
-        j++;
+      if ((word === 's' || word === 'z' || names.has(word)) && !/[A-Za-z_]/.test(text[j - 1] ?? '')) {
+        j += word.length;
         last = j;
         continue;
       }
@@ -151,7 +154,8 @@ function expressionEnd(text: string, i: number): number {
  * or bare in prose ("margins of 10/(s(s+1)(s+5))"). Errors (a delay, an unknown name) are
  * returned so the reader can say what it could not read.
  */
-export function findTfExpressions(text: string): { found: TfFound[]; errors: { text: string; message: string }[] } {
+export function findTfExpressions(text: string, scalars: Record<string, number> = {}): { found: TfFound[]; errors: { text: string; message: string }[] } {
+  const names = new Set(Object.keys(scalars));
   const found: TfFound[] = [];
   const errors: { text: string; message: string }[] = [];
   const taken: [number, number][] = [];
@@ -162,7 +166,7 @@ export function findTfExpressions(text: string): { found: TfFound[]; errors: { t
   while ((m = named.exec(text))) {
     const start = m.index + m[0].length;
     const delay = /^(?:[\d.\s*]*)(?:e\s*\^|exp\s*\()/i.test(text.slice(start));
-    let end = expressionEnd(text, start);
+    let end = expressionEnd(text, start, names);
     if (delay) {
       const lineEnd = text.slice(start).search(/[\n;,]/);
       end = lineEnd < 0 ? text.length : start + lineEnd;
@@ -173,7 +177,8 @@ export function findTfExpressions(text: string): { found: TfFound[]; errors: { t
     // a plain matrix or number literal is not a transfer function
     if (!m[2] && /^\s*[\[{]/.test(expr)) continue;
     try {
-      const tf = parseTfExpression(expr, m[2] as 's' | 'z' | undefined);
+      if (names.has(m[1]) && !m[2]) continue;
+      const tf = parseTfExpression(expr, m[2] as 's' | 'z' | undefined, scalars);
       found.push({ name: m[1], tf, text: text.slice(m.index, end).trim(), start: m.index, end });
       taken.push([m.index, end]);
     } catch (e) {

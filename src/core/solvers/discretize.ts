@@ -75,6 +75,7 @@ export const tools: ToolDef[] = [
         { names: ['cont2discrete'], args: ['sys', 'Ts', 'method'], keywords: { method: 'method', dt: 'Ts' } },
       ],
       phrases: ['c2d', 'discretize', 'discretise', 'discretization', 'discretisation', 'discrete equivalent', 'convert to discrete', 'sampled-data model', 'discrete-time model', 'zero-order hold equivalent', 'tustin', 'bilinear', 'zoh', 'zero-order hold', 'foh', 'first-order hold', 'sample the plant'],
+      weak: ['sample', 'sampled'],
       aliases: { Ts: ['T', 'dt', 'ts', 'Tsample', 'h'] },
       example: '/c2d A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts=0.1',
     },

@@ -339,9 +339,9 @@ export const tools: ToolDef[] = [
     name: 'freqresp',
     words: {
       calls: [
-        { names: ['bode', 'bode_plot', 'freqresp', 'frequency_response', 'freqs'], args: ['sys', 'w'], keywords: { w: 'w', omega: 'w' } },
+        { names: ['bode', 'bode_plot', 'freqresp', 'frequency_response', 'freqs', 'dbode', 'dfreqresp', 'evalfr'], args: ['sys', 'w'], keywords: { w: 'w', omega: 'w' } },
       ],
-      phrases: ['bode', 'bode plot', 'bode diagram', 'frequency response', 'freqresp', 'magnitude and phase', 'gain and phase at'],
+      phrases: ['bode', 'bode plot', 'bode diagram', 'frequency response', 'freqresp', 'magnitude and phase', 'gain and phase at', 'evaluate', 'magnitude', 'g(jw)', 'g(jω)'],
       aliases: { w: ['omega', 'ω', 'W', 'freqs', 'frequencies'] },
       example: '/bode num=[10], den=[1 6 5 0]',
     },

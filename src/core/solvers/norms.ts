@@ -269,7 +269,7 @@ export const tools: ToolDef[] = [
   {
     name: 'h2norm',
     words: {
-      calls: [{ names: ['h2norm'], args: ['sys'] }, { names: ['norm', 'system_norm'], args: ['sys', '2'] }],
+      calls: [{ names: ['h2norm'], args: ['sys'] }, { names: ['norm', 'system_norm'], args: ['sys', '2'] }, { names: ['norm', 'system_norm'], args: ['sys'], note: "norm(sys) is the H2 norm, as in MATLAB" }],
       phrases: ['h2 norm', 'h2-norm', 'h2norm', 'h_2 norm', 'h2'],
       example: '/h2norm A=[-1 0; 0 -2], B=[1;1], C=[1 1]',
     },

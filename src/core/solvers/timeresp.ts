@@ -343,13 +343,13 @@ const tParam = vector('time samples, starting at 0 and uniformly spaced (for a d
 
 const RESP_WORDS: Record<Kind, ToolWords> = {
   step: {
-    calls: [{ names: ['step', 'step_response', 'stepplot'], args: ['sys', 't'], keywords: { T: 't', t: 't' } }],
+    calls: [{ names: ['step', 'step_response', 'stepplot', 'dstep'], args: ['sys', 't'], keywords: { T: 't', t: 't' } }],
     phrases: ['step response', 'step', 'unit step', 'response to a step', 'step input'],
     aliases: { t: ['T', 'time', 'tvec'] },
     example: '/step num=[1], den=[1 2 1]',
   },
   impulse: {
-    calls: [{ names: ['impulse', 'impulse_response', 'impulseplot'], args: ['sys', 't'], keywords: { T: 't', t: 't' } }],
+    calls: [{ names: ['impulse', 'impulse_response', 'impulseplot', 'dimpulse'], args: ['sys', 't'], keywords: { T: 't', t: 't' } }],
     phrases: ['impulse response', 'impulse', 'unit impulse'],
     aliases: { t: ['T', 'time', 'tvec'] },
     example: '/impulse num=[1], den=[1 2 1]',

@@ -355,7 +355,8 @@ export const tools: ToolDef[] = [
     name: 'ss2tf',
     words: {
       calls: [{ names: ['ss2tf', 'tf'], args: ['sys'] }, { names: ['ss2tf'], args: ['A', 'B', 'C', 'D'] }],
-      phrases: ['ss2tf', 'transfer function of', 'to transfer function', 'into a transfer function', 'to a transfer function', 'transfer function from'],
+      phrases: ['ss2tf', 'transfer function of', 'to transfer function', 'into a transfer function', 'to a transfer function', 'transfer function from', 'to tf', 'to transfer fn', 'state space to transfer function'],
+      weak: ['transfer function', 'transfer fn', 'tf'],
       example: '/ss2tf A=[0 1; -2 -3], B=[0;1], C=[1 0], D=0',
     },
     title: 'State space to transfer function',
@@ -376,7 +377,7 @@ export const tools: ToolDef[] = [
   {
     name: 'poles_zeros',
     words: {
-      calls: [{ names: ['pole', 'zero', 'tzero', 'pzmap', 'poles', 'zeros', 'pzmap'], args: ['sys'] }],
+      calls: [{ names: ['pole', 'zero', 'tzero', 'pzmap', 'poles', 'zeros', 'zpkdata', 'tf2zpk', 'ss2zp', 'tf2zp'], args: ['sys', 'type'] }],
       phrases: ['poles and zeros', 'zeros and poles', 'zeros of', 'transmission zeros', 'invariant zeros', 'pole-zero', 'pole zero map', 'zeros', 'zero locations'],
       weak: ['poles', 'pole locations', 'roots'],
       example: '/poles_zeros num=[1 2], den=[1 2 5]',
