@@ -4,9 +4,12 @@
  *   control solve <tool> '<json args>' [--json] [--math] [--max-n N]
  *   control batch [--in FILE] [--out FILE] [--max-n N]
  *   control ask "<request>" [--json] [--events] [--math] [--index DIR] [--notes-index DIR]
+ *   control chat [--session FILE] [--math] [--model M]
  *   control tools [--json]
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Conversation } from './core/reader/index.js';
 import { runTurn } from './core/agent/turn.js';
 import { eventsToMarkdown, type TurnEvent } from './core/agent/events.js';
 import { createEngine, disposeEngines, parseModelFlag } from './core/engines/index.js';
@@ -33,6 +36,12 @@ Usage:
       "/search <words>" searches the bundled notes (indexed on first use into
       ~/.cache/control/notes-index, or --notes-index DIR) and, when built, the workspace index
       (./.control-index from \`control index build .\`, or --index DIR), as the chat does.
+      --session FILE keeps the conversation (systems defined, the system in use, the last call)
+      in FILE between calls, so follow-ups work from scripts: "now with R=10", "its step response".
+  control chat [--session FILE] [--math] [--model M]
+      An interactive conversation on stdin/stdout, one request per line (usable in tmux and by
+      scripts): each answer starts with the call it ran and where each argument came from;
+      when I ask back, type the number of a candidate. Ends at end of input or "exit".
   control tools [--json]
       List the tools and their arguments.
   control index build <folder> | search "<query>" | stats | calibrate   (see control index --help)
@@ -62,6 +71,7 @@ interface Flags {
   index?: string;
   notesIndex?: string;
   embedder?: string;
+  session?: string;
   positional: string[];
 }
 
@@ -89,6 +99,7 @@ function parseFlags(argv: string[]): Flags {
     else if (a === '--index') f.index = value();
     else if (a === '--notes-index') f.notesIndex = value();
     else if (a === '--embedder') f.embedder = value();
+    else if (a === '--session') f.session = value();
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else f.positional.push(a);
   }
@@ -158,11 +169,12 @@ async function cmdAsk(f: Flags): Promise<number> {
   const ac = new AbortController();
   process.once('SIGINT', () => ac.abort());
   const events: TurnEvent[] = [];
+  const conversation = f.session ? loadSession(f.session) : undefined;
   // the chat's indexes: the bundled notes always, the workspace index when built (opened on first search only)
   const { CliRetriever } = await import('./cliRetrieval.js');
   const retriever = new CliRetriever({ index: f.index, indexExplicit: f.index !== undefined, notesIndex: f.notesIndex, embedder: f.embedder });
   try {
-    for await (const e of runTurn({ prompt: text, command }, { math: f.math, maxN: f.maxN, engine, retriever, agent: { signal: ac.signal } })) {
+    for await (const e of runTurn({ prompt: text, command, conversation }, { math: f.math, maxN: f.maxN, engine, retriever, agent: { signal: ac.signal } })) {
       events.push(e);
       // --events streams as the turn goes; the others print the finished answer
       if (f.events) console.log(JSON.stringify(encodeNonFinite(e)));
@@ -171,6 +183,7 @@ async function cmdAsk(f: Flags): Promise<number> {
     await disposeEngines();
     await retriever.close();
   }
+  if (f.session && conversation) saveSession(f.session, conversation);
   if (f.events) {
     // already printed
   } else if (f.json) {
@@ -185,6 +198,68 @@ async function cmdAsk(f: Flags): Promise<number> {
   }
   const failed = events.some((e) => e.type === 'error' || (e.type === 'tool_result' && e.error !== undefined));
   return failed ? 1 : 0;
+}
+
+/** the conversation kept in a session file; a missing file is a new conversation, a broken one an error */
+function loadSession(file: string): Conversation {
+  if (!existsSync(file)) return new Conversation();
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`the session file ${file} is not valid JSON (${(e as Error).message}); delete it to start a new conversation`);
+  }
+  return Conversation.fromJSON(data as Parameters<typeof Conversation.fromJSON>[0]);
+}
+
+function saveSession(file: string, conv: Conversation): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(conv.toJSON()));
+  renameSync(tmp, file);
+}
+
+/** splits "/lqr A=…" into the command and the rest */
+function splitCommand(line: string): { command?: string; prompt: string } {
+  const m = /^\/(\w+)\s*/.exec(line);
+  return m ? { command: m[1], prompt: line.slice(m[0].length) } : { prompt: line };
+}
+
+/** `control chat`: one request per input line, one answer per request, the conversation kept */
+async function cmdChat(f: Flags): Promise<number> {
+  const conversation = f.session ? loadSession(f.session) : new Conversation();
+  const engine = await createEngine(parseModelFlag(f.model, process.env, { url: f.url, openaiModel: f.openaiModel }));
+  const { CliRetriever } = await import('./cliRetrieval.js');
+  const retriever = new CliRetriever({ index: f.index, indexExplicit: f.index !== undefined, notesIndex: f.notesIndex, embedder: f.embedder });
+  const interactive = process.stdin.isTTY === true;
+  const rl = createInterface({ input: process.stdin, terminal: interactive });
+  let candidates: { prompt: string; command?: string }[] = [];
+  let failed = false;
+  if (interactive) process.stdout.write('@control chat: one request per line ("exit" to leave).\n> ');
+  try {
+    for await (const raw of rl) {
+      const line = raw.trim();
+      if (!line) {
+        if (interactive) process.stdout.write('> ');
+        continue;
+      }
+      if (/^(exit|quit)$/i.test(line)) break;
+      // a number answers the last question with that candidate
+      const pick = /^\d+$/.test(line) ? candidates[Number(line) - 1] : undefined;
+      const req = pick ? { command: pick.command, prompt: pick.prompt } : splitCommand(line);
+      const events: TurnEvent[] = [];
+      for await (const e of runTurn({ ...req, conversation }, { math: f.math, maxN: f.maxN, engine, retriever })) events.push(e);
+      const ask = [...events].reverse().find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }> | undefined;
+      candidates = ask?.candidates ?? [];
+      if (events.some((e) => e.type === 'error')) failed = true;
+      process.stdout.write(`${pick ? `(${pick.command ? '/' + pick.command + ' ' : ''}${pick.prompt})\n` : ''}${eventsToMarkdown(events)}\n\n${interactive ? '> ' : ''}`);
+      if (f.session) saveSession(f.session, conversation);
+    }
+  } finally {
+    rl.close();
+    await disposeEngines();
+    await retriever.close();
+  }
+  return failed && !interactive ? 1 : 0;
 }
 
 function cmdTools(f: Flags): number {
@@ -217,6 +292,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdAsk(f);
       case 'tools':
         return cmdTools(f);
+      case 'chat':
+        return await cmdChat(f);
       // subcommands with their own flags live in their own modules
       case 'index':
         return (await import('./cliIndex.js')).main(rest);

@@ -66,7 +66,10 @@ test('a model-driven turn: text, tool call through the table, verified result, a
     },
   ]);
   const ev = await collect(runAgentTurn(engine, 'LQR for a double integrator, Q = I, R = 1'));
-  assert.deepEqual(types(ev).filter((t, i, a) => t !== 'text' || a[i - 1] !== 'text'), ['text', 'tool_call', 'tool_result', 'text', 'metrics', 'done']);
+  assert.deepEqual(types(ev).filter((t, i, a) => t !== 'text' || a[i - 1] !== 'text'), ['text', 'reading', 'tool_call', 'tool_result', 'text', 'metrics', 'done']);
+  // the call is stated as made, each argument chosen by the model
+  const reading = ev.find((e) => e.type === 'reading') as Extract<TurnEvent, { type: 'reading' }>;
+  assert.equal(reading.markdown, 'Computed `lqr(A, B, Q, R = 1)`; A, B, Q, R chosen by the model from your message.');
   const res = ev.find((e) => e.type === 'tool_result') as Extract<TurnEvent, { type: 'tool_result' }>;
   const K = (res.result as { K: number[][] }).K[0];
   assert.ok(Math.abs(K[0] - 1) < 1e-12 && Math.abs(K[1] - s3) < 1e-12, `double integrator K = [1, √3], got ${K}`);
@@ -177,7 +180,7 @@ test('golden: the event sequence of a scripted tool-using turn', async () => {
   const engine = new ScriptedEngine(golden.script);
   const ev = await collect(runAgentTurn(engine, golden.prompt));
   const got = ev
-    .map((e) => (e.type === 'tool_call' ? { type: e.type, tool: e.tool } : e.type === 'tool_result' ? { type: e.type, tool: e.tool, ok: e.error === undefined } : { type: e.type }))
+    .map((e) => (e.type === 'tool_call' || e.type === 'reading' ? { type: e.type, tool: e.tool } : e.type === 'tool_result' ? { type: e.type, tool: e.tool, ok: e.error === undefined } : { type: e.type }))
     .filter((e, i, a) => e.type !== 'text' || a[i - 1]?.type !== 'text');
   assert.deepEqual(got, golden.events);
 });

@@ -126,7 +126,8 @@ test('bad input gets a clear error, never a crash', async () => {
   ];
   for (const [command, prompt, re] of cases) {
     const ev = await collectTurn({ command, prompt });
-    const msg = ev.map((e) => (e.type === 'error' ? e.message : e.type === 'tool_result' ? e.error ?? '' : '')).join(' ');
+    // an unreadable matrix is asked back with the parser's message; a refusal is an error
+    const msg = ev.map((e) => (e.type === 'error' ? e.message : e.type === 'tool_result' ? e.error ?? '' : e.type === 'ask' ? e.question : '')).join(' ');
     assert.match(msg, re, `${command} ${prompt}: ${msg}`);
     assert.equal(ev.at(-1)!.type, 'done');
   }

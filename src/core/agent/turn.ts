@@ -110,7 +110,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     return;
   }
   // a model takes what the reader cannot read as a computation (questions, open requests)
-  if (opts.engine && reading.kind === 'none') {
+  if (opts.engine && (reading.kind === 'none' || (reading.kind === 'define' && reading.fromSelectionOnly))) {
     const data = req.modelContext ?? req.context;
     const grounding = await ground(opts.retriever, req.prompt, opts.passages ?? 4);
     yield* referenceEvents(grounding?.hits ?? []);
@@ -139,7 +139,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   }
   if (reading.kind === 'define') {
     yield { type: 'text', text: defineText(reading, render.math) };
-    yield { type: 'ask', question: 'What should I compute with it?', candidates: nextSteps(reading) };
+    yield { type: 'ask', question: `What should I compute with ${reading.defined.length > 1 ? 'them' : 'it'}?`, candidates: nextSteps(reading) };
     yield* finish();
     return;
   }

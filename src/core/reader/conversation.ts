@@ -112,7 +112,8 @@ export class Conversation implements ConversationState {
 /** how a system is named in an answer: "G", "sysd", "(A, B, C, D) of turn 2" */
 export function systemLabel(e: SystemEntry): string {
   if (e.name) return e.name;
-  const what = e.sys.kind === 'tf' ? 'the transfer function' : e.role === 'result' ? 'the discrete model' : '(A, B, C, D)';
+  const ss = e.sys.kind === 'ss' ? e.sys : undefined;
+  const what = !ss ? 'the transfer function' : e.role === 'result' ? 'the discrete model' : `(${(['A', 'B', 'C', 'D'] as const).filter((k) => ss[k] !== undefined).join(', ')})`;
   return `${what} of turn ${e.turn}`;
 }
 

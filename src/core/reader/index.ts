@@ -93,7 +93,7 @@ export function describeReading(r: CallReading): string {
   for (const k of keys) {
     const o = r.origins[k];
     // "A = [...]" written in the message is plainly the message's A
-    const plain = o?.from === 'message' && new RegExp(`^${k}\\s*=`).test(o.text);
+    const plain = o?.from === 'message' && new RegExp(`(^|[\\s,;])${k}\\s*=`).test(o.text);
     const where = !o ? 'your message' : plain ? 'your message' : originText(o);
     groups.set(where, [...(groups.get(where) ?? []), k]);
   }

@@ -45,6 +45,8 @@ export interface AskReading {
 }
 export interface DefineReading {
   kind: 'define';
+  /** everything defined came from the selection: the message itself asks something else */
+  fromSelectionOnly: boolean;
   defined: { label: string; sys: System }[];
   notes: string[];
 }
@@ -622,6 +624,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (defined.length || scan.assigns.size) {
       return {
         kind: 'define',
+        fromSelectionOnly: !scan.assigns.size && defined.every((d) => d.origin.from === 'selection'),
         defined: defined.map((d) => ({ label: d.name ?? (d.sys.kind === 'tf' ? 'the transfer function' : '(A, B, C, D)'), sys: d.sys })),
         notes: [...problems, ...[...scan.assigns.entries()].filter(([, a]) => a.error).map(([k, a]) => `${k}: ${a.error}`)],
       };

@@ -1,0 +1,135 @@
+// The reading defects a user trial found (issue 10), each as a conversation through the real
+// turn (reader, plan, solver, verifier) and through the CLI's `ask --session FILE`.
+// Reference numbers come from outside our code: closed forms, and SciPy 1.17
+// (scipy.linalg.solve_continuous_are, scipy.signal.cont2discrete(method='bilinear')), run as
+// written in each comment.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collectTurn } from '../../src/core/agent/turn.js';
+import type { TurnEvent } from '../../src/core/agent/events.js';
+import { Conversation } from '../../src/core/reader/index.js';
+
+type Result = Extract<TurnEvent, { type: 'tool_result' }>;
+
+async function say(conv: Conversation, text: string, command?: string): Promise<TurnEvent[]> {
+  return collectTurn({ prompt: text, command, conversation: conv });
+}
+const reading = (ev: TurnEvent[]) => ev.find((e) => e.type === 'reading') as Extract<TurnEvent, { type: 'reading' }> | undefined;
+const result = (ev: TurnEvent[], tool: string) => ev.find((e) => e.type === 'tool_result' && e.tool === tool && !e.intermediate) as Result | undefined;
+const close = (a: number, b: number, tol = 1e-6) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+
+test('the reading line comes first in every computing answer', async () => {
+  const ev = await say(new Conversation(), 'margins of G(s) = 10/(s(s+1)(s+5))');
+  assert.equal(ev[0].type, 'reading');
+  assert.match(reading(ev)!.markdown, /^Computed `margins\(num = \[10\], den = \[1 6 5 0\]\)`; num, den from 'G\(s\) = 10\/\(s\(s\+1\)\(s\+5\)\)'/);
+  // closed form: the phase crosses −180° where 5ω − ω³ = 0, ω = √5, |G| = 10/30 -> GM = 3
+  const m = result(ev, 'margins')!.result!;
+  close(m.gm as number, 3);
+  close(m.w_pc as number, Math.sqrt(5));
+  // SciPy: PM from |G(jω)| = 1 on a dense grid: 25.3905° at 1.22704 rad/s
+  close(m.pm_deg as number, 25.3905, 1e-4);
+});
+
+test('step after c2d: a transfer function of its own, continuous, never the earlier discrete matrices', async () => {
+  const conv = new Conversation();
+  const c2d = await say(conv, 'A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts=0.1', 'c2d');
+  assert.ok(result(c2d, 'c2d')?.result);
+  const ev = await say(conv, 'step response of num=[1], den=[1 2 1]');
+  const r = reading(ev)!;
+  assert.equal(r.tool, 'step');
+  assert.doesNotMatch(r.markdown, /Ts|turn 1/);
+  const step = result(ev, 'step')!;
+  assert.equal((step.result as { Ts?: number }).Ts, undefined);
+  const y = step.result!.y as number[];
+  // 1/(s+1)²: y(t) = 1 − (1 + t)e^{−t}; the default grid ends near 8 s
+  assert.ok(y[y.length - 1] > 0.99 && y[y.length - 1] < 1.0, `y(end) = ${y[y.length - 1]}`);
+});
+
+test("tustin and '50 ms' are applied, and said", async () => {
+  for (const text of ['A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts = 50 ms using tustin', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts=50ms, method=tustin']) {
+    const ev = await say(new Conversation(), text, 'c2d');
+    const r = reading(ev)!;
+    assert.match(r.markdown, /Ts = 0\.05/);
+    assert.match(r.markdown, /method = 'tustin'/);
+    const res = result(ev, 'c2d')!.result!;
+    assert.equal(res.method, 'tustin');
+    assert.equal(res.Ts, 0.05);
+    // scipy.signal.cont2discrete((A, B, C, D), 0.05, method='bilinear')[0]
+    const Ad = res.Ad as number[][];
+    const ref = [[0.9976771196283392, 0.046457607433217196], [-0.09291521486643439, 0.8583042973286876]];
+    ref.forEach((row, i) => row.forEach((x, j) => close(Ad[i][j], x, 1e-12)));
+  }
+});
+
+test('a trailing colon keeps Ts: the discrete Kalman filter, not the continuous one', async () => {
+  const ev = await say(new Conversation(), 'discrete Kalman filter with Ts=0.1: A=[1 0.1; 0 1], G=[0;1], C=[1 0], Qn=1, Rn=0.1');
+  const r = reading(ev)!;
+  assert.equal(r.tool, 'kalman');
+  assert.match(r.markdown, /Ts = 0\.1/);
+});
+
+test('a question mark right after the last matrix keeps that matrix', async () => {
+  const ev = await say(new Conversation(), 'what is the lqr gain for A=[0 1;-2 -3], B=[0;1], Q=eye(2), R=1?');
+  const K = result(ev, 'lqr')!.result!.K as number[][];
+  // closed form for this plant: K = [√5 − 2, √5 − 2]
+  close(K[0][0], Math.sqrt(5) - 2, 1e-12);
+  close(K[0][1], Math.sqrt(5) - 2, 1e-12);
+});
+
+test("'at -5 and -6' are the poles", async () => {
+  const ev = await say(new Conversation(), 'place the poles of A=[0 1; 0 0], B=[0;1] at -5 and -6');
+  // s² + 11 s + 30 from u = −Kx on the double integrator: K = [30, 11]
+  const K = result(ev, 'place')!.result!.K as number[][];
+  close(K[0][0], 30, 1e-9);
+  close(K[0][1], 11, 1e-9);
+});
+
+test("'now with R=10' reuses A, B, Q from the turn before and says so", async () => {
+  const conv = new Conversation();
+  await say(conv, 'design an lqr for A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1');
+  const ev = await say(conv, 'now with R=10');
+  const r = reading(ev)!;
+  assert.match(r.markdown, /A, B from turn 1/);
+  assert.match(r.markdown, /Q from turn 1/);
+  assert.match(r.markdown, /R from your message/);
+  // scipy.linalg.solve_continuous_are(A, B, eye(2), [[10]]) -> K = BᵀX/10 = [0.02484567, 0.02484567]
+  const K = result(ev, 'lqr')!.result!.K as number[][];
+  close(K[0][0], 0.02484567, 1e-6);
+});
+
+test('two systems in scope: asked back with both as candidates, and a candidate reads as that system', async () => {
+  const conv = new Conversation();
+  await say(conv, 'G1 = tf([1],[1 1]) and G2 = tf([1],[1 2])');
+  const ev = await say(conv, 'its margins');
+  const ask = ev.find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }>;
+  assert.ok(ask, 'asked back');
+  assert.deepEqual(ask.candidates.map((c) => c.label), ['G1 (continuous)', 'G2 (continuous)']);
+  assert.ok(!ev.some((e) => e.type === 'tool_result'), 'nothing computed');
+  const picked = await say(conv, ask.candidates[1].prompt);
+  assert.match(reading(picked)!.markdown, /num, den from G2/);
+});
+
+test("a unit-less Ts of 50 is asked back, with '50 ms' and '50 s' as candidates", async () => {
+  const ev = await say(new Conversation(), 'A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts = 50', 'c2d');
+  const ask = ev.find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }>;
+  assert.deepEqual(ask.candidates.map((c) => c.label), ['Ts = 50 ms', 'Ts = 50 s']);
+});
+
+test('control ask --session FILE: a scripted multi-turn conversation in the terminal', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'control-session-'));
+  const session = join(dir, 'chat.json');
+  const ask = (text: string) =>
+    execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'ask', text, '--session', session, '--json'], { encoding: 'utf8' });
+  ask('/c2d A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts=0.1');
+  const out = JSON.parse(ask('step response of num=[1], den=[1 2 1]')) as { answer: string; calls: { tool: string; args: Record<string, unknown> }[] };
+  assert.match(out.answer, /^Computed `step\(num = \[1\], den = \[1 2 1\]\)`/);
+  const step = out.calls.find((c) => c.tool === 'step')!;
+  assert.equal(step.args.Ts, undefined);
+  assert.deepEqual(step.args.A, [[-2, -1], [1, 0]]);
+  const saved = JSON.parse(readFileSync(session, 'utf8')) as { turn: number };
+  assert.equal(saved.turn, 2);
+});
