@@ -28,7 +28,7 @@ export interface InsertOutcome {
 
 /** the two buttons under a result that has reproducing code */
 export function offerCode(
-  stream: vscode.ChatResponseStream,
+  stream: Pick<vscode.ChatResponseStream, 'button'>,
   tool: string,
   rawArgs: Record<string, unknown>,
   result: Record<string, unknown> | undefined,

@@ -320,7 +320,7 @@ export async function showPlot(req: PlotRequest): Promise<PlotResult | undefined
 
 /** buttons under a chat answer that open the plot of the system the tool just solved */
 export function offerPlots(
-  stream: vscode.ChatResponseStream,
+  stream: Pick<vscode.ChatResponseStream, 'button'>,
   tool: string,
   args: Record<string, unknown>,
   result: Record<string, unknown> | undefined,

@@ -1,8 +1,25 @@
-/** Streams a core turn into a chat response: the one place events meet the chat API. */
+/**
+ * Streams a core turn into a chat response: the one place events meet the chat API.
+ *
+ * Layout rule (VS Code 1.139, `chat.agent.collapseCompletedResponses`, on by default): when a
+ * response completes, everything before its last run of consecutive Markdown parts is folded
+ * into a collapsed "Completed N steps" block. A progress part or a button between two pieces of
+ * Markdown therefore hides the Markdown before it (the reading, the realisation, the step
+ * table). So an answer is Markdown only, in order (the reading first), with no progress parts
+ * (a deterministic turn takes milliseconds; a model's tool calls run as soon as they are read),
+ * and every button (plots, code) comes after the last Markdown.
+ */
 import * as vscode from 'vscode';
 import type { TurnEvent } from '../core/agent/events.js';
 import { offerPlots } from './plots.js';
 import { offerCode } from './codeInsert.js';
+
+/** a question's candidate readings, offered as follow-up buttons under the answer */
+export interface FollowupCandidate {
+  label: string;
+  prompt: string;
+  command?: string;
+}
 
 export interface StreamSummary {
   toolCalls: { tool: string; ok: boolean; n?: number; m?: number }[];
@@ -14,6 +31,12 @@ export interface StreamSummary {
   references: string[];
   /** their labels: "Source, p. 3" / "Source, lines 12–30" */
   citations: string[];
+  /** how each call was read ("Computed `lqr(A, B, Q, R = 10)`; ..."), in order */
+  readings: string[];
+  /** the question asked back, if any */
+  question?: string;
+  /** its candidate readings (the participant's followupProvider returns them) */
+  followups: FollowupCandidate[];
 }
 
 export async function streamTurn(
@@ -22,58 +45,83 @@ export async function streamTurn(
   token: vscode.CancellationToken,
   log: vscode.LogOutputChannel,
 ): Promise<StreamSummary> {
-  const summary: StreamSummary = { toolCalls: [], textChunks: 0, references: [], citations: [] };
+  const summary: StreamSummary = { toolCalls: [], textChunks: 0, references: [], citations: [], readings: [], followups: [] };
   const calls = new Map<string, Record<string, unknown>>();
   const plotted = new Set<string>(); // plot buttons already offered in this answer
-  for await (const e of events) {
-    if (token.isCancellationRequested) break;
-    switch (e.type) {
-      case 'text':
-        // model text streams in small pieces: pass them on as they are (no paragraph breaks)
-        stream.markdown(e.text);
-        summary.textChunks++;
-        break;
-      case 'thinking':
-        break;
-      case 'tool_call':
-        calls.set(e.id, e.args);
-        stream.progress(`Solving with ${e.tool}…`);
-        log.info(`tool call ${e.tool} ${JSON.stringify(e.args)}`);
-        break;
-      case 'tool_result':
-        stream.markdown('\n\n' + e.markdown + '\n\n');
-        {
-          const args = calls.get(e.id) ?? {};
-          const A = args.A as unknown[] | undefined;
-          const B = args.B as unknown[][] | undefined;
-          summary.toolCalls.push({ tool: e.tool, ok: e.error === undefined, n: A?.length, m: B?.[0]?.length });
+  // buttons wait for the end of the answer (see the layout rule above)
+  const buttons: { tool: string; command: vscode.Command }[] = [];
+  const later = (tool: string): Pick<vscode.ChatResponseStream, 'button'> => ({ button: (command) => void buttons.push({ tool, command }) });
+  try {
+    for await (const e of events) {
+      if (token.isCancellationRequested) break;
+      switch (e.type) {
+        case 'reading':
+          // how the request was read: the first thing in the answer, never folded away
+          stream.markdown('\n\n' + e.markdown + '\n\n');
+          summary.readings.push(e.markdown);
+          log.info(`reading: ${e.markdown}`);
+          break;
+        case 'ask':
+          // a block of its own (a definition's text before it ends without a newline)
+          stream.markdown('\n\n' + e.question + '\n\n');
+          summary.question = e.question;
+          summary.followups.push(...e.candidates);
+          log.info(`asked back: ${e.question} (${e.candidates.length} candidate(s))`);
+          break;
+        case 'text':
+          // model text streams in small pieces: pass them on as they are (no paragraph breaks)
+          stream.markdown(e.text);
+          summary.textChunks++;
+          break;
+        case 'thinking':
+          break;
+        case 'tool_call':
+          calls.set(e.id, e.args);
+          log.info(`tool call ${e.tool} ${JSON.stringify(e.args)}`);
+          break;
+        case 'tool_result':
+          stream.markdown('\n\n' + e.markdown + '\n\n');
+          {
+            const args = calls.get(e.id) ?? {};
+            const A = args.A as unknown[] | undefined;
+            const B = args.B as unknown[][] | undefined;
+            summary.toolCalls.push({ tool: e.tool, ok: e.error === undefined, n: A?.length, m: B?.[0]?.length });
+          }
+          // an intermediate step (tf2ss inside /step) is shown, but the buttons belong to what was asked
+          if (e.error === undefined && !e.intermediate) offerPlots(later(e.tool), e.tool, calls.get(e.id) ?? {}, e.result, plotted);
+          if (e.error === undefined && !e.intermediate) offerCode(later(e.tool), e.tool, calls.get(e.id) ?? {}, e.result, e.verification, log);
+          if (e.error !== undefined) log.warn(`${e.tool} refused: ${e.error}`);
+          else log.info(`${e.tool} solved; verification ${e.verification ? (e.verification.ok ? 'passed' : 'FAILED') : 'n/a'}`);
+          break;
+        case 'reference': {
+          // a clickable citation to the file and, for text sources, the line range (1-based in the core)
+          const uri = vscode.Uri.parse(e.uri);
+          stream.reference(e.range ? new vscode.Location(uri, new vscode.Range(e.range.startLine - 1, 0, e.range.endLine - 1, 0)) : uri);
+          summary.references.push(e.uri);
+          summary.citations.push(e.title);
+          break;
         }
-        // an intermediate step (tf2ss inside /step) is shown, but the buttons belong to what was asked
-        if (e.error === undefined && !e.intermediate) offerPlots(stream, e.tool, calls.get(e.id) ?? {}, e.result, plotted);
-        if (e.error === undefined && !e.intermediate) offerCode(stream, e.tool, calls.get(e.id) ?? {}, e.result, e.verification, log);
-        if (e.error !== undefined) log.warn(`${e.tool} refused: ${e.error}`);
-        else log.info(`${e.tool} solved; verification ${e.verification ? (e.verification.ok ? 'passed' : 'FAILED') : 'n/a'}`);
-        break;
-      case 'reference': {
-        // a clickable citation to the file and, for text sources, the line range (1-based in the core)
-        const uri = vscode.Uri.parse(e.uri);
-        stream.reference(e.range ? new vscode.Location(uri, new vscode.Range(e.range.startLine - 1, 0, e.range.endLine - 1, 0)) : uri);
-        summary.references.push(e.uri);
-        summary.citations.push(e.title);
-        break;
+        case 'error':
+          // shown once, here, in the answer's Markdown (not also as the result's errorDetails):
+          // it stays in order after the reading, its Markdown renders, and it is copied with the answer
+          stream.markdown(`\n\n**Error:** ${e.message}\n\n`);
+          summary.error = e.message;
+          log.warn(e.message);
+          break;
+        case 'metrics':
+          summary.metrics = e;
+          log.info(`turn: ${e.engine}, ${e.ms} ms, ${e.toolCalls} tool call(s)`);
+          break;
+        case 'done':
+          break;
       }
-      case 'error':
-        stream.markdown(`**Error:** ${e.message}\n\n`);
-        summary.error = e.message;
-        log.warn(e.message);
-        break;
-      case 'metrics':
-        summary.metrics = e;
-        log.info(`turn: ${e.engine}, ${e.ms} ms, ${e.toolCalls} tool call(s)`);
-        break;
-      case 'done':
-        break;
     }
+  } finally {
+    // together at the end, two tools' "Insert MATLAB code" (step and stepinfo in /step) would
+    // read the same: such titles say their tool
+    const count = new Map<string, number>();
+    for (const b of buttons) count.set(b.command.title, (count.get(b.command.title) ?? 0) + 1);
+    for (const b of buttons) stream.button((count.get(b.command.title) ?? 0) > 1 ? { ...b.command, title: `${b.command.title} (${b.tool})` } : b.command);
   }
   return summary;
 }
