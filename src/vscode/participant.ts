@@ -2,9 +2,10 @@
 import * as vscode from 'vscode';
 import { runTurn } from '../core/agent/turn.js';
 import type { ChatMessage } from '../core/engines/types.js';
+import { Conversation, type ConversationState } from '../core/reader/index.js';
 import { engineFor } from './model.js';
 import type { RetrievalService } from './retrieval.js';
-import { mathEnabled, maxStates, streamTurn } from './render.js';
+import { mathEnabled, maxStates, streamTurn, type FollowupCandidate } from './render.js';
 import { turnLog } from './report.js';
 
 export const PARTICIPANT_ID = 'control.chat';
@@ -30,19 +31,21 @@ async function referenceText(refs: readonly vscode.ChatPromptReference[]): Promi
 }
 
 /**
- * Matrices given earlier in the conversation stay in force ("now design an LQR for it"):
- * earlier @control prompts are searched first, then references, and the current prompt
- * overrides both (parseIntent reads the context before the prompt).
+ * The conversation so far (systems defined, the system in use, the last call) as the core
+ * reader keeps it: each @control answer carries it in its result metadata, so the newest
+ * answer that has it is the state this turn starts from. Nothing is re-read from earlier
+ * prompts: a request that gives its own system never picks up an earlier turn's matrices.
  */
-async function conversationContext(
-  chatContext: vscode.ChatContext,
-  refs: { text: string; label?: string } | undefined,
-): Promise<{ text: string; label?: string } | undefined> {
-  const earlier = chatContext.history
-    .filter((t): t is vscode.ChatRequestTurn => t instanceof vscode.ChatRequestTurn && t.participant === PARTICIPANT_ID)
-    .map((t) => t.prompt);
-  const text = [...earlier, refs?.text ?? ''].join('\n').trim();
-  return text ? { text, label: refs?.label } : undefined;
+function conversationFrom(chatContext: vscode.ChatContext): Conversation {
+  for (let i = chatContext.history.length - 1; i >= 0; i--) {
+    const t = chatContext.history[i];
+    if (!(t instanceof vscode.ChatResponseTurn) || t.participant !== PARTICIPANT_ID) continue;
+    const state = t.result.metadata?.conversation as ConversationState | undefined;
+    // a copy: the turn updates its conversation in place, and the earlier answer's state must
+    // stay as it was (a retried or edited request starts from it again)
+    if (state && typeof state === 'object') return Conversation.fromJSON(JSON.parse(JSON.stringify(state)) as ConversationState);
+  }
+  return new Conversation();
 }
 
 /** earlier @control turns as plain user/assistant messages for a model */
@@ -64,14 +67,16 @@ function historyMessages(chatContext: vscode.ChatContext): ChatMessage[] {
 export function registerParticipant(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, retrieval: RetrievalService): void {
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
     log.info(`@control ${request.command ? '/' + request.command + ' ' : ''}${request.prompt.slice(0, 200)}`);
+    // attached references (#selection, #file) are this turn's context only
     const refs = await referenceText(request.references);
-    const contextRef = await conversationContext(chatContext, refs);
+    const conversation = conversationFrom(chatContext);
     let engine;
     try {
       engine = await engineFor(request);
     } catch (e) {
+      // said once, in the answer (see render.ts: errors are Markdown, not errorDetails)
       stream.markdown(`**The configured language model is not available:** ${(e as Error).message}\n\nRun **Control: Select Model** to choose another; slash commands such as \`/lqr\` work without one.`);
-      return { errorDetails: { message: (e as Error).message } };
+      return { metadata: { error: (e as Error).message, conversation: conversation.toJSON() } };
     }
     const ac = new AbortController();
     const sub = token.onCancellationRequested(() => ac.abort());
@@ -80,7 +85,7 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
     const turn = () => streamTurn(
       // recorded for Control: Export Design Report (the last turns, in memory only)
       turnLog.record(runTurn(
-        { prompt: request.prompt, command: request.command, context: contextRef, modelContext: refs },
+        { prompt: request.prompt, command: request.command, context: refs, modelContext: refs, conversation },
         {
           math: mathEnabled(),
           maxN: maxStates(),
@@ -101,19 +106,34 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
     );
     // a local model shares the cores with background embedding: pause it for the turn
     const summary = await (engine?.id === 'llama' ? retrieval.pausedWhile(turn) : turn()).finally(() => sub.dispose());
+    // the error is already in the answer's Markdown: no errorDetails box repeating it
     return {
-      metadata: { toolCalls: summary.toolCalls, metrics: summary.metrics, textChunks: summary.textChunks, references: summary.references, citations: summary.citations },
-      ...(summary.error ? { errorDetails: { message: summary.error } } : {}),
+      metadata: {
+        toolCalls: summary.toolCalls,
+        metrics: summary.metrics,
+        textChunks: summary.textChunks,
+        references: summary.references,
+        citations: summary.citations,
+        readings: summary.readings,
+        question: summary.question,
+        followups: summary.followups,
+        error: summary.error,
+        // the next turn starts from this (see conversationFrom)
+        conversation: conversation.toJSON(),
+      },
     };
   };
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'control.svg');
   participant.followupProvider = {
     provideFollowups(result) {
+      // a question back: each candidate reading is a button that sends it as the next request
+      const asked = (result.metadata?.followups ?? []) as FollowupCandidate[];
+      if (asked.length) return asked.map((c) => ({ prompt: c.prompt, label: c.label, ...(c.command ? { command: c.command } : {}) }));
       const calls = (result.metadata?.toolCalls ?? []) as { tool: string; ok: boolean; n?: number; m?: number }[];
       const a = calls.find((c) => c.tool === 'analyse' && c.ok && c.n && c.m);
       if (!a) return [];
-      // the matrices come from the earlier turn (see conversationContext)
+      // A and B come from the analysed system, the one in use in the conversation
       return [{ prompt: `Q=eye(${a.n}), R=eye(${a.m})`, label: 'Design an LQR with Q = I, R = I', command: 'lqr' }];
     },
   };
