@@ -56,7 +56,7 @@ export function editDistance(a: string, b: string, max = 2): number {
 }
 
 /** words that are real words of their own and must not be read as typos of a phrase word */
-const NOT_TYPOS = new Set(['stage', 'states', 'state', 'steps', 'places', 'plant', 'plants', 'model', 'modes', 'zero', 'gains', 'range', 'margin', 'errors', 'impulses', 'stability']);
+const NOT_TYPOS = new Set(['discrete', 'discretely', 'stage', 'states', 'state', 'steps', 'places', 'plant', 'plants', 'model', 'modes', 'zero', 'gains', 'range', 'margin', 'errors', 'impulses', 'stability']);
 
 function wordMatches(msg: string, phrase: string): { ok: boolean; fuzzy: boolean } {
   if (msg === phrase) return { ok: true, fuzzy: false };

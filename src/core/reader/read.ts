@@ -118,6 +118,19 @@ const GENERIC_ALIASES: Record<string, string[]> = {
 /** design tasks no single solver call answers */
 const DESIGN_WITH_MODEL = /\b(?:[Tt]une|[Tt]uning|PID|PI|PD|[Ll]ead(?:[- ]lag)?|[Ll]ag compensator|[Cc]ompensator|[Ll]oop[- ]shaping|LQG|MPC|[Mm]odel predictive|[Aa]nti[- ]windup|[Ff]eedforward|observer[- ]based controller|H-?inf(?:inity)? (?:synthesis|controller|design)|[Mm]ixed[- ]sensitivity)\b/;
 
+const WEIGHTS = new Set(['Q', 'R', 'N', 'Qn', 'Rn', 'method', 'poles', 'w', 't']);
+
+/** a weight from an earlier turn fits the system of this one */
+function weightFits(k: string, v: unknown, args: Record<string, unknown>): boolean {
+  const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
+  const m = Array.isArray(args.B) ? (args.B as Matrix)[0]?.length : undefined;
+  const size = (x: unknown) => (typeof x === 'number' ? 1 : Array.isArray(x) ? x.length : undefined);
+  if (k === 'Q') return n !== undefined && size(v) === n;
+  if (k === 'R') return m !== undefined && size(v) === m;
+  if (k === 'poles') return n !== undefined && size(v) === n;
+  return k === 'method' || k === 'w' || k === 't';
+}
+
 const FOLLOW_UP = /^\s*(?:and|now|ok(?:ay)?|then|also|same|again|instead|what about|how about|try|redo|repeat|change|but|with|using|use|let'?s|can you|could you)\b|\b(?:instead|again|same (?:plant|system|model|thing|one)|as before|this time|the same)\b/i;
 const REFERS = /\b(?:it|its|it's|this|that|these|the (?:same )?(?:plant|system|model|transfer function|loop)|same (?:plant|system|model)|the result)\b/i;
 const CONCEPTUAL = /^\s*(?:why|explain|describe|compare|when (?:should|do|does|is)|should i|what(?:'s| is| are| does)\s+(?:a|an|the (?:difference|meaning|point|intuition|idea|purpose)|meant|the role)\b|how (?:do|does|can|should|would|to|is|are)\b|can you explain|tell me about|what happens|intuition|is it true|is there a|does (?:lqr|a|an|the))/i;
@@ -169,6 +182,20 @@ function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string
   if (q) {
     const s = timeQuantity(Number(q[1]), q[2]);
     if (s !== undefined) return { kind: 'number', value: s, origin };
+  }
+  // A' (a transpose, as in place(A', C', p) for an observer)
+  const tr = t.match(/^([A-Za-z_]\w*)\s*'$/) ?? t.match(/^([A-Za-z_]\w*)\.T$/);
+  if (tr) {
+    const m = scope.matrix(tr[1]);
+    if (m) return { kind: 'matrix', value: m.value[0]?.map((_, j) => m.value.map((r) => r[j])) ?? [], origin: { from: 'message', text: t } };
+  }
+  // conv(p, q): the product of two polynomials
+  const cv = t.match(/^(?:np\.)?(?:conv|convolve|polymul)\s*\(([\s\S]*)\)$/);
+  if (cv) {
+    const ps = splitArgs(cv[1]).map((a) => evalArg(a.text, scope, conv, msgText));
+    const vec = (p: ArgVal) => (p.kind === 'number' ? [p.value] : p.kind === 'matrix' ? flat(p.value) : undefined);
+    const vs = ps.map(vec);
+    if (vs.length === 2 && vs[0] && vs[1]) return { kind: 'matrix', value: [polyMul(vs[0], vs[1])], origin: { from: 'message', text: t } };
   }
   if (/^[A-Za-z_][\w.]*$/.test(t)) {
     const sys = scope.system(t);
@@ -323,6 +350,11 @@ function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?
   }
   // A, B, C, D in the message (and the selection, which the user attached to this turn)
   const sel = selection ? scanMessage(selection.text) : undefined;
+  // a transfer function in the selection (num/den, tf(...), an expression) when the message gives none
+  if (sel && !out.length && !SS.some((k) => scan.assigns.has(k)) && !sel.assigns.has('A')) {
+    const inSel = messageSystems(sel, scope, conv).filter((d) => d.sys.kind === 'tf');
+    for (const d of inSel) out.push({ ...d, origin: { from: 'selection', text: d.text, label: selection!.label } });
+  }
   // a family with a common suffix (Ad, Bd, Cd; A_c, B_c) when there is no plain A
   for (const sc of [scan, sel]) {
     if (!sc || sc.assigns.has('A')) continue;
@@ -612,7 +644,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   let followUp = false;
   // "try poles at -3 and -4 instead": a weak word ("poles") in a follow-up continues the last call
   if (tool && via === 'words' && !opts.command && (named[0]?.strength ?? 0) < 2 && conv.lastCall && FOLLOW_UP.test(text) && !defined.length) tool = undefined;
-  if (!tool && conv.lastCall && (extraGiven || FOLLOW_UP.test(text)) && (FOLLOW_UP.test(text) || !defined.length)) {
+  const namesSystem = conv.systems.some((e) => e.name && new RegExp(`(?<![\\w.])${e.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w(=])`).test(text));
+  if (!tool && conv.lastCall && (extraGiven || FOLLOW_UP.test(text) || (namesSystem && !defined.length && text.trim().split(/\s+/).length <= 4)) && (FOLLOW_UP.test(text) || !defined.length)) {
     tool = getTool(conv.lastCall.tool);
     plan = conv.lastCall.plan;
     followUp = true;
@@ -621,7 +654,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
 
   if (!tool) {
     record(conv, pending);
-    if (defined.length || scan.assigns.size) {
+    if (defined.length || scan.assigns.size || scan.samples.length) {
       return {
         kind: 'define',
         fromSelectionOnly: !scan.assigns.size && defined.every((d) => d.origin.from === 'selection'),
@@ -655,6 +688,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       sysVal = { sys: s.entry.sys, origin: s.origin, label: n, index: s.index };
     } else if (mentioned.size > 1) {
       record(conv, pending);
+      conv.lastCall = { tool: tool.name, args: {}, origins: {}, turn, ...(plan ? { plan } : {}) };
       return { kind: 'ask', question: `Which system: ${[...mentioned].join(' or ')}?`, candidates: [...mentioned].map((n) => ({ label: n, prompt: `${tool!.name === 'freqresp' ? 'bode' : tool!.name} of ${n}` })) };
     } else if (defined.length === 1) {
       sysVal = { sys: defined[0].sys, origin: defined[0].origin, label: defined[0].name ?? (defined[0].origin.from === 'selection' ? 'the selection' : 'this message') };
@@ -680,6 +714,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         fromConversation = true;
       } else if (inScope.length > 1) {
         record(conv, pending);
+        // the question stays open: a next message naming one of them runs this tool on it
+        conv.lastCall = { tool: tool.name, args: {}, origins: {}, turn, ...(plan ? { plan } : {}) };
         const tn = tool.name === 'freqresp' ? 'bode' : tool.name;
         return {
           kind: 'ask',
@@ -784,6 +820,15 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       let key = Object.keys(props).find((p) => p === name);
       key ??= Object.keys(props).find((p) => p.toLowerCase() === name.toLowerCase() && !props[name]);
       key ??= Object.keys(props).find((p) => aliases[p]?.includes(name) && !assigns.has(p));
+      // B, C or D written without A extend the system in use ("with B=[0;1], is it controllable?")
+      const extending = key !== undefined && (SS as readonly string[]).includes(key) && !scan.assigns.has('A') && !sel?.assigns.has('A') && !!sysVal && sysVal.sys.kind === 'ss' && (sysVal.origin.from === 'turn' || sysVal.origin.from === 'system') && assigns === scan.assigns;
+      if (extending && a.value) {
+        set(key!, a.value, mk(a.text));
+        used.add(key!);
+        continue;
+      }
+      // an argument written in the call (place(A', C', p)) is not replaced by an assignment of the same name
+      if (key && fromCall && used.has(key)) continue;
       if (!key || (SYS_PARAMS.has(key) && key !== 'Ts' && sysVal && sysVal.origin.from !== 'message' && sysVal.origin.from !== 'selection' && !followUp)) {
         if (!(SS as readonly string[]).includes(name) || !sysVal || (sysVal.sys.kind === 'ss' && !props[name])) {
           if (assigns === scan.assigns && !unused.includes(name) && !(sysVal?.sys.kind === 'tf' && (SS as readonly string[]).includes(name))) unused.push(name);
@@ -887,6 +932,15 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     } else unused.push(`method '${scan.method.text}'`);
   }
   if (props.poles && args.poles === undefined) {
+    // a follow-up of place that is only a list ("and -2±2j?", "faster: -4, -5, -6")
+    if (!scan.poles && followUp) {
+      const at = text.search(/[-+(\[{]?\s*[-+]?\d/);
+      const list = at >= 0 ? readNumberList(text, at) : undefined;
+      if (list && !text.slice(list.end).replace(/[\s?.!)]/g, '')) {
+        const c = completeConjugates(list.values);
+        scan.poles = { values: c.values, text: list.text, added: c.added };
+      }
+    }
     if (scan.poles) {
       set('poles', scan.poles.values, { from: 'message', text: scan.poles.text });
       if (scan.poles.added.length) notes.push(`Added the conjugate ${renderValue(scan.poles.added)} (a real gain needs conjugate pairs).`);
@@ -917,8 +971,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (last.tool === tool.name || getTool(last.tool)?.words.discrete === tool.name || getTool(last.tool)?.words.continuous === tool.name) {
       for (const [k, v] of Object.entries(last.args)) {
         if (args[k] !== undefined || !props[k]) continue;
-        // a message with its own system takes nothing else from earlier turns
-        if (defined.length) continue;
+        // a message with its own system takes no matrices from earlier turns, except the weights of an
+        // explicit follow-up ("and the discrete one with A=…, B=…") when their sizes fit the new system
+        if (defined.length && !(FOLLOW_UP.test(text) && WEIGHTS.has(k) && weightFits(k, v, args))) continue;
         const was = last.origins[k];
         set(k, v, was?.from === 'default' ? was : { from: 'turn', turn: last.turn, text: describeOrigin(was) });
       }
@@ -942,17 +997,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
 
   // ---- defaults and what is still missing
-  const required = tool.parameters.required ?? [];
-  const fromTf = Array.isArray(args.num) && Array.isArray(args.den);
-  if (tool.name === 'c2d' && args.method === undefined) set('method', 'zoh', { from: 'default', text: 'zoh, the default' });
-  if (fromTf && sysVal && isDiscrete(sysVal.sys) && props.Ts && args.Ts === undefined) {
-    set('Ts', 1, { from: 'default', text: 'Ts unspecified: 1 s, frequencies in rad/sample (as MATLAB with Ts = -1)' });
-  }
-  const planned = new Set(['t', 'w']);
-  const missing = required.filter((k) => args[k] === undefined && !planned.has(k) && !(fromTf && (SS as readonly string[]).includes(k)));
   // "eigs of [0 1; -2 -3]": a matrix written without a name, for a tool of A alone
   if (!sysVal && !args.A && props.A && (tool.parameters.required ?? []).filter((k) => (SS as readonly string[]).includes(k)).length === 1) {
-    const bare = text.match(/(?<![=\w\])]\s*)(\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\])/);
+    const bare = text.match(/(?<![=(,]\s*)(\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\])/);
     if (bare) {
       try {
         const v = parseMatrixLiteral(bare[1]);
@@ -962,6 +1009,14 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       }
     }
   }
+  const required = tool.parameters.required ?? [];
+  const fromTf = Array.isArray(args.num) && Array.isArray(args.den);
+  if (tool.name === 'c2d' && args.method === undefined) set('method', 'zoh', { from: 'default', text: 'zoh, the default' });
+  if (fromTf && sysVal && isDiscrete(sysVal.sys) && props.Ts && args.Ts === undefined) {
+    set('Ts', 1, { from: 'default', text: 'Ts unspecified: 1 s, frequencies in rad/sample (as MATLAB with Ts = -1)' });
+  }
+  const planned = new Set(['t', 'w']);
+  const missing = required.filter((k) => args[k] === undefined && !planned.has(k) && !(fromTf && (SS as readonly string[]).includes(k)));
   if (!sysVal && !fromTf && !(SS as readonly string[]).some((k) => args[k] !== undefined)) {
     record(conv, pending);
     if (!hasNumbers && !scan.samples.length && !scan.poles) return { kind: 'none', reason: `${tool.name} is named, but no system is given`, problems };
@@ -974,7 +1029,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     return q;
   }
   // a follow-up that brings nothing readable but a number ("and with 20?"): what is it?
-  if (followUp && !Object.values(origins).some((o) => o.from === 'message') && /\d/.test(text)) {
+  const withoutNames = conv.systems.reduce((t, e) => (e.name ? t.split(e.name).join(' ') : t), text);
+  if (followUp && !Object.values(origins).some((o) => o.from === 'message') && /\d/.test(withoutNames)) {
     record(conv, pending);
     return { kind: 'ask', question: `I could not tell what '${text.trim()}' changes in the last ${tool.name} call. Please name the argument (e.g. R=10, Ts=0.05, poles at -3 and -4) or give the new system.`, candidates: [] };
   }
@@ -1052,6 +1108,19 @@ interface PendingRecord {
 
 /** records the turn: its definitions, the system in use, the call */
 function record(conv: Conversation, p: PendingRecord, call?: CallReading, sys?: { sys: System; index?: number; label: string; origin: Origin }): void {
+  if (sys && call && sys.sys.kind === 'ss' && sys.index !== undefined) {
+    // the call changed matrices of the system in use ("with B=[0;1], is it controllable?"): a new system
+    const e = conv.systems[sys.index];
+    const changed = (['A', 'B', 'C', 'D'] as const).some((k) => Array.isArray(call.args[k]) && JSON.stringify(call.args[k]) !== JSON.stringify((e?.sys as Record<string, unknown>)?.[k]));
+    if (changed) {
+      const s: System = { kind: 'ss', A: (call.args.A ?? (e.sys as { A: Matrix }).A) as Matrix };
+      for (const k of ['B', 'C', 'D'] as const) {
+        const v = call.args[k] ?? (e.sys as Record<string, unknown>)[k];
+        if (v !== undefined) s[k] = v as Matrix;
+      }
+      sys = { sys: s, label: sys.label, origin: sys.origin };
+    }
+  }
   conv.turn = p.turn;
   const recent: number[] = [];
   for (const [name, a] of p.scan.assigns) if (a.value && !['num', 'den'].includes(name)) conv.vars[name] = { value: a.value, turn: p.turn, text: a.text };
@@ -1060,6 +1129,12 @@ function record(conv: Conversation, p: PendingRecord, call?: CallReading, sys?: 
     idx.push(conv.addSystem({ name: d.name, sys: d.sys, turn: p.turn, role: 'given', text: d.text }));
   }
   let used: number | undefined = sys?.index;
+  // a call on matrices by name (place(A, B, p)) or a system extended by this message: that system is now in use
+  if (call && !sys && Array.isArray(call.args.A)) {
+    const s: System = { kind: 'ss', A: call.args.A as Matrix };
+    for (const k of ['B', 'C', 'D'] as const) if (Array.isArray(call.args[k])) s[k] = call.args[k] as Matrix;
+    sys = { sys: s, label: '(A, B) of this turn', origin: { from: 'message', text: '' } };
+  }
   if (sys && used === undefined) {
     const k = p.defined.findIndex((d) => d.sys === sys.sys);
     used = k >= 0 ? idx[k] : conv.addSystem({ sys: sys.sys, turn: p.turn, role: 'given', text: sys.label });

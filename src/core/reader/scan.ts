@@ -4,7 +4,7 @@
  * calls, sample times with units, a discretisation method, pole lists, design
  * specifications, time and frequency ranges, and what could not be read.
  */
-import { findAssignments } from '../parse/index.js';
+import { findAssignments, isLiteralName } from '../parse/index.js';
 import { parseMatrixLiteral } from '../parse/index.js';
 import type { Matrix } from '../types.js';
 import { findCalls, splitArgs, type CallFound } from './calls.js';
@@ -57,6 +57,10 @@ export function repair(text: string): string {
       .replace(/([\])\d])\s*:(?=\s)/g, '$1 ;')
       // "A = [0 1; 9.81 0] -- stable?" : a dash separator is not a minus
       .replace(/\s--+\s/g, ' ; ')
+      // "… -> hinf norm", "=> margins": an arrow separates, it is not a minus
+      .replace(/\s*(?:->|=>|→)\s*/g, ' ; ')
+      // "A is [[0, 1], [-2, -3]] and B is [[0], [1]]": a matrix named in prose
+      .replace(/\b([A-Z]\w{0,3})\s+(?:is|equals|are)\s+(?=[\[(])/g, '$1 = ')
       // "minus 5" -> -5
       .replace(/\bminus\s+(?=\d)/gi, '-')
       // EYE(2), ZEROS(2,1) written in capitals
@@ -168,6 +172,8 @@ export function findPoles(text: string): Scan['poles'] {
       if (/[;\n]/.test(c) || (c === '=' && i > from && !/^\s*(?:s\s*)?=\s*$/.test(text.slice(from, i + 1)) && !/s\s*=\s*$/.test(text.slice(from, i + 1)))) break;
       if (!/[-+\d.\[{(−]/.test(c)) continue;
       if (/[\w.]/.test(text[i - 1] ?? '') && /\d/.test(c)) continue;
+      // "poles for damping 0.7": the number belongs to another word
+      if (/damping|zeta|ζ|frequency|overshoot|settling|time|sampl|gain|weight|order|states?\b|\bR\b|\bQ\b/i.test(text.slice(from, i))) break;
       list = readNumberList(text, i);
       break;
     }
@@ -292,11 +298,60 @@ export function findPoints(text: string): Pick<Scan, 't' | 'w'> {
   return out;
 }
 
+/**
+ * Assignments whose values use names assigned before them (`Q = C'*C`, `G = B`,
+ * `B = np.array([[Ts**2/2], [Ts]])`): the names are replaced by their values and the result
+ * is read by the same restricted literal reader, so nothing but numeric construction runs.
+ */
+function derivedAssignments(text: string, assigns: Map<string, Assigned>): void {
+  const re = /(?<![\w.])([A-Za-z_]\w*)\s*=(?!=)\s*([^;\n%#]+)/g;
+  for (let pass = 0; pass < 3; pass++) {
+    let progress = false;
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text))) {
+      const name = m[1];
+      const expr = m[2].trim().replace(/[,.]$/, '');
+      if (assigns.get(name)?.value || !expr) continue;
+      const ids = expr.match(/(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?!\s*\()/g) ?? [];
+      const refs = ids.filter((id) => !isLiteralName(id) && id !== 'T' && !/^(np|numpy)\./.test(id));
+      if (!refs.length || !refs.every((id) => assigns.get(id)?.value)) continue;
+      let sub = expr;
+      for (const id of [...new Set(refs)].sort((a, b) => b.length - a.length)) {
+        const v = assigns.get(id)!.value!;
+        const lit = v.length === 1 && v[0].length === 1 ? `(${v[0][0]})` : `(${JSON.stringify(v)})`;
+        sub = sub.replace(new RegExp(`(?<![\\w.])${id}(?![\\w(])`, 'g'), lit);
+      }
+      try {
+        assigns.set(name, { value: parseMatrixLiteral(sub), text: `${name} = ${expr}` });
+        progress = true;
+      } catch {
+        /* an expression we do not read (a product of unknowns, a call) */
+      }
+    }
+    if (!progress) break;
+  }
+}
+
 export function scanMessage(message: string): Scan {
   const text = repair(message);
   const problems: string[] = [];
   const assigns = new Map<string, Assigned>();
   for (const a of findAssignments(text)) assigns.set(a.name, { value: a.value, error: a.error, text: `${a.name} = ${a.valueText}` });
+  derivedAssignments(text, assigns);
+  // a JSON object of arguments: {"A": [[0,1],[-2,-3]], "B": [[0],[1]], ...}
+  const t0 = text.trim();
+  if (t0.startsWith('{') && t0.endsWith('}')) {
+    try {
+      const obj = JSON.parse(t0) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(obj)) {
+        const m = typeof v === 'number' ? [[v]] : Array.isArray(v) ? (v.every((x) => typeof x === 'number') ? [v as number[]] : (v as number[][])) : undefined;
+        if (m && /^[A-Za-z_]\w*$/.test(k)) assigns.set(k, { value: m, text: `${k} = ${JSON.stringify(v)}` });
+      }
+    } catch {
+      /* not JSON: read as text */
+    }
+  }
   const systems: DefinedSystem[] = [];
   const scalars: Record<string, number> = {};
   for (const [k, a] of assigns) if (a.value?.length === 1 && a.value[0].length === 1 && /^[A-Za-z]\w*$/.test(k) && !/^(s|z|T_?s|dt|A|B|C|D|Q|R|N)$/.test(k)) scalars[k] = a.value[0][0];
