@@ -17,7 +17,8 @@
 // Builds nothing of the extension itself (`npm test` builds first). Needs `npm run setup`.
 // Prints one line per test and `N passed, M failed`; exit code 0 only when all passed.
 // Options: --keep (keep the temp folder), --headed, --ext DIR (another extension folder),
-// env CONTROL_HOST_TIMEOUT_S (overall limit, default 300).
+// --only REGEX (run only the in-host and UI tests whose names match, e.g. --only conversation;
+// the .vsix check is skipped then), env CONTROL_HOST_TIMEOUT_S (overall limit, default 300).
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,8 @@ import * as env from '../../scripts/vscode-env.mjs';
 import { freePort, killGroup, sleep } from './procs.mjs';
 import { close, controllabilityRank, lqrCompanion2, numbersIn, pendulumEigenvalues, PENDULUM } from './reference.mjs';
 import { runVsixTests } from './vsix.mjs';
+import { askInChat, chatTurnIndex, responseAfter, showNewestAnswerTop } from './chat.mjs';
+import { conversationTests } from './conversation.mjs';
 
 const argv = process.argv.slice(2);
 const KEEP = argv.includes('--keep');
@@ -35,6 +38,8 @@ const HEADED = argv.includes('--headed');
 const EXT_DIR = resolve(argv.includes('--ext') ? argv[argv.indexOf('--ext') + 1] : env.ROOT);
 const OVERALL_S = Number(process.env.CONTROL_HOST_TIMEOUT_S ?? 300);
 const VERBOSE = !!process.env.CONTROL_HOST_VERBOSE;
+const ONLY = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+const ONLY_RE = ONLY ? new RegExp(ONLY, 'i') : undefined;
 
 const T0 = Date.now();
 const results = []; // {name, ok, ms, error}
@@ -124,6 +129,7 @@ async function waitHealthy(port, ms) {
 
 /** Run a UI test: records pass/fail, screenshots the page on failure. */
 async function uiTest(page, name, fn, timeoutMs = 60_000) {
+  if (ONLY_RE && !ONLY_RE.test(name)) return;
   const t = Date.now();
   let timer;
   try {
@@ -177,87 +183,6 @@ async function goToLine(page, line) {
   await input.fill(`:${line}`);
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: 10_000 });
-}
-
-/**
- * The newest chat response in the chat view: {index, text, busy}. The chat list is virtualised
- * (old turns leave the DOM), so turns are told apart by their list row's data-index.
- */
-async function lastResponse(page) {
-  return page.evaluate(() => {
-    let best = { index: -1, text: '', busy: false };
-    for (const row of document.querySelectorAll('.interactive-session .monaco-list-row')) {
-      const resp = row.querySelector('.interactive-item-container.interactive-response');
-      const index = Number(row.getAttribute('data-index'));
-      if (resp && index > best.index) {
-        best = { index, text: resp.innerText, busy: !!resp.querySelector('.chat-response-loading, .codicon-loading') };
-      }
-    }
-    return best;
-  });
-}
-
-async function chatTurnIndex(page) {
-  return (await lastResponse(page)).index;
-}
-
-/** Text of the first response after turn `after`, once it has stopped changing (answers may stream). */
-async function responseAfter(page, { after, mustMatch, timeoutMs = 45_000 }) {
-  const until = Date.now() + timeoutMs;
-  let last = '';
-  let stableSince = Date.now();
-  while (Date.now() < until) {
-    const r = await lastResponse(page);
-    if (r.index > after) {
-      if (r.text !== last) {
-        last = r.text;
-        stableSince = Date.now();
-      } else if (!r.busy && mustMatch.test(r.text) && Date.now() - stableSince > 1000) {
-        return r.text;
-      }
-    }
-    await sleep(250);
-  }
-  const all = await page.locator('.interactive-session').innerText().catch(() => '');
-  throw new Error(`no finished chat answer matching ${mustMatch} within ${timeoutMs} ms; newest answer:\n${last || '(none)'}\nchat shows:\n${all.slice(-1200)}`);
-}
-
-/** Scroll the chat so the top of the newest answer shows (for the screenshot a user would see). */
-async function showNewestAnswerTop(page) {
-  const list = page.locator('.interactive-session .interactive-list').first();
-  for (let i = 0; i < 30; i++) {
-    const top = await page.evaluate(() => {
-      let best;
-      let bestIndex = -1;
-      for (const row of document.querySelectorAll('.interactive-session .monaco-list-row')) {
-        const i = Number(row.getAttribute('data-index'));
-        if (row.querySelector('.interactive-response') && i > bestIndex) [best, bestIndex] = [row, i];
-      }
-      const listEl = document.querySelector('.interactive-session .interactive-list');
-      return best && listEl ? best.getBoundingClientRect().top - listEl.getBoundingClientRect().top : 0;
-    });
-    if (top >= -2) return;
-    const box = await list.boundingBox();
-    if (!box) return;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.wheel(0, Math.max(top - 20, -400));
-    await sleep(150);
-  }
-}
-
-/** Ask @control in the chat pane by typing into the chat input, as a user does. */
-async function askInChat(page, query) {
-  const input = page.locator('.interactive-input-part .monaco-editor').first();
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.click();
-  await page.keyboard.press(`${MOD}+A`);
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type(query, { delay: 5 });
-  // the "@control" completion widget may be open: close it so Enter sends the message
-  await page.keyboard.press('Escape').catch(() => {});
-  await input.click();
-  await page.keyboard.press('End');
-  await page.keyboard.press('Enter');
 }
 
 // ---------------------------------------------------------------- main
@@ -333,6 +258,7 @@ async function main() {
     XDG_RUNTIME_DIR: tmp,
     CONTROL_HOST_RESULTS: resultsFile,
     CONTROL_HOST_BRIDGE: bridgeDir,
+    ...(ONLY ? { CONTROL_HOST_ONLY: ONLY } : {}),
   };
   for (const k of Object.keys(serverEnv)) if (/^npm_/i.test(k)) delete serverEnv[k];
 
@@ -401,7 +327,8 @@ async function main() {
     hostResults = JSON.parse(readFileSync(resultsFile, 'utf8'));
   } catch {}
   for (const r of hostResults) record(`host: ${r.name}`, r.ok, r.ms, r.error);
-  if (hostResults.length === 0) {
+  // (--only may select no in-host test at all: an empty list is then a result)
+  if (!existsSync(resultsFile) || (hostResults.length === 0 && !ONLY)) {
     record('host: suite loaded and ran', false, 0, `codeAutomationExit(${early}) with no results; see test-results/extension-host.log`);
     return;
   }
@@ -504,6 +431,24 @@ async function main() {
       await page.screenshot({ path: join(env.RESULTS_DIR, 'insert-accepted.png') });
     });
 
+    // the analysis answer's follow-up: A and B come from the analysed system, which the core's
+    // conversation (in the answer's metadata) keeps; Q = I, R = 1 from the follow-up itself.
+    // K from SciPy: solve_continuous_are(A, B, eye(4), 1), K = B'X = [-1 -2.04075 20.367 3.93019]
+    await uiTest(page, 'ui: the follow-up "Design an LQR with Q = I, R = I" under the analysis designs it for the analysed pendulum', async () => {
+      const followup = page.locator('.interactive-session .interactive-session-followups .monaco-button', { hasText: 'Design an LQR' }).last();
+      await followup.waitFor({ state: 'visible', timeout: 10_000 });
+      const before = await chatTurnIndex(page);
+      await followup.click();
+      const text = await responseAfter(page, { after: before, mustMatch: /Riccati/ });
+      const first = text.split('\n').map((l) => l.trim()).find((l) => /^Computed/.test(l)) ?? '';
+      // (VS Code attaches the editor's selection, still A..D of pendulum.m, to the request: the
+      // reader then names the selection, the same matrices, as their origin)
+      expect(/^Computed lqr\(A, B, Q, R = 1\); A, B from (turn \d+|the selection \(pendulum\.m:11-14\))/.test(first), `the LQR follow-up's reading: ${first || text.slice(0, 400)}`);
+      const K = [-1, -2.0407461, 20.36700262, 3.93018821];
+      const nums = numbersIn(text);
+      expect(K.every((k) => nums.some((x) => close(x, k, 1e-5))), `K = [${K}] not shown:\n${text.slice(0, 800)}`);
+    });
+
     await uiTest(page, 'ui: "Control: Rebuild Index" from the command palette reports its summary; "@control /search" then cites notes.md (test-results/chat-search-citation.png)', async () => {
       await runCommand(page, `${MOD}: Rebuild Index`);
       // the summary notification: as a toast, or in the notification centre once the toast has gone
@@ -576,6 +521,9 @@ async function main() {
       expect((await page.locator('.monaco-dialog-box').count()) === 0, 'closing the report asked something (a save dialog?)');
     });
   });
+
+  // ---- a conversation of several turns in a new chat (after the tests above: it maximises the chat)
+  await phase('ui-conversation', () => conversationTests(page, { uiTest, expect, hostCommand, ensureControlModel, resultsDir: env.RESULTS_DIR }));
 
   // ---- the plot webview, as a user sees it (after the other UI tests: it takes the editor area)
   await phase('ui-plots', async () => {
@@ -735,6 +683,6 @@ main()
     clearTimeout(overall);
     // the packaged linux-x64 .vsix installed and activated in a fresh VS Code (test/host/vsix.mjs,
     // its own ~30 s budget, after this run's code-server is gone); --no-vsix skips it
-    if (!argv.includes('--no-vsix') && EXT_DIR === env.ROOT) await phase('vsix', () => runVsixTests(record));
+    if (!argv.includes('--no-vsix') && !ONLY && EXT_DIR === env.ROOT) await phase('vsix', () => runVsixTests(record));
     process.exit(finish());
   });

@@ -46,7 +46,10 @@ function describeError(e: unknown): string {
 
 export async function runAll(): Promise<TestResult[]> {
   const results: TestResult[] = [];
+  // run.mjs --only REGEX: a subset while working on one feature
+  const only = process.env.CONTROL_HOST_ONLY ? new RegExp(process.env.CONTROL_HOST_ONLY, 'i') : undefined;
   for (const t of tests) {
+    if (only && !only.test(t.name)) continue;
     const t0 = Date.now();
     try {
       await withTimeout(Promise.resolve().then(t.fn), t.timeoutMs, t.name);
