@@ -9,6 +9,7 @@ import { registerAgentTests } from './agent';
 import { registerRetrievalTests } from './retrieval';
 import { registerPlotTests } from './plots';
 import { registerCodegenTests } from './codegen';
+import { registerConversationTests } from './conversation';
 
 const EXT_ID = 'control-eng.control';
 const REQUIRED_COMMANDS = ['control.analyseSelection', 'control.analyseAt', 'control.rebuildIndex', 'control.doctor'];
@@ -269,6 +270,7 @@ test('Control: Doctor runs every check and opens its report read-only in a Markd
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }, 90_000);
 
+registerConversationTests();
 registerRetrievalTests();
 registerAgentTests();
 registerPlotTests();

@@ -1,0 +1,251 @@
+// A real chat conversation with @control, typed into the chat input as a user does: the
+// conversation state the core keeps (issue 10), the reading line that starts every answer,
+// questions back with their follow-up buttons, and nothing essential folded into VS Code's
+// collapsed "Completed N steps" block. Screenshots in test-results/conversation-*.png.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { askInChat, chatTurnIndex, responseAfter, showNewestAnswerTop } from './chat.mjs';
+import { sleep } from './procs.mjs';
+import { close, lqrCompanion2, numbersIn } from './reference.mjs';
+
+// ---------------------------------------------------------------- reference values, computed here
+
+/** Tustin discretisation of a 2x2 A: (I - A T/2)^-1 (I + A T/2) */
+function tustin2(A, T) {
+  const h = T / 2;
+  const M = [[1 - h * A[0][0], -h * A[0][1]], [-h * A[1][0], 1 - h * A[1][1]]];
+  const P = [[1 + h * A[0][0], h * A[0][1]], [h * A[1][0], 1 + h * A[1][1]]];
+  const det = M[0][0] * M[1][1] - M[0][1] * M[1][0];
+  const inv = [[M[1][1] / det, -M[0][1] / det], [-M[1][0] / det, M[0][0] / det]];
+  return inv.map((r) => [0, 1].map((j) => r[0] * P[0][j] + r[1] * P[1][j]));
+}
+
+/**
+ * Margins of L(s) = 10 / (s (s + 1) (s + 5)): the phase is -90° - atan(ω) - atan(ω/5), which is
+ * -180° where ω² = 5 (atan(ω) + atan(ω/5) = 90° <=> ω · ω/5 = 1); there |L| = 10 / (√5 √6 √30)
+ * = 1/3, so GM = 3. The gain crossover |L(jω)| = 1 is found by bisection.
+ */
+function marginsReference() {
+  const mag = (w) => 10 / (w * Math.hypot(w, 1) * Math.hypot(w, 5));
+  let lo = 0.1, hi = 10;
+  for (let i = 0; i < 200; i++) {
+    const mid = (lo + hi) / 2;
+    if (mag(mid) > 1) lo = mid;
+    else hi = mid;
+  }
+  const wc = (lo + hi) / 2;
+  const pm = 180 - 90 - (Math.atan(wc) + Math.atan(wc / 5)) * (180 / Math.PI);
+  return { gm: 3, gmDb: 20 * Math.log10(3), pm, wc };
+}
+
+/** y(t) of 1/(s+1)^2 to a unit step: 1 - (1 + t) e^-t */
+const stepOfDoublePole = (t) => 1 - (1 + t) * Math.exp(-t);
+
+// ---------------------------------------------------------------- reading the chat
+
+/**
+ * What the newest answer shows: its content text (without the header), whether VS Code folded
+ * part of it into a "Completed N steps" block, its buttons and the follow-up buttons under it.
+ */
+async function newestAnswer(page) {
+  return page.evaluate(() => {
+    let row;
+    let rowIndex = -1;
+    for (const r of document.querySelectorAll('.interactive-session .monaco-list-row')) {
+      const i = Number(r.getAttribute('data-index'));
+      if (r.querySelector('.interactive-item-container.interactive-response') && i > rowIndex) [row, rowIndex] = [r, i];
+    }
+    if (!row) return undefined;
+    const resp = row.querySelector('.interactive-item-container.interactive-response');
+    const value = resp.querySelector('.value') ?? resp;
+    const texts = (sel) => [...row.querySelectorAll(sel)].map((b) => b.textContent.trim()).filter(Boolean);
+    return {
+      index: rowIndex,
+      text: value.innerText,
+      // the reading is inline code in the first paragraph
+      firstCode: value.querySelector('p code')?.textContent ?? '',
+      disclosures: row.querySelectorAll('.completed-response-disclosure').length,
+      disclosureText: texts('.completed-response-summary').join(' | '),
+      // the answer's own buttons (not the "Used N references" toggle VS Code adds)
+      buttons: [...value.querySelectorAll('.monaco-button')].filter((b) => !b.closest('.chat-used-context')).map((b) => b.textContent.trim()),
+      usedContext: texts('.chat-used-context-label'),
+      markdownParts: value.querySelectorAll('.rendered-markdown').length,
+      // every button after the last piece of text (buttons between texts make VS Code fold the text before them)
+      buttonsLast: (() => {
+        const md = [...value.querySelectorAll('.rendered-markdown')].filter((m) => m.textContent.trim()).pop();
+        const first = [...value.querySelectorAll('.monaco-button')].find((b) => !b.closest('.chat-used-context'));
+        return !md || !first || !!(md.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING);
+      })(),
+      // VS Code shows the newest answer's follow-ups below the list, not inside its row
+      followups: [...(row.closest('.interactive-session') ?? document).querySelectorAll('.interactive-session-followups')]
+        .slice(-1)
+        .flatMap((f) => [...f.querySelectorAll('.monaco-button')].map((b) => b.textContent.trim())),
+      html: row.outerHTML,
+    };
+  });
+}
+
+/** the first non-empty line of an answer (inline code shows without its backticks) */
+const firstLine = (text) => text.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+
+export async function conversationTests(page, { uiTest, expect, hostCommand, ensureControlModel, resultsDir }) {
+  const shot = (name) => page.screenshot({ path: join(resultsDir, name) });
+  const seen = []; // {prompt, first, ms} per turn, for the report
+
+  /** asks, waits for the finished answer, and checks what every computed answer must satisfy */
+  async function turn(prompt, mustMatch, { computed = true } = {}) {
+    const before = await chatTurnIndex(page);
+    const t0 = Date.now();
+    await askInChat(page, prompt);
+    await responseAfter(page, { after: before, mustMatch, timeoutMs: 45_000 });
+    const a = await newestAnswer(page);
+    expect(a, `no answer to ${prompt}`);
+    const first = firstLine(a.text);
+    seen.push({ prompt, first, ms: Date.now() - t0 });
+    console.log(`     ${prompt}\n       -> ${first}`);
+    if (computed) expect(/^Computed \w+\(/.test(first), `the answer to "${prompt}" does not start with the Computed line; it starts:\n${a.text.slice(0, 400)}`);
+    expect(a.disclosures === 0 && !/Completed \d+ steps?/.test(a.text), `part of the answer to "${prompt}" is folded into a collapsed block (${a.disclosureText}):\n${a.text.slice(0, 600)}`);
+    return { ...a, first };
+  }
+
+  await uiTest(page, 'ui: conversation: six @control turns typed into the chat keep the conversation in the core state; every answer starts with its Computed line and nothing is folded away (test-results/conversation-6-turns.png, conversation-followup.png)', async () => {
+    await ensureControlModel(page);
+    await hostCommand('workbench.action.chat.newChat');
+    await hostCommand('workbench.action.closeAllEditors');
+    await hostCommand('workbench.action.closeSidebar').catch(() => {});
+    await hostCommand('workbench.action.closePanel').catch(() => {});
+    // the chat maximised: wide enough to read the answers in the screenshots
+    await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+    await sleep(500);
+
+    // (1) c2d with a unit and a method in words
+    const A = [[0, 1], [-2, -3]];
+    const Ad = tustin2(A, 0.05);
+    let a = await turn('@control /c2d A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts = 50 ms using tustin', /Ad|Verified/);
+    expect(/^Computed c2d\(/.test(a.first) && /^c2d\(A, B, C, Ts = 0\.05, method = 'tustin'\)$/.test(a.firstCode), `turn 1: ${a.first} (code: ${a.firstCode})`);
+    expect(/Ts = 0\.05/.test(a.first) && /method = 'tustin'/.test(a.first), `turn 1 reading lacks Ts = 0.05 or method = 'tustin': ${a.first}`);
+    expect(/Ts from (your message|'[^']*50 ms[^']*')/.test(a.first) && /method from 'tustin'/.test(a.first), `turn 1 reading does not say where Ts and method came from: ${a.first}`);
+    const n1 = numbersIn(a.text);
+    for (const x of Ad.flat()) expect(n1.some((y) => close(y, x, 1e-5)), `Ad entry ${x.toFixed(6)} not shown in turn 1:\n${a.text.slice(0, 1200)}`);
+    await showNewestAnswerTop(page);
+    await shot('conversation-1-c2d.png');
+
+    // (2) a transfer function given in the message: a continuous step, none of turn 1's discrete model
+    a = await turn('@control step response of num=[1], den=[1 2 1]', /Final value|stepinfo|Rise time/i);
+    expect(/^Computed step\(num = \[1\], den = \[1 2 1\]\);/.test(a.first), `turn 2 reading: ${a.first}`);
+    expect(!/Ts\b|tustin|turn 1/.test(a.first), `turn 2 picked up turn 1's discrete model: ${a.first}`);
+    const yEnd = stepOfDoublePole(8);
+    expect(new RegExp(`y\\(end\\) = ${yEnd.toFixed(6)}`).test(a.text), `turn 2: y(end) = ${yEnd.toFixed(6)} (1 - 9e^-8) not shown:\n${a.text.slice(0, 1500)}`);
+    expect(/Final value\s*\|?\s*1\b/.test(a.text.replace(/\t/g, ' ')), `turn 2: final value 1 not shown`);
+    expect(!numbersIn(a.text).some((y) => close(y, Ad[0][0], 1e-6)), "turn 2 shows turn 1's Ad");
+    // the realisation, the step table and the Plot button are in the answer itself, and the
+    // buttons come after the last of its text
+    expect(/state-space realisation/i.test(a.text) && /t \(s\)/.test(a.text), `turn 2: realisation or step table missing:\n${a.text.slice(0, 1500)}`);
+    expect(a.buttons.some((b) => /Plot step response/.test(b)), `turn 2: no Plot button: ${JSON.stringify(a.buttons)}`);
+    expect(a.markdownParts > 0 && a.buttonsLast, `turn 2 (${a.markdownParts} Markdown parts): a button sits between pieces of the answer's text: ${JSON.stringify(a.buttons)}`);
+    expect(new Set(a.buttons).size === a.buttons.length, `turn 2: two buttons read the same: ${JSON.stringify(a.buttons)}`);
+    writeFileSync(join(resultsDir, 'conversation-2-step.html'), a.html);
+    await showNewestAnswerTop(page);
+    await shot('conversation-2-step.png');
+
+    // (3) margins of a transfer-function expression
+    const ref = marginsReference();
+    a = await turn('@control margins of G(s) = 10/(s(s+1)(s+5))', /Phase margin/);
+    expect(/^Computed margins\(num = \[10\], den = \[1 6 5 0\]\);/.test(a.first), `turn 3 reading: ${a.first}`);
+    expect(new RegExp(`Gain margin\\D*3 \\(${ref.gmDb.toFixed(5).replace('.', '\\.')} dB\\)`).test(a.text), `turn 3: GM 3 (${ref.gmDb.toFixed(5)} dB) not shown:\n${a.text.slice(0, 800)}`);
+    const pm = /Phase margin\D*([\d.]+)°/.exec(a.text);
+    expect(pm && close(Number(pm[1]), ref.pm, 1e-5), `turn 3: phase margin ${pm?.[1]} vs ${ref.pm.toFixed(4)}°`);
+
+    // (4) an LQR with its matrices
+    const k1 = lqrCompanion2({ a0: 2, a1: 3, r: 1 }).K;
+    a = await turn('@control design an lqr for A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1', /Riccati|Verified/);
+    expect(/^Computed lqr\(A, B, Q, R = 1\);/.test(a.first), `turn 4 reading: ${a.first}`);
+    expect(hasPair(a.text, k1), `turn 4: K = [${k1.map((k) => k.toFixed(6))}] not shown`);
+
+    // (5) a follow-up that changes one weight: A, B, Q from turn 4, R from this message
+    const k10 = lqrCompanion2({ a0: 2, a1: 3, r: 10 }).K;
+    a = await turn('@control now with R=10', /Riccati|Verified/);
+    expect(/^Computed lqr\(A, B, Q, R = 10\);/.test(a.first), `turn 5 reading: ${a.first}`);
+    expect(/A, B from turn 4/.test(a.first) && /Q from turn 4/.test(a.first) && /R from (your message|'R=10')/.test(a.first), `turn 5 reading does not say A, B, Q from turn 4 and R from this message: ${a.first}`);
+    expect(hasPair(a.text, k10), `turn 5: K = [${k10.map((k) => k.toFixed(7))}] (R = 10) not shown:\n${a.text.slice(0, 600)}`);
+    await showNewestAnswerTop(page);
+    await shot('conversation-followup.png');
+
+    // (6) pole placement on the system in use (turn 4's A, B): K = [28 8] puts eig(A - BK) at -5, -6
+    a = await turn('@control place the poles at -5 and -6', /Gain|Which|Verified/, { computed: false });
+    if (/^Computed/.test(a.first)) {
+      expect(/^Computed place\(A, B, poles = \[-5, -6\]\);/.test(a.first) && /A, B from turn 4/.test(a.first), `turn 6 reading: ${a.first}`);
+      expect(hasPair(a.text, [28, 8]), `turn 6: K = [28 8] not shown:\n${a.text.slice(0, 600)}`);
+    } else {
+      expect(a.followups.length >= 2, `turn 6 neither computed nor asked with buttons:\n${a.text.slice(0, 600)}`);
+    }
+    await page.screenshot({ path: join(resultsDir, 'conversation-6-place.png') });
+    writeFileSync(join(resultsDir, 'conversation-readings.json'), JSON.stringify(seen, null, 2));
+
+    // the whole conversation in one picture: the chat maximised in a tall window
+    await wholeConversation(page, hostCommand, join(resultsDir, 'conversation-6-turns.png'));
+  }, 240_000);
+
+  await uiTest(page, 'ui: conversation: "its margins" with G1 and G2 defined is asked back with follow-up buttons; clicking one answers for that system (test-results/conversation-asked-back.png, conversation-asked-answered.png)', async () => {
+    await page.setViewportSize({ width: 1600, height: 1100 });
+    await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+    await sleep(300);
+    let a = await turn('@control G1 = tf([1],[1 1]) and G2 = tf([1],[1 2])', /Noted/, { computed: false });
+    expect(/Noted these 2 systems/.test(a.text), `definitions: ${a.text.slice(0, 400)}`);
+    a = await turn('@control its margins', /Which/, { computed: false });
+    writeFileSync(join(resultsDir, 'conversation-asked-back.html'), a.html);
+    expect(/^Which system do you mean/.test(a.first), `not asked back: ${a.text.slice(0, 400)}`);
+    expect(a.followups.some((f) => /^G1\b/.test(f)) && a.followups.some((f) => /^G2\b/.test(f)), `follow-up buttons for G1 and G2 missing: ${JSON.stringify(a.followups)} (buttons in the answer: ${JSON.stringify(a.buttons)})`);
+    await showNewestAnswerTop(page);
+    await page.screenshot({ path: join(resultsDir, 'conversation-asked-back.png') });
+    const before = await chatTurnIndex(page);
+    const g1 = page.locator('.interactive-session .interactive-session-followups .monaco-button', { hasText: /^G1\b/ }).last();
+    await g1.click();
+    await responseAfter(page, { after: before, mustMatch: /Phase margin/ });
+    a = await newestAnswer(page);
+    const first = firstLine(a.text);
+    console.log(`     (clicked "G1 …")\n       -> ${first}`);
+    expect(/^Computed margins\(num = \[1\], den = \[1 1\]\);/.test(first) && /from G1/.test(first), `the G1 follow-up did not compute margins of G1: ${first}`);
+    expect(/Gain margin\*?\*?\s*∞/.test(a.text) && /Phase margin\*?\*?\s*∞/.test(a.text), `margins of 1/(s+1) are both infinite:\n${a.text.slice(0, 500)}`);
+    expect(a.disclosures === 0, 'the answer is folded');
+    await showNewestAnswerTop(page);
+    await page.screenshot({ path: join(resultsDir, 'conversation-asked-answered.png') });
+    await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
+  }, 120_000);
+  return seen;
+}
+
+/** K = [k1 k2] shown (two consecutive numbers, 5 significant figures) */
+function hasPair(text, K) {
+  const nums = numbersIn(text);
+  for (let i = 0; i + 1 < nums.length; i++) if (close(nums[i], K[0], 1e-5) && close(nums[i + 1], K[1], 1e-5)) return true;
+  return false;
+}
+
+/** maximises the chat in a tall window, scrolls to its top, screenshots it, and restores */
+async function wholeConversation(page, hostCommand, file) {
+  await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+  await page.setViewportSize({ width: 1400, height: 7000 });
+  await sleep(800);
+  const list = page.locator('.interactive-session .interactive-list').first();
+  const box = await list.boundingBox();
+  if (box) {
+    await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 500));
+    for (let i = 0; i < 40; i++) {
+      await page.mouse.wheel(0, -2000);
+      await sleep(60);
+    }
+  }
+  await sleep(800);
+  await page.screenshot({ path: file, fullPage: false });
+  // the same in three readable slices (the whole picture is 7,000 px tall)
+  const chat = await page.locator('.interactive-session').first().boundingBox();
+  if (chat) {
+    const h = Math.ceil(chat.height / 3);
+    for (let i = 0; i < 3; i++)
+      await page.screenshot({ path: file.replace(/\.png$/, `-part${i + 1}.png`), clip: { x: chat.x, y: chat.y + i * h, width: Math.min(chat.width, 1000), height: h } });
+  }
+  await page.setViewportSize({ width: 1600, height: 1100 });
+  await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
+  await sleep(300);
+}
