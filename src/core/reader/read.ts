@@ -5,7 +5,7 @@
  * readings are possible it asks.
  */
 import { ControlError } from '../errors.js';
-import { parseMatrixLiteral } from '../parse/index.js';
+import { isLiteralName, parseMatrixLiteral } from '../parse/index.js';
 import { getTool, TOOLS } from '../tools/table.js';
 import type { ToolCallForm, ToolDef } from '../tools/types.js';
 import type { Matrix } from '../types.js';
@@ -168,6 +168,10 @@ type ArgVal =
   | { kind: 'poles'; value: Cx[]; origin: Origin }
   | { kind: 'error'; message: string };
 
+function originShort(o: Origin): string {
+  return o.from === 'turn' ? `turn ${o.turn}` : o.from === 'system' ? o.name : o.from === 'selection' ? 'the selection' : o.from === 'default' ? 'the default' : 'your message';
+}
+
 /** functions that build values (matrices, systems, grids), not requests */
 const KNOWN_FUNCTIONS = /^(ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|eye|zeros|ones|diag|array|matrix|mat|linspace|logspace|arange|inv|transpose|sqrt|exp|diag|print|disp|display|figure|plot|subplot|grid|hold|title|xlabel|ylabel|legend|show|clc|clear|close|format|fprintf|sprintf|np|load|pi|abs|real|imag|size|length|isstable|semilogx|semilogy|loglog|axis|stem|ylim|xlim|savefig|tight_layout|subplots|hstack|vstack|block|concatenate|asarray|reshape|dot|matmul|conj|angle|mag2db|db|rad2deg|deg2rad|range|len|list|float|int|str|pzplot|pzmap)$/;
 
@@ -246,6 +250,24 @@ function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string
   if (ctor) {
     const sys = construct(ctor[1], splitArgs(ctor[2]), scope, conv, msgText);
     if (sys) return sys.kind === 'error' ? sys : { kind: 'system', sys: sys.sys, origin, label: t };
+  }
+  // an expression of named matrices: eig(A-B*K), lyap(A', C'*C)
+  if (/[-+*'/]/.test(t) && /[A-Za-z_]/.test(t) && !/(?<![A-Za-z_])[sz](?![A-Za-z_])/.test(t)) {
+    const ids = [...new Set(t.match(/(?<![\w.])[A-Za-z_]\w*(?!\s*\()/g) ?? [])].filter((id) => !isLiteralName(id));
+    const vals = ids.map((id) => scope.matrix(id));
+    if (ids.length && vals.every(Boolean)) {
+      let sub = t;
+      ids.forEach((id, k) => {
+        const v = vals[k]!.value;
+        sub = sub.replace(new RegExp(`(?<![\\w.])${id}(?![\\w(])`, 'g'), v.length === 1 && v[0].length === 1 ? `(${v[0][0]})` : `(${JSON.stringify(v)})`);
+      });
+      try {
+        const v = parseMatrixLiteral(sub);
+        return { kind: 'matrix', value: v, origin: { from: 'message', text: `${t} with ${ids.join(', ')} from ${[...new Set(vals.map((x) => originShort(x!.origin)))].join(', ')}` } };
+      } catch (e) {
+        return { kind: 'error', message: `${t}: ${(e as Error).message}` };
+      }
+    }
   }
   // a transfer-function expression used as an argument: margin(10/(s*(s+1)))
   if (/(?<![A-Za-z_])[sz](?![A-Za-z_])/.test(t) && /[/*^+]/.test(t) && !/[\[\]]/.test(t)) {
@@ -631,6 +653,21 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (tool?.name === 'freqresp' && named.some((n) => n.tool === 'margins') || (tool?.name === 'freqresp' && /\bbode\b/i.test(text))) plan = 'bode';
   }
 
+  // "closed loop" with an analysis tool: never the open loop silently
+  const DESIGN_TOOLS = new Set(['lqr', 'dlqr', 'place', 'lqe', 'kalman', 'care', 'dare', 'c2d', 'tf2ss', 'ss2tf']);
+  if (tool && !fromCall && !opts.command && /\bclosed[- ]?loop\b/i.test(text) && !DESIGN_TOOLS.has(tool.name) && !/\bfeedback\s*\(/.test(text)) {
+    record(conv, pending);
+    const hasK = scan.assigns.has('K') || !!conv.vars.K;
+    const g = defined.find((d) => d.name && d.sys.kind === 'tf')?.name;
+    const candidates: Candidate[] = [];
+    if (hasK) candidates.push({ label: 'Closed-loop poles eig(A − BK) (u = −Kx)', prompt: 'eig(A-B*K)' });
+    if (g) candidates.push({ label: `Unity negative feedback of ${g}: T = ${g}/(1 + ${g})`, prompt: `${tool.name === 'freqresp' ? 'bode' : tool.name}(feedback(${g}, 1))` });
+    return {
+      kind: 'ask',
+      question: `You ask about the closed loop, and ${tool.name} would run on the open-loop model as written. ${candidates.length ? 'Which closed loop do you mean?' : 'Please give the closed-loop system (e.g. A − BK, or feedback(G, 1)).'}`,
+      candidates,
+    };
+  }
   // conceptual questions go to a model, even when they name a tool
   const hasNumbers = defined.length > 0 || scan.assigns.size > 0 || toolCalls.length > 0;
   if (!opts.command && !fromCall && CONCEPTUAL.test(text) && !hasNumbers && !REFERS.test(text)) {
@@ -817,6 +854,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     for (const [name, a] of assigns) {
       if (['num', 'den', 'numerator', 'denominator'].includes(name)) continue;
       if (localSystems[name]) continue;
+      // a gain written into a transfer-function expression (K/(s(s+2)) with K = 5) is used there
+      if (scan.systems.some((d) => new RegExp(`(?<![\\w.])${name}(?![\\w(])`).test(d.text.replace(/^[^=]*=/, '')))) continue;
       let key = Object.keys(props).find((p) => p === name);
       key ??= Object.keys(props).find((p) => p.toLowerCase() === name.toLowerCase() && !props[name]);
       key ??= Object.keys(props).find((p) => aliases[p]?.includes(name) && !assigns.has(p));
@@ -881,6 +920,18 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       const n = num2(s.Ts);
       const withUnit = (u: string) => message.replace(new RegExp(`(${s.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`), `$1 ${u}`);
       return { kind: 'ask', question: `Is the sample time ${n} seconds or ${n} milliseconds? ('${s.text}' has no unit, and ${n} s is unusually long.)`, candidates: [{ label: `Ts = ${n} ms`, prompt: withUnit('ms') }, { label: `Ts = ${n} s`, prompt: withUnit('s') }] };
+    }
+    // a transfer function in s with a sample time: discretise first, or was the sample time meant otherwise?
+    if (sysVal && sysVal.sys.kind === 'tf' && sysVal.sys.variable !== 'z' && !sysVal.sys.Ts && tool.name !== 'c2d') {
+      record(conv, pending);
+      return {
+        kind: 'ask',
+        question: `${sysVal.label === 'this message' ? 'The transfer function' : sysVal.label} is continuous (in s), and '${s.text}' gives a sample time. Should I discretise it first (c2d, Ts = ${num2(s.Ts)} s), or compute ${tool.name} of the continuous system?`,
+        candidates: [
+          { label: `Discretise (c2d, Ts = ${num2(s.Ts)} s, zoh)`, prompt: message, command: 'c2d' },
+          { label: `${tool.name} of the continuous system`, prompt: message.replace(s.text, ' ') },
+        ],
+      };
     }
     // a continuous system from an earlier turn, now with a sample time: discretise it, or were the matrices discrete?
     const earlierContinuous = sysVal && (sysVal.origin.from === 'turn' || sysVal.origin.from === 'system') && !isDiscrete(sysVal.sys) && sysVal.sys.kind === 'ss';
@@ -1052,6 +1103,14 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   for (const k of extra) delete args[k];
   if (sysVal && sysVal.sys.kind === 'ss') for (const k of SS) if (sysVal.sys[k] !== undefined && !props[k] && sysVal.origin.from === 'message' && !unused.includes(k) && scan.assigns.has(k)) unused.push(k);
 
+  // names used inside a call's expressions (eig(A-B*K)) are used
+  if (fromCall) for (const a of fromCall.call.args) for (const id of a.text.match(/[A-Za-z_]\w*/g) ?? []) {
+    const i = unused.indexOf(id);
+    if (i >= 0) unused.splice(i, 1);
+  }
+  // numbers in the message that nothing read are said, never silently dropped
+  const leftover = leftoverNumbers(scan, fromCall?.call.text);
+  if (leftover.length) notes.push(`Not read from your message: ${leftover.map((l) => `'…${l}'`).join(', ')} (say what it is, e.g. R=5, if it should count)`);
   const reading: CallReading = {
     kind: 'call',
     tool: tool.name,
@@ -1065,6 +1124,44 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   };
   record(conv, pending, reading, sysVal);
   return reading;
+}
+
+/** numbers no reader consumed, with a few words around each */
+function leftoverNumbers(scan: Scan, callText?: string): string[] {
+  let t = scan.text;
+  const cut = (s: string | undefined) => {
+    if (s) t = t.split(s).join(' ');
+  };
+  for (const d of [...scan.systems].sort((a, b) => b.text.length - a.text.length)) cut(d.text);
+  cut(callText);
+  for (const c of [...scan.calls].sort((a, b) => b.text.length - a.text.length)) cut(c.text);
+  for (const [, a] of scan.assigns) cut(a.text.replace(/^(\S+) = /, ''));
+  for (const x of scan.samples) cut(x.text);
+  cut(scan.poles?.text);
+  cut(scan.method?.text);
+  cut(scan.t?.text);
+  cut(scan.w?.text);
+  for (const v of Object.values(scan.specs)) cut(v?.text);
+  // names with digits, powers, ordinals, percentages, turns and sizes are not values to apply
+  t = t
+    .replace(/[A-Za-z_]\w*\d\w*/g, ' ')
+    .replace(/\^\s*-?\d+/g, ' ')
+    .replace(/\b\d+(?:st|nd|rd|th)\b/gi, ' ')
+    .replace(/\bturn\s+\d+/gi, ' ')
+    .replace(/\b\d+\s*[-‐]?\s*(?:states?|inputs?|outputs?|order|dof|x\s*\d+|by\s*\d+|times?)\b/gi, ' ')
+    .replace(/\d+\s*x\s*\d+/gi, ' ')
+    .replace(/\(\s*\d+\s*\)/g, ' ')
+    .replace(/\b(?:version|v|python|matlab|octave|scipy|step|figure|subplot|part|question|problem|exercise|example|chapter|section|eq\.?|equation)\s*\d[\d.]*/gi, ' ')
+    .replace(/\d+\s*%\s*(?:band|criterion|criteria)/gi, ' ');
+  const out: string[] = [];
+  const re = /(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?![\w.])/gi;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(t))) {
+    const from = t.lastIndexOf(' ', Math.max(0, m.index - 16));
+    const around = t.slice(from < 0 ? 0 : from, m.index + m[0].length).replace(/\s+/g, ' ').trim();
+    out.push(around);
+  }
+  return out.slice(0, 3);
 }
 
 function askMissing(tool: ToolDef, args: Record<string, unknown>, missing: string[], message: string, conv: Conversation, problems: string[]): AskReading {
