@@ -52,10 +52,25 @@ function readJsonl<T>(name: string): T[] {
     .map((l) => JSON.parse(l) as T);
 }
 
-export function loadCorpus(): { requests: Request[]; conversations: ConversationCase[]; expected: Record<string, ExpectedEntry> } {
+/** one set of requests and conversations (the corpus, or the held-out set) */
+export interface RequestSet {
+  requests: Request[];
+  conversations: ConversationCase[];
+}
+
+/**
+ * The corpus (requests.jsonl, conversations.jsonl), the held-out set (holdout.jsonl,
+ * holdout-conversations.jsonl: written independently of the reader and the corpus, ids
+ * prefixed "ho-") and the reference values of both (expected.json).
+ */
+export function loadCorpus(): RequestSet & { holdout: RequestSet; expected: Record<string, ExpectedEntry> } {
   return {
     requests: readJsonl<Request>('requests.jsonl'),
     conversations: readJsonl<ConversationCase>('conversations.jsonl'),
+    holdout: {
+      requests: readJsonl<Request>('holdout.jsonl'),
+      conversations: readJsonl<ConversationCase>('holdout-conversations.jsonl'),
+    },
     expected: JSON.parse(readFileSync(join(CORPUS_DIR, 'expected.json'), 'utf8')) as Record<string, ExpectedEntry>,
   };
 }

@@ -1,6 +1,9 @@
 /**
  * Scores the deterministic request reader (src/core/reader/) on the request corpus
- * (test/fixtures/requests/: requests.jsonl, conversations.jsonl, expected.json from expected.py).
+ * (test/fixtures/requests/: requests.jsonl, conversations.jsonl, expected.json from expected.py)
+ * and on the held-out set (holdout.jsonl, holdout-conversations.jsonl: written independently,
+ * ids prefixed "ho-"), reported in one table with the held-out categories prefixed "holdout:"
+ * and a total line for each set.
  *
  * Per request or conversation turn:
  *   right  - a solvable expectation read as a call of an accepted tool, every expected argument
@@ -9,8 +12,8 @@
  *   asked  - the reader asked back ('ask') or gave up to a model ('none');
  *   wrong  - a call for an ask/model/define expectation, or a call with a wrong tool, argument or
  *            number (or an error when running it).
- * Assertions: no wrong reading; right >= 95 % of the solvable expectations (tool+args and define);
- * every ask/model expectation asked back or 'none'.
+ * Assertions, over the corpus and the held-out set together: no wrong reading; right >= 95 % of
+ * the solvable expectations (tool+args and define); every ask/model expectation asked back or 'none'.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,6 +28,7 @@ import {
   loadCorpus,
   type Expect,
   type ExpectedEntry,
+  type RequestSet,
 } from './reader-corpus-score.js';
 
 type Outcome = 'right' | 'asked' | 'wrong' | 'missed';
@@ -43,15 +47,24 @@ interface ExecutedCall {
   error?: string;
 }
 
+type SetName = 'corpus' | 'holdout';
+
 interface Scored {
   id: string;
+  set: SetName;
   category: string;
   expect: Expect;
   outcome: Outcome;
   why?: string;
 }
 
-const { requests, conversations, expected } = loadCorpus();
+const { requests, conversations, holdout, expected } = loadCorpus();
+const SETS: [SetName, RequestSet][] = [
+  ['corpus', { requests, conversations }],
+  ['holdout', holdout],
+];
+/** the table's category of a request: held-out categories are prefixed "holdout:" */
+const categoryOf = (set: SetName, category: string) => (set === 'holdout' ? `holdout:${category}` : category);
 
 function short(v: unknown, n = 160): string {
   const s = JSON.stringify(v);
@@ -67,12 +80,13 @@ function describe(r: Reading): string {
 /** one request or turn: read it (in its conversation), run it when it is a call, and judge it */
 function scoreTurn(
   conv: Conversation,
+  set: SetName,
   id: string,
   category: string,
   turn: { text: string; command?: string; selection?: string; expect: Expect },
   ref: ExpectedEntry | undefined,
 ): Scored {
-  const base = { id, category, expect: turn.expect };
+  const base = { id, set, category, expect: turn.expect };
   let raw: ReturnType<typeof readTurn>;
   try {
     raw = readTurn(conv, turn.text, { command: turn.command, selection: turn.selection ? { text: turn.selection } : undefined });
@@ -122,13 +136,15 @@ function scoreTurn(
 
 function scoreAll(): Scored[] {
   const out: Scored[] = [];
-  for (const q of requests) out.push(scoreTurn(new Conversation(), q.id, q.category, q, expected[q.id]));
-  for (const c of conversations) {
-    const conv = new Conversation();
-    c.turns.forEach((t, i) => {
-      const id = `${c.id}#${i}`;
-      out.push(scoreTurn(conv, id, `conv:${c.category}`, t, expected[id]));
-    });
+  for (const [set, { requests: qs, conversations: cs }] of SETS) {
+    for (const q of qs) out.push(scoreTurn(new Conversation(), set, q.id, categoryOf(set, q.category), q, expected[q.id]));
+    for (const c of cs) {
+      const conv = new Conversation();
+      c.turns.forEach((t, i) => {
+        const id = `${c.id}#${i}`;
+        out.push(scoreTurn(conv, set, id, categoryOf(set, `conv:${c.category}`), t, expected[id]));
+      });
+    }
   }
   return out;
 }
@@ -140,17 +156,25 @@ function report(scored: Scored[]): void {
     const count = (o: Outcome) => xs.filter((s) => s.outcome === o).length;
     return [cat, xs.length, count('right'), count('asked'), count('wrong') + count('missed')];
   });
-  const tot = ['total', scored.length, ...(['right', 'asked'] as Outcome[]).map((o) => scored.filter((s) => s.outcome === o).length), scored.filter((s) => s.outcome === 'wrong' || s.outcome === 'missed').length];
+  const total = (name: string, xs: Scored[]) => [name, xs.length, ...(['right', 'asked'] as Outcome[]).map((o) => xs.filter((s) => s.outcome === o).length), xs.filter((s) => s.outcome === 'wrong' || s.outcome === 'missed').length];
+  const tots = [
+    total('total (corpus)', scored.filter((s) => s.set === 'corpus')),
+    total('total (holdout)', scored.filter((s) => s.set === 'holdout')),
+    total('total', scored),
+  ];
   const head = ['category', 'n', 'read right', 'asked back', 'wrong'];
-  const w = head.map((h, i) => Math.max(h.length, ...[...rows, tot].map((r) => String(r[i]).length)));
+  const w = head.map((h, i) => Math.max(h.length, ...[...rows, ...tots].map((r) => String(r[i]).length)));
   const line = (r: (string | number)[]) => r.map((x, i) => (i ? String(x).padStart(w[i]) : String(x).padEnd(w[i]))).join('  ');
-  console.log(['', line(head), ...rows.map(line), line(tot)].join('\n'));
-  const solvable = scored.filter((s) => !isAskOrModel(s.expect));
-  const right = solvable.filter((s) => s.outcome === 'right').length;
-  console.log(`solvable read right: ${right}/${solvable.length} (${((100 * right) / Math.max(1, solvable.length)).toFixed(1)} %)`);
+  console.log(['', line(head), ...rows.map(line), ...tots.map(line)].join('\n'));
+  const rate = (label: string, xs: Scored[]) => {
+    const solvable = xs.filter((s) => !isAskOrModel(s.expect));
+    const right = solvable.filter((s) => s.outcome === 'right').length;
+    return `solvable read right${label}: ${right}/${solvable.length} (${((100 * right) / Math.max(1, solvable.length)).toFixed(1)} %)`;
+  };
+  console.log([rate(' (corpus)', scored.filter((s) => s.set === 'corpus')), rate(' (holdout)', scored.filter((s) => s.set === 'holdout')), rate('', scored)].join('\n'));
   const wrong = scored.filter((s) => s.outcome === 'wrong' || s.outcome === 'missed');
   if (wrong.length) console.log(['wrong:', ...wrong.map((s) => `  ${s.id}: ${s.why}`)].join('\n'));
-  const asked = solvable.filter((s) => s.outcome === 'asked');
+  const asked = scored.filter((s) => !isAskOrModel(s.expect) && s.outcome === 'asked');
   if (asked.length) console.log(['asked back although solvable:', ...asked.map((s) => `  ${s.id}${s.why ? ': ' + s.why : ''}`)].join('\n'));
 }
 
@@ -162,14 +186,16 @@ test('expected.json has reference numbers for every solvable expectation', () =>
     if (!ref || !ref.values || !Object.keys(ref.values).length) missing.push(`${id}: no values`);
     else if (JSON.stringify(acceptedTools({ tool: ref.tool })) !== JSON.stringify(acceptedTools(e))) missing.push(`${id}: tool ${short(ref.tool)} != ${short(e.tool)}`);
   };
-  for (const q of requests) check(q.id, q.expect);
-  for (const c of conversations) c.turns.forEach((t, i) => check(`${c.id}#${i}`, t.expect));
+  for (const [, set] of SETS) {
+    for (const q of set.requests) check(q.id, q.expect);
+    for (const c of set.conversations) c.turns.forEach((t, i) => check(`${c.id}#${i}`, t.expect));
+  }
   assert.deepEqual(missing, [], 'regenerate with: python3 test/fixtures/requests/expected.py');
-  const ids = [...requests.map((q) => q.id), ...conversations.map((c) => c.id)];
+  const ids = SETS.flatMap(([, set]) => [...set.requests.map((q) => q.id), ...set.conversations.map((c) => c.id)]);
   assert.equal(new Set(ids).size, ids.length, 'ids are unique');
 });
 
-test('the reader reads the corpus: no wrong reading, >= 95 % right, ask/model asked back', () => {
+test('the reader reads the corpus and the held-out set: no wrong reading, >= 95 % right, ask/model asked back', () => {
   const scored = scoreAll();
   report(scored);
   const wrong = scored.filter((s) => s.outcome === 'wrong');
