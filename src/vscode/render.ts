@@ -102,8 +102,9 @@ export async function streamTurn(
           break;
         }
         case 'error':
-          // shown once, here, in the answer's Markdown (not also as the result's errorDetails):
-          // it stays in order after the reading, its Markdown renders, and it is copied with the answer
+          // shown once, here, in the answer's Markdown (not also as the result's errorDetails box):
+          // it stays in order after the reading line it explains, it is copied with the answer, and
+          // the next turn's model history (historyMessages reads Markdown parts) still sees it
           stream.markdown(`\n\n**Error:** ${e.message}\n\n`);
           summary.error = e.message;
           log.warn(e.message);

@@ -212,6 +212,28 @@ export async function conversationTests(page, { uiTest, expect, hostCommand, ens
     await page.screenshot({ path: join(resultsDir, 'conversation-asked-answered.png') });
     await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
   }, 120_000);
+
+  await uiTest(page, 'ui: conversation: an error is shown once, in the answer, with no error box repeating it (test-results/conversation-error-once.png)', async () => {
+    await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+    const a = await turn('@control /search', /needs words/, { computed: false });
+    const said = await page.evaluate(() => {
+      let row;
+      let best = -1;
+      for (const r of document.querySelectorAll('.interactive-session .monaco-list-row')) {
+        const i = Number(r.getAttribute('data-index'));
+        if (r.querySelector('.interactive-response') && i > best) [row, best] = [r, i];
+      }
+      return {
+        times: (row?.innerText.match(/needs words to look for/g) ?? []).length,
+        errorBoxes: row ? row.querySelectorAll('.chat-error-detail, .interactive-response-error-details, .chat-error-confirmation, .chat-notification-widget').length : -1,
+      };
+    });
+    expect(/^Error: \/search needs words/.test(a.first), `the error line: ${a.first}`);
+    expect(said.times === 1 && said.errorBoxes === 0, `the error is shown ${said.times} time(s), error boxes ${said.errorBoxes}:\n${a.text}`);
+    await showNewestAnswerTop(page);
+    await page.screenshot({ path: join(resultsDir, 'conversation-error-once.png') });
+    await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
+  });
   return seen;
 }
 
