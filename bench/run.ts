@@ -7,6 +7,7 @@ import os from 'node:os';
 import { solveProblem, type Problem } from '../src/core/tools/batch.js';
 import { runLlamaBench } from './llama.js';
 import { runRetrievalBench } from './retrieval.js';
+import { runTurnsBench } from './turns.js';
 
 // Octave control 3.4 / SciPy 1.17 per-tool totals (s) and medians (ms), from the oracle README.
 const REF: Record<string, [number, number, number, number]> = {
@@ -56,8 +57,22 @@ console.log(`\n${summarySolvers}\n`);
 
 // the local engine: prefix reuse and time to first token, on the tiny model and any GGUF given
 const ggufs = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--reps');
-console.log('## Local model: prompt tokens evaluated per step, time to first token\n');
 void (async () => {
+// deterministic turns end to end (issue 10: an answer in under 300 ms)
+console.log('## Deterministic turns (no language model)\n');
+const turns = await runTurnsBench();
+console.log(turns + '\n');
+if (process.argv.includes('--turns-only')) {
+  if (process.argv.includes('--write')) {
+    // refresh only this section of RESULTS.md
+    const old = readFileSync('bench/RESULTS.md', 'utf8');
+    const section = `## Deterministic turns (no language model)\n\nEvery single request of the request corpus through the whole turn (read, plan, solve, verify, render as Markdown with LaTeX), each in a fresh conversation, after one warm-up pass; measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}.\n\n${turns}\n\n`;
+    const re = /## Deterministic turns \(no language model\)\n[\s\S]*?(?=## )/;
+    writeFileSync('bench/RESULTS.md', re.test(old) ? old.replace(re, section) : old.replace('## Local model (node-llama-cpp)', `${section}## Local model (node-llama-cpp)`));
+  }
+  return;
+}
+console.log('## Local model: prompt tokens evaluated per step, time to first token\n');
 const llama = await runLlamaBench(ggufs);
 console.log(llama);
 // the retrieval index beside raw flexsearch (--quick: 10k chunks only; --reps N: best of N interleaved runs)
@@ -66,7 +81,7 @@ const ri = process.argv.indexOf('--reps');
 const retrieval = await runRetrievalBench(process.argv.includes('--quick') ? [10000] : [10000, 100000], ri > 0 ? Number(process.argv[ri + 1]) : 1);
 console.log(retrieval);
 if (process.argv.includes('--write')) {
-  const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}, ${os.availableParallelism()} cores.\n\n## Solvers over the 512 reference problems\n\nOne warm-up pass, then one timed pass per problem (validation and solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summarySolvers}\n\n## Local model (node-llama-cpp)\n\nThe product's fixed prefix (system prompt + compact tool schemas). The tiny model is generated (random weights, byte-level vocabulary, so its token counts are larger than a real tokenizer's); the percentages are what matters: how much of the context a step re-evaluates.\n\n${llama}\n\n## Retrieval index (flexsearch, strict tokenizer)\n\nSynthetic chunks of about 200 words; each measurement in its own process (RSS). See bench/retrieval.ts for exactly what each row measures.\n\n${retrieval}\n`;
+  const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}, ${os.availableParallelism()} cores.\n\n## Solvers over the 512 reference problems\n\nOne warm-up pass, then one timed pass per problem (validation and solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summarySolvers}\n\n## Deterministic turns (no language model)\n\nEvery single request of the request corpus through the whole turn (read, plan, solve, verify, render), each in a fresh conversation, after one warm-up pass.\n\n${turns}\n\n## Local model (node-llama-cpp)\n\nThe product's fixed prefix (system prompt + compact tool schemas). The tiny model is generated (random weights, byte-level vocabulary, so its token counts are larger than a real tokenizer's); the percentages are what matters: how much of the context a step re-evaluates.\n\n${llama}\n\n## Retrieval index (flexsearch, strict tokenizer)\n\nSynthetic chunks of about 200 words; each measurement in its own process (RSS). See bench/retrieval.ts for exactly what each row measures.\n\n${retrieval}\n`;
   writeFileSync('bench/RESULTS.md', md);
 }
 })();
