@@ -2,12 +2,14 @@
  * Language models of our own in VS Code's model picker. The chat pane calls a participant
  * only when some model is selected, so without Copilot `@control` would be unreachable:
  * - "@control solvers (no language model)" is honest about what it is: it runs the
- *   deterministic solver path on the last user message and says so otherwise;
+ *   deterministic solver path on the last user message, in the conversation the earlier user
+ *   messages built (as @control does), and says so otherwise;
  * - when a local GGUF file is configured, that model is offered too, so other participants
  *   and agent mode can use it (raw generation with their tools; nothing leaves the machine).
  */
 import * as vscode from 'vscode';
 import { collectTurn } from '../core/agent/turn.js';
+import { Conversation, executeReading, readTurn, recordExecution } from '../core/reader/index.js';
 import { eventsToMarkdown } from '../core/agent/events.js';
 import { createEngine } from '../core/engines/index.js';
 import type { ChatMessage, EngineToolSpec } from '../core/engines/types.js';
@@ -48,6 +50,38 @@ function localInfo(path: string): vscode.LanguageModelChatInformation {
     maxOutputTokens: 2048,
     capabilities: { toolCalling: true },
   };
+}
+
+/** "/c2d A=..." -> command c2d and the rest */
+function splitCommand(text: string): { prompt: string; command?: string } {
+  const m = /^\/(\w+)\s*/.exec(text);
+  return m ? { prompt: text.slice(m[0].length), command: m[1] } : { prompt: text };
+}
+
+/** earlier user messages replayed: at most this many, the newest */
+const REPLAYED = 12;
+
+/**
+ * The conversation the earlier user messages of this request built, read again by the core
+ * reader (each call's plan rerun, so c2d's discrete model is a system later turns can name).
+ * The provider keeps no state between requests; the chat sends the whole exchange, so the
+ * follow-ups a question back offers ("margins of G1") work here as in @control. Turn numbers
+ * count every earlier user message, replayed or not.
+ */
+function replayConversation(earlier: string[], maxN: number): Conversation {
+  const conv = new Conversation();
+  const skipped = Math.max(0, earlier.length - REPLAYED);
+  conv.turn = skipped;
+  for (const text of earlier.slice(skipped)) {
+    const { prompt, command } = splitCommand(text);
+    try {
+      const r = readTurn(conv, prompt, { command });
+      if (r.kind === 'call') recordExecution(conv, r, executeReading(r, { maxN }));
+    } catch {
+      conv.turn++; // unreadable then, unreadable now: it still was a turn
+    }
+  }
+  return conv;
 }
 
 function partsText(m: vscode.LanguageModelChatRequestMessage): string {
@@ -102,16 +136,11 @@ export function registerLanguageModelProvider(context: vscode.ExtensionContext, 
         }
         return;
       }
-      const last = [...messages].reverse().find((m) => m.role === vscode.LanguageModelChatMessageRole.User);
-      let text = last ? partsText(last).trim() : '';
-      let command: string | undefined;
-      const m = /^\/(\w+)\s*/.exec(text);
-      if (m) {
-        command = m[1];
-        text = text.slice(m[0].length);
-      }
-      log.info(`language-model provider request (${text.length} chars)`);
-      const events = await collectTurn({ prompt: text, command }, { math: mathEnabled(), maxN: maxStates() });
+      const users = messages.filter((m) => m.role === vscode.LanguageModelChatMessageRole.User).map((m) => partsText(m).trim()).filter(Boolean);
+      const { prompt, command } = splitCommand(users.pop() ?? '');
+      log.info(`language-model provider request (${prompt.length} chars, ${users.length} earlier message(s))`);
+      const conversation = replayConversation(users, maxStates());
+      const events = await collectTurn({ prompt, command, conversation }, { math: mathEnabled(), maxN: maxStates() });
       if (!token.isCancellationRequested) progress.report(new vscode.LanguageModelTextPart(eventsToMarkdown(events)));
     },
     async provideTokenCount(_model, text) {

@@ -64,7 +64,7 @@ export function registerConversationTests(): void {
     assert.equal(q.metadata?.conversation?.systems.length, 2);
   }, 60_000);
 
-  test('conversation: the language-model provider ("@control solvers") starts its answer with the reading and lists a question\'s candidates', async () => {
+  test('conversation: the language-model provider ("@control solvers") starts its answer with the reading, lists a question\'s candidates, and follows the conversation its messages carry', async () => {
     const [model] = await vscode.lm.selectChatModels({ vendor: 'control', id: 'control-solvers' });
     assert.ok(model, 'no @control solvers model');
     const read = async (text: string) => {
@@ -78,5 +78,24 @@ export function registerConversationTests(): void {
     const defs = await read('G1 = tf([1],[1 1]) and G2 = tf([1],[1 2])');
     assert.match(defs, /Noted these 2 systems/);
     assert.match(defs, /\n1\. .+: `.+`\n2\. /, `the candidates are not listed:\n${defs}`);
+    // the chat sends the whole exchange: a question back, then one of its candidates, reads
+    // in the conversation the earlier user messages built
+    const history = [
+      vscode.LanguageModelChatMessage.User('design an lqr for A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1'),
+      vscode.LanguageModelChatMessage.Assistant('Computed `lqr(A, B, Q, R = 1)` …'),
+      vscode.LanguageModelChatMessage.User('G1 = tf([1],[1 1]) and G2 = tf([1],[1 2])'),
+      vscode.LanguageModelChatMessage.Assistant('Noted these 2 systems …'),
+    ];
+    const send = async (msgs: vscode.LanguageModelChatMessage[]) => {
+      let out = '';
+      for await (const t of (await model.sendRequest(msgs, {})).text) out += t;
+      return out;
+    };
+    const which = await send([...history, vscode.LanguageModelChatMessage.User('its margins')]);
+    assert.match(which, /^Which system/, which.slice(0, 300));
+    const g1 = await send([...history, vscode.LanguageModelChatMessage.User('its margins'), vscode.LanguageModelChatMessage.Assistant(which), vscode.LanguageModelChatMessage.User('margins of G1')]);
+    assert.match(g1, /^Computed `margins\(num = \[1\], den = \[1 1\]\)`; num, den from G1 \(turn 2\)/, g1.slice(0, 300));
+    const r10 = await send([...history.slice(0, 2), vscode.LanguageModelChatMessage.User('now with R=10')]);
+    assert.match(r10, /^Computed `lqr\(A, B, Q, R = 10\)`; A, B from turn 1/, r10.slice(0, 300));
   }, 30_000);
 }
