@@ -59,6 +59,10 @@ export interface ConversationState {
   /** systems the last turn produced or defined (c2d's result, several definitions) */
   recent: number[];
   lastCall?: LastCall;
+  /** what the last turn was: a definition keeps the systems of earlier definitions in scope */
+  lastKind?: 'call' | 'define' | 'ask' | 'none';
+  /** the last call of each tool ("the lqr again with R = 5") */
+  calls?: Record<string, LastCall>;
 }
 
 export class Conversation implements ConversationState {
@@ -68,6 +72,8 @@ export class Conversation implements ConversationState {
   current?: number;
   recent: number[] = [];
   lastCall?: LastCall;
+  lastKind?: 'call' | 'define' | 'ask' | 'none';
+  calls: Record<string, LastCall> = {};
 
   static fromJSON(s: Partial<ConversationState> | undefined): Conversation {
     const c = new Conversation();
@@ -78,11 +84,13 @@ export class Conversation implements ConversationState {
     c.current = typeof s.current === 'number' && s.current < c.systems.length ? s.current : undefined;
     c.recent = Array.isArray(s.recent) ? s.recent.filter((i) => typeof i === 'number' && i < c.systems.length) : [];
     c.lastCall = s.lastCall;
+    c.lastKind = s.lastKind;
+    c.calls = s.calls && typeof s.calls === 'object' ? s.calls : {};
     return c;
   }
 
   toJSON(): ConversationState {
-    return { turn: this.turn, systems: this.systems, vars: this.vars, current: this.current, recent: this.recent, lastCall: this.lastCall };
+    return { turn: this.turn, systems: this.systems, vars: this.vars, current: this.current, recent: this.recent, lastCall: this.lastCall, lastKind: this.lastKind, calls: this.calls };
   }
 
   /** adds a system (or finds the same one already there) and returns its index */

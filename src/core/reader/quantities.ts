@@ -68,7 +68,7 @@ export function findSampleTimes(text: string): Sample[] {
     }
   };
   const period = new RegExp(
-    String.raw`(?<![\w.])(?:T_?s|T_?sample|dt|Tsamp|sampl(?:e|ing)[ -](?:time|period|interval)|sample[ -]?rate[ -]period|period)\s*(?:=|:|of|is|equal to|equals)?\s*(?:=\s*)?(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})?(?![\w/])`,
+    String.raw`(?<![\w.])(?:T_?s|T_?sample|dt|Tsamp|samp[a-z]{0,5}[ -](?:time|period|interval)|sample[ -]?rate[ -]period|period)\s*(?:=|:|of|is|equal to|equals)?\s*(?:=\s*)?(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})?(?![\w/])`,
     'gi',
   );
   let m: RegExpExecArray | null;

@@ -13,7 +13,7 @@ import { splitArgs, type CallFound } from './calls.js';
 import { Conversation, isDiscrete, systemLabel, type Origin, type System, type SystemEntry } from './conversation.js';
 import { callNames, namedTools } from './lexicon.js';
 import { completeConjugates, readNumberList, specPoles, timeQuantity, type Cx } from './quantities.js';
-import { gridValue, polyFromRoots, scanMessage, type Scan } from './scan.js';
+import { gridValue, polyFromRoots, scanMessage, STATE_EQ_DISCRETE, type Scan } from './scan.js';
 import { parseTfExpression } from './tfexpr.js';
 
 export interface Candidate {
@@ -317,6 +317,8 @@ function construct(kind: string, args: { name?: string; text: string }[], scope:
     p?.kind === 'number' ? [p.value] : p?.kind === 'matrix' ? (p.value.length === 0 ? [] : flat(p.value)) : undefined;
   const asRoots = (p: ArgVal | undefined): Cx[] | undefined =>
     p?.kind === 'poles' ? p.value : asVec(p)?.map((x) => [x, 0] as Cx);
+  const delay = args.find((a) => /delay/i.test(a.text) || /delay/i.test(a.name ?? ''));
+  if (delay) return { kind: 'error', message: `${kind}(… ${delay.name ?? delay.text} …): time delays are not supported yet; approximate the delay with a Padé approximation and give the rational transfer function` };
   if (k === 'ss' || k === 'statespace') {
     if (pos.length === 1 && pos[0].kind === 'system') return undefined; // ss(G): a conversion, read as tf2ss
     const ms = pos.map((p) => (p.kind === 'matrix' ? p.value : p.kind === 'number' ? [[p.value]] : undefined));
@@ -605,7 +607,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const named = namedTools(lexText);
   // what the numbers in the message imply when no tool is named strongly
   const specWords = /^(?:overshoot|settling time|rise time|peak time)$/;
-  if (Object.keys(scan.specs).length && (scan.assigns.has('B') || sel?.assigns.has('B')) && !scan.assigns.has('C')) {
+  const convB = conv.current !== undefined && conv.systems[conv.current]?.sys.kind === 'ss' && !!(conv.systems[conv.current].sys as { B?: Matrix }).B;
+  if (Object.keys(scan.specs).length && (scan.assigns.has('B') || sel?.assigns.has('B') || (convB && !defined.length)) && !scan.assigns.has('C')) {
     for (let i = named.length - 1; i >= 0; i--) if (named[i].tool === 'stepinfo' && named[i].hits.every((h) => specWords.test(h.phrase))) named.splice(i, 1);
   }
   const topStrength = named[0]?.strength ?? 0;
@@ -622,6 +625,13 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   if (!opts.command && !fromCall && DESIGN_WITH_MODEL.test(text)) {
     record(conv, pending);
     return { kind: 'none', reason: 'a design task (PID, lead/lag, tuning, loop shaping) that needs a model or a dedicated tool', problems };
+  }
+  // a Lyapunov or Stein equation written out: A P A' - P + Q = 0, A X + X A' + Q = 0 (or = -Q)
+  if (!tool && !toolCalls.length) {
+    const T = String.raw`(?:'|ᵀ|\^\s*T|\.T|\^\{T\})`;
+    const rhs = String.raw`(?:\+\s*Q\s*=\s*0|=\s*[-−]\s*Q)`;
+    if (new RegExp(String.raw`\bA\s*\*?\s*([PXS])\s*\*?\s*A\s*${T}\s*[-−]\s*\1\s*${rhs}`).test(text)) tool = getTool('dlyap');
+    else if (new RegExp(String.raw`\bA\s*\*?\s*([PXS])\s*\+\s*\1\s*\*?\s*A\s*${T}\s*${rhs}`).test(text)) tool = getTool('lyap');
   }
   if (!tool && named.length) {
     // weak readings that do not fit the system are no readings ("transfer function" of a transfer function)
@@ -670,7 +680,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   // conceptual questions go to a model, even when they name a tool
   const hasNumbers = defined.length > 0 || scan.assigns.size > 0 || toolCalls.length > 0;
-  if (!opts.command && !fromCall && CONCEPTUAL.test(text) && !hasNumbers && !REFERS.test(text)) {
+  const ADVICE = /^\s*(?:why|how come|explain|how (?:would|should|could|can|do) (?:i|we|you)\b|what (?:would|should|could) (?:i|we)\b|is it (?:possible|better|ok|a good idea))/i;
+  if (!opts.command && !fromCall && ((CONCEPTUAL.test(text) && !REFERS.test(text)) || ADVICE.test(text)) && !hasNumbers) {
     record(conv, pending);
     return { kind: 'none', reason: 'a question about concepts, not a computation on your numbers', problems };
   }
@@ -679,6 +690,12 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const extraGiven =
     [...scan.assigns.keys()].some((k) => !['A', 'B', 'C', 'D', 'num', 'den'].includes(k)) || scan.samples.length > 0 || !!scan.poles || !!scan.method || !!scan.t || !!scan.w || Object.keys(scan.specs).length > 0;
   let followUp = false;
+  // "the lqr again with R = 5": the last call of that tool, on its system, is continued
+  const again = tool && !fromCall && !defined.length && /\b(?:again|as before|like before|the (?:same|earlier|previous|first)\b)/i.test(text) ? conv.calls[tool.name] : undefined;
+  if (again) {
+    conv.lastCall = again;
+    followUp = true;
+  }
   // "try poles at -3 and -4 instead": a weak word ("poles") in a follow-up continues the last call
   if (tool && via === 'words' && !opts.command && (named[0]?.strength ?? 0) < 2 && conv.lastCall && FOLLOW_UP.test(text) && !defined.length) tool = undefined;
   const namesSystem = conv.systems.some((e) => e.name && new RegExp(`(?<![\\w.])${e.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w(=])`).test(text));
@@ -691,6 +708,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
 
   if (!tool) {
     record(conv, pending);
+    // "Discrete model, Ts = 0.1 s: A = …": the sample time belongs to the model defined (as ss(A, B, C, D, Ts))
+    if (scan.samples.length === 1 && !scan.samples[0].unitless) for (const d of defined) if (d.sys.kind === 'ss' && d.sys.Ts === undefined) d.sys.Ts = scan.samples[0].Ts;
     if (defined.length || scan.assigns.size || scan.samples.length) {
       return {
         kind: 'define',
@@ -742,7 +761,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       const pick = inTurn.length === 1 ? inTurn[0] : inTurn.find(([s]) => (/\bdiscret/i.test(text) ? s.role === 'result' : /\bcontinuous/i.test(text) ? s.role === 'given' : false));
       if (pick) sysVal = { sys: pick[0].sys, origin: { from: 'turn', turn: tn, text: systemLabel(pick[0]) }, label: systemLabel(pick[0]), index: pick[1] };
     }
-    if (!sysVal && !defined.length) {
+    if (!sysVal && !defined.length && !again) {
       // the system in use: the conversation's current one, unless the last turn left two
       const inScope = [...new Set([...(conv.current !== undefined ? [conv.current] : []), ...conv.recent])];
       if (inScope.length === 1) {
@@ -768,11 +787,26 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
 
   // ---- discrete or continuous
   const sysDiscrete = sysVal ? isDiscrete(sysVal.sys) : false;
-  const saysDiscrete = /\b(?:discrete|digital|sampled|z-domain)\b/i.test(text) && !/\bdiscreti[sz]/i.test(text);
+  const props0 = tool.parameters.properties;
+  const saysDiscrete = (/\b(?:discrete|digital|sampled|z-domain)\b/i.test(text) && !/\bdiscreti[sz]/i.test(text)) || STATE_EQ_DISCRETE.test(text);
+  // a discrete design on a plant the message calls continuous: discretise first, or the continuous design?
+  if (tool.words.continuous && /\bcontinuous\b/i.test(text) && !sysDiscrete && !(props0.Ts && scan.samples.length)) {
+    record(conv, pending);
+    const c = getTool(tool.words.continuous)!;
+    return {
+      kind: 'ask',
+      question: `${tool.name} designs for a discrete model, and the message says the plant is continuous. Discretise it first (c2d needs Ts), or use ${c.name} on the continuous model?`,
+      candidates: [
+        { label: `${c.name} on the continuous model`, prompt: message, command: c.name },
+        { label: 'Discretise first (c2d)', prompt: message, command: 'c2d' },
+      ],
+    };
+  }
   const wantDiscrete = sysDiscrete || (saysDiscrete && !!tool.words.discrete);
   if (wantDiscrete && tool.words.discrete && !(fromCall && fromCall.form.args[0] === 'A' && !sysDiscrete)) tool = variantFor(tool, true);
 
   let props = tool.parameters.properties;
+  let gFromB = false;
   const args: Record<string, unknown> = {};
   const origins: Record<string, Origin> = {};
   const used = new Set<string>();
@@ -821,6 +855,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     // kalman(sys, Qn, Rn) / lqe(sys, Qn, Rn): the noise enters where the inputs do (G = B)
     if (props.G && args.G === undefined && fromCall.form.args[0] === 'sys' && sysVal?.sys.kind === 'ss' && sysVal.sys.B) {
       set('G', sysVal.sys.B, sysVal.origin);
+      gFromB = true;
       if (!fromCall.form.note) notes.push(`G taken as B of ${sysVal.label} (every input is process noise)`);
     }
   }
@@ -1047,6 +1082,41 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
   }
 
+  // weights written as the identity, sized by the system
+  for (const [name, txt] of scan.identity) {
+    const key = Object.keys(props).find((p) => p === name || aliases[p]?.includes(name));
+    if (!key || args[key] !== undefined) continue;
+    const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
+    const m = Array.isArray(args.B) ? (args.B as Matrix)[0]?.length : Array.isArray(args.G) ? (args.G as Matrix)[0]?.length : undefined;
+    const p = Array.isArray(args.C) ? (args.C as Matrix).length : undefined;
+    const size = key === 'Q' || key === 'G' ? n : key === 'R' || key === 'Qn' ? m : key === 'Rn' ? p : undefined;
+    if (size) set(key, Array.from({ length: size }, (_, i) => Array.from({ length: size }, (_, j) => (i === j ? 1 : 0))), { from: 'message', text: txt });
+  }
+  // a parameter named exactly as a matrix the user assigned in an earlier turn (G = [...] then "kalman gain"),
+  // when the system also comes from the conversation
+  if (sysVal && (sysVal.origin.from === 'turn' || sysVal.origin.from === 'system') && !defined.length) {
+    for (const k of tool.parameters.required ?? []) {
+      if (args[k] !== undefined || SYS_PARAMS.has(k)) continue;
+      const v = conv.vars[k];
+      const sysTurn = sysVal.origin.from === 'turn' || sysVal.origin.from === 'system' ? sysVal.origin.turn : 0;
+      if (v && v.turn >= sysTurn) set(k, props[k]?.type === 'number' ? scalar(v.value) : v.value, { from: 'turn', turn: v.turn, text: v.text });
+    }
+  }
+  // kalman(sys, Qn, Rn) with G = B: Qn must match the inputs, else which inputs are noise is unclear
+  if (Array.isArray(args.G) && args.Qn !== undefined && gFromB) {
+    const q = Array.isArray(args.Qn) ? (args.Qn as Matrix).length : 1;
+    const g = (args.G as Matrix)[0]?.length ?? 1;
+    if (q !== g) {
+      record(conv, pending);
+      return { kind: 'ask', question: `G was taken as B, which has ${g} inputs, but Qn is ${q}x${q}. Which inputs carry the process noise? Give G (n x ${q}) or a ${g}x${g} Qn.`, candidates: [] };
+    }
+  }
+  // c2d in a follow-up: a time written alone is the new sample time ("and 0.5 ms with tustin", "what about 200 µs")
+  if (tool.name === 'c2d' && (args.Ts === undefined || origins.Ts?.from === 'turn') && (followUp || fromConversation) && !scan.samples.length) {
+    const q = text.match(/(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(ms|[uµμ]s|ns|s|sec|seconds?)(?![\w/])/i);
+    const v = q ? timeQuantity(Number(q[1]), q[2]) : undefined;
+    if (v) set('Ts', v, { from: 'message', text: q![0] });
+  }
   // ---- defaults and what is still missing
   // "eigs of [0 1; -2 -3]": a matrix written without a name, for a tool of A alone
   if (!sysVal && !args.A && props.A && (tool.parameters.required ?? []).filter((k) => (SS as readonly string[]).includes(k)).length === 1) {
@@ -1239,13 +1309,17 @@ function record(conv: Conversation, p: PendingRecord, call?: CallReading, sys?: 
   if (call) {
     conv.current = used;
     conv.lastCall = { tool: call.tool, args: call.args, origins: call.origins, system: used, turn: p.turn, ...(call.plan ? { plan: call.plan } : {}) };
+    conv.calls[call.tool] = conv.lastCall;
     if (used !== undefined) recent.push(used);
   } else if (idx.length) {
     conv.current = idx.length === 1 ? idx[0] : conv.current;
+    // G1 in one message, G2 in the next, then "its step response": both are in scope
+    if (conv.lastKind === 'define') recent.push(...conv.recent);
     recent.push(...idx);
     if (idx.length) conv.lastCall = conv.lastCall && conv.lastCall.system !== undefined && !idx.includes(conv.lastCall.system) ? { ...conv.lastCall, system: idx.length === 1 ? idx[0] : undefined } : conv.lastCall;
   } else if (conv.current !== undefined) recent.push(conv.current);
   conv.recent = [...new Set(recent)];
+  conv.lastKind = call ? 'call' : idx.length ? 'define' : 'ask';
 }
 
 /** after a call ran: its result may be a new system (c2d's discrete model) */

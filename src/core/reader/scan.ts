@@ -8,9 +8,12 @@ import { findAssignments, isLiteralName } from '../parse/index.js';
 import { parseMatrixLiteral } from '../parse/index.js';
 import type { Matrix } from '../types.js';
 import { findCalls, splitArgs, type CallFound } from './calls.js';
+export const STATE_EQ_DISCRETE = /x\s*(?:\[\s*k\s*\+\s*1\s*\]|\(\s*k\s*\+\s*1\s*\))/i;
 import type { System } from './conversation.js';
 import { completeConjugates, findSampleTimes, findSpecs, readNumberList, timeQuantity, radPerSecond, type Cx, type Sample, type Specs } from './quantities.js';
 import { findTfExpressions, parseTfExpression } from './tfexpr.js';
+
+const NUMBER_WORDS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15, twenty: 20 };
 
 export interface Assigned {
   value?: Matrix;
@@ -39,6 +42,8 @@ export interface Scan {
   w?: { value: number[]; text: string };
   /** things recognised and not readable, said in the answer */
   problems: string[];
+  /** weights given as the identity in words ("Q = I", "R is the identity"), sized by the reader */
+  identity: Map<string, string>;
 }
 
 /** small repairs that keep the matrix readers from losing a value */
@@ -61,6 +66,8 @@ export function repair(text: string): string {
       .replace(/\s*(?:->|=>|→)\s*/g, ' ; ')
       // "A is [[0, 1], [-2, -3]] and B is [[0], [1]]": a matrix named in prose
       .replace(/\b([A-Z]\w{0,3})\s+(?:is|equals|are)\s+(?=[\[(])/g, '$1 = ')
+      // "minus six" -> -6 (number words after minus/negative)
+      .replace(/\b(minus|negative)\s+(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)\b/gi, (_m, _s, w: string) => '-' + NUMBER_WORDS[w.toLowerCase()])
       // "minus 5" -> -5
       .replace(/\bminus\s+(?=\d)/gi, '-')
       // EYE(2), ZEROS(2,1) written in capitals
@@ -298,6 +305,32 @@ export function findPoints(text: string): Pick<Scan, 't' | 'w'> {
   return out;
 }
 
+/** the matrices of state equations written with literal matrices */
+function stateEquations(text: string, assigns: Map<string, Assigned>): void {
+  const MAT = String.raw`(\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\]|[-+]?\d+\.?\d*)`;
+  const lhsX = String.raw`(?:x\s*'|ẋ|x_?dot|xdot|dx\s*/\s*dt|x\s*\[\s*k\s*\+\s*1\s*\]|x\s*\(\s*k\s*\+\s*1\s*\))(?:\s*\(t\))?`;
+  const xv = String.raw`x(?:\s*\[\s*k\s*\]|\s*\(\s*[kt]\s*\))?`;
+  const uv = String.raw`u(?:\s*\[\s*k\s*\]|\s*\(\s*[kt]\s*\))?`;
+  const st = new RegExp(String.raw`${lhsX}\s*=\s*${MAT}\s*\*?\s*${xv}\s*\+\s*${MAT}\s*\*?\s*${uv}`, 'i').exec(text);
+  const read = (name: string, lit: string) => {
+    if (assigns.get(name)?.value) return;
+    try {
+      assigns.set(name, { value: parseMatrixLiteral(lit), text: `${name} = ${lit}` });
+    } catch {
+      /* not a matrix */
+    }
+  };
+  if (st) {
+    read('A', st[1]);
+    read('B', st[2]);
+  }
+  const out = new RegExp(String.raw`(?<![\w.])y(?:\s*\[\s*k\s*\]|\s*\(\s*[kt]\s*\))?\s*=\s*${MAT}\s*\*?\s*${xv}(?:\s*\+\s*${MAT}\s*\*?\s*${uv})?`, 'i').exec(text);
+  if (out && st) {
+    read('C', out[1]);
+    if (out[2]) read('D', out[2]);
+  }
+}
+
 /**
  * Assignments whose values use names assigned before them (`Q = C'*C`, `G = B`,
  * `B = np.array([[Ts**2/2], [Ts]])`): the names are replaced by their values and the result
@@ -338,6 +371,25 @@ export function scanMessage(message: string): Scan {
   const problems: string[] = [];
   const assigns = new Map<string, Assigned>();
   for (const a of findAssignments(text)) assigns.set(a.name, { value: a.value, error: a.error, text: `${a.name} = ${a.valueText}` });
+  // "A P A' - P + Q = 0": the right-hand side of an equation is not an assignment
+  for (const [name] of [...assigns]) {
+    if (new RegExp(`[-+*/−]\\s*${name}\\s*=\\s*0(?![\\d.])`).test(text) && !new RegExp(`(?:^|[\\s,;(])${name}\\s*=\\s*0(?![\\d.])`).test(text.replace(new RegExp(`[-+*/−]\\s*${name}\\s*=\\s*0`), ''))) assigns.delete(name);
+  }
+  // python tuple assignment: num, den = [1.0], [1.0, 0.6, 1.0]
+  for (const m of text.matchAll(/(?:^|[;\n])\s*([A-Za-z_]\w*)\s*,\s*([A-Za-z_]\w*)\s*=(?!=)\s*([^\n;]+)/g)) {
+    const parts = splitArgs(m[3].trim().replace(/^\(([\s\S]*)\)$/, '$1'));
+    if (parts.length !== 2 || parts.some((p) => p.name)) continue;
+    [m[1], m[2]].forEach((name, k) => {
+      try {
+        // the tuple is the whole statement: it wins over the partial `den = [1.0]` the literal finder saw
+        assigns.set(name, { value: parseMatrixLiteral(parts[k].text), text: `${name} = ${parts[k].text}` });
+      } catch {
+        /* not literals */
+      }
+    });
+  }
+  // state equations: x' = [..]x + [..]u, ẋ = …, x_dot = …, x[k+1] = …, y = [..]x + [..]u
+  stateEquations(text, assigns);
   derivedAssignments(text, assigns);
   // a JSON object of arguments: {"A": [[0,1],[-2,-3]], "B": [[0],[1]], ...}
   const t0 = text.trim();
@@ -363,6 +415,10 @@ export function scanMessage(message: string): Scan {
   }
   for (const e of tfs.errors) problems.push(`${e.text}: ${e.message}`);
   const calls = findCalls(text);
+  const identity = new Map<string, string>();
+  for (const m of text.matchAll(/(?<![\w.])(Q|R|Qn|Rn|W|V|N|G|Q_?w|R_?v)\s*(?:=|is|equals|as)\s*(?:an?\s+|the\s+)?(?:I|identity(?:\s+matrix)?|eye|unit matrix)(?![\w(])/g)) {
+    if (!assigns.get(m[1])?.value) identity.set(m[1], m[0]);
+  }
   const samples = findSampleTimes(text);
   const grids = findGrids(text, assigns);
   // Ts written with a unit: the literal reader took only the number
@@ -378,6 +434,7 @@ export function scanMessage(message: string): Scan {
     specs: findSpecs(text),
     ...grids,
     problems,
+    identity,
   };
 }
 

@@ -377,7 +377,11 @@ export const tools: ToolDef[] = [
   {
     name: 'poles_zeros',
     words: {
-      calls: [{ names: ['pole', 'zero', 'tzero', 'pzmap', 'poles', 'zeros', 'zpkdata', 'tf2zpk', 'ss2zp', 'tf2zp'], args: ['sys', 'type'] }],
+      calls: [
+        { names: ['pole', 'zero', 'tzero', 'pzmap', 'poles', 'zeros', 'zpkdata', 'tf2zpk', 'ss2zp', 'tf2zp'], args: ['sys', 'type'] },
+        { names: ['tf2zp', 'tf2zpk'], args: ['num', 'den'] },
+        { names: ['ss2zp'], args: ['A', 'B', 'C', 'D'] },
+      ],
       phrases: ['poles and zeros', 'zeros and poles', 'zeros of', 'transmission zeros', 'invariant zeros', 'pole-zero', 'pole zero map', 'zeros', 'zero locations'],
       weak: ['poles', 'pole locations', 'roots'],
       example: '/poles_zeros num=[1 2], den=[1 2 5]',
