@@ -47,6 +47,7 @@ export function registerConversationTests(): void {
     assert.match(r3, /^Computed `step\(num = \[1\], den = \[1 2 1\]\)`/);
     assert.doesNotMatch(r3, /turn \d|Ts/, r3);
     assert.deepEqual(t3.metadata?.toolCalls?.map((c) => c.tool), ['tf2ss', 'step', 'stepinfo']);
+    console.log(`[suite] /step plan (tf2ss, step, stepinfo) turn: ${t3.metadata?.metrics?.ms} ms`);
     // an error is said once: in the answer, not also as errorDetails
     assert.equal(t3.errorDetails, undefined);
   }, 90_000);
