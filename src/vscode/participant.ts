@@ -67,8 +67,12 @@ function historyMessages(chatContext: vscode.ChatContext): ChatMessage[] {
 export function registerParticipant(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, retrieval: RetrievalService): void {
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
     log.info(`@control ${request.command ? '/' + request.command + ' ' : ''}${request.prompt.slice(0, 200)}`);
-    // attached references (#selection, #file) are this turn's context only
-    const refs = await referenceText(request.references);
+    // attached references (#selection, #file) are this turn's context only. What VS Code attaches
+    // by itself (the editor's selection or file, ids vscode.implicit.*) counts only when the message
+    // points at it ("analyse this", "the selected model"): otherwise an open file would replace the
+    // system of a follow-up such as "now with R=10".
+    const pointsAtEditor = /\b(this|these|selection|selected|highlighted|the file|this file|here|my (?:model|code|script))\b/i.test(request.prompt);
+    const refs = await referenceText(request.references.filter((r) => !r.id.startsWith('vscode.implicit') || pointsAtEditor));
     const conversation = conversationFrom(chatContext);
     let engine;
     try {

@@ -110,7 +110,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     return;
   }
   // a model takes what the reader cannot read as a computation (questions, open requests)
-  if (opts.engine && (reading.kind === 'none' || (reading.kind === 'define' && reading.fromSelectionOnly))) {
+  if (opts.engine && (reading.kind === 'none' || (reading.kind === 'define' && (reading.fromSelectionOnly || reading.question)))) {
     const data = req.modelContext ?? req.context;
     const grounding = await ground(opts.retriever, req.prompt, opts.passages ?? 4);
     yield* referenceEvents(grounding?.hits ?? []);
@@ -139,7 +139,9 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   }
   if (reading.kind === 'define') {
     yield { type: 'text', text: defineText(reading, render.math) };
-    yield { type: 'ask', question: `What should I compute with ${reading.defined.length > 1 ? 'them' : 'it'}?`, candidates: nextSteps(reading) };
+    const next = nextSteps(reading);
+    if (next.length) yield { type: 'ask', question: `What should I compute with ${reading.defined.length > 1 ? 'them' : 'it'}?`, candidates: next };
+    else yield { type: 'text', text: '\n\nSay what to compute with these, for example `/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1`.' };
     yield* finish();
     return;
   }
@@ -216,24 +218,32 @@ function sysText(sys: DefineReading['defined'][number]['sys']): string {
 
 function defineText(r: DefineReading, _math: boolean): string {
   const lines = r.defined.map((d) => `- **${d.label}**: ${sysText(d.sys)}`);
-  const head = r.defined.length ? `Noted ${r.defined.length === 1 ? 'this system' : `these ${r.defined.length} systems`} for the next requests (nothing computed yet):` : 'Noted these matrices for the next requests (nothing computed yet).';
+  const asked = r.question ? `I have no solver for “${r.question}” yet, so nothing is computed. ` : '';
+  const head = asked + (r.defined.length ? `Noted ${r.defined.length === 1 ? 'this system' : `these ${r.defined.length} systems`} for the next requests${asked ? '' : ' (nothing computed yet)'}:` : `Noted these values for the next requests${asked ? '' : ' (nothing computed yet)'}.`);
   return [head, ...lines, ...r.notes.map((n) => `_${n}_`)].join('\n');
 }
 
 /** what an engineer usually asks next about a system just defined */
 function nextSteps(r: DefineReading): { label: string; prompt: string; command?: string }[] {
-  const d = r.defined[r.defined.length - 1];
-  if (!d) return [];
-  const ref = /^[A-Za-z_]\w*$/.test(d.label) ? d.label : 'it';
-  if (d.sys.kind === 'tf') return [
-    { label: 'Step response', prompt: `step response of ${ref}` },
-    { label: 'Bode plot and margins', prompt: `bode of ${ref}` },
-    { label: 'Poles and zeros', prompt: `poles and zeros of ${ref}` },
-  ];
-  return [
-    { label: 'Analyse (stability, controllability, observability)', prompt: `analyse ${ref}` },
-    { label: 'Step response', prompt: `step response of ${ref}` },
-  ];
+  const out: { label: string; prompt: string; command?: string }[] = [];
+  // the newest first; each labelled with its system when there are several
+  for (const d of [...r.defined].reverse().slice(0, 2)) {
+    const named = /^[A-Za-z_]\w*$/.test(d.label);
+    const ref = named ? d.label : 'it';
+    const of = r.defined.length > 1 && named ? ` of ${d.label}` : '';
+    if (d.sys.kind === 'tf')
+      out.push(
+        { label: `Step response${of}`, prompt: `step response of ${ref}` },
+        { label: `Bode plot and margins${of}`, prompt: `bode of ${ref}` },
+        { label: `Poles and zeros${of}`, prompt: `poles and zeros of ${ref}` },
+      );
+    else
+      out.push(
+        { label: `Analyse${of} (stability, controllability, observability)`, prompt: `analyse ${ref}` },
+        ...(d.sys.B && d.sys.C ? [{ label: `Step response${of}`, prompt: `step response of ${ref}` }] : []),
+      );
+  }
+  return out;
 }
 
 async function ground(retriever: Retriever | undefined, query: string, k: number): Promise<Grounding | undefined> {

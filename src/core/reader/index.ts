@@ -62,7 +62,8 @@ export function originText(o: Origin): string {
     case 'selection':
       return o.label ? `the selection (${o.label})` : 'the selection';
     case 'turn':
-      return `turn ${o.turn}${o.text ? ` (${short(o.text)})` : ''}`;
+      // "(A, B) of turn 4" says nothing more than "turn 4"
+      return `turn ${o.turn}${o.text && !/ of turn \d+$/.test(o.text) ? ` (${short(o.text)})` : ''}`;
     case 'system':
       return `${o.name} (turn ${o.turn})`;
     case 'default':
@@ -102,7 +103,7 @@ export function describeReading(r: CallReading): string {
   if (from.length) parts.push(from.join('; '));
   let line = parts.join('; ') + '.';
   if (r.unused.length) line += ` Not used by ${r.tool}: ${r.unused.join(', ')}.`;
-  if (r.notes.length) line += ' ' + r.notes.map((n) => (/[.!?]$/.test(n) ? n : n + '.')).join(' ');
+  if (r.notes.length) line += ' ' + r.notes.map((n) => n[0].toUpperCase() + n.slice(1)).map((n) => (/[.!?)]$/.test(n) ? n : n + '.')).join(' ');
   return line;
 }
 

@@ -151,6 +151,8 @@ export function readNumberList(text: string, from: number): { values: Cx[]; end:
   let lastEnd = i;
   for (;;) {
     skip(/\s*/y);
+    // "at s = -4 and s = -5": each item may repeat the variable
+    if (values.length) skip(/s\s*=\s*/y);
     const item = readComplex(text, i);
     if (!item) break;
     values.push(...item.values);
@@ -161,7 +163,7 @@ export function readNumberList(text: string, from: number): { values: Cx[]; end:
     if (!skip(/\s*(?:,|;)?\s*(?:and\s+|&\s*)?/y) || i === save) {
       // nothing: a list ends unless a number follows directly after spaces
     }
-    if (!/^[-+.\d(]/.test(text.slice(i, i + 1)) && !/^[ij]\d/.test(text.slice(i, i + 2))) {
+    if (!/^[-+.\d(]/.test(text.slice(i, i + 1)) && !/^[ij]\d/.test(text.slice(i, i + 2)) && !/^s\s*=\s*[-+.\d]/.test(text.slice(i))) {
       i = lastEnd;
       break;
     }

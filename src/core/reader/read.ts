@@ -47,6 +47,8 @@ export interface DefineReading {
   kind: 'define';
   /** everything defined came from the selection: the message itself asks something else */
   fromSelectionOnly: boolean;
+  /** words beyond the definitions that no tool reads ("bandwidth of G(s) = …"), for a model or to be said */
+  question?: string;
   defined: { label: string; sys: System }[];
   notes: string[];
 }
@@ -633,6 +635,19 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (new RegExp(String.raw`\bA\s*\*?\s*([PXS])\s*\*?\s*A\s*${T}\s*[-−]\s*\1\s*${rhs}`).test(text)) tool = getTool('dlyap');
     else if (new RegExp(String.raw`\bA\s*\*?\s*([PXS])\s*\+\s*\1\s*\*?\s*A\s*${T}\s*${rhs}`).test(text)) tool = getTool('lyap');
   }
+  // poles given as values ("observer … with poles at -10 and -12") are a design target, never "compute the poles"
+  if (!tool && scan.poles && !hasB && !convB && !FOLLOW_UP.test(text) && named.every((n) => n.strength < 2 || ['eig', 'poles_zeros'].includes(n.tool))) {
+    const hasC = scan.assigns.has('C') || sel?.assigns.has('C');
+    record(conv, pending);
+    if (hasC && /\b(?:observer|estimator|luenberger)\b/i.test(text)) {
+      return {
+        kind: 'ask',
+        question: 'An observer with these poles is pole placement on the dual system: L = place(Aᵀ, Cᵀ, p)ᵀ (the estimate follows x̂′ = Ax̂ + Bu + L(y − Cx̂)). Compute that?',
+        candidates: [{ label: `L = place(A', C', ${renderValue(scan.poles.values, 'poles')})'`, prompt: `L = place(A', C', [${scan.poles.values.map(([re, im]) => (im ? `${re}${im < 0 ? '-' : '+'}${Math.abs(im)}i` : String(re))).join(' ')}])'` }],
+      };
+    }
+    return { kind: 'ask', question: `The message gives poles (${renderValue(scan.poles.values, 'poles')}) but no input matrix B to place them with. Give B (or C for an observer).`, candidates: [] };
+  }
   if (!tool && named.length) {
     // weak readings that do not fit the system are no readings ("transfer function" of a transfer function)
     const sysKind = defined[0]?.sys ?? anySystem;
@@ -664,7 +679,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
 
   // "closed loop" with an analysis tool: never the open loop silently
-  const DESIGN_TOOLS = new Set(['lqr', 'dlqr', 'place', 'lqe', 'kalman', 'care', 'dare', 'c2d', 'tf2ss', 'ss2tf']);
+  // design tools, and the open-loop tools that judge the closed loop (Nyquist, margins, root locus, Bode)
+  const DESIGN_TOOLS = new Set(['lqr', 'dlqr', 'place', 'lqe', 'kalman', 'care', 'dare', 'c2d', 'tf2ss', 'ss2tf', 'nyquist', 'margins', 'rlocus', 'freqresp']);
   if (tool && !fromCall && !opts.command && /\bclosed[- ]?loop\b/i.test(text) && !DESIGN_TOOLS.has(tool.name) && !/\bfeedback\s*\(/.test(text)) {
     record(conv, pending);
     const hasK = scan.assigns.has('K') || !!conv.vars.K;
@@ -711,8 +727,16 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     // "Discrete model, Ts = 0.1 s: A = …": the sample time belongs to the model defined (as ss(A, B, C, D, Ts))
     if (scan.samples.length === 1 && !scan.samples[0].unitless) for (const d of defined) if (d.sys.kind === 'ss' && d.sys.Ts === undefined) d.sys.Ts = scan.samples[0].Ts;
     if (defined.length || scan.assigns.size || scan.samples.length) {
+      let rest = text;
+      for (const d of [...scan.systems].sort((a, b) => b.text.length - a.text.length)) rest = rest.split(d.text).join(' ');
+      for (const [, a] of scan.assigns) rest = rest.split(a.text.replace(/^(\S+) = /, '')).join(' ');
+      for (const c of scan.calls) rest = rest.split(c.text).join(' ');
+      for (const x of scan.samples) rest = rest.split(x.text).join(' ');
+      const words = (rest.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !/^(and|with|the|for|let|given|define|defined|this|that|plant|system|model|here|is|are|its|my|our|where|sys|num|den)$/i.test(w));
+      const question = words.length >= 1 || /\?/.test(rest) ? rest.replace(/[=;,]+/g, ' ').replace(/\s+/g, ' ').trim() : undefined;
       return {
         kind: 'define',
+        ...(question ? { question } : {}),
         fromSelectionOnly: !scan.assigns.size && defined.every((d) => d.origin.from === 'selection'),
         defined: defined.map((d) => ({ label: d.name ?? (d.sys.kind === 'tf' ? 'the transfer function' : '(A, B, C, D)'), sys: d.sys })),
         notes: [...problems, ...[...scan.assigns.entries()].filter(([, a]) => a.error).map(([k, a]) => `${k}: ${a.error}`)],
@@ -763,7 +787,17 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
     if (!sysVal && !defined.length && !again) {
       // the system in use: the conversation's current one, unless the last turn left two
-      const inScope = [...new Set([...(conv.current !== undefined ? [conv.current] : []), ...conv.recent])];
+      // systems in scope that this tool can run on (a pair (A, B) has no margins)
+      const fits = (i: number) => {
+        const e = conv.systems[i];
+        if (!e) return false;
+        if (e.sys.kind === 'tf') return toolAccepts(tool!, e.sys) !== 'no';
+        const req = tool!.parameters.required ?? [];
+        const p = tool!.parameters.properties;
+        return !!p.A && (['B', 'C'] as const).every((k) => !req.includes(k) && !(p.num && (k === 'C' || k === 'B')) ? true : e.sys.kind === 'ss' && e.sys[k] !== undefined);
+      };
+      const allInScope = [...new Set([...(conv.current !== undefined ? [conv.current] : []), ...conv.recent])];
+      const inScope = allInScope.filter(fits).length ? allInScope.filter(fits) : allInScope;
       if (inScope.length === 1) {
         const e = conv.systems[inScope[0]];
         sysVal = { sys: e.sys, origin: e.name ? { from: 'system', name: e.name, turn: e.turn } : { from: 'turn', turn: e.turn, text: systemLabel(e) }, label: systemLabel(e), index: inScope[0] };
@@ -790,7 +824,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const props0 = tool.parameters.properties;
   const saysDiscrete = (/\b(?:discrete|digital|sampled|z-domain)\b/i.test(text) && !/\bdiscreti[sz]/i.test(text)) || STATE_EQ_DISCRETE.test(text);
   // a discrete design on a plant the message calls continuous: discretise first, or the continuous design?
-  if (tool.words.continuous && /\bcontinuous\b/i.test(text) && !sysDiscrete && !(props0.Ts && scan.samples.length)) {
+  if (tool.words.continuous && /\bcontinuous\b/i.test(text) && followUp) tool = getTool(tool.words.continuous)!;
+  else if (tool.words.continuous && /\bcontinuous\b/i.test(text) && !sysDiscrete && !(props0.Ts && scan.samples.length)) {
     record(conv, pending);
     const c = getTool(tool.words.continuous)!;
     return {
@@ -852,6 +887,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       else problems.push(`${k}= is not an argument of ${fromCall.call.raw}`);
     }
     if (fromCall.form.note) notes.push(fromCall.form.note);
+    if (/^\s*'/.test(text.slice(fromCall.call.end)) && tool.name === 'place') notes.push("the transpose after the call gives the observer gain L = Kᵀ (here K of the dual system (Aᵀ, Cᵀ))");
     // kalman(sys, Qn, Rn) / lqe(sys, Qn, Rn): the noise enters where the inputs do (G = B)
     if (props.G && args.G === undefined && fromCall.form.args[0] === 'sys' && sysVal?.sys.kind === 'ss' && sysVal.sys.B) {
       set('G', sysVal.sys.B, sysVal.origin);
@@ -1022,7 +1058,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (!scan.poles && followUp) {
       const at = text.search(/[-+(\[{]?\s*[-+]?\d/);
       const list = at >= 0 ? readNumberList(text, at) : undefined;
-      if (list && !text.slice(list.end).replace(/[\s?.!)]/g, '')) {
+      const filler = /^\s*(?:and|or|now|try|what about|how about|instead|faster|slower|then|ok|okay|maybe|with)?[\s,:]*(?:with\s+)?(?:(?:the\s+)?poles?\s*)?(?:at\s+)?$/i;
+      if (list && filler.test(text.slice(0, at)) && !text.slice(list.end).replace(/[\s?.!)]/g, '').replace(/^instead$/i, '')) {
         const c = completeConjugates(list.values);
         scan.poles = { values: c.values, text: list.text, added: c.added };
       }
@@ -1082,6 +1119,18 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
   }
 
+  // Gramians: the controllability Gramian solves A W + W Aᵀ + B Bᵀ = 0, the observability one Aᵀ W + W A + Cᵀ C = 0
+  if (tool.name === 'lyap' && args.Q === undefined && /gram(?:ian)?\b/i.test(text)) {
+    const B = scope.matrix('B')?.value ?? (sysVal?.sys.kind === 'ss' ? sysVal.sys.B : undefined);
+    const C = scope.matrix('C')?.value ?? (sysVal?.sys.kind === 'ss' ? sysVal.sys.C : undefined);
+    const mul = (X: Matrix, Y: Matrix) => X.map((r) => Y[0].map((_, j) => r.reduce((acc, x, k) => acc + x * Y[k][j], 0)));
+    const tr = (X: Matrix) => X[0].map((_, j) => X.map((r) => r[j]));
+    if (/observab/i.test(text) && C && Array.isArray(args.A)) {
+      set('A', tr(args.A as Matrix), { from: 'message', text: 'Aᵀ (observability Gramian: Aᵀ W + W A + Cᵀ C = 0)' });
+      set('Q', mul(tr(C), C), { from: 'message', text: 'Cᵀ C (observability Gramian)' });
+    } else if (B && !/observab/i.test(text)) set('Q', mul(B, tr(B)), { from: 'message', text: 'B Bᵀ (controllability Gramian: A W + W Aᵀ + B Bᵀ = 0)' });
+    for (const k of ['B', 'C']) if (unused.includes(k)) unused.splice(unused.indexOf(k), 1);
+  }
   // weights written as the identity, sized by the system
   for (const [name, txt] of scan.identity) {
     const key = Object.keys(props).find((p) => p === name || aliases[p]?.includes(name));
@@ -1112,6 +1161,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
   }
   // c2d in a follow-up: a time written alone is the new sample time ("and 0.5 ms with tustin", "what about 200 µs")
+  if (tool.name === 'c2d' && args.Ts === undefined && scan.t?.value.length === 1 && scan.t.value[0] > 0) set('Ts', scan.t.value[0], { from: 'message', text: scan.t.text });
   if (tool.name === 'c2d' && (args.Ts === undefined || origins.Ts?.from === 'turn') && (followUp || fromConversation) && !scan.samples.length) {
     const q = text.match(/(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(ms|[uµμ]s|ns|s|sec|seconds?)(?![\w/])/i);
     const v = q ? timeQuantity(Number(q[1]), q[2]) : undefined;
@@ -1137,6 +1187,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     set('Ts', 1, { from: 'default', text: 'Ts unspecified: 1 s, frequencies in rad/sample (as MATLAB with Ts = -1)' });
   }
   const planned = new Set(['t', 'w']);
+  // tools that take (A, B, C, D) or num/den (margins, dcgain, …) need C when given a state-space model
+  if (props.num && Array.isArray(args.A) && (args.B === undefined || args.C === undefined)) {
+    record(conv, pending);
+    return askMissing(tool, args, ['B', 'C'].filter((k) => args[k] === undefined), message, conv, problems);
+  }
   const missing = required.filter((k) => args[k] === undefined && !planned.has(k) && !(fromTf && (SS as readonly string[]).includes(k)));
   if (!sysVal && !fromTf && !(SS as readonly string[]).some((k) => args[k] !== undefined)) {
     record(conv, pending);

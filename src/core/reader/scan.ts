@@ -185,9 +185,11 @@ export function findPoles(text: string): Scan['poles'] {
       break;
     }
     if (!list) continue;
-    // "at 10 Hz", "to 0.1 s": a quantity, not a pole
+    // "at 10 Hz", "to 0.1 s", "poles of 1/(s^2+…)": a quantity or an expression, not a pole
     const after = text.slice(list.end, list.end + 12);
-    if (/^\s*(?:hz|khz|rad|s\b|sec|ms|%|dB|deg|seconds?|x|\*|states?)/i.test(after)) continue;
+    if (/^\s*(?:hz|khz|rad|s\b|sec|ms|%|dB|deg|seconds?|x|\*|states?|[/*^(])/i.test(after)) continue;
+    // a matrix ("eigs of [0 1 0; 0 0 1; …]") is not a list of poles
+    if (/^\[[^\]]*;[^\]]*\]/.test(list.text) && /\d\s+[-+]?\d[^;\]]*;/.test(list.text)) continue;
     // "a double pole at -3", "both poles at -4": the value repeated
     const before = text.slice(Math.max(0, m.index - 30), from);
     const rep = /\b(double|both|two|repeated)\b/i.test(before) ? 2 : /\b(triple|three)\b/i.test(before) ? 3 : 1;
@@ -373,7 +375,7 @@ export function scanMessage(message: string): Scan {
   for (const a of findAssignments(text)) assigns.set(a.name, { value: a.value, error: a.error, text: `${a.name} = ${a.valueText}` });
   // "A P A' - P + Q = 0": the right-hand side of an equation is not an assignment
   for (const [name] of [...assigns]) {
-    if (new RegExp(`[-+*/−]\\s*${name}\\s*=\\s*0(?![\\d.])`).test(text) && !new RegExp(`(?:^|[\\s,;(])${name}\\s*=\\s*0(?![\\d.])`).test(text.replace(new RegExp(`[-+*/−]\\s*${name}\\s*=\\s*0`), ''))) assigns.delete(name);
+    if (/=\s*0$/.test(assigns.get(name)!.text) && new RegExp(`[-+*/−]\\s*${name}\\s*=\\s*0(?![\\d.])`).test(text) && !new RegExp(`(?:^|[\\s,;(])${name}\\s*=\\s*0(?![\\d.])`).test(text.replace(new RegExp(`[-+*/−]\\s*${name}\\s*=\\s*0`), ''))) assigns.delete(name);
   }
   // python tuple assignment: num, den = [1.0], [1.0, 0.6, 1.0]
   for (const m of text.matchAll(/(?:^|[;\n])\s*([A-Za-z_]\w*)\s*,\s*([A-Za-z_]\w*)\s*=(?!=)\s*([^\n;]+)/g)) {

@@ -192,8 +192,8 @@ export const tools: ToolDef[] = [
     name: 'analyse',
     words: {
       calls: [{ names: ['isstable', 'analyse', 'analyze', 'damp'], args: ['sys'] }, { names: ['damp', 'isstable'], args: ['A'] }],
-      phrases: ['analyse', 'analyze', 'analysis', 'is it stable', 'is this stable', 'is the system stable', 'is the plant stable', 'is the model stable', 'stability of', 'check stability', 'stable or not', 'stability', 'is stable'],
-      weak: ['stable', 'unstable', 'properties of'],
+      phrases: ['analyse', 'analyze', 'analysis', 'is it stable', 'is this stable', 'is the system stable', 'is the plant stable', 'is the model stable', 'stability of', 'check stability', 'stable or not', 'stability', 'is stable', 'hurwitz', 'schur stable'],
+      weak: ['stable', 'unstable', 'properties of', 'damping ratio', 'natural frequency', 'damping'],
       example: '/analyse A=[0 1; -2 -3], B=[0;1], C=[1 0], D=0',
     },
     brief: 'Stability, eigenvalues, damping, controllability/observability (with the modes that are not) of (A, B, C, D).',
