@@ -231,7 +231,8 @@ async function cmdChat(f: Flags): Promise<number> {
   const { CliRetriever } = await import('./cliRetrieval.js');
   const retriever = new CliRetriever({ index: f.index, indexExplicit: f.index !== undefined, notesIndex: f.notesIndex, embedder: f.embedder });
   const interactive = process.stdin.isTTY === true;
-  const rl = createInterface({ input: process.stdin, terminal: interactive });
+  // with a terminal, readline echoes what is typed (it needs the output for that)
+  const rl = createInterface({ input: process.stdin, ...(interactive ? { output: process.stdout } : {}), terminal: interactive });
   let candidates: { prompt: string; command?: string }[] = [];
   let failed = false;
   if (interactive) process.stdout.write('@control chat: one request per line ("exit" to leave).\n> ');
