@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // `npm run setup`: install what the host (real VS Code) tests need on a fresh Debian machine.
 //
+//   0. The project's npm dependencies: `npm ci` when node_modules is missing or older than
+//      package-lock.json (so the README's two commands each install on a fresh machine, and
+//      running both does not install twice).
 //   1. Debian packages: chromium (driven by playwright-core), libkrb5-dev + build-essential +
 //      pkg-config + python3 (code-server's native modules compile at install time). Skipped
 //      when dpkg already has them all; `apt-get update` only runs when something is missing.
@@ -11,7 +14,7 @@
 // 2 and 3 are cached under the git-ignored .vscode-test/ with a marker written only after a
 // step succeeded, so a second run does nothing and returns at once. Paths: scripts/vscode-env.mjs.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as env from './vscode-env.mjs';
 
@@ -113,7 +116,16 @@ async function codeServer() {
   return `installed code-server ${version}`;
 }
 
+/** npm ci unless node_modules already matches package-lock.json (npm's own hidden lockfile is newer) */
+function npmDependencies() {
+  const hidden = join('node_modules', '.package-lock.json');
+  if (existsSync(hidden) && statSync(hidden).mtimeMs >= statSync('package-lock.json').mtimeMs) return 'already installed (node_modules is newer than package-lock.json)';
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+  return 'npm ci';
+}
+
 try {
+  await step('npm', npmDependencies);
   mkdirSync(env.CACHE, { recursive: true });
   await step('apt', aptPackages);
   await step('node24', node24);
