@@ -61,15 +61,20 @@ export interface RequestSet {
 /**
  * The corpus (requests.jsonl, conversations.jsonl), the held-out set (holdout.jsonl,
  * holdout-conversations.jsonl: written independently of the reader and the corpus, ids
- * prefixed "ho-") and the reference values of both (expected.json).
+ * prefixed "ho-"), the second held-out set (holdout2.jsonl, holdout2-conversations.jsonl:
+ * another author and voice, ids prefixed "h2-") and the reference values of all (expected.json).
  */
-export function loadCorpus(): RequestSet & { holdout: RequestSet; expected: Record<string, ExpectedEntry> } {
+export function loadCorpus(): RequestSet & { holdout: RequestSet; holdout2: RequestSet; expected: Record<string, ExpectedEntry> } {
   return {
     requests: readJsonl<Request>('requests.jsonl'),
     conversations: readJsonl<ConversationCase>('conversations.jsonl'),
     holdout: {
       requests: readJsonl<Request>('holdout.jsonl'),
       conversations: readJsonl<ConversationCase>('holdout-conversations.jsonl'),
+    },
+    holdout2: {
+      requests: readJsonl<Request>('holdout2.jsonl'),
+      conversations: readJsonl<ConversationCase>('holdout2-conversations.jsonl'),
     },
     expected: JSON.parse(readFileSync(join(CORPUS_DIR, 'expected.json'), 'utf8')) as Record<string, ExpectedEntry>,
   };
