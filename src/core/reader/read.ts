@@ -662,6 +662,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (cands.length > 1) {
       const sys = defined[0]?.sys ?? (conv.current !== undefined ? conv.systems[conv.current].sys : undefined);
       if (sys) {
+        const possible = cands.filter((c) => toolAccepts(getTool(c)!, sys) !== 'no');
+        if (possible.length) cands = possible;
         const native = cands.filter((c) => toolAccepts(getTool(c)!, sys) === 'native');
         if (native.length) cands = native;
       }
@@ -997,10 +999,13 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       record(conv, pending);
       return {
         kind: 'ask',
-        question: `${sysVal.label === 'this message' ? 'The transfer function' : sysVal.label} is continuous (in s), and '${s.text}' gives a sample time. Should I discretise it first (c2d, Ts = ${num2(s.Ts)} s), or compute ${tool.name} of the continuous system?`,
+        question: `${sysVal.label === 'this message' ? 'The transfer function' : sysVal.label.replace(/^the/, 'The')} is continuous (in s), and '${s.text}' gives a sample time. Should I discretise it first (c2d, Ts = ${num2(s.Ts)} s), or compute ${tool.name} of the continuous system?`,
         candidates: [
           { label: `Discretise (c2d, Ts = ${num2(s.Ts)} s, zoh)`, prompt: message, command: 'c2d' },
-          { label: `${tool.name} of the continuous system`, prompt: message.replace(s.text, ' ') },
+          {
+            label: `${tool.name} of the continuous system`,
+            prompt: sysVal.origin.from === 'message' ? message.replace(s.text, ' ') : `${tool.name === 'freqresp' ? 'bode' : tool.name} of ${sysVal.label.replace(/^the /, 'the continuous ')}`,
+          },
         ],
       };
     }
