@@ -10,7 +10,7 @@ import { prepareArgs, type CallOptions } from '../tools/call.js';
 import { errorMessage } from '../tools/batch.js';
 import { verify } from '../verify/index.js';
 import { planCalls } from './deterministic.js';
-import { Conversation, describeReading, originText, readRequest, recordResult, type DefineReading, type Reading } from '../reader/index.js';
+import { Conversation, describeReading, originText, readTurn, recordResult, type DefineReading, type Reading } from '../reader/index.js';
 import { getTool } from '../tools/table.js';
 import { polyText } from '../render/results.js';
 import { getToolRunner } from '../solvers/registry.js';
@@ -103,7 +103,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   const conv = req.conversation ?? new Conversation();
   let reading: Reading;
   try {
-    reading = readRequest(req.prompt, conv, { command: req.command, selection: req.context });
+    reading = readTurn(conv, req.prompt, { command: req.command, selection: req.context });
   } catch (e) {
     yield { type: 'error', message: errorMessage(e) };
     yield* finish();
@@ -121,7 +121,8 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     return;
   }
   if (reading.kind === 'none') {
-    const why = reading.problems.length ? `I could not read: ${reading.problems.join('; ')}.\n\n` : '';
+    const noted = reading.defined?.length ? `Nothing computed: ${reading.reason}. Noted ${reading.defined.map((d) => `**${d.label}** (${sysText(d.sys)})`).join(', ')} for the next requests.\n\n` : '';
+    const why = noted + (reading.problems.length ? `I could not read: ${reading.problems.join('; ')}.\n\n` : '');
     yield { type: 'text', text: why + NO_MODEL_MESSAGE };
     // without a model, the passages that match are still worth showing
     const grounding = await ground(opts.retriever, req.prompt, 3);

@@ -17,7 +17,7 @@
 import type { Matrix } from '../types.js';
 
 export type System =
-  | { kind: 'ss'; A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; Ts?: number }
+  | { kind: 'ss'; A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; Ts?: number; discrete?: boolean }
   | { kind: 'tf'; num: number[]; den: number[]; Ts?: number; variable?: 's' | 'z' };
 
 /** where an argument's value came from; shown in the answer's first line */
@@ -63,6 +63,8 @@ export interface ConversationState {
   lastKind?: 'call' | 'define' | 'ask' | 'none';
   /** the last call of each tool ("the lqr again with R = 5") */
   calls?: Record<string, LastCall>;
+  /** the candidates of the last question back ("the second one" picks one) */
+  candidates?: { label: string; prompt: string; command?: string }[];
 }
 
 export class Conversation implements ConversationState {
@@ -74,6 +76,7 @@ export class Conversation implements ConversationState {
   lastCall?: LastCall;
   lastKind?: 'call' | 'define' | 'ask' | 'none';
   calls: Record<string, LastCall> = {};
+  candidates?: { label: string; prompt: string; command?: string }[];
 
   static fromJSON(s: Partial<ConversationState> | undefined): Conversation {
     const c = new Conversation();
@@ -86,11 +89,12 @@ export class Conversation implements ConversationState {
     c.lastCall = s.lastCall;
     c.lastKind = s.lastKind;
     c.calls = s.calls && typeof s.calls === 'object' ? s.calls : {};
+    c.candidates = Array.isArray(s.candidates) ? s.candidates : undefined;
     return c;
   }
 
   toJSON(): ConversationState {
-    return { turn: this.turn, systems: this.systems, vars: this.vars, current: this.current, recent: this.recent, lastCall: this.lastCall, lastKind: this.lastKind, calls: this.calls };
+    return { turn: this.turn, systems: this.systems, vars: this.vars, current: this.current, recent: this.recent, lastCall: this.lastCall, lastKind: this.lastKind, calls: this.calls, ...(this.candidates ? { candidates: this.candidates } : {}) };
   }
 
   /** adds a system (or finds the same one already there) and returns its index */
@@ -126,5 +130,6 @@ export function systemLabel(e: SystemEntry): string {
 }
 
 export function isDiscrete(s: System): boolean {
-  return (typeof s.Ts === 'number' && s.Ts > 0) || (s.kind === 'tf' && s.variable === 'z');
+  // a model used by a discrete design (dlqr, dare, dlyap) is discrete even without a Ts
+  return (typeof s.Ts === 'number' && s.Ts > 0) || (s.kind === 'tf' && s.variable === 'z') || (s.kind === 'ss' && s.discrete === true);
 }

@@ -15,7 +15,22 @@ export { readRequest, recordResult, resolveCommand, type Reading, type CallReadi
 
 /** reads a message and records it in the conversation (definitions, the system in use, the call) */
 export function readTurn(conv: Conversation, text: string, opts: ReadOptions = {}): Reading {
-  return readRequest(text, conv, opts);
+  // "the second one", "2", "G2's": an answer to the last question back reads as that candidate
+  const pick = !opts.command ? pickCandidate(text, conv.candidates) : undefined;
+  const r = pick ? readRequest(pick.prompt, conv, { ...opts, command: pick.command }) : readRequest(text, conv, opts);
+  conv.candidates = r.kind === 'ask' && r.candidates.length ? r.candidates : undefined;
+  return r;
+}
+
+const ORDINALS: Record<string, number> = { first: 1, '1st': 1, one: 1, second: 2, '2nd': 2, two: 2, third: 3, '3rd': 3, three: 3, fourth: 4, '4th': 4, last: -1 };
+
+function pickCandidate(text: string, candidates: Conversation['candidates']): { prompt: string; command?: string } | undefined {
+  if (!candidates?.length) return undefined;
+  const m = text.trim().toLowerCase().match(/^(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th|one|two|three|\d)(?:\s+(?:one|option|choice))?\s*[.!]?$/);
+  if (!m) return undefined;
+  const n = /^\d$/.test(m[1]) ? Number(m[1]) : ORDINALS[m[1]];
+  const c = n === -1 ? candidates[candidates.length - 1] : candidates[n - 1];
+  return c ? { prompt: c.prompt, command: c.command } : undefined;
 }
 
 export interface ExecutedCall {

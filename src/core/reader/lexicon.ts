@@ -62,6 +62,8 @@ function wordMatches(msg: string, phrase: string): { ok: boolean; fuzzy: boolean
   if (msg === phrase) return { ok: true, fuzzy: false };
   // plurals and simple endings: "margins"/"margin", "poles"/"pole"
   if (msg === phrase + 's' || phrase === msg + 's') return { ok: true, fuzzy: false };
+  // a 4-letter word typed with two letters swapped ("stpe" for "step")
+  if (phrase.length === 4 && msg.length === 4 && msg[0] === phrase[0] && editDistance(msg, phrase, 1) === 1 && [...msg].sort().join('') === [...phrase].sort().join('')) return { ok: true, fuzzy: true };
   if (phrase.length < 5 || msg.length < 4) return { ok: false, fuzzy: false };
   if (NOT_TYPOS.has(msg)) return { ok: false, fuzzy: false };
   const max = phrase.length >= 8 ? 2 : 1;
@@ -116,8 +118,9 @@ export function findPhrases(text: string): PhraseHit[] {
           continue;
         }
         if (j + 1 < ws.length) {
+          // two words joined ("eigen values") must match exactly: "step into" is no "stepinfo"
           const two = wordMatches(ws[j].w + ws[j + 1].w, part);
-          if (two.ok) {
+          if (two.ok && !two.fuzzy) {
             fuzzy ||= two.fuzzy;
             j += 2;
             continue;

@@ -68,7 +68,7 @@ export function findSampleTimes(text: string): Sample[] {
     }
   };
   const period = new RegExp(
-    String.raw`(?<![\w.])(?:T_?s|T_?sample|dt|Tsamp|samp[a-z]{0,5}[ -](?:time|period|interval)|sample[ -]?rate[ -]period|period)\s*(?:=|:|of|is|equal to|equals)?\s*(?:=\s*)?(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})?(?![\w/])`,
+    String.raw`(?<![\w.])(?:T_?s|T_?sample|dt|Tsamp|samp[a-z]{0,5}[ -](?:time|period|interval)|sample[ -]?rate[ -]period|period)\s*(?:=|:|of|is|was|were|becomes|equal to|equals|to)?\s*(?:=\s*)?(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})?(?![\w/])`,
     'gi',
   );
   let m: RegExpExecArray | null;
@@ -102,6 +102,21 @@ export function findSampleTimes(text: string): Sample[] {
     const hz = hertz(v, m[2]);
     const s = hz !== undefined ? 1 / hz : m[2] ? timeQuantity(v, m[2]) : v;
     if (s !== undefined) push(m.index, { Ts: s, text: m[0].trim(), unitless: !m[2] });
+  }
+  // "a 10 ms sample", "a 5 kHz loop", "runs every 2.5 ms"
+  const adj = new RegExp(String.raw`(?<![\w.])(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})\s+(?:sample|sampling|loop|control loop|controller|clock|tick|update rate)\b`, 'gi');
+  while ((m = adj.exec(text))) {
+    const v = Number(m[1]);
+    const hz = hertz(v, m[2]);
+    const s = hz !== undefined ? 1 / hz : timeQuantity(v, m[2]);
+    if (s !== undefined) push(m.index, { Ts: s, text: m[0].trim(), unitless: false });
+  }
+  const runs = new RegExp(String.raw`\b(?:runs|executes|updates|executed|updated|called|ticks)\s+(?:every|each|at)\s+(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})(?![\w/])`, 'gi');
+  while ((m = runs.exec(text))) {
+    const v = Number(m[1]);
+    const hz = hertz(v, m[2]);
+    const s = hz !== undefined ? 1 / hz : timeQuantity(v, m[2]);
+    if (s !== undefined) push(m.index, { Ts: s, text: m[0].trim(), unitless: false });
   }
   // "sampled every 50 ms", "at 20 ms sampling", "with a 10 ms sample time"
   const every = new RegExp(String.raw`(?:every|each)\s+(${NUM})\s*(${TIME_UNIT})(?![\w/])`, 'gi');

@@ -55,6 +55,8 @@ export interface DefineReading {
 export interface NoneReading {
   kind: 'none';
   reason: string;
+  /** systems the message defined (kept for the next turns) */
+  defined?: { label: string; sys: System }[];
   /** recognised but unreadable parts, said when there is no model */
   problems: string[];
 }
@@ -133,7 +135,7 @@ function weightFits(k: string, v: unknown, args: Record<string, unknown>): boole
   return k === 'method' || k === 'w' || k === 't';
 }
 
-const FOLLOW_UP = /^\s*(?:and|now|ok(?:ay)?|then|also|same|again|instead|what about|how about|try|redo|repeat|change|but|with|using|use|let'?s|can you|could you)\b|\b(?:instead|again|same (?:plant|system|model|thing|one)|as before|this time|the same)\b/i;
+const FOLLOW_UP = /^\s*(?:and|now|ok(?:ay)?|then|also|same|again|instead|what about|how about|what if|try|redo|repeat|change|but|with|using|use|let'?s|can you|could you|faster|slower|back to|(?:the\s+)?(?:discrete|continuous)\s+(?:version|one|case|plant|model))\b|\b(?:instead|again|same (?:plant|system|model|thing|one)|as before|this time|the same)\b/i;
 const REFERS = /\b(?:it|its|it's|this|that|these|the (?:same )?(?:plant|system|model|transfer function|loop)|same (?:plant|system|model)|the result)\b/i;
 const CONCEPTUAL = /^\s*(?:why|explain|describe|compare|when (?:should|do|does|is)|should i|what(?:'s| is| are| does)\s+(?:a|an|the (?:difference|meaning|point|intuition|idea|purpose)|meant|the role)\b|how (?:do|does|can|should|would|to|is|are)\b|can you explain|tell me about|what happens|intuition|is it true|is there a|does (?:lqr|a|an|the))/i;
 
@@ -384,7 +386,13 @@ function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?
   // a family with a common suffix (Ad, Bd, Cd; A_c, B_c) when there is no plain A
   for (const sc of [scan, sel]) {
     if (!sc || sc.assigns.has('A')) continue;
-    const fam = [...sc.assigns.keys()].map((k) => k.match(/^A(_?[A-Za-z0-9]+)$/)?.[1]).filter((x): x is string => !!x && sc.assigns.has('B' + x));
+    let fam = [...sc.assigns.keys()].map((k) => k.match(/^A(_?[A-Za-z0-9]+)$/)?.[1]).filter((x): x is string => !!x && sc.assigns.has('B' + x));
+    // Ad alone (with a plain C, G…): still the A of the model
+    if (!fam.length) {
+      const alone = [...sc.assigns.keys()].map((k) => k.match(/^A(_?(?:d|c|k|p|dt|ct|sys|0|1))$/)?.[1]).filter((x): x is string => !!x);
+      const aNames = [...sc.assigns.keys()].filter((k) => /^A_?\w+$/.test(k));
+      if (alone.length === 1 && aNames.length === 1) fam = alone;
+    }
     if (fam.length === 1) for (const k of SS) if (sc.assigns.has(k + fam[0])) sc.assigns.set(k, sc.assigns.get(k + fam[0])!);
     if (fam.length === 1 && sc.assigns.has('Ts') === false) {
       /* Ts stays as written */
@@ -454,6 +462,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       if (m?.value) return { value: m.value, origin: { from: 'message', text: m.text } };
       const s = sel?.assigns.get(name);
       if (s?.value) return { value: s.value, origin: { from: 'selection', text: s.text, label: opts.selection?.label } };
+      const g = scan.grids.get(name);
+      if (g) return { value: [g], origin: { from: 'message', text: `${name} = …` } };
       const v = conv.vars[name];
       if (v) return { value: v.value, origin: { from: 'turn', turn: v.turn, text: v.text } };
       return undefined;
@@ -494,6 +504,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   let tool: ToolDef | undefined;
   let via: CallReading['via'] = 'words';
   let plan: string | undefined;
+  let transposeA = false;
   let fromCall: { call: CallFound; form: ToolCallForm; vals: ArgVal[]; kw: Record<string, ArgVal> } | undefined;
   const notes: string[] = [];
   const problems = [...scan.problems];
@@ -616,7 +627,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const topStrength = named[0]?.strength ?? 0;
   const anySystem = defined[0]?.sys ?? (conv.current !== undefined ? conv.systems[conv.current]?.sys : undefined);
   const hasB = (defined.find((d) => d.sys.kind === 'ss')?.sys as { B?: Matrix } | undefined)?.B !== undefined || scan.assigns.has('B') || sel?.assigns.has('B');
-  if (!tool && !toolCalls.length && topStrength < 2 || (!tool && named.every((n) => ['eig', 'poles_zeros', 'analyse', 'lqr'].includes(n.tool) && n.strength <= 2) && (scan.poles || Object.keys(scan.specs).length) && hasB)) {
+  const observerWords = /\b(?:observer|estimator|luenberger)\b/i.test(text) && !/\bkalman\b/i.test(text);
+  if (observerWords && scan.poles && !tool && !toolCalls.length) {
+    // handled below: an observer is asked back as place on the dual system
+  } else if (!tool && !toolCalls.length && topStrength < 2 || (!tool && named.every((n) => ['eig', 'poles_zeros', 'analyse', 'lqr'].includes(n.tool) && n.strength <= 2) && (scan.poles || Object.keys(scan.specs).length) && hasB)) {
     if ((scan.poles || Object.keys(scan.specs).length) && hasB && !/\b(?:lqr|riccati|kalman)\b/i.test(text)) {
       tool = getTool('place');
       via = 'words';
@@ -628,15 +642,38 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     record(conv, pending);
     return { kind: 'none', reason: 'a design task (PID, lead/lag, tuning, loop shaping) that needs a model or a dedicated tool', problems };
   }
+  // a "why" question anywhere (after a pasted cell, after two numbers) wants an explanation
+  if (!opts.command && /(?:^|[.?!\n]\s*|\band\s+)(?:why|how come)\b[^?!\n]*\?/i.test(message)) {
+    record(conv, pending);
+    return { kind: 'none', reason: 'a question asking why, which needs an explanation', problems };
+  }
+  // a delay written in words ("a 12 s dead time", "time delay of 0.5 s") is never dropped
+  if (/\b(?:dead[- ]?time|time[- ]delay|transport delay|input delay|output delay|io ?delay|delay(?:ed)? (?:of|by))\b/i.test(text) && /\d/.test(text)) {
+    record(conv, pending);
+    return { kind: 'none', reason: 'a time delay, which the solvers take only as a rational (Padé) approximation', problems: [...problems, 'time delays are not supported yet: approximate the delay with a Padé approximation and give the rational transfer function'] };
+  }
+  // one column, row, input or output of a MIMO model: selecting channels is not read yet
+  if (/\b(?:first|second|third|last|\d(?:st|nd|rd|th))\s+(?:column|row|input|output|channel)s?\b|\b(?:column|row|channel)\s+\d\b|\b(?:from|to)\s+(?:input|output)\s+\d\b/i.test(text)) {
+    record(conv, pending);
+    return { kind: 'ask', question: 'Selecting one input or output channel is not read yet: please give the matrices of that channel (e.g. B as one column).', candidates: [] };
+  }
   // a Lyapunov or Stein equation written out: A P A' - P + Q = 0, A X + X A' + Q = 0 (or = -Q)
   if (!tool && !toolCalls.length) {
     const T = String.raw`(?:'|ᵀ|\^\s*T|\.T|\^\{T\})`;
     const rhs = String.raw`(?:\+\s*Q\s*=\s*0|=\s*[-−]\s*Q)`;
+    const rhsI = String.raw`(?:\+\s*I\s*=\s*0|=\s*[-−]\s*I)`;
     if (new RegExp(String.raw`\bA\s*\*?\s*([PXS])\s*\*?\s*A\s*${T}\s*[-−]\s*\1\s*${rhs}`).test(text)) tool = getTool('dlyap');
+    else if (new RegExp(String.raw`\b([PXS])\s*=\s*A\s*\*?\s*\1\s*\*?\s*A\s*${T}\s*\+\s*Q\b`).test(text)) tool = getTool('dlyap');
     else if (new RegExp(String.raw`\bA\s*\*?\s*([PXS])\s*\+\s*\1\s*\*?\s*A\s*${T}\s*${rhs}`).test(text)) tool = getTool('lyap');
+    else if (new RegExp(String.raw`\bA\s*${T}\s*\*?\s*([PXS])\s*\+\s*\1\s*\*?\s*A\b\s*(?:${rhs}|${rhsI})`).test(text)) {
+      // Aᵀ P + P A + Q = 0 is lyap with Aᵀ in place of A
+      tool = getTool('lyap');
+      transposeA = true;
+    }
+    if (tool && new RegExp(String.raw`${rhsI}`).test(text) && !scan.assigns.has('Q')) scan.identity.set('Q', '= −I');
   }
   // poles given as values ("observer … with poles at -10 and -12") are a design target, never "compute the poles"
-  if (!tool && scan.poles && !hasB && !convB && !FOLLOW_UP.test(text) && named.every((n) => n.strength < 2 || ['eig', 'poles_zeros'].includes(n.tool))) {
+  if (!tool && scan.poles && ((!hasB && !convB && !FOLLOW_UP.test(text)) || observerWords) && named.every((n) => n.strength < 2 || ['eig', 'poles_zeros', 'place'].includes(n.tool))) {
     const hasC = scan.assigns.has('C') || sel?.assigns.has('C');
     record(conv, pending);
     if (hasC && /\b(?:observer|estimator|luenberger)\b/i.test(text)) {
@@ -657,6 +694,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const top = named[0].strength;
     let cands = named.filter((n) => n.strength >= Math.min(top, 2) || n.strength === top).map((n) => n.tool);
     if (top >= 2) cands = named.filter((n) => n.strength >= 2).map((n) => n.tool);
+    // "peak time, overshoot and settling time of the step response": the characteristics are asked
+    const chars = new Set(named.find((n) => n.tool === 'stepinfo')?.hits.map((h) => h.start) ?? []).size;
+    if (chars >= 2 && cands.includes('step')) cands = cands.filter((c) => c !== 'step');
     const uncovered = cands.filter((c) => !cands.some((o) => o !== c && COVERS[o]?.includes(c)));
     if (uncovered.length) cands = uncovered;
     if (cands.length > 1) {
@@ -683,7 +723,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // "closed loop" with an analysis tool: never the open loop silently
   // design tools, and the open-loop tools that judge the closed loop (Nyquist, margins, root locus, Bode)
   const DESIGN_TOOLS = new Set(['lqr', 'dlqr', 'place', 'lqe', 'kalman', 'care', 'dare', 'c2d', 'tf2ss', 'ss2tf', 'nyquist', 'margins', 'rlocus', 'freqresp']);
-  if (tool && !fromCall && !opts.command && /\bclosed[- ]?loop\b/i.test(text) && !DESIGN_TOOLS.has(tool.name) && !/\bfeedback\s*\(/.test(text)) {
+  if (tool && !fromCall && !opts.command && /\bclosed[- ]?loop\b|\bunity(?:[- ]gain)?\s+(?:negative\s+)?feedback\b|\bunder\s+(?:unity\s+|negative\s+)*feedback\b|\bwith\s+(?:unity\s+|negative\s+)*feedback\b|\bin\s+feedback\b/i.test(text) && !DESIGN_TOOLS.has(tool.name) && !/\bfeedback\s*\(/.test(text)) {
     record(conv, pending);
     const hasK = scan.assigns.has('K') || !!conv.vars.K;
     const g = defined.find((d) => d.name && d.sys.kind === 'tf')?.name;
@@ -736,6 +776,14 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       for (const x of scan.samples) rest = rest.split(x.text).join(' ');
       const words = (rest.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !/^(and|with|the|for|let|given|define|defined|this|that|plant|system|model|here|is|are|its|my|our|where|sys|num|den)$/i.test(w));
       const question = words.length >= 1 || /\?/.test(rest) ? rest.replace(/[=;,]+/g, ' ').replace(/\s+/g, ' ').trim() : undefined;
+      if (question && !CONCEPTUAL.test(text)) {
+        return {
+          kind: 'none',
+          reason: `no solver reads “${question}”`,
+          problems,
+          defined: defined.map((d) => ({ label: d.name ?? (d.sys.kind === 'tf' ? 'the transfer function' : '(A, B, C, D)'), sys: d.sys })),
+        };
+      }
       return {
         kind: 'define',
         ...(question ? { question } : {}),
@@ -786,6 +834,18 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       const inTurn = conv.systems.map((s, i) => [s, i] as const).filter(([s]) => s.turn === tn);
       const pick = inTurn.length === 1 ? inTurn[0] : inTurn.find(([s]) => (/\bdiscret/i.test(text) ? s.role === 'result' : /\bcontinuous/i.test(text) ? s.role === 'given' : false));
       if (pick) sysVal = { sys: pick[0].sys, origin: { from: 'turn', turn: tn, text: systemLabel(pick[0]) }, label: systemLabel(pick[0]), index: pick[1] };
+    }
+    const kindRef = text.match(/\b(?:back to |the |that )(continuous|discrete)(?:-time)? (?:plant|system|model|one|version)\b/i);
+    if (!sysVal && !defined.length && kindRef) {
+      const wantD = kindRef[1].toLowerCase() === 'discrete';
+      for (let i = conv.systems.length - 1; i >= 0; i--) {
+        const e = conv.systems[i];
+        if (isDiscrete(e.sys) === wantD) {
+          sysVal = { sys: e.sys, origin: e.name ? { from: 'system', name: e.name, turn: e.turn } : { from: 'turn', turn: e.turn, text: systemLabel(e) }, label: systemLabel(e), index: i };
+          fromConversation = true;
+          break;
+        }
+      }
     }
     if (!sysVal && !defined.length && !again) {
       // the system in use: the conversation's current one, unless the last turn left two
@@ -1130,11 +1190,21 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const C = scope.matrix('C')?.value ?? (sysVal?.sys.kind === 'ss' ? sysVal.sys.C : undefined);
     const mul = (X: Matrix, Y: Matrix) => X.map((r) => Y[0].map((_, j) => r.reduce((acc, x, k) => acc + x * Y[k][j], 0)));
     const tr = (X: Matrix) => X[0].map((_, j) => X.map((r) => r[j]));
-    if (/observab/i.test(text) && C && Array.isArray(args.A)) {
+    const obs = /observab/i.test(text) || /\bgram\s*\([^)]*,\s*['"]o['"]/.test(text);
+    if (obs && C && Array.isArray(args.A)) {
       set('A', tr(args.A as Matrix), { from: 'message', text: 'Aᵀ (observability Gramian: Aᵀ W + W A + Cᵀ C = 0)' });
       set('Q', mul(tr(C), C), { from: 'message', text: 'Cᵀ C (observability Gramian)' });
-    } else if (B && !/observab/i.test(text)) set('Q', mul(B, tr(B)), { from: 'message', text: 'B Bᵀ (controllability Gramian: A W + W Aᵀ + B Bᵀ = 0)' });
+    } else if (B && !obs) set('Q', mul(B, tr(B)), { from: 'message', text: 'B Bᵀ (controllability Gramian: A W + W Aᵀ + B Bᵀ = 0)' });
     for (const k of ['B', 'C']) if (unused.includes(k)) unused.splice(unused.indexOf(k), 1);
+  }
+  if (transposeA && Array.isArray(args.A)) {
+    const A = args.A as Matrix;
+    set('A', A[0].map((_, j) => A.map((r) => r[j])), { from: 'message', text: 'Aᵀ (the equation Aᵀ P + P A + Q = 0 is lyap with Aᵀ)' });
+  }
+  // "the process noise enters through B": G = B
+  if (props.G && args.G === undefined && /noise\s+(?:enters|comes in|acts)\s+(?:through|via|at|on)\s+(?:the\s+)?(?:input|inputs|B)\b/i.test(text)) {
+    const B = scope.matrix('B')?.value ?? (sysVal?.sys.kind === 'ss' ? sysVal.sys.B : undefined);
+    if (B) set('G', B, { from: 'message', text: 'G = B (the noise enters through B)' });
   }
   // weights written as the identity, sized by the system
   for (const [name, txt] of scan.identity) {
@@ -1172,6 +1242,42 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const v = q ? timeQuantity(Number(q[1]), q[2]) : undefined;
     if (v) set('Ts', v, { from: 'message', text: q![0] });
   }
+  // R = 0 (cheap control) has no LQR/Kalman solution: R must be positive definite
+  for (const k of ['R', 'Rn']) {
+    const v = args[k];
+    const zero = typeof v === 'number' ? v === 0 : Array.isArray(v) && (v as unknown[]).flat(2).every((x) => x === 0);
+    if (props[k] && v !== undefined && zero) {
+      record(conv, pending);
+      return { kind: 'ask', question: `${k} = 0 makes the problem singular (${tool.name} needs ${k} positive definite: cheap control is a limit, not a solution). Which ${k} > 0 should I use?`, candidates: [] };
+    }
+  }
+  // margins, stepinfo, root locus and Nyquist are for one loop: a MIMO model needs a channel
+  if (['margins', 'stepinfo', 'rlocus', 'nyquist', 'ss2tf'].includes(tool.name) && Array.isArray(args.A)) {
+    const m = Array.isArray(args.B) ? ((args.B as Matrix)[0]?.length ?? 1) : 1;
+    const p = Array.isArray(args.C) ? (args.C as Matrix).length : 1;
+    if (m > 1 || p > 1) {
+      record(conv, pending);
+      return { kind: 'ask', question: `${tool.name} is for a single loop, and this model has ${m} input${m > 1 ? 's' : ''} and ${p} output${p > 1 ? 's' : ''}. Which input and output? (Give B as that column and C as that row.)`, candidates: [] };
+    }
+  }
+  // "c2d 1/(s+2) 0.1": a terse message whose one other number is the sample time
+  if (tool.name === 'c2d' && args.Ts === undefined && text.trim().split(/\s+/).length <= 6) {
+    const left = leftoverValues(scan, fromCall?.call.text);
+    if (left.length === 1 && left[0].value > 0 && left[0].value <= 1) set('Ts', left[0].value, { from: 'message', text: String(left[0].value) });
+  }
+  // "evaluate G(s) at 5": s = 5 or ω = 5 rad/s?
+  if (tool.name === 'freqresp' && args.w === undefined && /\b(?:evaluate|evaluated|value)\b/i.test(text)) {
+    const at = text.match(/\bat\s+([-+]?(?:\d+\.?\d*|\.\d+))(?!\s*(?:rad|hz|khz|\d))/i);
+    const left = at ? [{ value: Number(at[1]), around: at[0] }] : leftoverValues(scan, fromCall?.call.text);
+    if (left.length === 1) {
+      record(conv, pending);
+      return {
+        kind: 'ask',
+        question: `At ${left[0].value}: the frequency ω = ${left[0].value} rad/s (G(j${left[0].value}), the frequency response), or the point s = ${left[0].value} (MATLAB's evalfr)? I compute the first.`,
+        candidates: [{ label: `G(jω) at ω = ${left[0].value} rad/s`, prompt: `${message.replace(new RegExp(`\\bat\\s+${String(left[0].value).replace('.', '\\.')}\\b`), '')} at ${left[0].value} rad/s` }],
+      };
+    }
+  }
   // ---- defaults and what is still missing
   // "eigs of [0 1; -2 -3]": a matrix written without a name, for a tool of A alone
   if (!sysVal && !args.A && props.A && (tool.parameters.required ?? []).filter((k) => (SS as readonly string[]).includes(k)).length === 1) {
@@ -1188,6 +1294,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const required = tool.parameters.required ?? [];
   const fromTf = Array.isArray(args.num) && Array.isArray(args.den);
   if (tool.name === 'c2d' && args.method === undefined) set('method', 'zoh', { from: 'default', text: 'zoh, the default' });
+  if (fromTf && sysVal && isDiscrete(sysVal.sys) && props.Ts && args.Ts === undefined && /(?<![\w.])(?:\d+\.?\d*|\.\d+)\s*(?:ms|[uµμ]s|s|sec|seconds?|[kKmM]?Hz)\b/.test(text)) {
+    record(conv, pending);
+    return { kind: 'ask', question: `The transfer function is in z, and the message has a time or a rate I could not read as its sample time. What is Ts? (e.g. Ts = 10 ms)`, candidates: [] };
+  }
   if (fromTf && sysVal && isDiscrete(sysVal.sys) && props.Ts && args.Ts === undefined) {
     set('Ts', 1, { from: 'default', text: 'Ts unspecified: 1 s, frequencies in rad/sample (as MATLAB with Ts = -1)' });
   }
@@ -1258,6 +1368,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
 
 /** numbers no reader consumed, with a few words around each */
 function leftoverNumbers(scan: Scan, callText?: string): string[] {
+  return leftoverValues(scan, callText).map((v) => v.around);
+}
+
+/** the numbers no reader consumed, each with the words just before it */
+function leftoverValues(scan: Scan, callText?: string): { value: number; around: string }[] {
   let t = scan.text;
   const cut = (s: string | undefined) => {
     if (s) t = t.split(s).join(' ');
@@ -1283,13 +1398,13 @@ function leftoverNumbers(scan: Scan, callText?: string): string[] {
     .replace(/\(\s*\d+\s*\)/g, ' ')
     .replace(/\b(?:version|v|python|matlab|octave|scipy|step|figure|subplot|part|question|problem|exercise|example|chapter|section|eq\.?|equation)\s*\d[\d.]*/gi, ' ')
     .replace(/\d+\s*%\s*(?:band|criterion|criteria)/gi, ' ');
-  const out: string[] = [];
+  const out: { value: number; around: string }[] = [];
   const re = /(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?![\w.])/gi;
   let m: RegExpExecArray | null;
   while ((m = re.exec(t))) {
     const from = t.lastIndexOf(' ', Math.max(0, m.index - 16));
     const around = t.slice(from < 0 ? 0 : from, m.index + m[0].length).replace(/\s+/g, ' ').trim();
-    out.push(around);
+    out.push({ value: Number(m[0]), around });
   }
   return out.slice(0, 3);
 }
@@ -1370,6 +1485,8 @@ function record(conv: Conversation, p: PendingRecord, call?: CallReading, sys?: 
     conv.current = used;
     conv.lastCall = { tool: call.tool, args: call.args, origins: call.origins, system: used, turn: p.turn, ...(call.plan ? { plan: call.plan } : {}) };
     conv.calls[call.tool] = conv.lastCall;
+    const e = used !== undefined ? conv.systems[used] : undefined;
+    if (e && e.sys.kind === 'ss' && getTool(call.tool)?.words.continuous && !e.sys.Ts) e.sys.discrete = true;
     if (used !== undefined) recent.push(used);
   } else if (idx.length) {
     conv.current = idx.length === 1 ? idx[0] : conv.current;

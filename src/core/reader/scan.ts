@@ -39,6 +39,8 @@ export interface Scan {
   poles?: { values: Cx[]; text: string; added: Cx[] };
   specs: Specs;
   t?: { value: number[]; text: string };
+  /** grids assigned to a name (T = np.linspace(0, 5, 11)), for calls that pass the name */
+  grids: Map<string, number[]>;
   w?: { value: number[]; text: string };
   /** things recognised and not readable, said in the answer */
   problems: string[];
@@ -202,7 +204,10 @@ export function findPoles(text: string): Scan['poles'] {
 }
 
 /** "for 10 s", "over 5 seconds", "t = 0:0.01:5", "up to t = 8", "from 0.1 to 100 rad/s" */
+const gridNames = new Map<string, number[]>();
+
 function findGrids(text: string, assigns: Map<string, Assigned>): Pick<Scan, 't' | 'w'> {
+  gridNames.clear();
   const out: Pick<Scan, 't' | 'w'> = {};
   const NUM = String.raw`([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)`;
   let m = text.match(new RegExp(String.raw`\b(?:for|over|during|up to|until|to)\s+(?:t\s*=\s*)?(?:the\s+first\s+)?${NUM}\s*(ms|s|sec|secs|seconds?)\b`, 'i'));
@@ -230,6 +235,7 @@ function findGrids(text: string, assigns: Map<string, Assigned>): Pick<Scan, 't'
     if (isT) out.t = { value: v, text: g[0] };
     else out.w = { value: v, text: g[0] };
     assigns.delete(g[1]);
+    gridNames.set(g[1], v);
   }
   // points: "at 1 Hz and 10 Hz", "at w = 3 rad/s", "at t = 0, 0.5 s, 1 s", "at t = [0 250 500] ms"
   const pts = findPoints(text);
@@ -261,7 +267,7 @@ export function findPoints(text: string): Pick<Scan, 't' | 'w'> {
       if (!it) break;
       items.push({ x: Number(it[1]), u: it[2]?.replace(/\s/g, '') });
       i += it[0].length;
-      const sep = /^\s*(?:,|;|and\b|&)?\s*/.exec(text.slice(i))!;
+      const sep = /^\s*(?:,|;|and\b|&)?\s*(?:at\s+)?/.exec(text.slice(i))!;
       if (!ITEM.test(text.slice(i + sep[0].length))) break;
       i += sep[0].length;
     }
@@ -437,6 +443,7 @@ export function scanMessage(message: string): Scan {
     ...grids,
     problems,
     identity,
+    grids: new Map(gridNames),
   };
 }
 

@@ -192,7 +192,7 @@ export const tools: ToolDef[] = [
     name: 'analyse',
     words: {
       calls: [{ names: ['isstable', 'analyse', 'analyze', 'damp'], args: ['sys'] }, { names: ['damp', 'isstable'], args: ['A'] }],
-      phrases: ['analyse', 'analyze', 'analysis', 'is it stable', 'is this stable', 'is the system stable', 'is the plant stable', 'is the model stable', 'stability of', 'check stability', 'stable or not', 'stability', 'is stable', 'hurwitz', 'schur stable'],
+      phrases: ['analyse', 'analyze', 'analysis', 'is it stable', 'is this stable', 'is the system stable', 'is the plant stable', 'is the model stable', 'stability of', 'check stability', 'stable or not', 'stability', 'is stable', 'hurwitz', 'schur stable', 'modes', 'which modes', 'unobservable', 'uncontrollable', 'damping of each', 'mode damping'],
       weak: ['stable', 'unstable', 'properties of', 'damping ratio', 'natural frequency', 'damping'],
       example: '/analyse A=[0 1; -2 -3], B=[0;1], C=[1 0], D=0',
     },

@@ -216,6 +216,7 @@ export const tools: ToolDef[] = [
     words: {
       calls: [
         { names: ['lyap', 'lyapunov'], args: ['A', 'Q'] },
+        { names: ['gram'], args: ['sys', 'type'], note: "gram(sys, 'c') solves A W + W Aᵀ + B Bᵀ = 0; gram(sys, 'o') solves Aᵀ W + W A + Cᵀ C = 0" },
         {
           names: ['solve_continuous_lyapunov', 'solve_lyapunov'],
           args: ['A', 'Q'],

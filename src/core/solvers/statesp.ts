@@ -73,7 +73,7 @@ export const tools: ToolDef[] = [
     name: 'eig',
     words: {
       calls: [{ names: ['eig', 'eigvals', 'eigenvalues', 'pole', 'poles'], args: ['A'] }],
-      phrases: ['eigenvalues', 'eigenvalue', 'eigen values', 'eig', 'eigs', 'spectrum of a', 'characteristic roots', 'modes'],
+      phrases: ['eigenvalues', 'eigenvalue', 'eigen values', 'eig', 'eigs', 'spectrum of a', 'characteristic roots'],
       weak: ['poles', 'open loop poles', 'open-loop poles'],
       example: '/eig A=[0 1; -2 -3]',
     },
@@ -99,7 +99,7 @@ export const tools: ToolDef[] = [
     name: 'ctrb_rank',
     words: {
       calls: [{ names: ['ctrb'], args: ['A', 'B'] }],
-      phrases: ['controllability', 'controllable', 'ctrb', 'controllability matrix', 'reachability', 'reachable'],
+      phrases: ['controllability', 'controllable', 'ctrb', 'controllability matrix', 'reachability', 'reachable', 'reach every', 'reach all', 'reach any'],
       example: '/ctrb_rank A=[0 1; -2 -3], B=[0;1]',
     },
     title: 'Controllability matrix and rank',

@@ -344,7 +344,7 @@ const tParam = vector('time samples, starting at 0 and uniformly spaced (for a d
 const RESP_WORDS: Record<Kind, ToolWords> = {
   step: {
     calls: [{ names: ['step', 'step_response', 'stepplot', 'dstep'], args: ['sys', 't'], keywords: { T: 't', t: 't' } }],
-    phrases: ['step response', 'step', 'unit step', 'response to a step', 'step input'],
+    phrases: ['step response', 'step', 'unit step', 'response to a step', 'step input', 'step resp'],
     aliases: { t: ['T', 'time', 'tvec'] },
     example: '/step num=[1], den=[1 2 1]',
   },

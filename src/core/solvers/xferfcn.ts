@@ -355,7 +355,7 @@ export const tools: ToolDef[] = [
     name: 'ss2tf',
     words: {
       calls: [{ names: ['ss2tf', 'tf'], args: ['sys'] }, { names: ['ss2tf'], args: ['A', 'B', 'C', 'D'] }],
-      phrases: ['ss2tf', 'transfer function of', 'to transfer function', 'into a transfer function', 'to a transfer function', 'transfer function from', 'to tf', 'to transfer fn', 'state space to transfer function'],
+      phrases: ['ss2tf', 'transfer function of', 'to transfer function', 'into a transfer function', 'to a transfer function', 'transfer function from', 'to tf', 'to transfer fn', 'state space to transfer function', 'transfer matrix', 'transfer function matrix'],
       weak: ['transfer function', 'transfer fn', 'tf'],
       example: '/ss2tf A=[0 1; -2 -3], B=[0;1], C=[1 0], D=0',
     },
