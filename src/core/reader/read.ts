@@ -627,7 +627,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const topStrength = named[0]?.strength ?? 0;
   const anySystem = defined[0]?.sys ?? (conv.current !== undefined ? conv.systems[conv.current]?.sys : undefined);
   const hasB = (defined.find((d) => d.sys.kind === 'ss')?.sys as { B?: Matrix } | undefined)?.B !== undefined || scan.assigns.has('B') || sel?.assigns.has('B');
-  const observerWords = /\b(?:observer|estimator|luenberger)\b/i.test(text) && !/\bkalman\b/i.test(text);
+  const observerWords = /\b(?:observer|estimator|luenberger)\b/i.test(text) && !/\bkalman\b|\bstate[- ]feedback\b/i.test(text);
   if (observerWords && scan.poles && !tool && !toolCalls.length) {
     // handled below: an observer is asked back as place on the dual system
   } else if (!tool && !toolCalls.length && topStrength < 2 || (!tool && named.every((n) => ['eig', 'poles_zeros', 'analyse', 'lqr'].includes(n.tool) && n.strength <= 2) && (scan.poles || Object.keys(scan.specs).length) && hasB)) {
@@ -775,7 +775,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       for (const c of scan.calls) rest = rest.split(c.text).join(' ');
       for (const x of scan.samples) rest = rest.split(x.text).join(' ');
       const words = (rest.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !/^(and|with|the|for|let|given|define|defined|this|that|plant|system|model|here|is|are|its|my|our|where|sys|num|den)$/i.test(w));
-      const question = words.length >= 1 || /\?/.test(rest) ? rest.replace(/[=;,]+/g, ' ').replace(/\s+/g, ' ').trim() : undefined;
+      // a question or a request for something no tool computes; descriptions ("Longitudinal model, states [u w q]") are not
+      const asks = /\?/.test(message) || /\b(?:what|whats|what's|wat|which|how|find|compute|calculate|get|give|show|plot|determine|tell|evaluate|estimate|draw|sketch)\b/i.test(rest);
+      const question = words.length >= 1 && asks ? rest.replace(/[=;,]+/g, ' ').replace(/\s+/g, ' ').trim() : undefined;
       if (question && !CONCEPTUAL.test(text)) {
         return {
           kind: 'none',

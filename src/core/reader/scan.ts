@@ -189,7 +189,7 @@ export function findPoles(text: string): Scan['poles'] {
     if (!list) continue;
     // "at 10 Hz", "to 0.1 s", "poles of 1/(s^2+…)": a quantity or an expression, not a pole
     const after = text.slice(list.end, list.end + 12);
-    if (/^\s*(?:hz|khz|rad|s\b|sec|ms|%|dB|deg|seconds?|x|\*|states?|[/*^(])/i.test(after)) continue;
+    if (/^(?:\s*(?:hz|khz|rad|s\b|sec|ms|%|dB|deg|seconds?|x|\*|states?|\/)|[(^])/i.test(after)) continue;
     // a matrix ("eigs of [0 1 0; 0 0 1; …]") is not a list of poles
     if (/^\[[^\]]*;[^\]]*\]/.test(list.text) && /\d\s+[-+]?\d[^;\]]*;/.test(list.text)) continue;
     // "a double pole at -3", "both poles at -4": the value repeated
