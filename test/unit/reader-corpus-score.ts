@@ -62,9 +62,16 @@ export interface RequestSet {
  * The corpus (requests.jsonl, conversations.jsonl), the held-out set (holdout.jsonl,
  * holdout-conversations.jsonl: written independently of the reader and the corpus, ids
  * prefixed "ho-"), the second held-out set (holdout2.jsonl, holdout2-conversations.jsonl:
- * another author and voice, ids prefixed "h2-") and the reference values of all (expected.json).
+ * another author and voice, ids prefixed "h2-"), the third held-out set (holdout3.jsonl,
+ * holdout3-conversations.jsonl: yet other voices, ids prefixed "h3-") and the reference values of
+ * all (expected.json).
  */
-export function loadCorpus(): RequestSet & { holdout: RequestSet; holdout2: RequestSet; expected: Record<string, ExpectedEntry> } {
+export function loadCorpus(): RequestSet & {
+  holdout: RequestSet;
+  holdout2: RequestSet;
+  holdout3: RequestSet;
+  expected: Record<string, ExpectedEntry>;
+} {
   return {
     requests: readJsonl<Request>('requests.jsonl'),
     conversations: readJsonl<ConversationCase>('conversations.jsonl'),
@@ -75,6 +82,10 @@ export function loadCorpus(): RequestSet & { holdout: RequestSet; holdout2: Requ
     holdout2: {
       requests: readJsonl<Request>('holdout2.jsonl'),
       conversations: readJsonl<ConversationCase>('holdout2-conversations.jsonl'),
+    },
+    holdout3: {
+      requests: readJsonl<Request>('holdout3.jsonl'),
+      conversations: readJsonl<ConversationCase>('holdout3-conversations.jsonl'),
     },
     expected: JSON.parse(readFileSync(join(CORPUS_DIR, 'expected.json'), 'utf8')) as Record<string, ExpectedEntry>,
   };

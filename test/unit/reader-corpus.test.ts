@@ -3,8 +3,9 @@
  * (test/fixtures/requests/: requests.jsonl, conversations.jsonl, expected.json from expected.py)
  * and on the held-out sets (holdout.jsonl, holdout-conversations.jsonl: written independently,
  * ids prefixed "ho-"; holdout2.jsonl, holdout2-conversations.jsonl: another author and voice,
- * ids prefixed "h2-"), reported in one table with the held-out categories prefixed "holdout:"
- * and "holdout2:" and a total line for each set.
+ * ids prefixed "h2-"; holdout3.jsonl, holdout3-conversations.jsonl: yet other voices, ids prefixed
+ * "h3-"), reported in one table with the held-out categories prefixed "holdout:", "holdout2:" and
+ * "holdout3:" and a total line for each set.
  *
  * Per request or conversation turn:
  *   right  - a solvable expectation read as a call of an accepted tool, every expected argument
@@ -13,7 +14,7 @@
  *   asked  - the reader asked back ('ask') or gave up to a model ('none');
  *   wrong  - a call for an ask/model/define expectation, or a call with a wrong tool, argument or
  *            number (or an error when running it).
- * Assertions, over the corpus and both held-out sets together: no wrong reading; right >= 95 % of
+ * Assertions, over the corpus and all held-out sets together: no wrong reading; right >= 95 % of
  * the solvable expectations (tool+args and define); every ask/model expectation asked back or 'none'.
  */
 import { test } from 'node:test';
@@ -48,7 +49,7 @@ interface ExecutedCall {
   error?: string;
 }
 
-type SetName = 'corpus' | 'holdout' | 'holdout2';
+type SetName = 'corpus' | 'holdout' | 'holdout2' | 'holdout3';
 
 interface Scored {
   id: string;
@@ -59,13 +60,14 @@ interface Scored {
   why?: string;
 }
 
-const { requests, conversations, holdout, holdout2, expected } = loadCorpus();
+const { requests, conversations, holdout, holdout2, holdout3, expected } = loadCorpus();
 const SETS: [SetName, RequestSet][] = [
   ['corpus', { requests, conversations }],
   ['holdout', holdout],
   ['holdout2', holdout2],
+  ['holdout3', holdout3],
 ];
-/** the table's category of a request: held-out categories are prefixed "holdout:" / "holdout2:" */
+/** the table's category of a request: held-out categories are prefixed "holdout:" / "holdout2:" / "holdout3:" */
 const categoryOf = (set: SetName, category: string) => (set === 'corpus' ? category : `${set}:${category}`);
 
 function short(v: unknown, n = 160): string {
@@ -163,6 +165,7 @@ function report(scored: Scored[]): void {
     total('total (corpus)', scored.filter((s) => s.set === 'corpus')),
     total('total (holdout)', scored.filter((s) => s.set === 'holdout')),
     total('total (holdout2)', scored.filter((s) => s.set === 'holdout2')),
+    total('total (holdout3)', scored.filter((s) => s.set === 'holdout3')),
     total('total', scored),
   ];
   const head = ['category', 'n', 'read right', 'asked back', 'wrong'];
@@ -174,7 +177,8 @@ function report(scored: Scored[]): void {
     const right = solvable.filter((s) => s.outcome === 'right').length;
     return `solvable read right${label}: ${right}/${solvable.length} (${((100 * right) / Math.max(1, solvable.length)).toFixed(1)} %)`;
   };
-  console.log([rate(' (corpus)', scored.filter((s) => s.set === 'corpus')), rate(' (holdout)', scored.filter((s) => s.set === 'holdout')), rate(' (holdout2)', scored.filter((s) => s.set === 'holdout2')), rate('', scored)].join('\n'));
+  const sets: SetName[] = ['corpus', 'holdout', 'holdout2', 'holdout3'];
+  console.log([...sets.map((set) => rate(` (${set})`, scored.filter((s) => s.set === set))), rate('', scored)].join('\n'));
   const wrong = scored.filter((s) => s.outcome === 'wrong' || s.outcome === 'missed');
   if (wrong.length) console.log(['wrong:', ...wrong.map((s) => `  ${s.id}: ${s.why}`)].join('\n'));
   const asked = scored.filter((s) => !isAskOrModel(s.expect) && s.outcome === 'asked');
