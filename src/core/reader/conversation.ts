@@ -100,9 +100,10 @@ export class Conversation implements ConversationState {
   /** adds a system (or finds the same one already there) and returns its index */
   addSystem(e: SystemEntry): number {
     if (e.name) {
-      const i = this.systems.findIndex((s) => s.name === e.name);
-      if (i >= 0) {
-        this.systems[i] = e;
+      // the same name again: the same system is refreshed, another one is added (the old stays for "the first loop")
+      const i = this.named(e.name);
+      if (i !== undefined && JSON.stringify(this.systems[i].sys) === JSON.stringify(e.sys)) {
+        this.systems[i] = { ...this.systems[i], turn: e.turn };
         return i;
       }
     }
@@ -115,9 +116,10 @@ export class Conversation implements ConversationState {
     return this.systems.length - 1;
   }
 
+  /** the newest system with that name */
   named(name: string): number | undefined {
-    const i = this.systems.findIndex((s) => s.name === name);
-    return i >= 0 ? i : undefined;
+    for (let i = this.systems.length - 1; i >= 0; i--) if (this.systems[i].name === name) return i;
+    return undefined;
   }
 }
 

@@ -31,7 +31,7 @@ export interface PhraseHit {
 /** lower-case words with their character offsets; hyphens and underscores split words */
 export function words(text: string): { w: string; at: number }[] {
   const out: { w: string; at: number }[] = [];
-  const re = /[a-z0-9∞ζω]+/gi;
+  const re = /[\p{L}0-9∞]+/giu;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) out.push({ w: m[0].toLowerCase(), at: m.index });
   return out;
@@ -117,7 +117,7 @@ export function findPhrases(text: string): PhraseHit[] {
           j++;
           continue;
         }
-        if (j + 1 < ws.length) {
+        if (j + 1 < ws.length && ws[j].w.length >= 3 && ws[j + 1].w.length >= 3) {
           // two words joined ("eigen values") must match exactly: "step into" is no "stepinfo"
           const two = wordMatches(ws[j].w + ws[j + 1].w, part);
           if (two.ok && !two.fuzzy) {

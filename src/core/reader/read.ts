@@ -119,6 +119,11 @@ const GENERIC_ALIASES: Record<string, string[]> = {
   t: ['T', 'time', 'tvec'],
 };
 
+/** the message says the model itself is discrete ("the discrete plant", "x[k+1] = …") */
+function saysDiscreteModel(text: string): boolean {
+  return /\b(?:discrete|digital|sampled)[- ](?:time\s+)?(?:plant|model|system|one|version)\b|\bx\s*\[\s*k\s*\+\s*1\s*\]/i.test(text);
+}
+
 /** design tasks no single solver call answers */
 const DESIGN_WITH_MODEL = /\b(?:[Tt]une|[Tt]uning|PID|PI|PD|[Ll]ead(?:[- ]lag)?|[Ll]ag compensator|[Cc]ompensator|[Ll]oop[- ]shaping|LQG|MPC|[Mm]odel predictive|[Aa]nti[- ]windup|[Ff]eedforward|observer[- ]based controller|H-?inf(?:inity)? (?:synthesis|controller|design)|[Mm]ixed[- ]sensitivity)\b/;
 
@@ -196,6 +201,12 @@ function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string
   if (tr) {
     const m = scope.matrix(tr[1]);
     if (m) return { kind: 'matrix', value: m.value[0]?.map((_, j) => m.value.map((r) => r[j])) ?? [], origin: { from: 'message', text: t } };
+  }
+  // stepinfo(step(G)), margin(bode(G)): the system inside a response call
+  const inner = t.match(/^(?:[A-Za-z_]\w*\.)*(?:step|impulse|bode|freqresp|step_response|impulse_response)\s*\(\s*([A-Za-z_]\w*)\s*(?:,[^()]*)?\)$/);
+  if (inner) {
+    const sys = scope.system(inner[1]);
+    if (sys) return { kind: 'system', sys: sys.entry.sys, origin: sys.origin, index: sys.index, label: inner[1] };
   }
   // conv(p, q): the product of two polynomials
   const cv = t.match(/^(?:np\.)?(?:conv|convolve|polymul)\s*\(([\s\S]*)\)$/);
@@ -383,7 +394,8 @@ function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?
     const inSel = messageSystems(sel, scope, conv).filter((d) => d.sys.kind === 'tf');
     for (const d of inSel) out.push({ ...d, origin: { from: 'selection', text: d.text, label: selection!.label } });
   }
-  // a family with a common suffix (Ad, Bd, Cd; A_c, B_c) when there is no plain A
+  // a family with a common suffix (Ad, Bd, Cd; A_c, B_c) when there is no plain A (Ad, Bd: a discrete model)
+  let discreteFamily = false;
   for (const sc of [scan, sel]) {
     if (!sc || sc.assigns.has('A')) continue;
     let fam = [...sc.assigns.keys()].map((k) => k.match(/^A(_?[A-Za-z0-9]+)$/)?.[1]).filter((x): x is string => !!x && sc.assigns.has('B' + x));
@@ -394,9 +406,7 @@ function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?
       if (alone.length === 1 && aNames.length === 1) fam = alone;
     }
     if (fam.length === 1) for (const k of SS) if (sc.assigns.has(k + fam[0])) sc.assigns.set(k, sc.assigns.get(k + fam[0])!);
-    if (fam.length === 1 && sc.assigns.has('Ts') === false) {
-      /* Ts stays as written */
-    }
+    if (fam.length === 1 && /^_?d$/.test(fam[0])) discreteFamily = true;
   }
   const have = SS.filter((k) => scan.assigns.get(k)?.value !== undefined);
   const selHave = sel ? SS.filter((k) => sel.assigns.get(k)?.value !== undefined) : [];
@@ -406,6 +416,7 @@ function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?
       const a = scan.assigns.get(k) ?? (selHave.includes(k) ? sel!.assigns.get(k) : undefined);
       if (a?.value) (sys as Record<string, unknown>)[k] = a.value;
     }
+    if (discreteFamily) sys.discrete = true;
     if (sys.A) out.push({ sys, text: have.map((k) => k).join(', '), origin: { from: 'message', text: have.join(', ') } });
   } else if (selHave.includes('A')) {
     const sys: System & { kind: 'ss' } = { kind: 'ss', A: undefined as unknown as Matrix };
@@ -524,7 +535,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const isSignal = (c: CallFound) => c.args.length === 1 && /^(?:s|z|t|k|n|w|ω|j\s*[wω]|i\s*[wω]|e\^\s*\(?j[wω]\)?)$/.test(c.args[0].text.trim());
   const inTf = (c: CallFound) => scan.systems.some((d) => c.start >= d.start && c.start < d.start + d.text.length + 2);
   // a call is written without a space before its parenthesis; "is (A,B) controllable" is prose
-  const unknownCalls = scan.calls.filter((c) => /^[\w.]+\(/.test(c.text) && !names.has(c.fn) && !KNOWN_FUNCTIONS.test(c.fn) && !isSignal(c) && !inTf(c) && !scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end));
+  // Q(1,1) with integer arguments is an entry of a matrix, not a call
+  const indexing = (c: CallFound) => /^[A-Z]\w{0,3}$/.test(c.raw) && c.args.every((a) => /^\s*\d+\s*$|^\s*:\s*$/.test(a.text));
+  const unknownCalls = scan.calls.filter((c) => !indexing(c) && /^[\w.]+\(/.test(c.text) && !names.has(c.fn) && !KNOWN_FUNCTIONS.test(c.fn) && !isSignal(c) && !inTf(c) && !scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end));
   const unreadCalls: string[] = [];
   for (const c of scan.calls) {
     const tools = names.get(c.fn);
@@ -634,7 +647,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if ((scan.poles || Object.keys(scan.specs).length) && hasB && !/\b(?:lqr|riccati|kalman)\b/i.test(text)) {
       tool = getTool('place');
       via = 'words';
-    } else if (scan.w && !named.some((n) => n.strength >= 2)) {
+    } else if (scan.w && !named.some((n) => n.strength >= 2) && /\b(?:response|gain|magnitude|phase|evaluate|attenuation|amplitude)\b|[|]\s*[A-Z]\s*\(\s*j/i.test(text)) {
       tool = getTool('freqresp');
     }
   }
@@ -648,7 +661,12 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     return { kind: 'none', reason: 'a question asking why, which needs an explanation', problems };
   }
   // a delay written in words ("a 12 s dead time", "time delay of 0.5 s") is never dropped
-  if (/\b(?:dead[- ]?time|time[- ]delay|transport delay|input delay|output delay|io ?delay|delay(?:ed)? (?:of|by))\b/i.test(text) && /\d/.test(text)) {
+  // a plant given by physical constants (m = 2 kg, k = 50 N/m): the model must be derived first
+  if (!defined.length && !toolCalls.length && !scan.assigns.has('A') && /(?<![\w.])[A-Za-z]\w*\s*=\s*[-+]?[\d.]+(?:e[-+]?\d+)?\s*(?:kg|N\s*\/\s*m|N\s*s\s*\/\s*m|Ns\/m|kg\s*m\^?2|Ohm|Ω|mH|µF|uF|henry|farad|N\s*m)\b/i.test(text)) {
+    record(conv, pending);
+    return { kind: 'ask', question: 'These are physical constants: the solvers need the model itself. Please give A, B, C, D (or the transfer function) built from them, e.g. for m·ẍ + c·ẋ + k·x = u: A = [0 1; -k/m -c/m], B = [0; 1/m], C = [1 0].', candidates: [] };
+  }
+  if (/\b(?:dead[- ]?time|time[- ]delay|transport delay|input delay|output delay|io ?delay|delay(?:ed)? (?:of|by)|(?:computation|computational|sample|sampling|processing|pure|loop)\s+delay|delay)\b/i.test(text) && /\d/.test(text) && !/\bno (?:time )?delay\b/i.test(text)) {
     record(conv, pending);
     return { kind: 'none', reason: 'a time delay, which the solvers take only as a rational (Padé) approximation', problems: [...problems, 'time delays are not supported yet: approximate the delay with a Padé approximation and give the rational transfer function'] };
   }
@@ -704,8 +722,12 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       if (sys) {
         const possible = cands.filter((c) => toolAccepts(getTool(c)!, sys) !== 'no');
         if (possible.length) cands = possible;
+        // tools named by the same words ("poles": eig or poles_zeros) are alternatives: prefer the one
+        // that takes the system as it is; tools named by different words are two requests: ask
+        const spans = (t: string) => new Set(named.find((n) => n.tool === t)?.hits.map((h) => `${h.start}:${h.end}`) ?? []);
+        const sameWords = cands.every((c) => cands.every((o) => o === c || [...spans(c)].some((x) => spans(o).has(x))));
         const native = cands.filter((c) => toolAccepts(getTool(c)!, sys) === 'native');
-        if (native.length) cands = native;
+        if (native.length && sameWords) cands = native;
       }
     }
     if (cands.length > 1) {
@@ -720,10 +742,32 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (tool?.name === 'freqresp' && named.some((n) => n.tool === 'margins') || (tool?.name === 'freqresp' && /\bbode\b/i.test(text))) plan = 'bode';
   }
 
+  // "eigenvalues of A - LC", "is A - B*K stable": an expression of named matrices in prose
+  let exprA: { value: Matrix; text: string } | undefined;
+  const ex = tool && !fromCall ? text.match(/\b(?:of|for|is|are)\s+(A\s*[-+]\s*[A-Z]\w*\s*\*?\s*[A-Z]\w*)(?![\w(])/) : undefined;
+  if (tool && ex && tool.parameters.properties.A) {
+    const expr = ex[1].replace(/([A-Z])\s*([A-Z])(?![\w])/g, (m, x: string, y: string) => (scope.matrix(x + y) ? m : `${x}*${y}`));
+    const ids = [...new Set(expr.match(/[A-Za-z_]\w*/g) ?? [])];
+    const vals = ids.map((id) => scope.matrix(id));
+    if (vals.every(Boolean)) {
+      let sub = expr;
+      ids.forEach((id, k) => (sub = sub.replace(new RegExp(`(?<![\\w.])${id}(?![\\w])`, 'g'), `(${JSON.stringify(vals[k]!.value)})`)));
+      try {
+        exprA = { value: parseMatrixLiteral(sub), text: ex[1] };
+      } catch (e) {
+        record(conv, pending);
+        return { kind: 'ask', question: `I could not compute ${ex[1]}: ${(e as Error).message}`, candidates: [] };
+      }
+    } else {
+      record(conv, pending);
+      const missingNames = ids.filter((id, k) => !vals[k]);
+      return { kind: 'ask', question: `${ex[1]} uses ${missingNames.join(', ')}, which I do not have. Please give ${missingNames.join(' and ')} (e.g. ${missingNames[0]} = [...]).`, candidates: [] };
+    }
+  }
   // "closed loop" with an analysis tool: never the open loop silently
   // design tools, and the open-loop tools that judge the closed loop (Nyquist, margins, root locus, Bode)
   const DESIGN_TOOLS = new Set(['lqr', 'dlqr', 'place', 'lqe', 'kalman', 'care', 'dare', 'c2d', 'tf2ss', 'ss2tf', 'nyquist', 'margins', 'rlocus', 'freqresp']);
-  if (tool && !fromCall && !opts.command && /\bclosed[- ]?loop\b|\bunity(?:[- ]gain)?\s+(?:negative\s+)?feedback\b|\bunder\s+(?:unity\s+|negative\s+)*feedback\b|\bwith\s+(?:unity\s+|negative\s+)*feedback\b|\bin\s+feedback\b/i.test(text) && !DESIGN_TOOLS.has(tool.name) && !/\bfeedback\s*\(/.test(text)) {
+  if (tool && !exprA && !fromCall && !opts.command && /\bclosed[- ]?loop\b|\bunity(?:[- ]gain)?\s+(?:negative\s+)?feedback\b|\bunder\s+(?:unity\s+|negative\s+)*feedback\b|\bwith\s+(?:unity\s+|negative\s+)*feedback\b|\bin\s+feedback\b/i.test(text) && !DESIGN_TOOLS.has(tool.name) && !/\bfeedback\s*\(/.test(text)) {
     record(conv, pending);
     const hasK = scan.assigns.has('K') || !!conv.vars.K;
     const g = defined.find((d) => d.name && d.sys.kind === 'tf')?.name;
@@ -837,6 +881,33 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       const pick = inTurn.length === 1 ? inTurn[0] : inTurn.find(([s]) => (/\bdiscret/i.test(text) ? s.role === 'result' : /\bcontinuous/i.test(text) ? s.role === 'given' : false));
       if (pick) sysVal = { sys: pick[0].sys, origin: { from: 'turn', turn: tn, text: systemLabel(pick[0]) }, label: systemLabel(pick[0]), index: pick[1] };
     }
+    // "the first one", "the second plant", "the old one", "that one", "the first A": systems by order
+    const numbered = text.match(/\b(?:joint|plant|system|model|loop|motor|axis|link)\s+(\d)\b/i);
+    const ordRef = numbered ? ([numbered[0], ['first', 'second', 'third', 'fourth'][Number(numbered[1]) - 1] ?? 'none'] as unknown as RegExpMatchArray) : text.match(/\b(?:the\s+)?(first|second|third|1st|2nd|3rd|old|older|earlier|previous|other|new|newer|latest|last|same|that)\s+(?:one|plant|system|model|loop|transfer function|tf|A|joint|controller)\b|\b(?:for|to)\s+the\s+(first|second|third)\b(?!\s+(?:column|row|input|output))/i);
+    if (!sysVal && !defined.length && ordRef && conv.systems.length) {
+      const word = (ordRef[1] ?? ordRef[2]).toLowerCase();
+      const given = conv.systems.map((e, i) => [e, i] as const).filter(([e]) => e.role === 'given');
+      const order = [...given].sort((a, b) => a[0].turn - b[0].turn || a[1] - b[1]);
+      const nth = { first: 0, '1st': 0, second: 1, '2nd': 1, third: 2, '3rd': 2 }[word];
+      let pick: readonly [SystemEntry, number] | undefined;
+      if (nth !== undefined) pick = order[nth];
+      else if (/^(old|older|earlier|previous|other)$/.test(word)) {
+        // the system used (in a call) before the one in use; two such: ask
+        const usedIdx = new Set([...Object.values(conv.calls), ...(conv.lastCall ? [conv.lastCall] : [])].map((c) => c.system).filter((i): i is number => i !== undefined && i !== conv.current));
+        const cands = [...usedIdx];
+        if (cands.length === 1) pick = [conv.systems[cands[0]], cands[0]] as const;
+        else {
+          record(conv, pending);
+          return { kind: 'ask', question: `Which earlier system: ${cands.length ? cands.map((i) => systemLabel(conv.systems[i])).join(' or ') : 'I have no earlier one in use'}?`, candidates: cands.filter((i) => conv.systems[i].name).map((i) => ({ label: systemLabel(conv.systems[i]), prompt: `${tool!.name === 'freqresp' ? 'bode' : tool!.name} of ${conv.systems[i].name}` })) };
+        }
+      } else if (/^(new|newer|latest|last)$/.test(word)) pick = order[order.length - 1];
+      else if (conv.current !== undefined) pick = [conv.systems[conv.current], conv.current] as const;
+      if (pick) {
+        const [e, i] = pick;
+        sysVal = { sys: e.sys, origin: e.name ? { from: 'system', name: e.name, turn: e.turn } : { from: 'turn', turn: e.turn, text: systemLabel(e) }, label: systemLabel(e), index: i };
+        fromConversation = true;
+      }
+    }
     const kindRef = text.match(/\b(?:back to |the |that )(continuous|discrete)(?:-time)? (?:plant|system|model|one|version)\b/i);
     if (!sysVal && !defined.length && kindRef) {
       const wantD = kindRef[1].toLowerCase() === 'discrete';
@@ -886,6 +957,19 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // ---- discrete or continuous
   const sysDiscrete = sysVal ? isDiscrete(sysVal.sys) : false;
   const props0 = tool.parameters.properties;
+  // a discrete design (dlqr, dare, dlyap) on a model of earlier turns that was never said to be discrete
+  if (tool.words.continuous && !sysDiscrete && sysVal && fromConversation && sysVal.sys.kind === 'ss' && !scan.samples.length && !/\balready discrete\b/i.test(text) && !saysDiscreteModel(text)) {
+    record(conv, pending);
+    const c = getTool(tool.words.continuous)!;
+    return {
+      kind: 'ask',
+      question: `${sysVal.label} was never said to be discrete. Is it (then ${tool.name} applies as it is), or is it continuous (then ${c.name}, or discretise it first with c2d)?`,
+      candidates: [
+        { label: `${tool.name}: the model is already discrete`, prompt: `${message} (already discrete)` },
+        { label: `${c.name} on the continuous model`, prompt: message.replace(new RegExp(`\\b${tool.name}\\b`, 'i'), c.name) },
+      ],
+    };
+  }
   const saysDiscrete = (/\b(?:discrete|digital|sampled|z-domain)\b/i.test(text) && !/\bdiscreti[sz]/i.test(text)) || STATE_EQ_DISCRETE.test(text);
   // a discrete design on a plant the message calls continuous: discretise first, or the continuous design?
   if (tool.words.continuous && /\bcontinuous\b/i.test(text) && followUp) tool = getTool(tool.words.continuous)!;
@@ -906,6 +990,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
 
   let props = tool.parameters.properties;
   let gFromB = false;
+  const consumed: string[] = [];
   const args: Record<string, unknown> = {};
   const origins: Record<string, Origin> = {};
   const used = new Set<string>();
@@ -992,7 +1077,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       // a gain written into a transfer-function expression (K/(s(s+2)) with K = 5) is used there
       if (scan.systems.some((d) => new RegExp(`(?<![\\w.])${name}(?![\\w(])`).test(d.text.replace(/^[^=]*=/, '')))) continue;
       let key = Object.keys(props).find((p) => p === name);
-      key ??= Object.keys(props).find((p) => p.toLowerCase() === name.toLowerCase() && !props[name]);
+      // a lower-case name for a matrix (a = [...]) counts; a scalar c = 4 is a coefficient, not C
+      const nonScalar = !!a.value && !(a.value.length === 1 && a.value[0]?.length === 1);
+      key ??= nonScalar ? Object.keys(props).find((p) => p.toLowerCase() === name.toLowerCase() && !props[name]) : undefined;
       key ??= Object.keys(props).find((p) => aliases[p]?.includes(name) && !assigns.has(p));
       // B, C or D written without A extend the system in use ("with B=[0;1], is it controllable?")
       const extending = key !== undefined && (SS as readonly string[]).includes(key) && !scan.assigns.has('A') && !sel?.assigns.has('A') && !!sysVal && sysVal.sys.kind === 'ss' && (sysVal.origin.from === 'turn' || sysVal.origin.from === 'system') && assigns === scan.assigns;
@@ -1043,6 +1130,12 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
 
   // ---- words: sample time, method, poles, specs, grids
+  // "Ts = 0,01": a decimal comma or two values?
+  const commaTs = scan.samples.find((x) => new RegExp(`${x.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*,\\s*\\d`).test(text) && x.unitless);
+  if (commaTs) {
+    record(conv, pending);
+    return { kind: 'ask', question: `'${commaTs.text},…' : is the comma a decimal comma? Please write the sample time with a point and a unit (e.g. Ts = 0.01 s).`, candidates: [] };
+  }
   if (scan.samples.length) {
     const s = scan.samples[scan.samples.length - 1];
     const distinct = [...new Set(scan.samples.map((x) => x.Ts))];
@@ -1154,11 +1247,25 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   if (props.t && args.t === undefined && scan.t) set('t', scan.t.value, { from: 'message', text: scan.t.text });
   if (props.w && args.w === undefined && scan.w) set('w', scan.w.value, { from: 'message', text: scan.w.text });
 
+  // "Q(1,1) shall be 100": one entry of a matrix of the last call
+  const el = text.match(/\b([A-Z]\w{0,2})\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:=|:=|shall be|should be|becomes|is|to)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)/i);
+  if (el && conv.lastCall && props[el[1]] && args[el[1]] === undefined && Array.isArray(conv.lastCall.args[el[1]])) {
+    const M = (conv.lastCall.args[el[1]] as Matrix).map((r) => [...r]);
+    const i = Number(el[2]) - 1, j = Number(el[3]) - 1;
+    if (M[i] && j < M[i].length) {
+      M[i][j] = Number(el[4]);
+      set(el[1], M, { from: 'message', text: `${el[0].replace(/[.\s]+$/, '')} (in ${el[1]} of turn ${conv.lastCall.turn})` });
+      consumed.push(el[0]);
+    }
+  }
   // ---- carry over: the same tool on the same system continues the last call
   const last = conv.lastCall;
   const sameSystem = sysVal && fromConversation && last && last.system === sysVal.index;
-  if (last && (followUp || (sameSystem && last.tool === tool.name))) {
-    if (last.tool === tool.name || getTool(last.tool)?.words.discrete === tool.name || getTool(last.tool)?.words.continuous === tool.name) {
+  // the same problem under another name (lqr then "the Riccati solution": care) keeps the weights
+  const SAME_PROBLEM = [['lqr', 'care'], ['dlqr', 'dare']];
+  const related = !!last && SAME_PROBLEM.some((p) => p.includes(last.tool) && p.includes(tool!.name) && last.tool !== tool!.name);
+  if (last && (followUp || (sameSystem && (last.tool === tool.name || related)))) {
+    if (last.tool === tool.name || getTool(last.tool)?.words.discrete === tool.name || getTool(last.tool)?.words.continuous === tool.name || (related && sameSystem)) {
       for (const [k, v] of Object.entries(last.args)) {
         if (args[k] !== undefined || !props[k]) continue;
         // a message with its own system takes no matrices from earlier turns, except the weights of an
@@ -1281,6 +1388,14 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
   }
   // ---- defaults and what is still missing
+  if (exprA) {
+    set('A', exprA.value, { from: 'message', text: exprA.text });
+    for (const id of exprA.text.match(/[A-Z]/g) ?? []) if (unused.includes(id)) unused.splice(unused.indexOf(id), 1);
+    for (const k of ['B', 'C', 'D'] as const) if (args[k] !== undefined && (tool.name === 'eig' || tool.name === 'poles_zeros' || tool.name === 'analyse')) {
+      delete args[k];
+      delete origins[k];
+    }
+  }
   // "eigs of [0 1; -2 -3]": a matrix written without a name, for a tool of A alone
   if (!sysVal && !args.A && props.A && (tool.parameters.required ?? []).filter((k) => (SS as readonly string[]).includes(k)).length === 1) {
     const bare = text.match(/(?<![=(,]\s*)(\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\])/);
@@ -1310,7 +1425,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     return askMissing(tool, args, ['B', 'C'].filter((k) => args[k] === undefined), message, conv, problems);
   }
   const missing = required.filter((k) => args[k] === undefined && !planned.has(k) && !(fromTf && (SS as readonly string[]).includes(k)));
-  if (!sysVal && !fromTf && !(SS as readonly string[]).some((k) => args[k] !== undefined)) {
+  if (!sysVal && !fromTf && (props.A ? args.A === undefined : !(SS as readonly string[]).some((k) => args[k] !== undefined))) {
     record(conv, pending);
     if (!hasNumbers && !scan.samples.length && !scan.poles) return { kind: 'none', reason: `${tool.name} is named, but no system is given`, problems };
     return { kind: 'ask', question: `Which system should ${tool.name} use? Give it in the message (e.g. \`${tool.words.example}\`), or define it first.`, candidates: [] };
@@ -1351,7 +1466,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (i >= 0) unused.splice(i, 1);
   }
   // numbers in the message that nothing read are said, never silently dropped
-  const leftover = leftoverNumbers(scan, fromCall?.call.text);
+  const leftover = leftoverNumbers(scan, fromCall?.call.text, consumed);
   if (leftover.length) notes.push(`Not read from your message: ${leftover.map((l) => `'…${l}'`).join(', ')} (say what it is, e.g. R=5, if it should count)`);
   const reading: CallReading = {
     kind: 'call',
@@ -1360,7 +1475,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     origins,
     ...(plan ? { plan } : {}),
     unused,
-    notes: [...notes, ...problems],
+    notes: [...scan.notes, ...notes, ...problems],
     system: sysVal?.label,
     via,
   };
@@ -1369,26 +1484,28 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
 }
 
 /** numbers no reader consumed, with a few words around each */
-function leftoverNumbers(scan: Scan, callText?: string): string[] {
-  return leftoverValues(scan, callText).map((v) => v.around);
+function leftoverNumbers(scan: Scan, callText?: string, extra: string[] = []): string[] {
+  return leftoverValues(scan, callText, extra).map((v) => v.around);
 }
 
 /** the numbers no reader consumed, each with the words just before it */
-function leftoverValues(scan: Scan, callText?: string): { value: number; around: string }[] {
+function leftoverValues(scan: Scan, callText?: string, extra: string[] = []): { value: number; around: string }[] {
   let t = scan.text;
-  const cut = (s: string | undefined) => {
-    if (s) t = t.split(s).join(' ');
-  };
-  for (const d of [...scan.systems].sort((a, b) => b.text.length - a.text.length)) cut(d.text);
-  cut(callText);
-  for (const c of [...scan.calls].sort((a, b) => b.text.length - a.text.length)) cut(c.text);
-  for (const [, a] of scan.assigns) cut(a.text.replace(/^(\S+) = /, ''));
-  for (const x of scan.samples) cut(x.text);
-  cut(scan.poles?.text);
-  cut(scan.method?.text);
-  cut(scan.t?.text);
-  cut(scan.w?.text);
-  for (const v of Object.values(scan.specs)) cut(v?.text);
+  // everything a reader consumed, longest first (an assignment's value may contain a call)
+  const spans = [
+    ...scan.systems.map((d) => d.text),
+    callText,
+    ...scan.calls.map((c) => c.text),
+    ...[...scan.assigns.values()].map((a) => a.text.replace(/^(\S+) = /, '')),
+    ...scan.samples.map((x) => x.text),
+    scan.poles?.text,
+    scan.method?.text,
+    scan.t?.text,
+    scan.w?.text,
+    ...Object.values(scan.specs).map((v) => v?.text),
+    ...extra,
+  ].filter((x): x is string => !!x);
+  for (const s of spans.sort((a, b) => b.length - a.length)) t = t.split(s).join(' ');
   // names with digits, powers, ordinals, percentages, turns and sizes are not values to apply
   t = t
     .replace(/[A-Za-z_]\w*\d\w*/g, ' ')

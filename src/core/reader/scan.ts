@@ -46,6 +46,8 @@ export interface Scan {
   problems: string[];
   /** weights given as the identity in words ("Q = I", "R is the identity"), sized by the reader */
   identity: Map<string, string>;
+  /** readings of ambiguous notation, said in the answer */
+  notes: string[];
 }
 
 /** small repairs that keep the matrix readers from losing a value */
@@ -68,6 +70,10 @@ export function repair(text: string): string {
       .replace(/\s*(?:->|=>|→)\s*/g, ' ; ')
       // "A is [[0, 1], [-2, -3]] and B is [[0], [1]]": a matrix named in prose
       .replace(/\b([A-Z]\w{0,3})\s+(?:is|equals|are)\s+(?=[\[(])/g, '$1 = ')
+      // "Ts = 0,01 s": a decimal comma right before a unit (in prose; never inside brackets)
+      .replace(/(?<![\[\d,])(\d+),(\d+)(?=\s*(?:ms|s|sec|seconds?|[uµμ]s|Hz|kHz|rad\/s)\b)/g, '$1.$2')
+      // "increase R to 10", "set Ts to 0.05", "R on 10" (a non-native 'auf'): a new value, said as an assignment
+      .replace(/\b(?:increase|decrease|set|change|raise|lower|make|put)\s+(R|Q|N|Ts|Qn|Rn|Q_?\w*|R_?\w*)\s+(?:on|to|at|=)\s+([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)/gi, '$1 = $2')
       // "minus six" -> -6 (number words after minus/negative)
       .replace(/\b(minus|negative)\s+(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)\b/gi, (_m, _s, w: string) => '-' + NUMBER_WORDS[w.toLowerCase()])
       // "minus 5" -> -5
@@ -375,7 +381,24 @@ function derivedAssignments(text: string, assigns: Map<string, Assigned>): void 
 }
 
 export function scanMessage(message: string): Scan {
-  const text = repair(message);
+  const notes: string[] = [];
+  // MATLAB's display of a result pasted back ("K =\n\n    0.2361    0.2361\n"): a matrix assignment
+  let pasted = message.replace(/(?:^|\n)\s*([A-Za-z_]\w*)\s*=\s*\n\s*\n((?:[ \t]*[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:[ \t]+[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)*[ \t]*\n?)+)/gi, (_m, name: string, body: string) => {
+    const rows = body.trim().split(/\n/).map((r) => r.trim()).filter(Boolean);
+    return `\n${name} = [${rows.join('; ')}]\n`;
+  });
+  // MATLAB's display of a transfer function pasted back:
+  //   G =\n\n      2 s + 6\n  -------------\n  s^2 + 6 s + 8\n\n  Sample time: 0.1 seconds\n  Discrete-time transfer function.
+  pasted = pasted.replace(/(?:^|\n)\s*([A-Za-z_]\w*)\s*=\s*\n(?:\s*\n)*[ \t]*([^\n]*[\dsz][^\n]*)\n[ \t]*-{3,}[ \t]*\n[ \t]*([^\n]+)\n((?:[ \t]*\n|[ \t]*(?:Sample time:[^\n]*|Continuous-time[^\n]*|Discrete-time[^\n]*|Model Properties[^\n]*)\n?)*)/gi, (_m, name: string, num: string, den: string, tail: string) => {
+    const ts = tail.match(/Sample time:\s*([\d.eE+-]+)\s*seconds?/i);
+    return `\n${name} = (${num.trim()})/(${den.trim()})${ts ? `, Ts = ${ts[1]} s` : ''}\n`;
+  });
+  // "Q = diag(100, 1)" for a weight: the diagonal 100, 1 (MATLAB's diag(v, k) would put 100 on a superdiagonal, which is no weight)
+  pasted = pasted.replace(/\b(Q|R|N|Qn|Rn|W|V|Qw|Rv)\s*=\s*diag\(\s*([-+]?[\d.eE+-]+(?:\s*,\s*[-+]?[\d.eE+-]+)+)\s*\)/g, (_m, name: string, list: string) => {
+    notes.push(`${name} = diag(${list}) read as the diagonal matrix diag([${list}]) (in MATLAB, diag(v, k) would put v on the k-th diagonal, which is no weight matrix)`);
+    return `${name} = diag([${list}])`;
+  });
+  const text = repair(pasted);
   const problems: string[] = [];
   const assigns = new Map<string, Assigned>();
   for (const a of findAssignments(text)) assigns.set(a.name, { value: a.value, error: a.error, text: `${a.name} = ${a.valueText}` });
@@ -443,6 +466,7 @@ export function scanMessage(message: string): Scan {
     ...grids,
     problems,
     identity,
+    notes,
     grids: new Map(gridNames),
   };
 }

@@ -386,7 +386,7 @@ export const tools: ToolDef[] = [
     name: 'margins',
     words: {
       calls: [{ names: ['margin', 'margins', 'stability_margins', 'allmargin'], args: ['sys'] }],
-      phrases: ['margins', 'margin', 'gain margin', 'phase margin', 'stability margins', 'crossover frequency', 'crossover frequencies', 'gain crossover', 'phase crossover'],
+      phrases: ['margins', 'margin', 'gain margin', 'phase margin', 'stability margins', 'crossover frequency', 'crossover frequencies', 'gain crossover', 'phase crossover', 'phase reserve', 'gain reserve', 'amplitude reserve', 'amplitude margin', 'stability reserve', 'phasenreserve', 'amplitudenreserve', 'phasenrand', 'marge de phase', 'marge de gain'],
       example: '/margins num=[10], den=[1 6 5 0]',
     },
     brief: 'Gain and phase margins with crossover frequencies of a SISO loop (num/den or A, B, C, D).',

@@ -344,7 +344,7 @@ const tParam = vector('time samples, starting at 0 and uniformly spaced (for a d
 const RESP_WORDS: Record<Kind, ToolWords> = {
   step: {
     calls: [{ names: ['step', 'step_response', 'stepplot', 'dstep'], args: ['sys', 't'], keywords: { T: 't', t: 't' } }],
-    phrases: ['step response', 'step', 'unit step', 'response to a step', 'step input', 'step resp'],
+    phrases: ['step response', 'step', 'unit step', 'response to a step', 'step input', 'step resp', 'sprungantwort', 'réponse indicielle'],
     aliases: { t: ['T', 'time', 'tvec'] },
     example: '/step num=[1], den=[1 2 1]',
   },
@@ -395,7 +395,7 @@ export const tools: ToolDef[] = [
     name: 'stepinfo',
     words: {
       calls: [{ names: ['stepinfo', 'step_info'], args: ['sys'] }],
-      phrases: ['stepinfo', 'step info', 'overshoot', 'settling time', 'rise time', 'peak time', 'step characteristics', 'step-response characteristics'],
+      phrases: ['stepinfo', 'step info', 'overshoot', 'settling time', 'rise time', 'peak time', 'step characteristics', 'step-response characteristics', 'überschwingweite', 'überschwingen', 'ausregelzeit', 'anstiegszeit', 'dépassement', 'temps de montée', 'temps de réponse'],
       example: '/stepinfo A=[0 1; -2 -3], B=[0;1], C=[1 0]',
     },
     brief: 'Rise time, settling time, overshoot, peak, final value of the step response of (A, B, C, D).',

@@ -332,7 +332,7 @@ export const tools: ToolDef[] = [
     name: 'tf2ss',
     words: {
       calls: [{ names: ['tf2ss', 'ss'], args: ['sys'] }, { names: ['tf2ss'], args: ['num', 'den'] }],
-      phrases: ['tf2ss', 'state space realization', 'state-space realization', 'state space realisation', 'state-space realisation', 'to state space', 'into state space', 'state space form', 'controllable canonical form', 'realization', 'realisation'],
+      phrases: ['tf2ss', 'state space realization', 'state-space realization', 'state space realisation', 'state-space realisation', 'to state space', 'into state space', 'state space form', 'controllable canonical form', 'realization', 'realisation', 'state-space representation', 'state space representation', 'state-space model of', 'zustandsraum'],
       example: '/tf2ss num=[1], den=[1 2 1]',
     },
     brief: 'State-space realisation (A, B, C, D) of a transfer function num/den (highest power first).',
