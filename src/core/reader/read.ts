@@ -175,6 +175,8 @@ type ArgVal =
   | { kind: 'string'; value: string; origin: Origin }
   | { kind: 'number'; value: number; origin: Origin }
   | { kind: 'poles'; value: Cx[]; origin: Origin }
+  /** I (Julia's LinearAlgebra identity, MATLAB prose "Q = I"): sized by the argument it fills */
+  | { kind: 'identity'; origin: Origin }
   | { kind: 'error'; message: string };
 
 function originShort(o: Origin): string {
@@ -182,7 +184,7 @@ function originShort(o: Origin): string {
 }
 
 /** functions that build values (matrices, systems, grids), not requests */
-const KNOWN_FUNCTIONS = /^(ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|eye|zeros|ones|diag|array|matrix|mat|linspace|logspace|arange|inv|transpose|sqrt|exp|diag|print|disp|display|figure|plot|subplot|grid|hold|title|xlabel|ylabel|legend|show|clc|clear|close|format|fprintf|sprintf|np|load|pi|abs|real|imag|size|length|isstable|semilogx|semilogy|loglog|axis|stem|ylim|xlim|savefig|tight_layout|subplots|hstack|vstack|block|concatenate|asarray|reshape|dot|matmul|conj|angle|mag2db|db|rad2deg|deg2rad|range|len|list|float|int|str|pzplot|pzmap)$/;
+const KNOWN_FUNCTIONS = /^(syslin|poly|ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|eye|zeros|ones|diag|array|matrix|mat|linspace|logspace|arange|inv|transpose|sqrt|exp|diag|print|disp|display|figure|plot|subplot|grid|hold|title|xlabel|ylabel|legend|show|clc|clear|close|format|fprintf|sprintf|np|load|pi|abs|real|imag|size|length|isstable|semilogx|semilogy|loglog|axis|stem|ylim|xlim|savefig|tight_layout|subplots|hstack|vstack|block|concatenate|asarray|reshape|dot|matmul|conj|angle|mag2db|db|rad2deg|deg2rad|range|len|list|float|int|str|pzplot|pzmap)$/;
 
 /** the value of one call argument */
 function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string): ArgVal {
@@ -226,6 +228,9 @@ function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string
       const list = readNumberList(bad, 0);
       if (list && list.values.some(([, im]) => im !== 0)) return { kind: 'poles', value: list.values, origin: { from: 'message', text: `${t} = ${bad}` } };
     }
+    if (t === 'I') return { kind: 'identity', origin };
+    // a flag written as a name (ControlSystems.jl's are(Continuous, …), Scilab's 'c')
+    if (/^(?:Continuous|Discrete|Cont|Disc)$/i.test(t)) return { kind: 'string', value: t.toLowerCase(), origin };
   }
   // a SciPy system tuple (A, B, C, D) or (num, den)
   const tuple = t.match(/^\(([\s\S]*)\)$/);
@@ -261,7 +266,7 @@ function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string
     return { kind: 'error', message: `${t}: feedback is read for transfer functions only (issue: interconnection of state-space models is not available yet)` };
   }
   // constructors
-  const ctor = t.match(/^(?:[A-Za-z_]\w*\.)*(ss|tf|zpk|StateSpace|TransferFunction|lti|dlti|ZerosPolesGain)\s*\(([\s\S]*)\)$/);
+  const ctor = t.match(/^(?:[A-Za-z_]\w*\.)*(ss|tf|zpk|StateSpace|TransferFunction|lti|dlti|ZerosPolesGain|syslin)\s*\(([\s\S]*)\)$/);
   if (ctor) {
     const sys = construct(ctor[1], splitArgs(ctor[2]), scope, conv, msgText);
     if (sys) return sys.kind === 'error' ? sys : { kind: 'system', sys: sys.sys, origin, label: t };
@@ -307,6 +312,42 @@ function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string
   }
 }
 
+/** tf(…) * tf(…) and tf(…) + tf(…) of SISO transfer functions (series and parallel) */
+function combineSystems(rhs: string, scope: Scope, conv: Conversation, msgText: string): System | undefined {
+  const terms: { sign: number; factors: string[] }[] = [];
+  let depth = 0, cur = '', sign = 1;
+  let factors: string[] = [];
+  for (const ch of rhs + '+') {
+    if (ch === '(' || ch === '[') depth++;
+    if (ch === ')' || ch === ']') depth--;
+    if (depth === 0 && (ch === '*' || ch === '+' || ch === '-')) {
+      if (cur.trim()) factors.push(cur.trim());
+      cur = '';
+      if (ch !== '*') {
+        if (factors.length) terms.push({ sign, factors });
+        factors = [];
+        sign = ch === '-' ? -1 : 1;
+      }
+      continue;
+    }
+    cur += ch;
+  }
+  let num: number[] | undefined, den: number[] | undefined;
+  for (const term of terms) {
+    let n = [term.sign], d = [1];
+    for (const f of term.factors) {
+      const v = evalArg(f, scope, conv, msgText);
+      const tf = v.kind === 'system' && v.sys.kind === 'tf' ? v.sys : v.kind === 'number' ? { num: [v.value], den: [1] } : undefined;
+      if (!tf) return undefined;
+      n = polyMul(n, tf.num);
+      d = polyMul(d, tf.den);
+    }
+    if (!num || !den) [num, den] = [n, d];
+    else [num, den] = [polyAdd(polyMul(num, d), polyMul(n, den)), polyMul(den, d)];
+  }
+  return num && den ? { kind: 'tf', num, den } : undefined;
+}
+
 function polyMul(a: number[], b: number[]): number[] {
   const out = Array(a.length + b.length - 1).fill(0);
   a.forEach((x, i) => b.forEach((y, j) => (out[i + j] += x * y)));
@@ -332,6 +373,20 @@ function construct(kind: string, args: { name?: string; text: string }[], scope:
     p?.kind === 'number' ? [p.value] : p?.kind === 'matrix' ? (p.value.length === 0 ? [] : flat(p.value)) : undefined;
   const asRoots = (p: ArgVal | undefined): Cx[] | undefined =>
     p?.kind === 'poles' ? p.value : asVec(p)?.map((x) => [x, 0] as Cx);
+  // Scilab: syslin('c' | 'd' | Ts, A, B, C [, D]) or syslin('c', H)
+  if (kind.toLowerCase() === 'syslin' && args.length >= 2) {
+    const dom = args[0].text.trim().replace(/^['"]|['"]$/g, '');
+    const Ts = dom === 'c' ? undefined : dom === 'd' ? 1 : Number(dom);
+    if (dom !== 'c' && !(Ts && Ts > 0)) return { kind: 'error', message: `syslin(${args[0].text}, …): the domain must be 'c', 'd' or a sample time` };
+    const rest = args.slice(1).map((a) => evalArg(a.text, scope, conv, msgText));
+    if (rest.length === 1 && rest[0].kind === 'system') {
+      const s = rest[0].sys;
+      return { kind: 'system', sys: s.kind === 'tf' ? { ...s, ...(Ts ? { Ts, variable: 'z' as const } : {}) } : { ...s, ...(Ts ? { Ts } : {}) } };
+    }
+    const ms = rest.map((p) => (p.kind === 'matrix' ? p.value : p.kind === 'number' ? [[p.value]] : undefined));
+    if (ms.length >= 3 && ms.slice(0, 3).every(Boolean)) return { kind: 'system', sys: { kind: 'ss', A: ms[0]!, B: ms[1]!, C: ms[2]!, ...(ms[3] ? { D: ms[3] } : {}), ...(Ts ? { Ts } : {}) } };
+    return undefined;
+  }
   const delay = args.find((a) => /delay/i.test(a.text) || /delay/i.test(a.name ?? ''));
   if (delay) return { kind: 'error', message: `${kind}(… ${delay.name ?? delay.text} …): time delays are not supported yet; approximate the delay with a Padé approximation and give the rational transfer function` };
   if (k === 'ss' || k === 'statespace') {
@@ -368,7 +423,7 @@ function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?
   const out: { name?: string; sys: System; text: string; origin: Origin }[] = scan.systems.map((s) => ({ ...s, origin: { from: 'message', text: s.text } }));
   // NAME = ss(...) / tf(...) / zpk(...) / signal.TransferFunction(...)
   for (const c of scan.calls) {
-    if (!/^(ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain|feedback)$/.test(c.fn)) continue;
+    if (!/^(ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|syslin)$/.test(c.fn)) continue;
     let sys: ReturnType<typeof construct>;
     if (c.fn === 'feedback') {
       if (c.outputs.length !== 1) continue;
@@ -377,6 +432,18 @@ function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?
     } else sys = construct(c.fn, c.args, scope, conv, scan.text);
     if (!sys || sys.kind === 'error') continue;
     const name = c.outputs.length === 1 ? c.outputs[0] : undefined;
+    // G = tf(…) * tf(…): the statement goes on after the call; the whole right-hand side is the system
+    const after = scan.text.slice(c.end).match(/^[ \t]*[*+\-/]/);
+    if (after) {
+      if (!name) continue;
+      const stmtEnd = scan.text.slice(c.start).search(/[;\n]|$/);
+      const rhs = scan.text.slice(c.start, c.start + stmtEnd);
+      const combined = combineSystems(rhs, scope, conv, scan.text);
+      if (combined) out.push({ name, sys: combined, text: `${name} = ${rhs.trim()}`, origin: { from: 'message', text: `${name} = ${rhs.trim()}` } });
+      continue;
+    }
+    // an inner call of such a product was already taken with it
+    if (out.some((o) => o.text.includes(c.text) && o.text !== c.text)) continue;
     if (out.some((o) => o.text === c.text)) continue;
     out.push({ name, sys: sys.sys, text: name ? `${name} = ${c.text}` : c.text, origin: { from: 'message', text: name ? `${name} = ${c.text}` : c.text } });
   }
@@ -544,7 +611,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (!tools) continue;
     // nested inside another call that is itself a tool call: the outer one is the request
     // inside another tool call or a constructor (ss(A, B, C, zeros(2,1))) it is an argument, not a request
-    if (scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end && (names.has(o.fn) || /^(ss|tf|zpk|statespace|transferfunction|lti|dlti|array|feedback)$/.test(o.fn)))) continue;
+    if (scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end && (names.has(o.fn) || /^(ss|tf|zpk|statespace|transferfunction|lti|dlti|array|feedback|syslin)$/.test(o.fn)))) continue;
     if (/^(zeros|ones|eye|diag)$/.test(c.fn) && !(c.args.length === 1 && /^[A-Za-z_]\w*$/.test(c.args[0].text.trim()))) continue;
     let args = c.receiver && scope.system(c.receiver) ? [{ text: c.receiver }, ...c.args] : c.args;
     // python-control's norm(sys, p=2) / p='inf': the order as a positional argument
@@ -580,7 +647,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
           if (p === 'sys') return v.kind === 'system';
           if (p === '2') return v.kind === 'number' && v.value === 2;
           if (p === 'inf') return (v.kind === 'number' && v.value === Infinity) || (v.kind === 'string' && /^inf/i.test(v.value));
-          if (p === 'type') return v.kind === 'string';
+          if (p === 'type' || p === 'kind') return v.kind === 'string';
+          if (/^'.*'$/.test(p)) return v.kind === 'string' && v.value.toLowerCase() === p.slice(1, -1);
           return v.kind !== 'system';
         });
         if (okKinds) {
@@ -712,6 +780,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const top = named[0].strength;
     let cands = named.filter((n) => n.strength >= Math.min(top, 2) || n.strength === top).map((n) => n.tool);
     if (top >= 2) cands = named.filter((n) => n.strength >= 2).map((n) => n.tool);
+    // "controllable and observable": the analysis reports both
+    if (cands.length === 2 && cands.includes('ctrb_rank') && cands.includes('obsv_rank')) cands = ['analyse'];
+    // "Nyquist … is the closed loop stable?": the stability question is about that tool's answer
+    const stabilityOnly = named.find((n) => n.tool === 'analyse')?.hits.every((h) => /stab/i.test(h.phrase));
+    if (cands.length > 1 && cands.includes('analyse') && stabilityOnly && !cands.some((c) => COVERS.analyse.includes(c))) cands = cands.filter((c) => c !== 'analyse');
     // "peak time, overshoot and settling time of the step response": the characteristics are asked
     const chars = new Set(named.find((n) => n.tool === 'stepinfo')?.hits.map((h) => h.start) ?? []).size;
     if (chars >= 2 && cands.includes('step')) cands = cands.filter((c) => c !== 'step');
@@ -1027,7 +1100,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   if (fromCall) {
     fromCall.form.args.forEach((p, i) => {
       const v = fromCall!.vals[i];
-      if (!v || p === 'sys' || p === '2' || p === 'inf') return;
+      if (!v || p === 'sys' || p === '2' || p === 'inf' || /^'.*'$/.test(p)) return;
       bindVal(p, v);
     });
     for (const [k, v] of Object.entries(fromCall.kw)) {
@@ -1046,6 +1119,15 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   function bindVal(p: string, v: ArgVal) {
     if (v.kind === 'system' || v.kind === 'error') return;
+    if (v.kind === 'identity') {
+      const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
+      const m = Array.isArray(args.B) ? (args.B as Matrix)[0]?.length : Array.isArray(args.G) ? (args.G as Matrix)[0]?.length : undefined;
+      const q = Array.isArray(args.C) ? (args.C as Matrix).length : undefined;
+      const size = p === 'Q' || p === 'G' ? n : p === 'R' || p === 'Qn' ? m : p === 'Rn' ? q : undefined;
+      if (size) set(p, Array.from({ length: size }, (_, i) => Array.from({ length: size }, (_, j) => (i === j ? 1 : 0))), { from: 'message', text: `I (the ${size}x${size} identity)` });
+      used.add(p);
+      return;
+    }
     if (p === 'method') {
       if (v.kind === 'string') set('method', v.value.toLowerCase() === 'bilinear' ? 'tustin' : v.value.toLowerCase(), v.origin);
       return;

@@ -438,6 +438,11 @@ export function scanMessage(message: string): Scan {
   const systems: DefinedSystem[] = [];
   const scalars: Record<string, number> = {};
   for (const [k, a] of assigns) if (a.value?.length === 1 && a.value[0].length === 1 && /^[A-Za-z]\w*$/.test(k) && !/^(s|z|T_?s|dt|A|B|C|D|Q|R|N)$/.test(k)) scalars[k] = a.value[0][0];
+  // the gain K of a root locus is the locus parameter: the transfer function is read with K = 1
+  if (/\b(?:root[- ]?locus|rlocus|evans)\b/i.test(text)) for (const k of ['K', 'k']) if (scalars[k] === undefined && new RegExp(`(?<![\\w.])${k}(?![\\w(])`).test(text)) {
+    scalars[k] = 1;
+    notes.push(`${k} is the root-locus gain: the transfer function is read with ${k} = 1 and the locus runs over the gain`);
+  }
   const tfs = findTfExpressions(text, scalars);
   for (const f of tfs.found) {
     // a name assigned a matrix literal is a matrix, not a transfer function

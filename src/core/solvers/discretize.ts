@@ -71,7 +71,7 @@ export const tools: ToolDef[] = [
     name: 'c2d',
     words: {
       calls: [
-        { names: ['c2d', 'sample_system', 'sample'], args: ['sys', 'Ts', 'method'], keywords: { method: 'method', Ts: 'Ts', dt: 'Ts' } },
+        { names: ['c2d', 'sample_system', 'sample', 'dscr'], args: ['sys', 'Ts', 'method'], keywords: { method: 'method', Ts: 'Ts', dt: 'Ts' } },
         { names: ['cont2discrete'], args: ['sys', 'Ts', 'method'], keywords: { method: 'method', dt: 'Ts' } },
       ],
       phrases: ['c2d', 'discretize', 'discretise', 'discretization', 'discretisation', 'discrete equivalent', 'convert to discrete', 'sampled-data model', 'discrete-time model', 'zero-order hold equivalent', 'tustin', 'bilinear', 'zoh', 'zero-order hold', 'foh', 'first-order hold', 'sample the plant'],

@@ -339,7 +339,7 @@ export const tools: ToolDef[] = [
     name: 'freqresp',
     words: {
       calls: [
-        { names: ['bode', 'bode_plot', 'freqresp', 'frequency_response', 'freqs', 'dbode', 'dfreqresp', 'evalfr'], args: ['sys', 'w'], keywords: { w: 'w', omega: 'w' } },
+        { names: ['bode', 'bode_plot', 'freqresp', 'frequency_response', 'freqs', 'dbode', 'dfreqresp', 'evalfr', 'bodeplot', 'repf'], args: ['sys', 'w'], keywords: { w: 'w', omega: 'w' } },
       ],
       phrases: ['bode', 'bode plot', 'bode diagram', 'frequency response', 'freqresp', 'magnitude and phase', 'gain and phase at', 'evaluate', 'magnitude', 'g(jw)', 'g(jω)'],
       aliases: { w: ['omega', 'ω', 'W', 'freqs', 'frequencies'] },
@@ -385,7 +385,7 @@ export const tools: ToolDef[] = [
   {
     name: 'margins',
     words: {
-      calls: [{ names: ['margin', 'margins', 'stability_margins', 'allmargin'], args: ['sys'] }],
+      calls: [{ names: ['margin', 'margins', 'stability_margins', 'allmargin', 'g_margin', 'p_margin', 'marginplot'], args: ['sys'] }],
       phrases: ['margins', 'margin', 'gain margin', 'phase margin', 'stability margins', 'crossover frequency', 'crossover frequencies', 'gain crossover', 'phase crossover', 'phase reserve', 'gain reserve', 'amplitude reserve', 'amplitude margin', 'stability reserve', 'phasenreserve', 'amplitudenreserve', 'phasenrand', 'marge de phase', 'marge de gain'],
       example: '/margins num=[10], den=[1 6 5 0]',
     },

@@ -216,6 +216,12 @@ export const tools: ToolDef[] = [
     words: {
       calls: [
         { names: ['lyap', 'lyapunov'], args: ['A', 'Q'] },
+        {
+          names: ['lyap'],
+          args: ['A', 'Q', "'c'"],
+          note: "Scilab's lyap(A, C, 'c') solves AᵀX + XA = C, so it is lyap with Aᵀ and −C",
+          map: (a) => ({ ...a, A: Array.isArray(a.A) ? (a.A as number[][])[0].map((_, j) => (a.A as number[][]).map((r) => r[j])) : a.A, Q: Array.isArray(a.Q) ? (a.Q as number[][]).map((r) => r.map((x) => -x)) : a.Q }),
+        },
         { names: ['gram'], args: ['sys', 'type'], note: "gram(sys, 'c') solves A W + W Aᵀ + B Bᵀ = 0; gram(sys, 'o') solves Aᵀ W + W A + Cᵀ C = 0" },
         {
           names: ['solve_continuous_lyapunov', 'solve_lyapunov'],
@@ -250,7 +256,15 @@ export const tools: ToolDef[] = [
   {
     name: 'dlyap',
     words: {
-      calls: [{ names: ['dlyap', 'solve_discrete_lyapunov', 'dlyapunov'], args: ['A', 'Q'], keywords: { a: 'A', q: 'Q' } }],
+      calls: [
+        { names: ['dlyap', 'solve_discrete_lyapunov', 'dlyapunov'], args: ['A', 'Q'], keywords: { a: 'A', q: 'Q' } },
+        {
+          names: ['lyap'],
+          args: ['A', 'Q', "'d'"],
+          note: "Scilab's lyap(A, C, 'd') solves AᵀXA − X = C, so it is dlyap with Aᵀ and −C",
+          map: (a) => ({ ...a, A: Array.isArray(a.A) ? (a.A as number[][])[0].map((_, j) => (a.A as number[][]).map((r) => r[j])) : a.A, Q: Array.isArray(a.Q) ? (a.Q as number[][]).map((r) => r.map((x) => -x)) : a.Q }),
+        },
+      ],
       phrases: ['discrete lyapunov', 'discrete-time lyapunov', 'stein equation', 'dlyap', 'discrete lyapunov equation'],
       continuous: 'lyap',
       example: '/dlyap A=[0.5 0.1; 0 0.8], Q=eye(2)',

@@ -290,7 +290,7 @@ export const tools: ToolDef[] = [
   {
     name: 'hinfnorm',
     words: {
-      calls: [{ names: ['hinfnorm'], args: ['sys'] }, { names: ['norm', 'system_norm'], args: ['sys', 'inf'] }],
+      calls: [{ names: ['hinfnorm', 'h_norm', 'linfnorm'], args: ['sys'] }, { names: ['norm', 'system_norm'], args: ['sys', 'inf'] }],
       phrases: ['hinf norm', 'h-infinity norm', 'h infinity norm', 'h∞ norm', 'hinfnorm', 'h-inf norm', 'hinf', 'h∞', 'peak gain', 'l2 gain'],
       example: '/hinfnorm A=[-1 0; 0 -2], B=[1;1], C=[1 1]',
     },

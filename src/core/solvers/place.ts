@@ -464,7 +464,8 @@ export const tools: ToolDef[] = [
     name: 'place',
     words: {
       calls: [
-        { names: ['place', 'acker', 'place_poles'], args: ['A', 'B', 'poles'], keywords: { poles: 'poles', p: 'poles' } },
+        { names: ['place', 'acker', 'place_poles', 'ppol'], args: ['A', 'B', 'poles'], keywords: { poles: 'poles', p: 'poles' } },
+        { names: ['place'], args: ['sys', 'poles'], note: 'place(sys, p) (ControlSystems.jl) places the poles of (A, B) of sys' },
       ],
       phrases: ['pole placement', 'place poles', 'place the poles', 'place', 'pole assignment', 'assign poles', 'ackermann', 'state feedback gain', 'closed-loop poles at', 'closed loop poles at'],
       aliases: { poles: ['p', 'P', 'desired_poles', 'pdes', 'pd', 'eigs'] },

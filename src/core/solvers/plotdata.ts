@@ -438,7 +438,7 @@ export const tools: ToolDef[] = [
   {
     name: 'rlocus',
     words: {
-      calls: [{ names: ['rlocus', 'root_locus', 'rlocusplot', 'root_locus_plot'], args: ['sys', 'k'], keywords: { gains: 'k', kvect: 'k' } }],
+      calls: [{ names: ['rlocus', 'root_locus', 'rlocusplot', 'root_locus_plot', 'evans', 'rlocusplot'], args: ['sys', 'k'], keywords: { gains: 'k', kvect: 'k' } }],
       phrases: ['root locus', 'rlocus', 'root-locus'],
       example: '/rlocus num=[1], den=[1 3 2 0]',
     },
@@ -461,7 +461,7 @@ export const tools: ToolDef[] = [
   {
     name: 'nyquist',
     words: {
-      calls: [{ names: ['nyquist', 'nyquist_plot', 'nyquist_response'], args: ['sys', 'w'], keywords: { omega: 'w', w: 'w' } }],
+      calls: [{ names: ['nyquist', 'nyquist_plot', 'nyquist_response', 'nyquistplot'], args: ['sys', 'w'], keywords: { omega: 'w', w: 'w' } }],
       phrases: ['nyquist', 'nyquist plot', 'nyquist diagram', 'nyquist curve'],
       example: '/nyquist num=[1], den=[1 3 2 0]',
     },

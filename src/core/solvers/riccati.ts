@@ -608,6 +608,7 @@ export const tools: ToolDef[] = [
       calls: [
         { names: ['care', 'icare'], args: ['A', 'B', 'Q', 'R'] },
         { names: ['solve_continuous_are'], args: ['A', 'B', 'Q', 'R'], keywords: { a: 'A', b: 'B', q: 'Q', r: 'R' } },
+        { names: ['are'], args: ['kind', 'A', 'B', 'Q', 'R'], note: 'are(Continuous, A, B, Q, R) (ControlSystems.jl)' },
       ],
       phrases: ['riccati equation', 'algebraic riccati', 'continuous riccati', 'care', 'riccati'],
       discrete: 'dare',

@@ -72,7 +72,7 @@ export const tools: ToolDef[] = [
   {
     name: 'eig',
     words: {
-      calls: [{ names: ['eig', 'eigvals', 'eigenvalues', 'pole', 'poles'], args: ['A'] }],
+      calls: [{ names: ['eig', 'eigvals', 'eigenvalues', 'pole', 'poles', 'spec'], args: ['A'] }],
       phrases: ['eigenvalues', 'eigenvalue', 'eigen values', 'eig', 'eigs', 'spectrum of a', 'characteristic roots'],
       weak: ['poles', 'open loop poles', 'open-loop poles'],
       example: '/eig A=[0 1; -2 -3]',
@@ -98,7 +98,7 @@ export const tools: ToolDef[] = [
   {
     name: 'ctrb_rank',
     words: {
-      calls: [{ names: ['ctrb'], args: ['A', 'B'] }],
+      calls: [{ names: ['ctrb', 'contr', 'cont_mat'], args: ['A', 'B'] }],
       phrases: ['controllability', 'controllable', 'ctrb', 'controllability matrix', 'reachability', 'reachable', 'reach every', 'reach all', 'reach any'],
       example: '/ctrb_rank A=[0 1; -2 -3], B=[0;1]',
     },
@@ -127,7 +127,7 @@ export const tools: ToolDef[] = [
   {
     name: 'obsv_rank',
     words: {
-      calls: [{ names: ['obsv'], args: ['A', 'C'] }],
+      calls: [{ names: ['obsv', 'obsv_mat'], args: ['A', 'C'] }],
       phrases: ['observability', 'observable', 'obsv', 'observability matrix'],
       example: '/obsv_rank A=[0 1; -2 -3], C=[1 0]',
     },

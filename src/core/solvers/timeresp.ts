@@ -343,7 +343,7 @@ const tParam = vector('time samples, starting at 0 and uniformly spaced (for a d
 
 const RESP_WORDS: Record<Kind, ToolWords> = {
   step: {
-    calls: [{ names: ['step', 'step_response', 'stepplot', 'dstep'], args: ['sys', 't'], keywords: { T: 't', t: 't' } }],
+    calls: [{ names: ['step', 'step_response', 'stepplot', 'dstep'], args: ['sys', 't'], keywords: { T: 't', t: 't' } }, { names: ['csim'], args: ['kind', 't', 'sys'], note: "csim('step', t, sys) (Scilab)" }],
     phrases: ['step response', 'step', 'unit step', 'response to a step', 'step input', 'step resp', 'sprungantwort', 'réponse indicielle'],
     aliases: { t: ['T', 'time', 'tvec'] },
     example: '/step num=[1], den=[1 2 1]',

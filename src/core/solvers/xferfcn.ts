@@ -378,7 +378,7 @@ export const tools: ToolDef[] = [
     name: 'poles_zeros',
     words: {
       calls: [
-        { names: ['pole', 'zero', 'tzero', 'pzmap', 'poles', 'zeros', 'zpkdata', 'tf2zpk', 'ss2zp', 'tf2zp'], args: ['sys', 'type'] },
+        { names: ['pole', 'zero', 'tzero', 'pzmap', 'poles', 'zeros', 'zpkdata', 'tf2zpk', 'ss2zp', 'tf2zp', 'plzr', 'trzeros', 'pzplot', 'tzeros'], args: ['sys', 'type'] },
         { names: ['tf2zp', 'tf2zpk'], args: ['num', 'den'] },
         { names: ['ss2zp'], args: ['A', 'B', 'C', 'D'] },
       ],

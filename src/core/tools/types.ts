@@ -25,7 +25,10 @@ export interface JsonSchema {
 export interface ToolCallForm {
   /** function names as written, without a module prefix (`ct.`, `scipy.linalg.` are ignored) */
   names: string[];
-  /** the tool parameter each positional argument fills; `sys` takes a system (state space or transfer function) */
+  /**
+   * the tool parameter each positional argument fills; `sys` takes a system (state space or
+   * transfer function); `'c'` (quoted) is a string argument that must be exactly that
+   */
   args: string[];
   /** keyword arguments as written (python-control/SciPy) -> tool parameter */
   keywords?: Record<string, string>;
