@@ -484,7 +484,9 @@ function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?
       if (a?.value) (sys as Record<string, unknown>)[k] = a.value;
     }
     if (discreteFamily) sys.discrete = true;
-    if (sys.A) out.push({ sys, text: have.map((k) => k).join(', '), origin: { from: 'message', text: have.join(', ') } });
+    // sys = ss(A, B, C, D) "with A = …": the named system is these matrices, not a second one
+    const same = (o: System) => o.kind === 'ss' && (['A', 'B', 'C'] as const).every((k) => JSON.stringify(o[k]) === JSON.stringify(sys[k]));
+    if (sys.A && !out.some((o) => same(o.sys))) out.push({ sys, text: have.map((k) => k).join(', '), origin: { from: 'message', text: have.join(', ') } });
   } else if (selHave.includes('A')) {
     const sys: System & { kind: 'ss' } = { kind: 'ss', A: undefined as unknown as Matrix };
     for (const k of SS) {
@@ -872,7 +874,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     followUp = true;
   }
   // "try poles at -3 and -4 instead": a weak word ("poles") in a follow-up continues the last call
-  if (tool && via === 'words' && !opts.command && (named[0]?.strength ?? 0) < 2 && conv.lastCall && FOLLOW_UP.test(text) && !defined.length) tool = undefined;
+  if (tool && via === 'words' && !opts.command && (named[0]?.strength ?? 0) < 2 && conv.lastCall && FOLLOW_UP.test(text) && !defined.length && extraGiven) tool = undefined;
   const namesSystem = conv.systems.some((e) => e.name && new RegExp(`(?<![\\w.])${e.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w(=])`).test(text));
   if (!tool && conv.lastCall && (extraGiven || FOLLOW_UP.test(text) || (namesSystem && !defined.length && text.trim().split(/\s+/).length <= 4)) && (FOLLOW_UP.test(text) || !defined.length)) {
     tool = getTool(conv.lastCall.tool);
@@ -956,7 +958,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
     // "the first one", "the second plant", "the old one", "that one", "the first A": systems by order
     const numbered = text.match(/\b(?:joint|plant|system|model|loop|motor|axis|link)\s+(\d)\b/i);
-    const ordRef = numbered ? ([numbered[0], ['first', 'second', 'third', 'fourth'][Number(numbered[1]) - 1] ?? 'none'] as unknown as RegExpMatchArray) : text.match(/\b(?:the\s+)?(first|second|third|1st|2nd|3rd|old|older|earlier|previous|other|new|newer|latest|last|same|that)\s+(?:one|plant|system|model|loop|transfer function|tf|A|joint|controller)\b|\b(?:for|to)\s+the\s+(first|second|third)\b(?!\s+(?:column|row|input|output))/i);
+    const ordRef = numbered ? ([numbered[0], ['first', 'second', 'third', 'fourth'][Number(numbered[1]) - 1] ?? 'none'] as unknown as RegExpMatchArray) : text.match(/\b(?:the\s+)?(first|second|third|1st|2nd|3rd|old|older|earlier|previous|other|new|newer|latest|last|same|that)\s+(?:one|plant|system|model|loop|transfer function|tf|A|joint|controller)\b|\b(?:for|to|of)\s+the\s+(first|second|third)\b(?!\s+(?:column|row|input|output|diagonal|order|kind))/i);
     if (!sysVal && !defined.length && ordRef && conv.systems.length) {
       const word = (ordRef[1] ?? ordRef[2]).toLowerCase();
       const given = conv.systems.map((e, i) => [e, i] as const).filter(([e]) => e.role === 'given');
@@ -1428,6 +1430,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   // c2d in a follow-up: a time written alone is the new sample time ("and 0.5 ms with tustin", "what about 200 µs")
   if (tool.name === 'c2d' && args.Ts === undefined && scan.t?.value.length === 1 && scan.t.value[0] > 0) set('Ts', scan.t.value[0], { from: 'message', text: scan.t.text });
+  if (tool.name === 'c2d' && args.Ts === undefined) {
+    const at = text.match(/\bat\s+((?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(ms|[uµμ]s|s|sec|seconds?)(?![\w/])/i);
+    const v = at ? timeQuantity(Number(at[1]), at[2]) : undefined;
+    if (v) set('Ts', v, { from: 'message', text: at![0] });
+  }
   if (tool.name === 'c2d' && (args.Ts === undefined || origins.Ts?.from === 'turn') && (followUp || fromConversation) && !scan.samples.length) {
     const q = text.match(/(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(ms|[uµμ]s|ns|s|sec|seconds?)(?![\w/])/i);
     const v = q ? timeQuantity(Number(q[1]), q[2]) : undefined;

@@ -382,16 +382,16 @@ function derivedAssignments(text: string, assigns: Map<string, Assigned>): void 
 
 export function scanMessage(message: string): Scan {
   const notes: string[] = [];
-  // MATLAB's display of a result pasted back ("K =\n\n    0.2361    0.2361\n"): a matrix assignment
-  let pasted = message.replace(/(?:^|\n)\s*([A-Za-z_]\w*)\s*=\s*\n\s*\n((?:[ \t]*[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:[ \t]+[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)*[ \t]*\n?)+)/gi, (_m, name: string, body: string) => {
-    const rows = body.trim().split(/\n/).map((r) => r.trim()).filter(Boolean);
-    return `\n${name} = [${rows.join('; ')}]\n`;
-  });
   // MATLAB's display of a transfer function pasted back:
   //   G =\n\n      2 s + 6\n  -------------\n  s^2 + 6 s + 8\n\n  Sample time: 0.1 seconds\n  Discrete-time transfer function.
-  pasted = pasted.replace(/(?:^|\n)\s*([A-Za-z_]\w*)\s*=\s*\n(?:\s*\n)*[ \t]*([^\n]*[\dsz][^\n]*)\n[ \t]*-{3,}[ \t]*\n[ \t]*([^\n]+)\n((?:[ \t]*\n|[ \t]*(?:Sample time:[^\n]*|Continuous-time[^\n]*|Discrete-time[^\n]*|Model Properties[^\n]*)\n?)*)/gi, (_m, name: string, num: string, den: string, tail: string) => {
+  let pasted = message.replace(/(?:^|\n)\s*([A-Za-z_]\w*)\s*=\s*\n(?:\s*\n)*[ \t]*([^\n]*[\dsz][^\n]*)\n[ \t]*-{3,}[ \t]*\n[ \t]*([^\n]+)\n((?:[ \t]*\n|[ \t]*(?:Sample time:[^\n]*|Continuous-time[^\n]*|Discrete-time[^\n]*|Model Properties[^\n]*)\n?)*)/gi, (_m, name: string, num: string, den: string, tail: string) => {
     const ts = tail.match(/Sample time:\s*([\d.eE+-]+)\s*seconds?/i);
     return `\n${name} = (${num.trim()})/(${den.trim()})${ts ? `, Ts = ${ts[1]} s` : ''}\n`;
+  });
+  // MATLAB's display of a result pasted back ("K =\n\n    0.2361    0.2361\n"): a matrix assignment
+  pasted = pasted.replace(/(?:^|\n)\s*([A-Za-z_]\w*)\s*=\s*\n\s*\n((?:[ \t]*[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:[ \t]+[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)*[ \t]*\n?)+)/gi, (_m, name: string, body: string) => {
+    const rows = body.trim().split(/\n/).map((r) => r.trim()).filter(Boolean);
+    return `\n${name} = [${rows.join('; ')}]\n`;
   });
   // "Q = diag(100, 1)" for a weight: the diagonal 100, 1 (MATLAB's diag(v, k) would put 100 on a superdiagonal, which is no weight)
   pasted = pasted.replace(/\b(Q|R|N|Qn|Rn|W|V|Qw|Rv)\s*=\s*diag\(\s*([-+]?[\d.eE+-]+(?:\s*,\s*[-+]?[\d.eE+-]+)+)\s*\)/g, (_m, name: string, list: string) => {

@@ -42,7 +42,7 @@ export const tools: ToolDef[] = [
   {
     name: 'lqr',
     words: {
-      calls: [{ names: ['lqr'], args: ['A', 'B', 'Q', 'R', 'N'] }, { names: ['lqr'], args: ['sys', 'Q', 'R', 'N'] }],
+      calls: [{ names: ['lqr'], args: ['A', 'B', 'Q', 'R', 'N'] }, { names: ['lqr'], args: ['sys', 'Q', 'R', 'N'] }, { names: ['lqr'], args: ['kind', 'A', 'B', 'Q', 'R'], note: 'lqr(Continuous, A, B, Q, R) (ControlSystems.jl)' }],
       phrases: ['lqr', 'linear quadratic regulator', 'linear-quadratic regulator', 'lq regulator', 'optimal state feedback', 'optimal control gain', 'quadratic regulator'],
       discrete: 'dlqr',
       example: '/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1',
