@@ -7,14 +7,14 @@
  *   control chat [--session FILE] [--math] [--model M]
  *   control tools [--json]
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Conversation } from './core/reader/index.js';
 import { runTurn } from './core/agent/turn.js';
 import { eventsToMarkdown, type TurnEvent } from './core/agent/events.js';
 import { createEngine, disposeEngines, parseModelFlag } from './core/engines/index.js';
 import { renderToolResult } from './core/render/results.js';
-import { encodeNonFinite, errorMessage, solveJsonl } from './core/tools/batch.js';
+import { encodeNonFinite, errorMessage, solveJsonlLines } from './core/tools/batch.js';
 import { prepareArgs, type CallOptions } from './core/tools/call.js';
 import { TOOLS } from './core/tools/table.js';
 import { verify } from './core/verify/index.js';
@@ -146,12 +146,21 @@ function cmdSolve(f: Flags): number {
 
 function cmdBatch(f: Flags): number {
   const text = f.in ? readFileSync(f.in, 'utf8') : readStdin();
-  const lines = solveJsonl(text, { maxN: f.maxN });
-  const out = lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length ? '\n' : '');
-  if (f.out) writeFileSync(f.out, out);
-  else process.stdout.write(out);
-  const errors = lines.filter((l) => 'error' in l).length;
-  console.error(`${lines.length} problems, ${lines.length - errors} solved, ${errors} refused or failed`);
+  // each result is written as soon as it is solved (and flushed): a problem that fails or hangs
+  // later never loses the lines before it
+  const fd = f.out ? openSync(f.out, 'w') : 1;
+  let count = 0;
+  let errors = 0;
+  try {
+    for (const l of solveJsonlLines(text, { maxN: f.maxN })) {
+      writeSync(fd, JSON.stringify(l) + '\n');
+      count++;
+      if ('error' in l) errors++;
+    }
+  } finally {
+    if (f.out) closeSync(fd);
+  }
+  console.error(`${count} problems, ${count - errors} solved, ${errors} refused or failed`);
   return 0;
 }
 

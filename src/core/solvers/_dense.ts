@@ -3,6 +3,8 @@
  * (c2d, time and frequency responses, norms, pole placement). Matrices are arrays of rows.
  * Everything here is plain, deterministic double-precision code with no dependencies.
  */
+import { ControlError } from '../errors.js';
+
 export type Mat = number[][];
 
 export const EPS = 2.220446049250313e-16;
@@ -369,6 +371,10 @@ export function expm(A: Mat): Mat {
   const I = eye(n);
   const nrm = norm1(A);
   if (nrm === 0) return I;
+  // ‖A‖ infinite or NaN (t·A overflowed), or so large that 2^s squarings overflow anyway: the
+  // exponential is not representable, and the scaling loop below would never end
+  if (!Number.isFinite(nrm) || nrm > 1e300)
+    throw new ControlError(`the matrix exponential of a matrix with 1-norm ${nrm} cannot be computed in floating point (the time or sample time is too large for this system); use a shorter time span`);
   const A2 = matmul(A, A);
   for (const [m, th] of THETA) {
     if (nrm <= th) {

@@ -61,22 +61,31 @@ export function solveProblem(p: Problem, opts: CallOptions = {}): BatchLine {
 
 /** one output line per non-empty input line; a line that is not a problem gets an error line */
 export function solveJsonl(text: string, opts: CallOptions = {}): BatchLine[] {
-  const out: BatchLine[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (!line.trim()) return;
+  return [...solveJsonlLines(text, opts)];
+}
+
+/**
+ * One result per problem line, as each is solved, so a caller can write it at once: a later
+ * line that fails or takes long never costs the results before it. Lines end at \n, \r\n or
+ * a lone \r (a file saved with old Mac line ends is still one problem per line).
+ */
+export function* solveJsonlLines(text: string, opts: CallOptions = {}): Generator<BatchLine> {
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line.trim()) continue;
     let p: Problem;
     try {
       p = JSON.parse(line);
     } catch (e) {
-      out.push({ id: `line-${i + 1}`, error: `line ${i + 1} is not JSON: ${(e as Error).message}` });
-      return;
+      yield { id: `line-${i + 1}`, error: `line ${i + 1} is not JSON: ${(e as Error).message}` };
+      continue;
     }
     const id = typeof p?.id === 'string' ? p.id : `line-${i + 1}`;
     if (typeof p?.tool !== 'string' || !p.args || typeof p.args !== 'object') {
-      out.push({ id, error: `line ${i + 1} needs "tool" (a string) and "args" (an object).` });
-      return;
+      yield { id, error: `line ${i + 1} needs "tool" (a string) and "args" (an object).` };
+      continue;
     }
-    out.push(solveProblem({ ...p, id }, opts));
-  });
-  return out;
+    yield solveProblem({ ...p, id }, opts);
+  }
 }

@@ -1,0 +1,33 @@
+// Issue 11, first part: no hang on an overflowing matrix exponential, batch results one per
+// problem line as each is solved, and lone carriage returns as line ends.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { solveJsonlLines } from '../../src/core/tools/batch.js';
+import { runTool } from '../../src/core/tools/call.js';
+
+test('a time so large that t·A overflows is refused at once, never a hang', () => {
+  const t0 = performance.now();
+  // before: s = ceil(log2(Infinity)) squarings, a loop that never ended
+  assert.throws(() => runTool('step', { A: [[-2]], B: [[1]], C: [[1]], t: [1e308] }), /matrix exponential .* cannot be computed/);
+  assert.throws(() => runTool('c2d', { A: [[-2]], B: [[1]], C: [[1]], Ts: 1e300 }), /matrix exponential .* cannot be computed/);
+  assert.ok(performance.now() - t0 < 5000);
+});
+
+test('batch yields each result before it reads the next problem', () => {
+  const text = ['{"id":"a","tool":"eig","args":{"A":[[0,1],[-2,-3]]}}', '{"id":"b","tool":"eig","args":{"A":[[1]]}}'].join('\n');
+  const it = solveJsonlLines(text);
+  const first = it.next();
+  assert.equal(first.done, false);
+  assert.equal((first.value as { id: string }).id, 'a');
+  const second = it.next();
+  assert.equal((second.value as { id: string }).id, 'b');
+  assert.equal(it.next().done, true);
+});
+
+test('a lone carriage return ends a line: two problems stay two results', () => {
+  const text = '{"id":"a","tool":"eig","args":{"A":[[2]]}}\r{"id":"b","tool":"eig","args":{"A":[[3]]}}\r\n{"id":"c","tool":"eig","args":{"A":[[4]]}}';
+  const out = [...solveJsonlLines(text)];
+  assert.deepEqual(out.map((l) => l.id), ['a', 'b', 'c']);
+  // eig of a 1x1 matrix is its entry
+  assert.deepEqual(out.map((l) => ('result' in l ? (l.result as { eigenvalues: number[][] }).eigenvalues[0][0] : NaN)), [2, 3, 4]);
+});
