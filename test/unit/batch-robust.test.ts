@@ -31,3 +31,13 @@ test('a lone carriage return ends a line: two problems stay two results', () => 
   // eig of a 1x1 matrix is its entry
   assert.deepEqual(out.map((l) => ('result' in l ? (l.result as { eigenvalues: number[][] }).eigenvalues[0][0] : NaN)), [2, 3, 4]);
 });
+
+test('limits that keep one call bounded: discrete steps, samples, transfer-function degree', () => {
+  // before: a discrete step to t = 1e8 grew to 5 GB and died with a heap abort
+  assert.throws(() => runTool('step', { A: [[0.5]], B: [[1]], C: [[1]], t: [1e8], Ts: 1 }), /1\.00e\+8 steps .* above the limit/);
+  // before: rlocus of a degree-201 denominator ran for more than 600 s
+  const den = [1, ...Array(201).fill(0)];
+  assert.throws(() => runTool('rlocus', { num: [1], den }), /den has degree 201, above the size limit of 200/);
+  // a degree within the limit still runs (1/(s+1): one pole at -1)
+  assert.deepEqual((runTool('poles_zeros', { num: [1], den: [1, 1] }) as { poles: number[][] }).poles, [[-1, 0]]);
+});

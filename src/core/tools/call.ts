@@ -146,7 +146,28 @@ function checkFinite(value: unknown, path: string): void {
   }
 }
 
+/** most time or frequency samples, and most steps of a discrete simulation, one call may ask for */
+export const MAX_SAMPLES = 1_000_000;
+export const MAX_DISCRETE_STEPS = 10_000_000;
+
 function checkLimit(tool: ToolDef, args: Record<string, unknown>, maxN: number): void {
+  // a transfer function of degree d is a model of d states
+  for (const k of ['num', 'den']) {
+    const v = args[k];
+    if (Array.isArray(v) && v.length - 1 > maxN)
+      throw new ControlError(`${k} has degree ${v.length - 1}, above the size limit of ${maxN} states (setting control.maxStates, or --max-n on the command line).`, 'limit');
+  }
+  for (const k of ['t', 'w', 'k']) {
+    const v = args[k];
+    if (Array.isArray(v) && v.length > MAX_SAMPLES) throw new ControlError(`${k} has ${v.length} samples, above the limit of ${MAX_SAMPLES}.`, 'limit');
+  }
+  // a discrete response runs one step per sample period up to the last time asked
+  const Ts = args.Ts;
+  if (typeof Ts === 'number' && Ts > 0 && Array.isArray(args.t)) {
+    const tmax = Math.max(0, ...(args.t as number[]));
+    if (tmax / Ts > MAX_DISCRETE_STEPS)
+      throw new ControlError(`t reaches ${tmax} s, which is ${(tmax / Ts).toExponential(2)} steps of Ts = ${Ts} s, above the limit of ${MAX_DISCRETE_STEPS} steps; ask for a shorter time span.`, 'limit');
+  }
   for (const [k, v] of Object.entries(args)) {
     if (!isMatrixSchema(tool.parameters.properties[k]) || !Array.isArray(v)) continue;
     const rows = v.length;
