@@ -14,7 +14,7 @@ import { runTurn } from './core/agent/turn.js';
 import { eventsToMarkdown, type TurnEvent } from './core/agent/events.js';
 import { createEngine, disposeEngines, parseModelFlag } from './core/engines/index.js';
 import { renderToolResult } from './core/render/results.js';
-import { encodeNonFinite, errorMessage, solveJsonlLines } from './core/tools/batch.js';
+import { encodeNonFinite, errorMessage, solveJsonlLines, verdictOf } from './core/tools/batch.js';
 import { prepareArgs, type CallOptions } from './core/tools/call.js';
 import { TOOLS } from './core/tools/table.js';
 import { verify } from './core/verify/index.js';
@@ -132,7 +132,8 @@ function cmdSolve(f: Flags): number {
     const { tool: def, args } = prepareArgs(tool, raw as Record<string, unknown>, opts);
     const result = def.run(args);
     if (f.json) {
-      console.log(JSON.stringify({ result: encodeNonFinite(result) }));
+      // machine output carries the independent verifier's verdict, as the chat shows it
+      console.log(JSON.stringify({ result: encodeNonFinite(result), verification: verdictOf(tool, args, result) }));
     } else {
       console.log(`# ${def.title}\n\n${renderToolResult(tool, args, result, verify(tool, args, result), { math: f.math })}`);
     }
@@ -152,7 +153,7 @@ function cmdBatch(f: Flags): number {
   let count = 0;
   let errors = 0;
   try {
-    for (const l of solveJsonlLines(text, { maxN: f.maxN })) {
+    for (const l of solveJsonlLines(text, { maxN: f.maxN, verify: true })) {
       writeSync(fd, JSON.stringify(l) + '\n');
       count++;
       if ('error' in l) errors++;

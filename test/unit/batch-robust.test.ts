@@ -41,3 +41,18 @@ test('limits that keep one call bounded: discrete steps, samples, transfer-funct
   // a degree within the limit still runs (1/(s+1): one pole at -1)
   assert.deepEqual((runTool('poles_zeros', { num: [1], den: [1, 1] }) as { poles: number[][] }).poles, [[-1, 0]]);
 });
+
+test('machine output carries the verdict of the verifier: a wrong answer no longer leaves as a plain result', () => {
+  // dlqr with an almost uncontrollable unstable mode (B = [1; 1e-17]): the solver returns a gain,
+  // and the independent check finds the closed loop unstable (spectral radius about 2.98 > 1)
+  const [bad] = [...solveJsonlLines('{"id":"x","tool":"dlqr","args":{"A":[[1.1,0],[0,1.2]],"B":[[1],[1e-17]],"Q":[[1,0],[0,1]],"R":[[1]]}}', { verify: true })];
+  assert.ok('verification' in bad && bad.verification);
+  assert.equal(bad.verification.ok, false);
+  assert.ok(bad.verification.checks.some((c) => /^FAILED: closed loop NOT stable/.test(c)), JSON.stringify(bad.verification));
+  // the textbook LQR (K = [√5 − 2, √5 − 2], turn.test.ts) passes every check
+  const [good] = [...solveJsonlLines('{"id":"y","tool":"lqr","args":{"A":[[0,1],[-2,-3]],"B":[[0],[1]],"Q":[[1,0],[0,1]],"R":[[1]]}}', { verify: true })];
+  assert.ok('verification' in good && good.verification?.ok);
+  // without the option (the bench, the oracle scorer) no verdict is added
+  const [plain] = [...solveJsonlLines('{"id":"z","tool":"eig","args":{"A":[[1]]}}')];
+  assert.equal('verification' in plain, false);
+});

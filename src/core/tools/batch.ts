@@ -4,7 +4,8 @@
  * "Infinity", "-Infinity" and "NaN" (strict JSON has no literals for them).
  */
 import { isControlError } from '../errors.js';
-import { runTool, type CallOptions } from './call.js';
+import { prepareArgs, type CallOptions } from './call.js';
+import { verify } from '../verify/index.js';
 
 export interface Problem {
   id: string;
@@ -12,7 +13,18 @@ export interface Problem {
   args: Record<string, unknown>;
 }
 
-export type BatchLine = { id: string; result: Record<string, unknown> } | { id: string; error: string };
+/** the verifier's verdict on a result, as machine output carries it */
+export interface BatchVerdict {
+  ok: boolean;
+  checks: string[];
+}
+
+export type BatchLine = { id: string; result: Record<string, unknown>; verification?: BatchVerdict } | { id: string; error: string };
+
+export interface BatchOptions extends CallOptions {
+  /** run the independent verifier and put its verdict beside the result (the CLI does) */
+  verify?: boolean;
+}
 
 /** replaces non-finite numbers by their oracle strings, recursively */
 export function encodeNonFinite(v: unknown): unknown {
@@ -51,16 +63,34 @@ export function errorMessage(e: unknown): string {
   return `internal error: ${String(e)}`;
 }
 
-export function solveProblem(p: Problem, opts: CallOptions = {}): BatchLine {
+export function solveProblem(p: Problem, opts: BatchOptions = {}): BatchLine {
+  let args: Record<string, unknown>;
+  let result: Record<string, unknown>;
   try {
-    return { id: p.id, result: encodeNonFinite(runTool(p.tool, p.args, opts)) as Record<string, unknown> };
+    const prepared = prepareArgs(p.tool, p.args, opts);
+    args = prepared.args;
+    result = prepared.tool.run(args);
   } catch (e) {
     return { id: p.id, error: errorMessage(e) };
+  }
+  const line: BatchLine = { id: p.id, result: encodeNonFinite(result) as Record<string, unknown> };
+  if (opts.verify) line.verification = verdictOf(p.tool, args, result);
+  return line;
+}
+
+/** the verifier's verdict, never a throw: a check that cannot run is a failed check, said */
+export function verdictOf(tool: string, args: Record<string, unknown>, result: Record<string, unknown>): BatchVerdict {
+  try {
+    const v = verify(tool, args, result);
+    if (!v) return { ok: false, checks: ['not independently verified (no check for this tool)'] };
+    return { ok: v.ok, checks: v.checks.map((c) => `${c.ok ? 'ok' : 'FAILED'}: ${c.detail}`) };
+  } catch (e) {
+    return { ok: false, checks: [`the verifier could not check this result: ${errorMessage(e)}`] };
   }
 }
 
 /** one output line per non-empty input line; a line that is not a problem gets an error line */
-export function solveJsonl(text: string, opts: CallOptions = {}): BatchLine[] {
+export function solveJsonl(text: string, opts: BatchOptions = {}): BatchLine[] {
   return [...solveJsonlLines(text, opts)];
 }
 
@@ -69,7 +99,7 @@ export function solveJsonl(text: string, opts: CallOptions = {}): BatchLine[] {
  * line that fails or takes long never costs the results before it. Lines end at \n, \r\n or
  * a lone \r (a file saved with old Mac line ends is still one problem per line).
  */
-export function* solveJsonlLines(text: string, opts: CallOptions = {}): Generator<BatchLine> {
+export function* solveJsonlLines(text: string, opts: BatchOptions = {}): Generator<BatchLine> {
   const lines = text.split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
