@@ -148,6 +148,15 @@ async function uiTest(page, name, fn, timeoutMs = 60_000) {
   }
 }
 
+/** the first frame (a webview) in which `probe` is true, polled for up to 15 s; undefined if none */
+async function waitForFrame(page, probe) {
+  for (let i = 0; i < 60; i++) {
+    for (const f of page.frames()) if (await f.evaluate(probe).catch(() => false)) return f;
+    await sleep(250);
+  }
+  return undefined;
+}
+
 function expect(cond, msg) {
   if (!cond) throw new Error(msg);
 }
@@ -479,17 +488,7 @@ async function main() {
       await hostCommand('workbench.action.closeAllEditors');
       await runCommand(page, `${MOD}: Doctor`);
       // the Markdown preview is a webview: find its frame by the report's heading
-      let frame;
-      for (let i = 0; i < 60 && !frame; i++) {
-        for (const f of page.frames()) {
-          const ok = await f.evaluate(() => /@control Doctor/.test(document.querySelector('h1')?.textContent ?? '')).catch(() => false);
-          if (ok) {
-            frame = f;
-            break;
-          }
-        }
-        if (!frame) await sleep(250);
-      }
+      const frame = await waitForFrame(page, () => /@control Doctor/.test(document.querySelector('h1')?.textContent ?? ''));
       expect(frame, 'no Markdown preview showing the Doctor report');
       await sleep(500);
       const seen = await frame.evaluate(() => {
@@ -535,17 +534,7 @@ async function main() {
       const r = await hostCommand('control.plot', { kind: 'bode', args: { num: [1], den: [1, 3, 3, 1] } });
       expect(r && r.rendered, `control.plot did not report a rendered plot: ${JSON.stringify(r)}`);
       // webviews are nested iframes: find the one holding the plot
-      let frame;
-      for (let i = 0; i < 60 && !frame; i++) {
-        for (const f of page.frames()) {
-          const ok = await f.evaluate(() => !!document.querySelector('#plot svg.main-svg')).catch(() => false);
-          if (ok) {
-            frame = f;
-            break;
-          }
-        }
-        if (!frame) await sleep(250);
-      }
+      const frame = await waitForFrame(page, () => !!document.querySelector('#plot svg.main-svg'));
       expect(frame, `no webview frame with the plot's svg among ${page.frames().length} frames`);
       const seen = await frame.evaluate(() => ({
         texts: [...document.querySelectorAll('#plot svg text')].map((t) => t.textContent ?? ''),
@@ -581,17 +570,7 @@ async function main() {
       await openFile(page, 'pendulum.m');
       const r = await hostCommand('control.plot', { kind: 'step', args: { num: [1], den: [1, 2, 1] } });
       expect(r && r.rendered, `control.plot: ${JSON.stringify(r)}`);
-      let frame;
-      for (let i = 0; i < 60 && !frame; i++) {
-        for (const f of page.frames()) {
-          const ok = await f.evaluate(() => document.getElementById('title')?.textContent === 'Step response' && !!document.querySelector('#plot svg.main-svg')).catch(() => false);
-          if (ok) {
-            frame = f;
-            break;
-          }
-        }
-        if (!frame) await sleep(250);
-      }
+      const frame = await waitForFrame(page, () => document.getElementById('title')?.textContent === 'Step response' && !!document.querySelector('#plot svg.main-svg'));
       expect(frame, 'no webview frame with the step plot');
       await sleep(800);
       const editorPart = await page.locator('.part.editor').first().boundingBox();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { parseTfExpression, findTfExpressions } from '../../src/core/reader/tfexpr.js';
 import { findSampleTimes, readNumberList, specPoles, findSpecs, timeQuantity } from '../../src/core/reader/quantities.js';
 import { findCalls } from '../../src/core/reader/calls.js';
-import { polyFromRoots, repair } from '../../src/core/reader/scan.js';
+import { repair } from '../../src/core/reader/scan.js';
 import { Conversation, readTurn } from '../../src/core/reader/index.js';
 import { editDistance } from '../../src/core/reader/lexicon.js';
 
@@ -50,9 +50,13 @@ test('pole lists as people write them', () => {
   assert.deepEqual(r('-3 ± j2'), [[-3, 2], [-3, -2]]);
   assert.deepEqual(r('-2 +/- 3j'), [[-2, 3], [-2, -3]]);
   assert.deepEqual(r('[-4, -2+2j, -2-2j]'), [[-4, 0], [-2, 2], [-2, -2]]);
-  // (s + 1)(s + 2) = s² + 3s + 2; (s + 1 − j)(s + 1 + j) = s² + 2s + 2
-  assert.deepEqual(polyFromRoots([[-1, 0], [-2, 0]]), [1, 3, 2]);
-  assert.deepEqual(polyFromRoots([[-1, 1], [-1, -1]]), [1, 2, 2]);
+  // zpk poles to a denominator: (s + 1)(s + 2) = s² + 3s + 2; (s + 1 − j)(s + 1 + j) = s² + 2s + 2
+  const den = (text: string) => {
+    const r = readTurn(new Conversation(), text);
+    return r.kind === 'call' ? r.args.den : r.kind;
+  };
+  assert.deepEqual(den('poles and zeros of zpk([], [-1 -2], 1)'), [1, 3, 2]);
+  assert.deepEqual(den('poles and zeros of zpk([], [-1+1i, -1-1i], 1)'), [1, 2, 2]);
 });
 
 test('specifications to poles by the textbook formulas', () => {

@@ -18,7 +18,7 @@ import { verify, type Verification } from '../verify/index.js';
 import type { ChatMessage, Engine, EngineToolSpec, ToolCallRequest, Usage } from '../engines/types.js';
 import type { TurnEvent } from './events.js';
 import { rescueJson } from './gate.js';
-import { renderValue } from '../reader/read.js';
+import { callSignature } from '../reader/values.js';
 import { engineTools, SYSTEM_PROMPT } from './prompt.js';
 
 export interface AgentOptions extends CallOptions, Partial<RenderOptions> {
@@ -64,14 +64,10 @@ export function compactForModel(v: unknown, depth = 0): unknown {
 /** the reading line of a model's tool call: the call as made, each argument chosen by the model */
 export function modelReading(tool: string, args: Record<string, unknown>): Extract<TurnEvent, { type: 'reading' }> {
   const keys = Object.keys(args);
-  const shown = keys.map((k) => {
-    const v = renderValue(args[k], k);
-    return v ? `${k} = ${v}` : k;
-  });
   return {
     type: 'reading',
     tool,
-    markdown: `Computed \`${tool}(${shown.join(', ')})\`${keys.length ? `; ${keys.join(', ')} chosen by the model from your message` : ''}.`,
+    markdown: `Computed ${callSignature(tool, args)}${keys.length ? `; ${keys.join(', ')} chosen by the model from your message` : ''}.`,
     origins: Object.fromEntries(keys.map((k) => [k, 'model'])),
   };
 }

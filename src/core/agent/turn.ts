@@ -139,7 +139,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     return;
   }
   if (reading.kind === 'define') {
-    yield { type: 'text', text: defineText(reading, render.math) };
+    yield { type: 'text', text: defineText(reading) };
     const next = nextSteps(reading);
     if (next.length) yield { type: 'ask', question: `What should I compute with ${reading.defined.length > 1 ? 'them' : 'it'}?`, candidates: next };
     else yield { type: 'text', text: '\n\nSay what to compute with these, for example `/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1`.' };
@@ -217,7 +217,7 @@ function sysText(sys: DefineReading['defined'][number]['sys']): string {
   return `state space, ${n} state${n === 1 ? '' : 's'}${m !== undefined ? `, ${m} input${m === 1 ? '' : 's'}` : ''}${p !== undefined ? `, ${p} output${p === 1 ? '' : 's'}` : ''}${sys.Ts ? `, discrete (Ts = ${sys.Ts} s)` : ''}`;
 }
 
-function defineText(r: DefineReading, _math: boolean): string {
+function defineText(r: DefineReading): string {
   const lines = r.defined.map((d) => `- **${d.label}**: ${sysText(d.sys)}`);
   const asked = r.question ? `I have no solver for “${r.question}” yet, so nothing is computed. ` : '';
   const head = asked + (r.defined.length ? `Noted ${r.defined.length === 1 ? 'this system' : `these ${r.defined.length} systems`} for the next requests${asked ? '' : ' (nothing computed yet)'}:` : `Noted these values for the next requests${asked ? '' : ' (nothing computed yet)'}.`);

@@ -8,7 +8,8 @@ import { getToolRunner } from '../solvers/registry.js';
 import { errorMessage } from '../tools/batch.js';
 import { prepareArgs, type CallOptions } from '../tools/call.js';
 import { Conversation, systemLabel, type Origin } from './conversation.js';
-import { readRequest, recordResult, renderValue, type CallReading, type ReadOptions, type Reading } from './read.js';
+import { readRequest, recordResult, type CallReading, type ReadOptions, type Reading } from './read.js';
+import { callSignature } from './values.js';
 
 export { Conversation, systemLabel, type Origin, type System, type SystemEntry, type ConversationState } from './conversation.js';
 export { readRequest, recordResult, resolveCommand, type Reading, type CallReading, type AskReading, type DefineReading, type NoneReading, type Candidate, type ReadOptions } from './read.js';
@@ -100,10 +101,6 @@ const ORDER = ['num', 'den', 'A', 'B', 'C', 'D', 'G', 'Q', 'R', 'N', 'Qn', 'Rn',
  */
 export function describeReading(r: CallReading): string {
   const keys = Object.keys(r.args).sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
-  const shown = keys.map((k) => {
-    const v = renderValue(r.args[k], k);
-    return v ? `${k} = ${v}` : k;
-  });
   const name = r.plan === 'bode' ? 'bode' : r.tool;
   const groups = new Map<string, string[]>();
   for (const k of keys) {
@@ -114,7 +111,7 @@ export function describeReading(r: CallReading): string {
     groups.set(where, [...(groups.get(where) ?? []), k]);
   }
   const from = [...groups.entries()].map(([where, ks]) => `${ks.join(', ')} from ${where}`);
-  const parts = [`Computed \`${name}(${shown.join(', ')})\``];
+  const parts = [`Computed ${callSignature(name, r.args, keys)}`];
   if (from.length) parts.push(from.join('; '));
   let line = parts.join('; ') + '.';
   if (r.unused.length) line += ` Not used by ${r.tool}: ${r.unused.join(', ')}.`;

@@ -6,6 +6,7 @@
  */
 import { ControlError } from '../errors.js';
 import { parseMatrixLiteral } from '../parse/index.js';
+import { eye, matmul, transpose } from '../solvers/_dense.js';
 import { getTool, TOOLS } from '../tools/table.js';
 import type { ToolCallForm, ToolDef } from '../tools/types.js';
 import type { Matrix } from '../types.js';
@@ -142,8 +143,6 @@ function weightFits(k: string, v: unknown, args: Record<string, unknown>): boole
 const FOLLOW_UP = /^\s*(?:and|now|ok(?:ay)?|then|also|same|again|instead|what about|how about|what if|try|redo|repeat|change|but|with|using|use|let'?s|can you|could you|faster|slower|back to|(?:the\s+)?(?:discrete|continuous)\s+(?:version|one|case|plant|model))\b|\b(?:instead|again|same (?:plant|system|model|thing|one)|as before|this time|the same)\b/i;
 const REFERS = /\b(?:it|its|it's|this|that|these|the (?:same )?(?:plant|system|model|transfer function|loop)|same (?:plant|system|model)|the result)\b/i;
 const CONCEPTUAL = /^\s*(?:why|explain|describe|compare|when (?:should|do|does|is)|should i|what(?:'s| is| are| does)\s+(?:a|an|the (?:difference|meaning|point|intuition|idea|purpose)|meant|the role)\b|how (?:do|does|can|should|would|to|is|are)\b|can you explain|tell me about|what happens|intuition|is it true|is there a|does (?:lqr|a|an|the))/i;
-
-export { renderValue };
 
 /** reads one message in a conversation (without recording it: see readTurn) */
 export function readRequest(message: string, conv: Conversation, opts: ReadOptions = {}): Reading {
@@ -740,11 +739,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   function bindVal(p: string, v: ArgVal) {
     if (v.kind === 'system' || v.kind === 'error') return;
     if (v.kind === 'identity') {
-      const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
-      const m = Array.isArray(args.B) ? (args.B as Matrix)[0]?.length : Array.isArray(args.G) ? (args.G as Matrix)[0]?.length : undefined;
-      const q = Array.isArray(args.C) ? (args.C as Matrix).length : undefined;
-      const size = p === 'Q' || p === 'G' ? n : p === 'R' || p === 'Qn' ? m : p === 'Rn' ? q : undefined;
-      if (size) set(p, Array.from({ length: size }, (_, i) => Array.from({ length: size }, (_, j) => (i === j ? 1 : 0))), { from: 'message', text: `I (the ${size}x${size} identity)` });
+      const I = identityFor(p, args);
+      if (I) set(p, I, { from: 'message', text: `I (the ${I.length}x${I.length} identity)` });
       used.add(p);
       return;
     }
@@ -999,18 +995,15 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   if (tool.name === 'lyap' && args.Q === undefined && /gram(?:ian)?\b/i.test(text)) {
     const B = scope.matrix('B')?.value ?? (sysVal?.sys.kind === 'ss' ? sysVal.sys.B : undefined);
     const C = scope.matrix('C')?.value ?? (sysVal?.sys.kind === 'ss' ? sysVal.sys.C : undefined);
-    const mul = (X: Matrix, Y: Matrix) => X.map((r) => Y[0].map((_, j) => r.reduce((acc, x, k) => acc + x * Y[k][j], 0)));
-    const tr = (X: Matrix) => X[0].map((_, j) => X.map((r) => r[j]));
     const obs = /observab/i.test(text) || /\bgram\s*\([^)]*,\s*['"]o['"]/.test(text);
     if (obs && C && Array.isArray(args.A)) {
-      set('A', tr(args.A as Matrix), { from: 'message', text: 'Aᵀ (observability Gramian: Aᵀ W + W A + Cᵀ C = 0)' });
-      set('Q', mul(tr(C), C), { from: 'message', text: 'Cᵀ C (observability Gramian)' });
-    } else if (B && !obs) set('Q', mul(B, tr(B)), { from: 'message', text: 'B Bᵀ (controllability Gramian: A W + W Aᵀ + B Bᵀ = 0)' });
+      set('A', transpose(args.A as Matrix), { from: 'message', text: 'Aᵀ (observability Gramian: Aᵀ W + W A + Cᵀ C = 0)' });
+      set('Q', matmul(transpose(C), C), { from: 'message', text: 'Cᵀ C (observability Gramian)' });
+    } else if (B && !obs) set('Q', matmul(B, transpose(B)), { from: 'message', text: 'B Bᵀ (controllability Gramian: A W + W Aᵀ + B Bᵀ = 0)' });
     for (const k of ['B', 'C']) if (unused.includes(k)) unused.splice(unused.indexOf(k), 1);
   }
   if (transposeA && Array.isArray(args.A)) {
-    const A = args.A as Matrix;
-    set('A', A[0].map((_, j) => A.map((r) => r[j])), { from: 'message', text: 'Aᵀ (the equation Aᵀ P + P A + Q = 0 is lyap with Aᵀ)' });
+    set('A', transpose(args.A as Matrix), { from: 'message', text: 'Aᵀ (the equation Aᵀ P + P A + Q = 0 is lyap with Aᵀ)' });
   }
   // "the process noise enters through B": G = B
   if (props.G && args.G === undefined && /noise\s+(?:enters|comes in|acts)\s+(?:through|via|at|on)\s+(?:the\s+)?(?:input|inputs|B)\b/i.test(text)) {
@@ -1021,11 +1014,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   for (const [name, txt] of scan.identity) {
     const key = Object.keys(props).find((p) => p === name || aliases[p]?.includes(name));
     if (!key || args[key] !== undefined) continue;
-    const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
-    const m = Array.isArray(args.B) ? (args.B as Matrix)[0]?.length : Array.isArray(args.G) ? (args.G as Matrix)[0]?.length : undefined;
-    const p = Array.isArray(args.C) ? (args.C as Matrix).length : undefined;
-    const size = key === 'Q' || key === 'G' ? n : key === 'R' || key === 'Qn' ? m : key === 'Rn' ? p : undefined;
-    if (size) set(key, Array.from({ length: size }, (_, i) => Array.from({ length: size }, (_, j) => (i === j ? 1 : 0))), { from: 'message', text: txt });
+    const I = identityFor(key, args);
+    if (I) set(key, I, { from: 'message', text: txt });
   }
   // a parameter named exactly as a matrix the user assigned in an earlier turn (G = [...] then "kalman gain"),
   // when the system also comes from the conversation
@@ -1233,6 +1223,15 @@ function leftoverValues(scan: Scan, callText?: string, extra: string[] = []): { 
     out.push({ value: Number(m[0]), around });
   }
   return out.slice(0, 3);
+}
+
+/** the identity a weight written as I stands for, sized by the argument it fills (Q, G: n; R, Qn: inputs; Rn: outputs) */
+function identityFor(key: string, args: Record<string, unknown>): Matrix | undefined {
+  const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
+  const m = Array.isArray(args.B) ? (args.B as Matrix)[0]?.length : Array.isArray(args.G) ? (args.G as Matrix)[0]?.length : undefined;
+  const p = Array.isArray(args.C) ? (args.C as Matrix).length : undefined;
+  const size = key === 'Q' || key === 'G' ? n : key === 'R' || key === 'Qn' ? m : key === 'Rn' ? p : undefined;
+  return size ? eye(size) : undefined;
 }
 
 function askMissing(tool: ToolDef, args: Record<string, unknown>, missing: string[], message: string, conv: Conversation, problems: string[]): AskReading {

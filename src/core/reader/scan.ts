@@ -116,23 +116,6 @@ export function gridValue(text: string): number[] | undefined {
   return undefined;
 }
 
-/** polynomial coefficients (highest first) with the given roots, times k */
-export function polyFromRoots(roots: Cx[], k = 1): number[] {
-  let c: Cx[] = [[1, 0]];
-  for (const [r, i] of roots) {
-    const next: Cx[] = Array.from({ length: c.length + 1 }, () => [0, 0] as Cx);
-    for (let j = 0; j < c.length; j++) {
-      next[j][0] += c[j][0];
-      next[j][1] += c[j][1];
-      // - root * c[j] into next[j + 1]
-      next[j + 1][0] -= r * c[j][0] - i * c[j][1];
-      next[j + 1][1] -= r * c[j][1] + i * c[j][0];
-    }
-    c = next;
-  }
-  return c.map(([re]) => (Math.abs(re) < 1e-14 ? 0 : re * k));
-}
-
 const METHODS: [RegExp, 'zoh' | 'foh' | 'tustin' | string][] = [
   [/\b(?:tustin|bilinear|trapezoid(?:al)?(?: rule)?)\b/i, 'tustin'],
   [/\b(?:zoh|zero[- ]order[- ]hold)\b/i, 'zoh'],
@@ -210,11 +193,8 @@ export function findPoles(text: string): Scan['poles'] {
 }
 
 /** "for 10 s", "over 5 seconds", "t = 0:0.01:5", "up to t = 8", "from 0.1 to 100 rad/s" */
-const gridNames = new Map<string, number[]>();
-
-function findGrids(text: string, assigns: Map<string, Assigned>): Pick<Scan, 't' | 'w'> {
-  gridNames.clear();
-  const out: Pick<Scan, 't' | 'w'> = {};
+function findGrids(text: string, assigns: Map<string, Assigned>): Pick<Scan, 't' | 'w' | 'grids'> {
+  const out: Pick<Scan, 't' | 'w' | 'grids'> = { grids: new Map() };
   const NUM = String.raw`([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)`;
   let m = text.match(new RegExp(String.raw`\b(?:for|over|during|up to|until|to)\s+(?:t\s*=\s*)?(?:the\s+first\s+)?${NUM}\s*(ms|s|sec|secs|seconds?)\b`, 'i'));
   if (m) {
@@ -241,7 +221,7 @@ function findGrids(text: string, assigns: Map<string, Assigned>): Pick<Scan, 't'
     if (isT) out.t = { value: v, text: g[0] };
     else out.w = { value: v, text: g[0] };
     assigns.delete(g[1]);
-    gridNames.set(g[1], v);
+    out.grids.set(g[1], v);
   }
   // points: "at 1 Hz and 10 Hz", "at w = 3 rad/s", "at t = 0, 0.5 s, 1 s", "at t = [0 250 500] ms"
   const pts = findPoints(text);
@@ -472,7 +452,6 @@ export function scanMessage(message: string): Scan {
     problems,
     identity,
     notes,
-    grids: new Map(gridNames),
   };
 }
 

@@ -11,7 +11,17 @@ import type { Matrix } from '../types.js';
 import { splitArgs } from './calls.js';
 import type { Conversation, Origin, System, SystemEntry } from './conversation.js';
 import { completeConjugates, readNumberList, timeQuantity, type Cx } from './quantities.js';
-import { gridValue, polyFromRoots, scanMessage, type Scan } from './scan.js';
+import { gridValue, scanMessage, type Scan } from './scan.js';
+import { transpose } from '../solvers/_dense.js';
+import { conv as polyMul, polyadd, polyFromRoots, polyStrip } from '../linalg/poly.js';
+
+/** a + b without leading zeros */
+const polyPlus = (a: number[], b: number[]) => polyStrip(polyadd(a, b));
+
+/** k times the real polynomial with these roots (conjugates completed), round-off below 1e-14 dropped */
+function zpkPoly(roots: Cx[], k = 1): number[] {
+  return polyFromRoots(completeConjugates(roots).values).map((c) => (Math.abs(c) < 1e-14 ? 0 : c * k));
+}
 import { parseTfExpression } from './tfexpr.js';
 import type { ReadOptions } from './read.js';
 
@@ -76,7 +86,7 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
   const tr = t.match(/^([A-Za-z_]\w*)\s*'$/) ?? t.match(/^([A-Za-z_]\w*)\.T$/);
   if (tr) {
     const m = scope.matrix(tr[1]);
-    if (m) return { kind: 'matrix', value: m.value[0]?.map((_, j) => m.value.map((r) => r[j])) ?? [], origin: { from: 'message', text: t } };
+    if (m) return { kind: 'matrix', value: m.value.length ? transpose(m.value) : [], origin: { from: 'message', text: t } };
   }
   // stepinfo(step(G)), margin(bode(G)): the system inside a response call
   const inner = t.match(/^(?:[A-Za-z_]\w*\.)*(?:step|impulse|bode|freqresp|step_response|impulse_response)\s*\(\s*([A-Za-z_]\w*)\s*(?:,[^()]*)?\)$/);
@@ -134,7 +144,7 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
     if (G && H) {
       // T = nG dH / (dG dH − sign·nG nH)
       const num = polyMul(G.num, H.den);
-      const den = polyAdd(polyMul(G.den, H.den), polyMul(G.num, H.num).map((x) => -sign * x));
+      const den = polyPlus(polyMul(G.den, H.den), polyMul(G.num, H.num).map((x) => -sign * x));
       return { kind: 'system', sys: { kind: 'tf', num, den, ...(G.Ts ? { Ts: G.Ts, variable: 'z' as const } : {}) }, origin, label: t };
     }
     return { kind: 'error', message: `${t}: feedback is read for transfer functions only (issue: interconnection of state-space models is not available yet)` };
@@ -217,23 +227,9 @@ export function combineSystems(rhs: string, scope: Scope, conv: Conversation, ms
       d = polyMul(d, tf.den);
     }
     if (!num || !den) [num, den] = [n, d];
-    else [num, den] = [polyAdd(polyMul(num, d), polyMul(n, den)), polyMul(den, d)];
+    else [num, den] = [polyPlus(polyMul(num, d), polyMul(n, den)), polyMul(den, d)];
   }
   return num && den ? { kind: 'tf', num, den } : undefined;
-}
-
-export function polyMul(a: number[], b: number[]): number[] {
-  const out = Array(a.length + b.length - 1).fill(0);
-  a.forEach((x, i) => b.forEach((y, j) => (out[i + j] += x * y)));
-  return out;
-}
-
-export function polyAdd(a: number[], b: number[]): number[] {
-  const n = Math.max(a.length, b.length);
-  const pa = [...Array(n - a.length).fill(0), ...a], pb = [...Array(n - b.length).fill(0), ...b];
-  const out = pa.map((x, i) => x + pb[i]);
-  while (out.length > 1 && out[0] === 0) out.shift();
-  return out;
 }
 
 export function construct(kind: string, args: { name?: string; text: string }[], scope: Scope, conv: Conversation, msgText: string): { kind: 'system'; sys: System } | { kind: 'error'; message: string } | undefined {
@@ -287,7 +283,7 @@ export function construct(kind: string, args: { name?: string; text: string }[],
     const gain = pos[2]?.kind === 'number' ? pos[2].value : 1;
     if (!z || !p) return undefined;
     const tsArg = pos[3]?.kind === 'number' ? pos[3].value : tsv?.kind === 'number' ? tsv.value : undefined;
-    return { kind: 'system', sys: { kind: 'tf', num: polyFromRoots(completeConjugates(z).values, gain), den: polyFromRoots(completeConjugates(p).values), ...(tsArg && tsArg > 0 ? { Ts: tsArg, variable: 'z' as const } : {}) } };
+    return { kind: 'system', sys: { kind: 'tf', num: zpkPoly(z, gain), den: zpkPoly(p), ...(tsArg && tsArg > 0 ? { Ts: tsArg, variable: 'z' as const } : {}) } };
   }
   return undefined;
 }
@@ -387,6 +383,15 @@ export function variantFor(tool: ToolDef, discrete: boolean): ToolDef {
 }
 
 /** a short value for the call line: scalars, vectors and pole lists; a matrix is named only */
+/** `lqr(A, B, Q, R = 1)`: the call as the first line of an answer shows it (values when short, names otherwise) */
+export function callSignature(name: string, args: Record<string, unknown>, keys: string[] = Object.keys(args)): string {
+  const shown = keys.map((k) => {
+    const v = renderValue(args[k], k);
+    return v ? `${k} = ${v}` : k;
+  });
+  return `\`${name}(${shown.join(', ')})\``;
+}
+
 export function renderValue(v: unknown, key?: string): string {
   if (typeof v === 'number') return num2(v);
   if (typeof v === 'string') return `'${v}'`;

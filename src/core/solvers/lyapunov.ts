@@ -12,7 +12,7 @@ import type { Matrix } from '../types.js';
 import { matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare, fmtSize } from '../tools/args.js';
 import { ControlError } from '../errors.js';
-import { type Mat, fromRows, toRows, mul, mulTN, mulNT, normF, symmetrize, zeros, EPS } from '../linalg/dense.js';
+import { type Mat, fromRows, toRows, mul, mulTN, mulNT, normF, scale, symmetrize, transpose, zeros, EPS } from '../linalg/dense.js';
 import { realSchur, schurEigenvalues, solveCompletePivot } from '../linalg/schur.js';
 import { balance } from '../linalg/balance.js';
 
@@ -210,6 +210,10 @@ function lyapArgs(args: Record<string, any>): { A: Mat; Q: Mat } {
   return { A: fromRows(A), Q: fromRows(Q) };
 }
 
+/** call forms that solve A X + X Aᵀ = Q (SciPy) or Aᵀ X + X A = C (Scilab): our equations with −Q, and Aᵀ */
+const negQ = (a: Record<string, unknown>) => ({ ...a, Q: Array.isArray(a.Q) ? toRows(scale(fromRows(a.Q as Matrix), -1)) : a.Q });
+const transposedNegQ = (a: Record<string, unknown>) => negQ({ ...a, A: Array.isArray(a.A) ? toRows(transpose(fromRows(a.A as Matrix))) : a.A });
+
 export const tools: ToolDef[] = [
   {
     name: 'lyap',
@@ -220,7 +224,7 @@ export const tools: ToolDef[] = [
           names: ['lyap'],
           args: ['A', 'Q', "'c'"],
           note: "Scilab's lyap(A, C, 'c') solves AᵀX + XA = C, so it is lyap with Aᵀ and −C",
-          map: (a) => ({ ...a, A: Array.isArray(a.A) ? (a.A as number[][])[0].map((_, j) => (a.A as number[][]).map((r) => r[j])) : a.A, Q: Array.isArray(a.Q) ? (a.Q as number[][]).map((r) => r.map((x) => -x)) : a.Q }),
+          map: transposedNegQ,
         },
         { names: ['gram'], args: ['sys', 'type'], note: "gram(sys, 'c') solves A W + W Aᵀ + B Bᵀ = 0; gram(sys, 'o') solves Aᵀ W + W A + Cᵀ C = 0" },
         {
@@ -228,7 +232,7 @@ export const tools: ToolDef[] = [
           args: ['A', 'Q'],
           keywords: { a: 'A', q: 'Q' },
           note: "SciPy's solve_continuous_lyapunov(a, q) solves AX + XAᵀ = Q, so it is lyap with −Q",
-          map: (a) => ({ ...a, Q: Array.isArray(a.Q) ? (a.Q as number[][]).map((r) => r.map((x) => -x)) : a.Q }),
+          map: negQ,
         },
       ],
       phrases: ['lyapunov equation', 'continuous lyapunov', 'lyap', 'gramian', 'controllability gramian', 'lyapunov eqn'],
@@ -262,7 +266,7 @@ export const tools: ToolDef[] = [
           names: ['lyap'],
           args: ['A', 'Q', "'d'"],
           note: "Scilab's lyap(A, C, 'd') solves AᵀXA − X = C, so it is dlyap with Aᵀ and −C",
-          map: (a) => ({ ...a, A: Array.isArray(a.A) ? (a.A as number[][])[0].map((_, j) => (a.A as number[][]).map((r) => r[j])) : a.A, Q: Array.isArray(a.Q) ? (a.Q as number[][]).map((r) => r.map((x) => -x)) : a.Q }),
+          map: transposedNegQ,
         },
       ],
       phrases: ['discrete lyapunov', 'discrete-time lyapunov', 'stein equation', 'dlyap', 'discrete lyapunov equation'],
