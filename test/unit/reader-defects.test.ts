@@ -133,3 +133,16 @@ test('control ask --session FILE: a scripted multi-turn conversation in the term
   const saved = JSON.parse(readFileSync(session, 'utf8')) as { turn: number };
   assert.equal(saved.turn, 2);
 });
+
+test("a follow-up of c2d runs on the plant, not on the discrete result: 'now 1 kHz'; 'its step response' then asks which", async () => {
+  const conv = new Conversation();
+  await say(conv, 'discretise G(s) = 1/(s+1) at 200 Hz');
+  const ev = await say(conv, 'now 1 kHz');
+  const r = reading(ev)!;
+  assert.equal(r.tool, 'c2d');
+  assert.match(r.markdown, /num, den from G \(turn 1\); Ts from '1 kHz'/);
+  assert.equal(result(ev, 'c2d')!.result!.Ts, 0.001);
+  assert.doesNotMatch(r.markdown, /Not read/);
+  const ask = (await say(conv, 'its step response')).find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }>;
+  assert.deepEqual(ask.candidates.map((c) => c.label), ['G (continuous)', 'Gd (discrete, Ts = 0.001 s)']);
+});

@@ -13,7 +13,7 @@ import type { Matrix } from '../types.js';
 import type { CallFound } from './calls.js';
 import { Conversation, isDiscrete, systemLabel, type Origin, type System, type SystemEntry } from './conversation.js';
 import { callNames, namedTools } from './lexicon.js';
-import { completeConjugates, readNumberList, specPoles, timeQuantity, type Cx } from './quantities.js';
+import { completeConjugates, hertz, readNumberList, specPoles, timeQuantity, type Cx } from './quantities.js';
 import { scanMessage, STATE_EQ_DISCRETE, type Scan } from './scan.js';
 import { evalArg, SS, flat, messageSystems, num2, renderValue, scalar, toolAccepts, variantFor, KNOWN_FUNCTIONS, type ArgVal, type Scope } from './values.js';
 
@@ -612,6 +612,14 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         }
       }
     }
+    // a follow-up that continues the last call ("now 1 kHz" after a c2d) runs on that call's system,
+    // not on the result it produced
+    const lastSys = followUp && conv.lastCall?.system !== undefined ? conv.systems[conv.lastCall.system] : undefined;
+    if (!sysVal && !defined.length && !again && lastSys) {
+      const i = conv.lastCall!.system!;
+      sysVal = { sys: lastSys.sys, origin: lastSys.name ? { from: 'system', name: lastSys.name, turn: lastSys.turn } : { from: 'turn', turn: lastSys.turn, text: systemLabel(lastSys) }, label: systemLabel(lastSys), index: i };
+      fromConversation = true;
+    }
     if (!sysVal && !defined.length && !again) {
       // the system in use: the conversation's current one, unless the last turn left two
       // systems in scope that this tool can run on (a pair (A, B) has no margins)
@@ -1041,12 +1049,20 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   if (tool.name === 'c2d' && args.Ts === undefined) {
     const at = text.match(/\bat\s+((?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(ms|[uµμ]s|s|sec|seconds?)(?![\w/])/i);
     const v = at ? timeQuantity(Number(at[1]), at[2]) : undefined;
-    if (v) set('Ts', v, { from: 'message', text: at![0] });
+    if (v) {
+      set('Ts', v, { from: 'message', text: at![0] });
+      consumed.push(at![0]);
+    }
   }
   if (tool.name === 'c2d' && (args.Ts === undefined || origins.Ts?.from === 'turn') && (followUp || fromConversation) && !scan.samples.length) {
-    const q = text.match(/(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(ms|[uµμ]s|ns|s|sec|seconds?)(?![\w/])/i);
-    const v = q ? timeQuantity(Number(q[1]), q[2]) : undefined;
-    if (v) set('Ts', v, { from: 'message', text: q![0] });
+    // a time, or a sampling rate ("now 1 kHz")
+    const q = text.match(/(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(ms|[uµμ]s|ns|s|sec|seconds?|[kKmM]?Hz)(?![\w/])/i);
+    const f = q ? hertz(Number(q[1]), q[2]) : undefined;
+    const v = q ? (f ? 1 / f : timeQuantity(Number(q[1]), q[2])) : undefined;
+    if (v) {
+      set('Ts', v, { from: 'message', text: q![0] });
+      consumed.push(q![0]);
+    }
   }
   // R = 0 (cheap control) has no LQR/Kalman solution: R must be positive definite
   for (const k of ['R', 'Rn']) {
