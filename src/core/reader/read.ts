@@ -596,7 +596,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       else if (conv.current !== undefined) pick = [conv.systems[conv.current], conv.current] as const;
       if (pick) {
         const [e, i] = pick;
-        sysVal = { sys: e.sys, origin: e.name ? { from: 'system', name: e.name, turn: e.turn } : { from: 'turn', turn: e.turn, text: systemLabel(e) }, label: systemLabel(e), index: i };
+        sysVal = inUse(e, i);
         fromConversation = true;
       }
     }
@@ -606,7 +606,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       for (let i = conv.systems.length - 1; i >= 0; i--) {
         const e = conv.systems[i];
         if (isDiscrete(e.sys) === wantD) {
-          sysVal = { sys: e.sys, origin: e.name ? { from: 'system', name: e.name, turn: e.turn } : { from: 'turn', turn: e.turn, text: systemLabel(e) }, label: systemLabel(e), index: i };
+          sysVal = inUse(e, i);
           fromConversation = true;
           break;
         }
@@ -617,7 +617,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const lastSys = followUp && conv.lastCall?.system !== undefined ? conv.systems[conv.lastCall.system] : undefined;
     if (!sysVal && !defined.length && !again && lastSys) {
       const i = conv.lastCall!.system!;
-      sysVal = { sys: lastSys.sys, origin: lastSys.name ? { from: 'system', name: lastSys.name, turn: lastSys.turn } : { from: 'turn', turn: lastSys.turn, text: systemLabel(lastSys) }, label: systemLabel(lastSys), index: i };
+      sysVal = inUse(lastSys, i);
       fromConversation = true;
     }
     if (!sysVal && !defined.length && !again) {
@@ -635,7 +635,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       const inScope = allInScope.filter(fits).length ? allInScope.filter(fits) : allInScope;
       if (inScope.length === 1) {
         const e = conv.systems[inScope[0]];
-        sysVal = { sys: e.sys, origin: e.name ? { from: 'system', name: e.name, turn: e.turn } : { from: 'turn', turn: e.turn, text: systemLabel(e) }, label: systemLabel(e), index: inScope[0] };
+        sysVal = inUse(e, inScope[0]);
         fromConversation = true;
       } else if (inScope.length > 1) {
         record(conv, pending);
@@ -1239,6 +1239,11 @@ function leftoverValues(scan: Scan, callText?: string, extra: string[] = []): { 
     out.push({ value: Number(m[0]), around });
   }
   return out.slice(0, 3);
+}
+
+/** a system of the conversation as the one this call uses: named systems cite their name, others their turn */
+function inUse(e: SystemEntry, index: number): { sys: System; origin: Origin; label: string; index: number } {
+  return { sys: e.sys, origin: e.name ? { from: 'system', name: e.name, turn: e.turn } : { from: 'turn', turn: e.turn, text: systemLabel(e) }, label: systemLabel(e), index };
 }
 
 /** the identity a weight written as I stands for, sized by the argument it fills (Q, G: n; R, Qn: inputs; Rn: outputs) */
