@@ -334,3 +334,32 @@ test('findAssignments: skips what is not a literal, reports what fails', () => {
   assert.deepEqual(bad[1].value, [[3, 4]]);
   assert.match(bad[2].error!, /complex number 2i is not supported at line 4, column 13/);
 });
+
+test('names of the Object prototype are unknown names, never an internal error (issue 11)', async () => {
+  const { invokeTool } = await import('../../src/core/mcp/invoke.js');
+  const names = [
+    'constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', 'prototype', '__defineGetter__',
+    '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString',
+  ];
+  for (const name of names) {
+    for (const spelled of [name, `np.${name}`, `numpy.${name}`, `math.${name}`]) {
+      const texts = [
+        spelled, `[1 ${spelled}]`, `[${spelled}(1)]`, `[1, ${spelled}(2)]`, `[[1, ${spelled}]]`, `np.array([${spelled}])`,
+        `[0 1; ${spelled} 3]`, `eye(2)*${spelled}`, `${spelled}(eye(2))'`, `[1 2] + ${spelled}()`,
+      ];
+      for (const text of texts) fails(text, spelled);
+    }
+    // through a tool call too: a refusal that names it, never "internal error"
+    const r = invokeTool('eig', { A: `[1 ${name}; 0 1]` });
+    assert.equal(r.ok, false, name);
+    if (!r.ok) {
+      assert.doesNotMatch(r.reason, /internal error|TypeError|is not a function|not iterable/i, name);
+      assert.ok(r.reason.includes(name), `${name}: ${r.reason}`);
+    }
+  }
+  // assignments in a file: the name on the right is unknown, the file still reads
+  const found = findAssignments('A = [1 constructor]\nB = [__proto__(1)]\nC = [1 2]');
+  assert.deepEqual(found.filter((a) => a.value).map((a) => a.name), ['C']);
+  // the real names still work
+  assert.deepEqual(P('[pi 0; 0 np.e] * eye(2)').map((r) => r.map((x) => Math.round(x * 1000) / 1000)), [[3.142, 0], [0, 2.718]]);
+});

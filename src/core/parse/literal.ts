@@ -491,7 +491,11 @@ const asIs: Fn = (args, ctx) => {
   return args[0];
 };
 
-const FUNCTIONS: Record<string, Fn> = {
+/**
+ * The functions a literal may call. Names are looked up only in these Maps (never on a plain
+ * object, whose prototype would answer `constructor`, `toString`, `__proto__`, ...).
+ */
+const FUNCTIONS: ReadonlyMap<string, Fn> = new Map<string, Fn>(Object.entries({
   eye: (args, ctx) => {
     const [r, c] = matlabSize(args, ctx);
     checkElements(r, c, ctx);
@@ -573,7 +577,7 @@ const FUNCTIONS: Record<string, Fn> = {
   'np.cos': elementwise(Math.cos, 'cos'),
   'math.sqrt': elementwise(Math.sqrt, 'sqrt'),
   'math.exp': elementwise(Math.exp, 'exp'),
-};
+}));
 
 /** np.hstack/vstack take a list of arrays; our list of 1-D rows comes back as a matrix */
 function listItems(v: V): V[] {
@@ -581,7 +585,7 @@ function listItems(v: V): V[] {
   return [v];
 }
 
-const CONSTANTS: Record<string, number> = {
+const CONSTANTS: ReadonlyMap<string, number> = new Map<string, number>(Object.entries({
   pi: Math.PI,
   Inf: Infinity,
   inf: Infinity,
@@ -598,7 +602,7 @@ const CONSTANTS: Record<string, number> = {
   'math.e': Math.E,
   'math.inf': Infinity,
   'math.nan': NaN,
-};
+}));
 
 /** np.X and numpy.X are the same name */
 function canonical(name: string): string {
@@ -610,7 +614,7 @@ const isNumpy = (name: string) => name.startsWith('np.');
 /** every identifier a literal may use: for callers that want to tell literals from code */
 export function isLiteralName(name: string): boolean {
   const c = canonical(name);
-  return c in FUNCTIONS || c in CONSTANTS || c === 'dtype' || /^(np\.)?(float|float64|float32|int|int64|double)$/.test(c);
+  return FUNCTIONS.has(c) || CONSTANTS.has(c) || c === 'dtype' || /^(np\.)?(float|float64|float32|int|int64|double)$/.test(c);
 }
 
 // ------------------------------------------------------------------ translation to mathjs
@@ -696,18 +700,19 @@ class Emitter {
 
   name(t: Tok): void {
     const n = canonical(t.text);
-    if (n in CONSTANTS) {
-      const k = this.entry({ kind: 'const', value: CONSTANTS[n] });
+    const value = CONSTANTS.get(n);
+    if (value !== undefined) {
+      const k = this.entry({ kind: 'const', value });
       this.put(` __i${k} `, t.pos);
       return;
     }
-    if (n in FUNCTIONS) throw this.src.err(`${t.text} needs arguments, as in ${t.text}(2)`, t.pos);
+    if (FUNCTIONS.has(n)) throw this.src.err(`${t.text} needs arguments, as in ${t.text}(2)`, t.pos);
     throw this.src.err(`unknown name ${t.text}`, t.pos, 'invalid', HINT);
   }
 
   call(t: Tok, g: Group, py: boolean): void {
     const n = canonical(t.text);
-    const fn = FUNCTIONS[n];
+    const fn = FUNCTIONS.get(n);
     if (!fn) throw this.src.err(`unknown function ${t.text}`, t.pos, 'invalid', HINT);
     const k = this.entry({ kind: 'fn', name: t.text, pos: t.pos, fn });
     const inner = py || isNumpy(n);
