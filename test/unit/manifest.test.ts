@@ -42,3 +42,23 @@ test('the generator only touches its own section', () => {
   assert.deepEqual(Object.keys(fixed.contributes), Object.keys(pkg.contributes));
   assert.deepEqual(fixed, pkg);
 });
+
+test('settings a workspace could abuse are machine-scoped: limits, the model and where data goes (issue 11)', () => {
+  const props = pkg.contributes.configuration.properties as Record<string, { scope?: string }>;
+  // only presentation and the choice of the workspace's own files to index may come from a
+  // workspace's .vscode/settings.json; everything else (size and agent limits, time budgets,
+  // which model sees the text, paths and URLs) is the user's, on this machine
+  const workspaceSettable = new Set(['control.math', 'control.codeLens.enabled', 'control.index.include', 'control.index.exclude']);
+  const userOnly = new Set(['machine', 'application']);
+  for (const [key, p] of Object.entries(props)) {
+    assert.ok(key.startsWith('control.'), key);
+    assert.ok(p.scope, `${key} has no explicit scope (the default, window, lets a workspace set it)`);
+    if (workspaceSettable.has(key)) continue;
+    assert.ok(userOnly.has(p.scope!), `${key} is ${p.scope}-scoped: a workspace could set it; make it machine-scoped (or list it here if it only changes presentation)`);
+  }
+  for (const key of ['control.maxStates', 'control.agent.maxToolSteps', 'control.agent.maxCallsPerTool', 'control.agent.maxOutputTokens', 'control.model.provider', 'control.model.path', 'control.openai.url', 'control.embedder.path', 'control.embedder.mirror'])
+    assert.equal(props[key]?.scope, 'machine', key);
+  // a limit by its name, whatever is added later (a time budget, a size cap)
+  for (const [key, p] of Object.entries(props))
+    if (/max|limit|timeout|budget|seconds|tokens|steps/i.test(key)) assert.ok(userOnly.has(p.scope!), `${key} is a limit and must be machine-scoped`);
+});
