@@ -45,7 +45,7 @@ test('a model turn gets the matching passage fenced in its user message, and the
   assert.match(r[0].title, /Bode sensitivity integral, lines? \d+/);
   assert.ok(r[0].range && r[0].range.startLine >= 1);
   const user = engine.seen[0].at(-1)!.content;
-  assert.match(user, /<data source="\[1\] Bode sensitivity integral, lines? \d/);
+  assert.match(user, /<data id="1" source="Bode sensitivity integral, lines? \d/);
   assert.match(user, /waterbed effect/);
   assert.equal(engine.seen[0][0].role, 'system');
   assert.ok(!engine.seen[0][0].content.includes('waterbed'), 'passages never enter the cached system prefix');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { IndexStore } from '../../src/core/retrieval/store.js';
 import { calibrateThreshold, rrf } from '../../src/core/retrieval/fusion.js';
 import { passagesForPrompt } from '../../src/core/retrieval/present.js';
-import { fenceData } from '../../src/core/agent/turn.js';
+import { fenceData } from '../../src/core/agent/fence.js';
 import { writeTinyEmbedder } from '../fixtures/onnx.js';
 import { makePdf } from '../fixtures/pdf.js';
 
@@ -73,7 +73,7 @@ test('lexical index: build, search with citations, nothing for an off-topic quer
   assert.equal(none.hits.length, 0);
   assert.equal((await store.search('the of and')).hits.length, 0);
   const fenced = passagesForPrompt(r.hits.slice(0, 1), fenceData);
-  assert.match(fenced, /^<data source="\[1\] kalman note 2, lines? [\d–]+ \(notes\/kalman-2.md\)">/);
+  assert.match(fenced, /^<data id="1" source="kalman note 2, lines? [\d–]+ \(notes\/kalman-2.md\)">/);
   await store.close();
 });
 

@@ -18,6 +18,7 @@ import type { TurnEvent } from './events.js';
 import type { Engine } from '../engines/types.js';
 import { runAgentTurn, type AgentOptions } from './loop.js';
 import { hitsMarkdown, passagesBlock, referenceEvents, type Grounding, type Retriever } from './grounding.js';
+import { fenceData } from './fence.js';
 
 export interface TurnRequest {
   /** the user's words, without the participant name or slash command */
@@ -44,15 +45,6 @@ export interface TurnOptions extends CallOptions, Partial<RenderOptions> {
   retriever?: Retriever;
   /** passages to attach to a model's turn (default 4) */
   passages?: number;
-}
-
-/**
- * Workspace text given to a model is data, never instructions: it is fenced, and a closing
- * fence inside it is defused so it cannot end the fence early.
- */
-export function fenceData(text: string, source?: string): string {
-  const safe = text.replace(/<\/?data\b/gi, (m) => m.replace('<', '&lt;'));
-  return `<data${source ? ` source="${source.replace(/"/g, "'")}"` : ''}>\n${safe}\n</data>`;
 }
 
 /** what each tool computes, stated the way a textbook would, shown before its result */

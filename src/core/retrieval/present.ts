@@ -12,10 +12,12 @@ export function formatRange(r: ChunkRange): string {
 }
 
 /**
- * The passages as one block of fenced data, each labelled with its source and range, for
- * the user turn; `fence` is the agent's `fenceData` (passed in so this module stays free of
- * the agent). Empty when there are no hits: the model then answers from its own knowledge.
+ * The passages as one block of fenced data for the user turn, each fence numbered (the
+ * number it is cited by, `<data id="1" …>`) and labelled with its source and range; `fence`
+ * is the agent's `fenceData` (passed in so this module stays free of the agent), which
+ * escapes the label and defuses tag look-alikes in it and in the text. Empty when there are
+ * no hits: the model then answers from its own knowledge.
  */
-export function passagesForPrompt(hits: readonly SearchHit[], fence: (text: string, source?: string) => string): string {
-  return hits.map((h, i) => fence(h.text, `[${i + 1}] ${h.source}, ${formatRange(h.range)} (${h.path})`)).join('\n\n');
+export function passagesForPrompt(hits: readonly SearchHit[], fence: (text: string, source?: string, id?: number) => string): string {
+  return hits.map((h, i) => fence(h.text, `${h.source}, ${formatRange(h.range)} (${h.path})`, i + 1)).join('\n\n');
 }
