@@ -2,14 +2,15 @@
  * "Insert MATLAB code" / "Insert Python code" under a chat result: the code that reproduces
  * the result (src/core/codegen) is shown as a diff of the target file with the code in place
  * (review.ts), and inserted, as a WorkspaceEdit, only when the user accepts it. Never into a secret, ignored or excluded file, nor a
- * file outside the workspace: those are refused with the reason.
+ * file whose real path is outside the workspace (writeGuard.ts, asked again just before the
+ * edit): those are refused with the reason.
  */
 import * as vscode from 'vscode';
 import { canReproduce, LANGUAGE_NAMES, reproduce, type CodeLanguage } from '../core/codegen/index.js';
-import { excludedBy, gitIgnored, secretReason } from '../core/codegen/guard.js';
 import type { Verification } from '../core/verify/index.js';
 import { prepareArgs } from '../core/tools/call.js';
 import { registerReview, review } from './review.js';
+import { writeRefusal } from './writeGuard.js';
 
 export const INSERT_COMMAND = 'control.insertCode';
 
@@ -63,37 +64,9 @@ function matchesLanguage(doc: vscode.TextDocument, lang: CodeLanguage): boolean 
   return doc.languageId === 'python' || path.endsWith('.py');
 }
 
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return undefined;
-  }
-}
-
-/** why @control must not write into this document, or undefined when it may (after review) */
+/** why @control must not write into this document, or undefined when it may (after review): the write guard on its real path */
 export async function refusalReason(uri: vscode.Uri): Promise<string | undefined> {
-  if (uri.scheme === 'untitled') return undefined;
-  if (uri.scheme !== 'file' && uri.scheme !== 'vscode-remote')
-    return `${uri.toString()} is not a file in the workspace (${uri.scheme}:)`;
-  const folder = vscode.workspace.getWorkspaceFolder(uri);
-  if (!folder) return `${uri.fsPath} is outside the workspace`;
-  const rel = vscode.workspace.asRelativePath(uri, false);
-  const secret = secretReason(rel);
-  if (secret) return `${secret}: @control never writes into secrets`;
-  const exclude = vscode.workspace.getConfiguration('files', uri).get<Record<string, unknown>>('exclude') ?? {};
-  const hidden = excludedBy(rel, exclude);
-  if (hidden) return `${rel} is hidden by the files.exclude pattern "${hidden}"`;
-  // every .gitignore from the folder root down to the file's directory
-  const dirs = rel.split('/').slice(0, -1);
-  const gitignores: { dir: string; text: string }[] = [];
-  for (let i = 0; i <= dirs.length; i++) {
-    const dir = dirs.slice(0, i).join('/');
-    const text = await readText(vscode.Uri.joinPath(folder.uri, dir, '.gitignore'));
-    if (text !== undefined) gitignores.push({ dir, text });
-  }
-  if (gitIgnored(rel, gitignores)) return `${rel} is ignored by the workspace's .gitignore`;
-  return undefined;
+  return writeRefusal(uri);
 }
 
 async function untitledFor(lang: CodeLanguage): Promise<vscode.TextDocument> {
@@ -178,6 +151,9 @@ export async function insertCode(payload: InsertPayload, log: vscode.LogOutputCh
     void vscode.window.showWarningMessage(`Control: ${reason}`);
     return { status: 'discarded', uri: doc.uri.toString(), reason };
   }
+  // asked again: a link may have been changed while the proposal was under review
+  const late = writeRefusal(doc.uri);
+  if (late) return refuse(late, doc.uri, log);
   const edit = new vscode.WorkspaceEdit();
   edit.insert(doc.uri, pos, text);
   if (!(await vscode.workspace.applyEdit(edit))) {

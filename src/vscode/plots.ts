@@ -3,13 +3,15 @@
  * come from the solvers (plotData.ts runs them in the extension host and posts the result);
  * the webview (media/plots/) only draws them with Plotly, under a strict content security
  * policy (scripts by nonce only, nothing remote), in the theme's colours. Export SVG/PNG saves
- * through the extension host (showSaveDialog).
+ * through the extension host (showSaveDialog), to a file the write guard allows (writeGuard.ts:
+ * inside the workspace on its real path, never a secret or a file that configures what runs).
  *
  * Entry points: the command `control.plot` ({kind, args} or quick picks), the editor context
  * menu (`control.plotSelection`), a "Plot step" code lens and buttons under chat answers.
  */
 import * as vscode from 'vscode';
 import { findAssignments, type Assignment } from '../core/parse/index.js';
+import { writeRefusal } from './writeGuard.js';
 import { buildPlot, closedLoopPlot, KIND_LABEL, PLOT_KINDS, plotsForTool, type PlotKind, type PlotPayload, type PlotRequest } from './plotData.js';
 
 export interface PlotResult {
@@ -177,6 +179,14 @@ async function saveExport(kind: PlotKind, format: string, dataUrl: string): Prom
     title: `Export ${KIND_LABEL[kind]} plot`,
   });
   if (!target) return;
+  // a file the user named in the dialog: an ignored folder is their choice; outside the
+  // workspace (also through a link), a secret or a file that configures what runs is not
+  const refused = writeRefusal(target, { allowIgnored: true });
+  if (refused) {
+    log.warn(`plot export refused: ${refused}`);
+    void vscode.window.showWarningMessage(`Control: not saving the plot there: ${refused}. Choose a file inside the workspace folder.`);
+    return;
+  }
   const comma = dataUrl.indexOf(',');
   const head = dataUrl.slice(0, comma);
   const body = dataUrl.slice(comma + 1);

@@ -2,12 +2,15 @@
  * *Control: Export Design Report*: the last turns of @control (kept in memory by the
  * participant) as control-reports/<date>-<topic>.{md,html,jsonl} in the workspace, written
  * through a WorkspaceEdit that needs confirmation (the Refactor Preview lists the three new
- * files with their contents; nothing is written until the user applies it).
+ * files with their contents; nothing is written until the user applies it). Each file goes
+ * through the write guard (writeGuard.ts) before the proposal and again before the write:
+ * a `control-reports` that is a link to outside the workspace or into a secret folder is refused.
  */
 import * as vscode from 'vscode';
 import { buildReport } from '../core/codegen/report.js';
 import { TurnLog } from '../core/codegen/trace.js';
 import { emptyUri, review } from './review.js';
+import { writeRefusal } from './writeGuard.js';
 
 /** the conversation's recent turns, recorded by the participant (participant.ts) */
 export const turnLog = new TurnLog(20);
@@ -36,7 +39,7 @@ export async function exportReport(log: vscode.LogOutputChannel): Promise<Report
     void vscode.window.showInformationMessage('Control: nothing to export yet. Ask @control in the chat (for example `@control /lqr ...`), then export the report.');
     return { status: 'empty' };
   }
-  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file' || f.uri.scheme === 'vscode-remote');
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
   if (!folder) {
     const reason = 'no workspace folder is open to write control-reports/ into';
     void vscode.window.showWarningMessage(`Control: ${reason}. Open a folder and export again.`);
@@ -52,6 +55,15 @@ export async function exportReport(log: vscode.LogOutputChannel): Promise<Report
     [`${base}.jsonl`, report.jsonl],
   ];
   const uris = files.map(([name]) => vscode.Uri.joinPath(dir, name));
+  // new files of fixed names in a folder of their own: a .gitignore-d control-reports/ is fine
+  const guarded = (): string | undefined => uris.map((u) => writeRefusal(u, { allowIgnored: true })).find((r) => r !== undefined);
+  const refuse = (reason: string): ReportOutcome => {
+    log.warn(`design report refused: ${reason}`);
+    void vscode.window.showWarningMessage(`Control: not writing the design report: ${reason}.`);
+    return { status: 'refused', reason };
+  };
+  const refused = guarded();
+  if (refused) return refuse(refused);
   log.info(`design report proposed: ${REPORT_DIR}/${base}.{md,html,jsonl} (${turnLog.turns().length} turns); waiting for review`);
   const accepted = await review(
     {
@@ -68,6 +80,9 @@ export async function exportReport(log: vscode.LogOutputChannel): Promise<Report
     log.info('design report discarded; nothing written');
     return { status: 'discarded' };
   }
+  // asked again: a link may have been changed while the proposal was under review
+  const late = guarded();
+  if (late) return refuse(late);
   const edit = new vscode.WorkspaceEdit();
   files.forEach(([, text], i) => edit.createFile(uris[i], { overwrite: false, contents: new TextEncoder().encode(text) }));
   if (!(await vscode.workspace.applyEdit(edit))) {

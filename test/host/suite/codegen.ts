@@ -4,7 +4,7 @@
 // contributed. Accept/Discard are driven by their commands (control.acceptProposal /
 // control.discardProposal), which the diff editor's title-bar buttons run.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -221,4 +221,53 @@ export function registerCodegenTests(): void {
     assert.ok(lqr && Math.abs(lqr.result.K[0][0] - (Math.sqrt(5) - 2)) < 1e-12, `no lqr result in the trace: ${JSON.stringify(events.slice(0, 3))}`);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   }, 90_000);
+
+  test('the write guard decides on real paths: inserts through links and `..` to outside, and a report folder linked outside, are refused', async () => {
+    const root = folder().fsPath;
+    const outside = mkdtempSync(join(tmpdir(), 'control-outside-'));
+    writeFileSync(join(outside, 'victim.py'), 'x = 1\n');
+    mkdirSync(join(outside, 'dir'), { recursive: true });
+    symlinkSync(join(outside, 'victim.py'), join(root, 'link_out.py'));
+    symlinkSync('.env', join(root, 'link_env.py'));
+    symlinkSync(join(outside, 'dir'), join(root, 'linkdir'));
+    if (!existsSync(join(root, '.env'))) writeFileSync(join(root, '.env'), 'SECRET=1\n');
+    try {
+      const cases: [string, RegExp][] = [
+        [join(root, 'link_out.py'), /outside the workspace \(its real path is .*victim\.py\)/],
+        [join(root, 'link_env.py'), /\.env is an environment file/],
+        [join(root, 'linkdir', 'new.py'), /outside the workspace/],
+        [`${root}/linkdir/../victim.py`, /outside the workspace/],
+        [join(root, '.vscode', 'tasks.json'), /VS Code's workspace configuration/],
+        [join(root, 'prod.env'), /environment file/],
+      ];
+      for (const [path, why] of cases) {
+        const o = await vscode.commands.executeCommand<Outcome>('control.insertCode', lqrPayload('python'), vscode.Uri.file(path).toString());
+        assert.equal(o.status, 'refused', `${path}: ${JSON.stringify(o)}`);
+        assert.match(o.reason ?? '', why, path);
+        assert.equal(proposedDiffOpen(), false, `a refused insert opened a diff (${path})`);
+      }
+      assert.equal(readFileSync(join(outside, 'victim.py'), 'utf8'), 'x = 1\n');
+      // the report export: control-reports/ a link to outside
+      const reports = join(root, 'control-reports');
+      const kept = existsSync(reports) ? `${reports}-kept-${Date.now()}` : undefined;
+      if (kept) renameSync(reports, kept);
+      symlinkSync(join(outside, 'dir'), reports);
+      try {
+        const r = await vscode.commands.executeCommand<{ status: string; reason?: string }>('control.exportReport');
+        if (r.status !== 'empty') {
+          assert.equal(r.status, 'refused', JSON.stringify(r));
+          assert.match(r.reason ?? '', /outside the workspace/);
+        }
+        assert.equal(proposedDiffOpen(), false, 'a refused export opened a diff');
+        assert.deepEqual(readdirSync(join(outside, 'dir')), [], 'the report was written outside the workspace');
+      } finally {
+        rmSync(reports, { force: true });
+        if (kept) renameSync(kept, reports);
+      }
+    } finally {
+      for (const l of ['link_out.py', 'link_env.py', 'linkdir']) rmSync(join(root, l), { force: true });
+      rmSync(outside, { recursive: true, force: true });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  }, 60_000);
 }
