@@ -107,9 +107,7 @@ test('freqresp is D at every frequency, continuous and discrete, SISO and MIMO',
   r.mag_db.forEach((m: number) => assert.ok(Math.abs(m - 20 * Math.log10(3)) < 1e-14));
   assert.deepEqual(r.phase_deg, [0, 0, 0]);
   assert.deepEqual(solve('freqresp', { ...G, Ts: 0.1, w: [0.1, 10] }).H, [[3, 0], [3, 0]]);
-  // not rendered: the Markdown of any MIMO freqresp result fails today (n > 0 as well), a
-  // renderer gap outside this file's subject
-  const m = solve('freqresp', { ...MIMO, w: [1] }, false);
+  const m = solve('freqresp', { ...MIMO, w: [1] });
   assert.deepEqual(m.H, [D2.map((row) => row.map((v) => [v, 0]))]);
 });
 

@@ -189,15 +189,54 @@ function renderTimeResponse(tool: string, args: Record<string, any>, r: Record<s
   return [`**Response to a ${what} on each input** at ${t.length} times (output i ← input j).`, [head, `|---:|${'---:|'.repeat(p * m)}`, ...rows].join('\n')].join('\n\n') + caution;
 }
 
+/** most input-output pairs a MIMO frequency response shows as tables (the rest is said) */
+const MAX_FREQ_PAIRS = 16;
+
+/**
+ * A frequency response as tables of magnitude (dB) and phase (°) at up to 12 of the
+ * frequencies: one table for SISO, one per output ← input pair for MIMO (the solver returns a
+ * p x m matrix per frequency), each the same table as the SISO answer of that channel. A
+ * frequency on a pole has |H| = ∞ and no phase (–); a pair with no path (H = 0 at every
+ * frequency) is said in one line instead of a table of −∞.
+ */
 function renderFreq(args: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
   const w = args.w as number[];
   const idx = samples(w.length, 12);
-  const rows = idx.map((i) => `| ${fmt(w[i], o.digits)} | ${fmt(r.mag_db[i], o.digits)} | ${fmt(r.phase_deg[i], o.digits)} |`);
   const unit = typeof args.Ts === 'number' && args.Ts > 0 ? `H(e^{jωTs}), Ts = ${fmt(args.Ts)} s` : 'H(jω)';
-  return [
-    `**Frequency response** ${unit} at ${w.length} frequencies from ${fmt(w[0])} to ${fmt(w[w.length - 1])} rad/s (${idx.length} shown):`,
-    ['| ω (rad/s) | magnitude (dB) | phase (°) |', '|---:|---:|---:|', ...rows].join('\n'),
-  ].join('\n\n');
+  const mimo = Array.isArray(r.mag_db[0]);
+  const mag = (k: number, i: number, j: number): number => (mimo ? r.mag_db[k][i][j] : r.mag_db[k]);
+  const phase = (k: number, i: number, j: number): number => (mimo ? r.phase_deg[k][i][j] : r.phase_deg[k]);
+  const magCell = (v: number) => (v === Infinity ? '∞' : v === -Infinity ? '−∞' : fmt(v, o.digits));
+  const phaseCell = (v: number) => (Number.isFinite(v) ? fmt(v, o.digits) : '–');
+  const table = (i: number, j: number) =>
+    ['| ω (rad/s) | magnitude (dB) | phase (°) |', '|---:|---:|---:|', ...idx.map((k) => `| ${fmt(w[k], o.digits)} | ${magCell(mag(k, i, j))} | ${phaseCell(phase(k, i, j))} |`)].join('\n');
+  const p = mimo ? (r.mag_db[0] as number[][]).length : 1;
+  const m = mimo ? (r.mag_db[0][0] as number[]).length : 1;
+  const onPole = idx.filter((k) => {
+    for (let i = 0; i < p; i++) for (let j = 0; j < m; j++) if (mag(k, i, j) === Infinity) return true;
+    return false;
+  });
+  const poleNote = onPole.length
+    ? `At ω = ${onPole.map((k) => fmt(w[k], o.digits)).join(', ')} rad/s the frequency lies on a pole of the model (${unit.startsWith('H(jω)') ? 'on the imaginary axis' : 'on the unit circle'}): |H| is infinite there and the phase has no value (–).`
+    : '';
+  const range = w.length === 1 ? `at ω = ${fmt(w[0])} rad/s` : `at ${w.length} frequencies from ${fmt(w[0])} to ${fmt(w[w.length - 1])} rad/s (${idx.length} shown)`;
+  if (!mimo) return [`**Frequency response** ${unit} ${range}:`, table(0, 0), poleNote].filter(Boolean).join('\n\n');
+  const out = [`**Frequency response** ${unit} of the model with ${m} input${m === 1 ? '' : 's'} and ${p} output${p === 1 ? '' : 's'} ${range}, one table per pair (output i ← input j):`];
+  let shown = 0;
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < m; j++) {
+      if (shown === MAX_FREQ_PAIRS) continue;
+      shown++;
+      const name = `**y${i + 1} ← u${j + 1}**`;
+      if (w.every((_, k) => mag(k, i, j) === -Infinity)) out.push(`${name}: H = 0 at every frequency (no path from input ${j + 1} to output ${i + 1}).`);
+      else out.push(`${name}\n\n${table(i, j)}`);
+    }
+  if (p * m > shown) {
+    const pair = (k: number) => `y${Math.floor(k / m) + 1} ← u${(k % m) + 1}`;
+    out.push(`The other ${p * m - shown} of the ${p * m} pairs (${pair(shown)} to ${pair(p * m - 1)}) are not shown; to see one, keep its column of B and its row of C (and that entry of D).`);
+  }
+  if (poleNote) out.push(poleNote);
+  return out.join('\n\n');
 }
 
 function renderMargins(r: Record<string, any>, o: RenderOptions): string {
@@ -269,7 +308,7 @@ export function renderToolResult(
       body = renderTimeResponse(tool, args, result, o);
       break;
     case 'freqresp':
-      body = Array.isArray(result.mag_db) && !Array.isArray(result.mag_db[0]) ? renderFreq(args, result, o) : renderGeneric(result, o);
+      body = Array.isArray(result.mag_db) && Array.isArray(args.w) && args.w.length ? renderFreq(args, result, o) : renderGeneric(result, o);
       break;
     case 'margins':
       body = renderMargins(result, o);

@@ -93,12 +93,30 @@ export function resultCharts(tool: string, args: Record<string, any>, r: Record<
     const t = (r.t ?? args.t) as number[];
     return [{ caption: `${tool === 'step' ? 'Step' : 'Impulse'} response`, svg: lineChart({ title: `${tool === 'step' ? 'Step' : 'Impulse'} response`, xLabel: 't (s)', yLabel: 'y', series: [{ x: t, y: r.y }] }) }];
   }
-  if (tool === 'freqresp' && Array.isArray(r.mag_db) && r.mag_db.every((v: unknown) => typeof v === 'number')) {
+  if (tool === 'freqresp' && Array.isArray(r.mag_db) && Array.isArray(args.w)) {
     const w = args.w as number[];
+    let mag: Series[], phase: Series[];
+    if (r.mag_db.every((v: unknown) => typeof v === 'number')) {
+      mag = [{ x: w, y: r.mag_db }];
+      phase = [{ x: w, y: r.phase_deg }];
+    } else {
+      // MIMO: a p x m matrix per frequency; one curve per output ← input pair, while the colours
+      // tell them apart (beyond that the answer's tables carry the numbers)
+      const p = (r.mag_db[0] as number[][]).length, m = (r.mag_db[0][0] as number[]).length;
+      if (p * m > COLORS.length) return [];
+      mag = [];
+      phase = [];
+      for (let i = 0; i < p; i++)
+        for (let j = 0; j < m; j++) {
+          const label = `y${i + 1} ← u${j + 1}`;
+          mag.push({ x: w, y: (r.mag_db as number[][][]).map((M) => M[i][j]), label });
+          phase.push({ x: w, y: (r.phase_deg as number[][][]).map((M) => M[i][j]), label });
+        }
+    }
     return [
-      { caption: 'Bode magnitude', svg: lineChart({ title: 'Bode magnitude', xLabel: 'ω (rad/s)', yLabel: 'magnitude (dB)', series: [{ x: w, y: r.mag_db }], logX: true }) },
-      { caption: 'Bode phase', svg: lineChart({ title: 'Bode phase', xLabel: 'ω (rad/s)', yLabel: 'phase (deg)', series: [{ x: w, y: r.phase_deg }], logX: true }) },
-    ];
+      { caption: 'Bode magnitude', svg: lineChart({ title: 'Bode magnitude', xLabel: 'ω (rad/s)', yLabel: 'magnitude (dB)', series: mag, logX: true }) },
+      { caption: 'Bode phase', svg: lineChart({ title: 'Bode phase', xLabel: 'ω (rad/s)', yLabel: 'phase (deg)', series: phase, logX: true }) },
+    ].filter((c) => c.svg);
   }
   return [];
 }

@@ -446,7 +446,7 @@ function verifyStaticGain(tool: string, args: Record<string, any>, r: Record<str
       return [
         { name: 'gain margin', ok: gmOk, detail: k < 0 ? `static gain ${k} < 0: gm·|k| = 1` : `static gain ${k} >= 0: its phase never reaches -180°, gm = Infinity` },
         { name: 'phase margin', ok: pmOk, detail: Math.abs(k) === 1 ? `|k| = 1 at every frequency: pm = 180° + ∠k` : '|k| != 1: no gain crossover, pm = Infinity' },
-        { name: 'crossover frequencies', ok: wOk, detail: 'a constant has no single crossover frequency (w_pc, w_gc left undefined)' },
+        { name: 'crossover frequencies', ok: wOk, detail: 'a constant has no single crossover frequency (w_pc and w_gc are not numbers)' },
       ];
     }
     case 'h2norm': {
@@ -512,19 +512,52 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       return checks;
     }
     case 'freqresp': {
+      // SISO: H[k] is one [re, im] pair; MIMO: a p x m matrix of them (every entry compared)
       const w = args.w as number[];
-      const H = r.H as C[];
+      const siso = !Array.isArray((r.H as unknown[][])[0]?.[0]);
+      const entries = (h: unknown): C[] => (siso ? [h as C] : (h as C[][]).flat());
+      const dbs = (m: unknown): number[] => (siso ? [m as number] : (m as number[][]).flat());
       const idx = sampleIdx(w.length);
-      const a = idx.map((i) => H[i]);
-      const b = idx.map((i) => {
+      const a: C[] = [];
+      const b: C[] = [];
+      let magErr = 0;
+      let poleHits = 0;
+      let poleMismatch = false;
+      for (const i of idx) {
         const s: C = isDiscrete(args) ? [Math.cos(w[i] * args.Ts), Math.sin(w[i] * args.Ts)] : [0, w[i]];
-        return tfFromSS(args.A, args.B, args.C, args.D, s);
-      });
-      const magErr = Math.max(...idx.map((i) => Math.abs(r.mag_db[i] - 20 * Math.log10(cabs(H[i]))) / 8.686));
-      return [
-        check('frequency response', pointwise(a, b), 1e-8, `H(jω) agrees with a dense complex solve at ${idx.length} frequencies`),
+        const got = entries(r.H[i]);
+        // a frequency on a pole: the solver reports |H| = Infinity; it must be an eigenvalue of A
+        if (got.some((z) => !Number.isFinite(cabs(z)))) {
+          poleHits++;
+          if (!eigNear(args.A, s)) poleMismatch = true;
+          continue;
+        }
+        let want: C[];
+        try {
+          const h = evalSS(args.A, args.B, args.C, args.D, s);
+          const re = h.re.to2DArray().flat();
+          const im = h.im.to2DArray().flat();
+          want = re.map((x, k) => [x, im[k]] as C);
+        } catch {
+          // singular sI - A where the solver gave a finite value
+          poleMismatch = true;
+          continue;
+        }
+        a.push(...got);
+        b.push(...want);
+        const mags = dbs(r.mag_db[i]);
+        got.forEach((z, k) => {
+          const ref = 20 * Math.log10(cabs(z));
+          if (mags[k] !== ref) magErr = Math.max(magErr, Number.isFinite(ref) ? Math.abs(mags[k] - ref) / 8.686 : Infinity);
+        });
+      }
+      const checks: Check[] = [
+        check('frequency response', a.length ? pointwise(a, b) : 0, 1e-8, `H(jω) agrees with a dense complex solve at ${idx.length - poleHits} frequencies${siso ? '' : ', every input-output pair'}`),
         check('magnitude', magErr, 1e-9, 'mag_db = 20·log10|H|'),
       ];
+      if (poleHits || poleMismatch)
+        checks.push({ name: 'poles on the axis', ok: !poleMismatch, detail: poleMismatch ? 'the response is infinite exactly where sI − A is not singular, or finite where it is' : `the ${poleHits} frequenc${poleHits === 1 ? 'y' : 'ies'} with |H| = ∞ lie on eigenvalues of A (independent eigensolver)` });
+      return checks;
     }
     case 'margins': {
       const evalAt = (w: number): C => {

@@ -1,0 +1,206 @@
+/**
+ * Every tool's result renders, in Markdown with LaTeX (`math: true`, the chat with math) and
+ * in plain text (`math: false`: the CLI, MCP, the report), for a small SISO model and a model
+ * with 2 inputs and 2 outputs wherever the tool takes a system, plus the discrete, transfer
+ * function and no-state variants that take other branches of the renderer. Issue 11: MIMO
+ * `freqresp` failed with "internal error: t.toExponential is not a function" in Markdown, MCP
+ * and chat while its JSON was right.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TOOLS } from '../../src/core/tools/table.js';
+import { prepareArgs } from '../../src/core/tools/call.js';
+import { isControlError } from '../../src/core/errors.js';
+import { verify } from '../../src/core/verify/index.js';
+import { renderToolResult } from '../../src/core/render/results.js';
+import { resultCharts } from '../../src/core/render/svgplot.js';
+import { invokeTool } from '../../src/core/mcp/invoke.js';
+
+const A = [[0, 1], [-2, -3]];
+const Ad = [[0.9, 0.1], [0, 0.8]];
+const B1 = [[0], [1]];
+const C1 = [[1, 0]];
+/** 2 inputs, 2 outputs, a feedthrough on one channel */
+const B2 = [[0, 1], [1, 0]];
+const C2 = [[1, 0], [0, 1]];
+const D2 = [[0, 0.5], [0, 0]];
+const I2 = [[1, 0], [0, 1]];
+const SISO = { A, B: B1, C: C1 };
+const MIMO = { A, B: B2, C: C2, D: D2 };
+const TF = { num: [1, 2], den: [1, 3, 2] };
+const STATIC = { A: [], B: [], C: [], D: [[2, 1], [0, 3]] };
+const t = [0, 0.5, 1, 2, 5];
+const w = [0.1, 1, 10];
+
+/**
+ * Argument sets per tool: `siso` always, `mimo` (2 inputs, 2 outputs, or the tool's
+ * multi-input/-output form) where the tool takes one. A tool added to the table without a
+ * set here fails the test, so the renderer is never left behind.
+ */
+const SETS: Record<string, Record<string, Record<string, unknown>>> = {
+  eig: { siso: { A }, oscillator: { A: [[0, 1], [-4, 0]] }, empty: { A: [] } },
+  ctrb_rank: { siso: { A, B: B1 }, mimo: { A, B: B2 }, uncontrollable: { A: [[-1, 0], [0, -2]], B: [[1], [0]] } },
+  obsv_rank: { siso: { A, C: C1 }, mimo: { A, C: C2 } },
+  lyap: { siso: { A, Q: I2 } },
+  dlyap: { siso: { A: Ad, Q: I2 } },
+  care: { siso: { A, B: B1, Q: I2, R: [[1]] }, mimo: { A, B: B2, Q: I2, R: I2 } },
+  dare: { siso: { A: Ad, B: B1, Q: I2, R: [[1]] }, mimo: { A: Ad, B: B2, Q: I2, R: I2 } },
+  lqr: { siso: { A, B: B1, Q: I2, R: [[1]] }, mimo: { A, B: B2, Q: I2, R: I2 } },
+  dlqr: { siso: { A: Ad, B: B1, Q: I2, R: [[1]] }, mimo: { A: Ad, B: B2, Q: I2, R: I2 } },
+  lqe: { siso: { A, G: B1, C: C1, Qn: [[1]], Rn: [[0.1]] }, mimo: { A, G: B2, C: C2, Qn: I2, Rn: [[0.1, 0], [0, 0.1]] } },
+  kalman: {
+    siso: { A: Ad, G: B1, C: C1, Qn: [[1]], Rn: [[0.1]], Ts: 0.1 },
+    mimo: { A: Ad, G: B2, C: C2, Qn: I2, Rn: [[0.1, 0], [0, 0.1]], Ts: 0.1 },
+    continuous: { A, G: B1, C: C1, Qn: [[1]], Rn: [[0.1]] },
+  },
+  // (a complex pair with 2 inputs is refused today, "eigenvector matrix became singular": see the report)
+  place: { siso: { A, B: B1, poles: [[-1, 1], [-1, -1]] }, mimo: { A, B: B2, poles: [-1, -2] } },
+  c2d: { siso: { ...SISO, Ts: 0.1 }, mimo: { ...MIMO, Ts: 0.1 }, tustin: { ...SISO, Ts: 0.1, method: 'tustin' }, static: { ...STATIC, Ts: 0.1 } },
+  tf2ss: { siso: TF, constant: { num: [3], den: [2] } },
+  ss2tf: { siso: SISO },
+  poles_zeros: { siso: SISO, mimo: MIMO, tf: TF, static: STATIC },
+  dcgain: { siso: SISO, mimo: MIMO, tf: TF, discrete: { A: Ad, B: B1, C: C1, Ts: 0.1 } },
+  freqresp: {
+    siso: { ...SISO, w },
+    mimo: { ...MIMO, w },
+    discrete: { A: Ad, B: B1, C: C1, w, Ts: 0.1 },
+    discreteMimo: { A: Ad, B: B2, C: C2, w, Ts: 0.1 },
+    diagonal: { A: [[-1, 0], [0, -2]], B: I2, C: I2, w },
+    atPole: { A: [[0, 1], [0, 0]], B: B1, C: C1, w: [0, 1] },
+    static: { ...STATIC, w },
+  },
+  margins: { siso: SISO, tf: TF, loop: { num: [10], den: [1, 6, 5, 0] }, constant: { num: [2], den: [1] }, discrete: { num: [0.5], den: [1, -0.5], Ts: 0.1 } },
+  step: { siso: { ...SISO, t }, mimo: { ...MIMO, t }, discrete: { A: Ad, B: B1, C: C1, t: [0, 0.1, 0.2], Ts: 0.1 }, static: { ...STATIC, t } },
+  impulse: { siso: { ...SISO, t }, mimo: { ...MIMO, t } },
+  stepinfo: { siso: SISO },
+  h2norm: { siso: SISO, mimo: MIMO, discrete: { A: Ad, B: B1, C: C1, Ts: 0.1 }, feedthrough: { ...SISO, D: [[1]] } },
+  hinfnorm: { siso: SISO, mimo: MIMO, static: STATIC },
+  analyse: { siso: SISO, mimo: MIMO, stateOnly: { A }, discrete: { A: Ad, B: B1, C: C1, Ts: 0.1 }, static: STATIC },
+  rlocus: { siso: SISO, tf: TF },
+  nyquist: { siso: SISO, tf: TF },
+};
+
+/** tools that refuse a model with several inputs or outputs, by design (said, never thrown as an internal error) */
+const SISO_ONLY = new Set(['ss2tf', 'margins', 'stepinfo', 'rlocus', 'nyquist']);
+
+const FORBIDDEN = ['internal error', 'NaN', 'undefined', '[object Object]'];
+
+test('every tool in the table has argument sets here (siso always, mimo where it takes a system)', () => {
+  for (const tool of TOOLS) {
+    assert.ok(SETS[tool.name]?.siso, `no SISO argument set for ${tool.name}`);
+    const takesSystem = ['B', 'C', 'G'].some((k) => k in tool.parameters.properties);
+    if (takesSystem && !SISO_ONLY.has(tool.name)) assert.ok(SETS[tool.name].mimo, `no MIMO argument set for ${tool.name}`);
+  }
+});
+
+test('every tool result renders in Markdown and plain text without throwing, internal errors, NaN, undefined or [object Object]', async () => {
+  const problems: string[] = [];
+  let rendered = 0;
+  for (const tool of TOOLS) {
+    for (const [kind, raw] of Object.entries(SETS[tool.name] ?? {})) {
+      const where = `${tool.name} (${kind})`;
+      let args: Record<string, any>, result: Record<string, any>, v: ReturnType<typeof verify>;
+      try {
+        ({ args } = prepareArgs(tool.name, raw));
+        result = tool.run(args);
+        v = verify(tool.name, args, result);
+      } catch (e) {
+        problems.push(`${where}: ${isControlError(e) ? 'refused' : 'threw'}: ${(e as Error).message}`);
+        continue;
+      }
+      if (v && !v.ok) problems.push(`${where}: the verifier rejects a correct result: ${JSON.stringify(v.checks)}`);
+      for (const math of [true, false]) {
+        try {
+          const md = renderToolResult(tool.name, args, result, v, { math });
+          if (!md.trim()) problems.push(`${where}, math: ${math}: empty`);
+          for (const bad of FORBIDDEN) if (md.includes(bad)) problems.push(`${where}, math: ${math}: contains "${bad}":\n${md}`);
+          rendered++;
+        } catch (e) {
+          problems.push(`${where}, math: ${math}: the renderer threw ${(e as Error).message}`);
+        }
+      }
+      try {
+        for (const c of resultCharts(tool.name, args, result)) if (/NaN|undefined/.test(c.svg)) problems.push(`${where}: chart ${c.caption} has NaN/undefined`);
+      } catch (e) {
+        problems.push(`${where}: the charts threw ${(e as Error).message}`);
+      }
+      // the MCP / language-model tool path: a result, never "internal error"
+      const r = await invokeTool(tool.name, raw);
+      if (!r.ok) problems.push(`${where}: MCP path refused: ${r.reason}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(rendered >= 2 * 60, `only ${rendered} renderings`);
+});
+
+test('SISO-only tools refuse a 2x2 model with a reason, never an internal error', async () => {
+  for (const name of SISO_ONLY) {
+    const r = await invokeTool(name, MIMO);
+    assert.equal(r.ok, false, name);
+    if (!r.ok) {
+      assert.match(r.reason, /SISO|2 inputs and 2 outputs/, name);
+      assert.ok(!r.reason.includes('internal error'), r.reason);
+    }
+  }
+});
+
+/** the rows of each "| ω | magnitude | phase |" table in a rendering */
+function tables(md: string): string[][] {
+  const out: string[][] = [];
+  let cur: string[] | undefined;
+  for (const line of md.split('\n')) {
+    if (line.startsWith('| ω')) out.push((cur = []));
+    else if (cur && /^\| \d/.test(line)) cur.push(line);
+    else if (!line.startsWith('|')) cur = undefined;
+  }
+  return out;
+}
+
+test('MIMO freqresp: one table per output ← input pair, each exactly the SISO rendering of that channel', () => {
+  for (const extra of [{}, { Ts: 0.1, A: [[0.9, 0.1], [-0.1, 0.8]] }]) {
+    const raw = { ...MIMO, ...extra, w: [0.1, 0.5, 1, 2, 10] };
+    const { tool, args } = prepareArgs('freqresp', raw);
+    const r = tool.run(args);
+    const v = verify('freqresp', args, r);
+    assert.ok(v?.ok, `the MIMO check passes: ${JSON.stringify(v?.checks)}`);
+    for (const math of [true, false]) {
+      const md = renderToolResult('freqresp', args, r, v, { math });
+      assert.match(md, /2 inputs and 2 outputs/);
+      assert.match(md, /✔ Verified/);
+      const got = tables(md);
+      assert.equal(got.length, 4, md);
+      let k = 0;
+      for (let i = 0; i < 2; i++)
+        for (let j = 0; j < 2; j++, k++) {
+          assert.ok(md.includes(`y${i + 1} ← u${j + 1}`), `pair y${i + 1} ← u${j + 1} is named`);
+          const channel = { ...raw, B: raw.B.map((row) => [row[j]]), C: [raw.C[i]], D: [[raw.D[i][j]]] };
+          const s = prepareArgs('freqresp', channel);
+          const sr = s.tool.run(s.args);
+          assert.deepEqual(got[k], tables(renderToolResult('freqresp', s.args, sr, undefined, { math }))[0], `y${i + 1} ← u${j + 1}`);
+        }
+    }
+  }
+});
+
+test('freqresp: a channel with no path says so; a frequency on a pole shows ∞ and no phase, with the reason', () => {
+  const diag = prepareArgs('freqresp', { A: [[-1, 0], [0, -2]], B: I2, C: I2, w });
+  const md = renderToolResult('freqresp', diag.args, diag.tool.run(diag.args), undefined, { math: false });
+  assert.match(md, /y1 ← u2.*H = 0 at every frequency/s);
+  const pole = prepareArgs('freqresp', { A: [[0, 1], [0, 0]], B: B1, C: C1, w: [0, 1] });
+  const pr = pole.tool.run(pole.args);
+  const v = verify('freqresp', pole.args, pr);
+  assert.ok(v?.ok, JSON.stringify(v?.checks));
+  const pm = renderToolResult('freqresp', pole.args, pr, v, { math: false });
+  assert.match(pm, /\| 0 \| ∞ \| – \|/);
+  assert.match(pm, /pole/);
+});
+
+test('the design report charts a MIMO frequency response, one curve per pair', () => {
+  const { tool, args } = prepareArgs('freqresp', { ...MIMO, w });
+  const charts = resultCharts('freqresp', args, tool.run(args));
+  assert.equal(charts.length, 2);
+  for (const c of charts) {
+    assert.equal((c.svg.match(/<path /g) ?? []).length, 4, c.caption);
+    assert.ok(c.svg.includes('y2 ← u1'), c.caption);
+  }
+});
