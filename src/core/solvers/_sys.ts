@@ -125,19 +125,34 @@ export function readTF(args: Record<string, any>, tool: string): TF {
   return { num, den, Ts: readTs(args) };
 }
 
+const given = (v: unknown) => v !== undefined && v !== null;
+
+/** true when any of A, B, C, D is given (D alone is a state-space argument too) */
 export function isSS(args: Record<string, any>): boolean {
-  return args.A !== undefined || args.B !== undefined || args.C !== undefined;
+  return ['A', 'B', 'C', 'D'].some((k) => given(args[k]));
 }
 
-/** num/den or A/B/C/D, never both */
+/** "a", "a and b", "a, b and c" */
+function andList(items: string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/**
+ * num/den or A/B/C/D, never both: an argument of the other form would be dropped without a
+ * word (D beside num/den was), so the mix is refused with the arguments given.
+ */
 export function readTfOrSs(args: Record<string, any>, tool: string): { tf?: TF; ss?: SS } {
-  const hasTf = args.num !== undefined || args.den !== undefined;
-  const hasSs = isSS(args);
-  if (hasTf && hasSs)
-    throw new ControlError(`${tool} takes either a transfer function (num, den) or a state-space model (A, B, C, D), not both.`);
-  if (!hasTf && !hasSs)
+  const tfGiven = ['num', 'den'].filter((k) => given(args[k]));
+  const ssGiven = ['A', 'B', 'C', 'D'].filter((k) => given(args[k]));
+  if (tfGiven.length && ssGiven.length)
+    throw new ControlError(
+      `${tool}: give either A, B, C, D or num/den, not both (you gave ${andList([...tfGiven, ...ssGiven])}); a transfer function (num, den) and a state-space model (A, B, C, D) are two ways of writing one system.${
+        ssGiven.includes('D') ? ' A transfer function carries its own feedthrough: for H(s) = D + N(s)/den(s) write num = D·den + N.' : ''
+      }`,
+    );
+  if (!tfGiven.length && !ssGiven.length)
     throw new ControlError(`${tool} needs a transfer function (num, den) or a state-space model (A, B, C, D).`);
-  return hasTf ? { tf: readTF(args, tool) } : { ss: readSS(args, tool) };
+  return tfGiven.length ? { tf: readTF(args, tool) } : { ss: readSS(args, tool) };
 }
 
 /** complex numbers as [re, im] with -0 normalised to 0 */
