@@ -8,6 +8,7 @@ import { solveProblem, type Problem } from '../src/core/tools/batch.js';
 import { runLlamaBench } from './llama.js';
 import { runRetrievalBench } from './retrieval.js';
 import { runTurnsBench } from './turns.js';
+import { runMcpBench } from './mcp.js';
 
 // Octave control 3.4 / SciPy 1.17 per-tool totals (s) and medians (ms), from the oracle README.
 const REF: Record<string, [number, number, number, number]> = {
@@ -62,6 +63,11 @@ void (async () => {
 console.log('## Deterministic turns (no language model)\n');
 const turns = await runTurnsBench();
 console.log(turns + '\n');
+// the MCP stdio transport: one long line (issue 11: a 50 MB line took 18.7 s, quadratic)
+console.log('## MCP transport: one long line\n');
+const mcp = await runMcpBench();
+console.log(mcp + '\n');
+if (process.argv.includes('--mcp-only')) return;
 if (process.argv.includes('--turns-only')) {
   if (process.argv.includes('--write')) {
     // refresh only this section of RESULTS.md
@@ -81,7 +87,7 @@ const ri = process.argv.indexOf('--reps');
 const retrieval = await runRetrievalBench(process.argv.includes('--quick') ? [10000] : [10000, 100000], ri > 0 ? Number(process.argv[ri + 1]) : 1);
 console.log(retrieval);
 if (process.argv.includes('--write')) {
-  const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}, ${os.availableParallelism()} cores.\n\n## Solvers over the 512 reference problems\n\nOne warm-up pass, then one timed pass per problem (validation and solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summarySolvers}\n\n## Deterministic turns (no language model)\n\nEvery single request of the request corpus through the whole turn (read, plan, solve, verify, render), each in a fresh conversation, after one warm-up pass.\n\n${turns}\n\n## Local model (node-llama-cpp)\n\nThe product's fixed prefix (system prompt + compact tool schemas). The tiny model is generated (random weights, byte-level vocabulary, so its token counts are larger than a real tokenizer's); the percentages are what matters: how much of the context a step re-evaluates.\n\n${llama}\n\n## Retrieval index (flexsearch, strict tokenizer)\n\nSynthetic chunks of about 200 words; each measurement in its own process (RSS). See bench/retrieval.ts for exactly what each row measures.\n\n${retrieval}\n`;
+  const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}, ${os.availableParallelism()} cores.\n\n## Solvers over the 512 reference problems\n\nOne warm-up pass, then one timed pass per problem (validation and solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summarySolvers}\n\n## Deterministic turns (no language model)\n\nEvery single request of the request corpus through the whole turn (read, plan, solve, verify, render), each in a fresh conversation, after one warm-up pass.\n\n${turns}\n\n## MCP transport: one long line\n\nOne \`ping\` line with a long parameter written to \`serveStdio\` in 64 KiB chunks (as a pipe delivers it), timed from the first chunk to the answer; the line was read quadratically before issue 11 (50 MB: 30.7 s on this machine, 18.7 s in the report).\n\n${mcp}\n\n## Local model (node-llama-cpp)\n\nThe product's fixed prefix (system prompt + compact tool schemas). The tiny model is generated (random weights, byte-level vocabulary, so its token counts are larger than a real tokenizer's); the percentages are what matters: how much of the context a step re-evaluates.\n\n${llama}\n\n## Retrieval index (flexsearch, strict tokenizer)\n\nSynthetic chunks of about 200 words; each measurement in its own process (RSS). See bench/retrieval.ts for exactly what each row measures.\n\n${retrieval}\n`;
   writeFileSync('bench/RESULTS.md', md);
 }
 })();

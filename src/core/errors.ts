@@ -25,3 +25,18 @@ export type ControlErrorCode =
 export function isControlError(e: unknown): e is ControlError {
   return e instanceof ControlError;
 }
+
+/** the most characters of a user's input an error message quotes */
+export const QUOTE_MAX = 200;
+
+/**
+ * A user's input as an error message may quote it: as is up to `max` characters, else its
+ * first `max` characters and its length ("abc… (1000000 characters)"), so an error never
+ * echoes a megabyte back.
+ */
+export function quoteInput(text: string, max = QUOTE_MAX): string {
+  if (text.length <= max) return text;
+  // never cut a surrogate pair in half
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]) ? max - 1 : max;
+  return `${text.slice(0, end)}… (${text.length} characters)`;
+}

@@ -150,17 +150,17 @@ test('stdin closing ends the server with exit code 0', async () => {
   assert.equal(code, 0, stderr);
 });
 
-test('in-process: an unknown protocol version gets the newest; notifications and blank lines get no answer', () => {
+test('in-process: an unknown protocol version gets the newest; notifications and blank lines get no answer', async () => {
   const s = new McpServer();
-  const init = JSON.parse(s.handleLine(JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'initialize', params: { protocolVersion: '1999-01-01' } }))!);
+  const init = JSON.parse((await s.handleLine(JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'initialize', params: { protocolVersion: '1999-01-01' } })))!);
   assert.equal(init.result.protocolVersion, PROTOCOL_VERSIONS[0]);
   assert.equal(init.id, 'a');
-  assert.equal(s.handleLine('{"jsonrpc":"2.0","method":"notifications/initialized"}'), undefined);
+  assert.equal(await s.handleLine('{"jsonrpc":"2.0","method":"notifications/initialized"}'), undefined);
   assert.equal(s.isInitialized, true);
-  assert.equal(s.handleLine('   '), undefined);
-  const bad = JSON.parse(s.handleLine('{"jsonrpc":"2.0","id":5}')!);
+  assert.equal(await s.handleLine('   '), undefined);
+  const bad = JSON.parse((await s.handleLine('{"jsonrpc":"2.0","id":5}'))!);
   assert.equal(bad.error.code, -32600);
-  const batch = JSON.parse(s.handleLine('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/cancelled"}]')!);
+  const batch = JSON.parse((await s.handleLine('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/cancelled"}]'))!);
   assert.deepEqual(batch, [{ jsonrpc: '2.0', id: 1, result: {} }]);
 });
 

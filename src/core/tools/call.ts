@@ -4,7 +4,7 @@
  * solver, and the independent verifier. Every front end calls tools through here.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { ControlError } from '../errors.js';
+import { ControlError, quoteInput } from '../errors.js';
 import { parseMatrixLiteral } from '../parse/index.js';
 import type { JsonSchema, ToolDef } from './types.js';
 import { getTool, TOOLS } from './table.js';
@@ -132,7 +132,7 @@ function describeAjvError(tool: ToolDef, e: ErrorObject): string {
     .join('');
   if (e.keyword === 'required') return `${tool.name} needs argument ${(e.params as { missingProperty: string }).missingProperty}.`;
   if (e.keyword === 'additionalProperties')
-    return `${tool.name} has no argument ${(e.params as { additionalProperty: string }).additionalProperty}; its arguments are ${Object.keys(tool.parameters.properties).join(', ')}.`;
+    return `${tool.name} has no argument ${quoteInput((e.params as { additionalProperty: string }).additionalProperty)}; its arguments are ${Object.keys(tool.parameters.properties).join(', ')}.`;
   if (e.keyword === 'enum') return `${path} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}.`;
   return `${path || 'arguments'} ${e.message ?? 'is invalid'}.`;
 }
@@ -188,7 +188,7 @@ export function prepareArgs(
 ): { tool: ToolDef; args: Record<string, any> } {
   const tool = getTool(name);
   if (!tool)
-    throw new ControlError(`There is no tool "${name}". Tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
+    throw new ControlError(`There is no tool "${quoteInput(name)}". Tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
     throw new ControlError(`${name} takes an object of named arguments.`);
   const args = coerceArgs(tool, raw);
