@@ -100,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
         console.log(JSON.stringify({ files: s.files, chunks: s.chunks, filesIndexed: s.filesIndexed, filesSkipped: s.filesSkipped, ms: s.ms, filesChanged: s.filesChanged, lexicalThread: s.lexicalThread, embedded: st.embedded, mode: st.mode, skipped: s.skipped, ...(st.embedderError ? { embedderError: st.embedderError } : {}), ...(s.warnings ? { warnings: s.warnings } : {}) }));
       } else {
         console.log(`Indexed ${s.filesIndexed} of ${s.files} files (${s.chunks} chunks; ${s.filesChanged} re-read, ${s.filesRemoved} removed) in ${s.ms} ms into ${indexDir}.`);
-        for (const w of s.warnings ?? []) console.log(`Note: ${w}.`);
+        for (const w of s.warnings ?? []) console.log(`Warning: ${w}.`);
         if (s.filesSkipped) console.log(`Skipped ${s.filesSkipped}: ${s.skipped.map((x) => `${x.path} (${x.reason})`).join('; ')}`);
         console.log(st.mode === 'hybrid' ? `Hybrid search: ${st.embedded} of ${st.chunks} chunks embedded with ${st.embedder}.` : `Lexical search only${st.embedderError ? ` (${st.embedderError})` : ' (no --embedder)'}.`);
       }
@@ -137,6 +137,11 @@ export async function main(argv: string[]): Promise<number> {
       store = await IndexStore.open(indexDir, { embedder: a.embedder });
       const st = store.stats();
       console.log(a.json ? JSON.stringify(st) : `${st.filesIndexed} files indexed of ${st.files} (${st.filesSkipped} skipped), ${st.chunks} chunks, ${st.embedded} embedded, ${st.mode} mode.`);
+      if (!a.json) {
+        // repairs done at this open (a damaged manifest, snapshot or shard), and what waits for a build
+        for (const w of st.warnings ?? []) console.log(`Warning: ${w}.`);
+        if (st.reindexPending) console.log(`${st.reindexPending} file${st.reindexPending === 1 ? '' : 's'} to re-read: run \`control index build <folder>\`.`);
+      }
       return 0;
     }
     if (sub === 'download-embedder') {

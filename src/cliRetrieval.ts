@@ -48,8 +48,14 @@ export function bundledNotes(o: CliRetrievalOptions = {}): string | undefined {
 export class CliRetriever implements Retriever {
   private opened?: Promise<{ multi?: MultiRetriever; sources: SourceInfo[]; notes: string[] }>;
   private readonly stores: IndexStore[] = [];
+  /** warnings the indexes gave (a repair at open, a damaged shard found by a search), not yet returned with a search */
+  private said: string[] = [];
 
   constructor(private readonly o: CliRetrievalOptions = {}) {}
+
+  private warnInto(name: string): (message: string) => void {
+    return (message) => this.said.push(`the ${name} index: ${message}`);
+  }
 
   private open() {
     this.opened ??= (async () => {
@@ -63,7 +69,7 @@ export class CliRetriever implements Retriever {
         if (!root) problems.push('the bundled notes (corpus/) are missing from this installation: reinstall @control (npm ci && npm run build in a checkout)');
         else {
           try {
-            const { store } = await openNotesIndex(dir, root, { embedder: o.embedder, threads: 2 });
+            const { store } = await openNotesIndex(dir, root, { embedder: o.embedder, threads: 2, onWarning: this.warnInto('bundled notes') });
             this.stores.push(store);
             list.push({ name: 'notes', root, store, dir });
           } catch (e) {
@@ -73,7 +79,7 @@ export class CliRetriever implements Retriever {
       }
       const wdir = resolve(o.index ?? '.control-index');
       if (existsSync(join(wdir, 'manifest.json'))) {
-        const store = await IndexStore.open(wdir, { embedder: o.embedder, threads: 2 });
+        const store = await IndexStore.open(wdir, { embedder: o.embedder, threads: 2, onWarning: this.warnInto('workspace') });
         this.stores.push(store);
         const st = store.stats();
         if (st.builtAt && st.root && st.chunks) list.push({ name: 'workspace', root: st.root, store, dir: wdir });
@@ -98,7 +104,7 @@ export class CliRetriever implements Retriever {
   async search(query: string, k = 4): Promise<Grounding> {
     const { multi, notes } = await this.open();
     const g = await multi!.search(query, k);
-    return { ...g, notes: [...g.notes, ...notes] };
+    return { ...g, notes: [...g.notes, ...notes, ...this.said.splice(0)] };
   }
 
   async close(): Promise<void> {

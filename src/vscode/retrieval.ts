@@ -114,13 +114,48 @@ export class RetrievalService implements vscode.Disposable {
     return vscode.workspace.getConfiguration('control').get<string>('embedder.path') || undefined;
   }
 
-  private async openStore(dir: string): Promise<Store> {
+  private async openStore(dir: string, name: 'corpus' | 'workspace'): Promise<Store> {
     const { IndexStore } = await import('../core/retrieval/store.js');
-    const store = await IndexStore.open(dir, { embedder: this.embedderPath() });
+    // repairs (a damaged manifest, snapshot or shard: rebuilt or dropped, see ARCHITECTURE.md
+    // invariant 11) and build thread failures are logged as they happen, at open or later
+    const onWarning = (w: string) => {
+      this.log.warn(`index ${dir}: ${w}`);
+      this.scheduleRepair(name);
+    };
+    const store = await IndexStore.open(dir, { embedder: this.embedderPath(), onWarning });
     const st = store.stats();
     if (st.embedderError) this.log.warn(`embedder: ${st.embedderError} (search stays lexical)`);
-    for (const w of st.warnings ?? []) this.log.warn(`index ${dir}: ${w}`);
     return store;
+  }
+
+  private repairTimers: Partial<Record<'corpus' | 'workspace', NodeJS.Timeout>> = {};
+
+  /** a repair said by an index (at open, or a damaged shard found by a search): re-read what it dropped once things are quiet */
+  private scheduleRepair(name: 'corpus' | 'workspace'): void {
+    clearTimeout(this.repairTimers[name]);
+    this.repairTimers[name] = setTimeout(() => void this.repair(name), 2000);
+  }
+
+  /**
+   * Files that left an index because their stored copy failed a check are re-read by a
+   * build in the background (unchanged files cost a stat): the index is whole again without
+   * waiting for Rebuild Index. The workspace index only when it has been built.
+   */
+  private async repair(name: 'corpus' | 'workspace'): Promise<void> {
+    const store = await (name === 'corpus' ? this.corpus : this.workspace);
+    const st = store?.stats();
+    if (!store || !st?.reindexPending) return;
+    const root = name === 'corpus' ? vscode.Uri.joinPath(this.context.extensionUri, 'corpus') : this.workspaceRoot();
+    if (!root || (name === 'workspace' && !st.root)) return;
+    try {
+      const s = await store.build(root.fsPath, name === 'corpus' ? NOTES_BUILD : this.globs());
+      this.log.info(`${name} index repaired: ${s.filesChanged} re-read, ${s.filesIndexed} files, ${s.chunks} chunks in ${s.ms} ms`);
+      this.changed.fire();
+      if (this.embedderPath()) void this.embedInBackground(store, name);
+    } catch (e) {
+      // a build already running (Rebuild Index) re-reads them too
+      this.log.info(`${name} index repair not run now: ${(e as Error).message}`);
+    }
   }
 
   /** the bundled notes: built in the background on first use, then only checked for changes */
@@ -128,7 +163,7 @@ export class RetrievalService implements vscode.Disposable {
     this.corpus ??= (async () => {
       try {
         const dir = vscode.Uri.joinPath(this.context.globalStorageUri, 'corpus-index').fsPath;
-        const store = await this.openStore(dir);
+        const store = await this.openStore(dir, 'corpus');
         const root = vscode.Uri.joinPath(this.context.extensionUri, 'corpus').fsPath;
         // built as the CLI builds its copy (core/retrieval/sources.ts): the same notes, the same options
         const s = await store.build(root, NOTES_BUILD);
@@ -154,7 +189,8 @@ export class RetrievalService implements vscode.Disposable {
       const storage = this.context.storageUri;
       if (!storage || !this.workspaceRoot()) return undefined;
       try {
-        const store = await this.openStore(vscode.Uri.joinPath(storage, 'index').fsPath);
+        const store = await this.openStore(vscode.Uri.joinPath(storage, 'index').fsPath, 'workspace');
+        if (store.stats().reindexPending) this.scheduleRepair('workspace'); // found by an earlier session
         if (this.embedderPath() && store.stats().chunks) void this.embedInBackground(store, 'workspace');
         return store;
       } catch (e) {
@@ -214,7 +250,6 @@ export class RetrievalService implements vscode.Disposable {
     this.log.info(
       `workspace index: ${summary.files} files, ${summary.filesIndexed} indexed, ${summary.filesSkipped} skipped, ${summary.chunks} chunks, ${summary.filesChanged} re-read, ${summary.ms} ms, lexical index built on the ${summary.lexicalThread === 'worker' ? 'build thread' : 'extension host thread'}${summary.cancelled ? ' (cancelled: a new build resumes)' : ''}`,
     );
-    for (const w of summary.warnings ?? []) this.log.warn(`workspace index: ${w}`);
     for (const s of summary.skipped.slice(0, 50)) this.log.info(`  skipped ${s.path}: ${s.reason}`);
     if (this.embedderPath()) void this.embedInBackground(store, 'workspace');
     this.changed.fire();
@@ -316,6 +351,7 @@ export class RetrievalService implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    for (const t of Object.values(this.repairTimers)) clearTimeout(t);
     for (const d of this.disposables) d.dispose();
     void this.corpus?.then((s) => s?.close());
     void this.workspace?.then((s) => s?.close());

@@ -9,6 +9,9 @@ let tmpSeq = 0;
 
 const tempFor = (path: string) => `${path}.tmp-${process.pid}-${tmpSeq++}`;
 
+/** a temp file of writeAtomic / writeAtomicStream, with the id of the process that wrote it */
+export const TEMP_NAME = /\.tmp-(\d+)-\d+$/;
+
 function discard(tmp: string): void {
   try {
     unlinkSync(tmp);
@@ -29,11 +32,14 @@ export function writeAtomic(path: string, data: string | Uint8Array): void {
 }
 
 /** the same for content written in pieces (`write` may be called any number of times): no one large string */
-export function writeAtomicStream(path: string, fill: (write: (s: string) => void) => void): void {
+export function writeAtomicStream(path: string, fill: (write: (s: string | Uint8Array) => void) => void): void {
   const tmp = tempFor(path);
   const fd = openSync(tmp, 'w');
   try {
-    fill((s) => writeSync(fd, s));
+    fill((s) => {
+      if (typeof s === 'string') writeSync(fd, s);
+      else for (let at = 0; at < s.length; ) at += writeSync(fd, s, at, s.length - at);
+    });
     closeSync(fd);
     renameSync(tmp, path);
   } catch (e) {

@@ -19,10 +19,17 @@
  *
  * English stop words are filtered at index and query time: they carry no signal, and
  * leaving them out makes builds faster and the index smaller.
+ *
+ * Numbers: flexsearch cuts digit runs into triplets ("61508" -> "615 08", "rev2024" -> "rev
+ * 202 4"), and the store's lexical gate, which checks whole words in the text, then never
+ * found those pieces ("IEC 61508" returned nothing). Here a digit run is one term, split from
+ * letters it touches when it has 3 or more digits, as flexsearch did ("rev2024" -> "rev 2024",
+ * "r2d2" stays whole); `splitDigitRuns` is the one rule, used by the encoder and by the gate.
  */
 import { readFileSync } from 'node:fs';
 import FlexSearch from 'flexsearch';
 import { writeAtomicStream } from './atomic.js';
+import { crc32 } from './checksum.js';
 
 export type Tokenize = 'strict' | 'forward';
 
@@ -37,13 +44,36 @@ export const STOP_WORDS = new Set(
 
 export interface LexicalConfig {
   tokenize: Tokenize;
+  /**
+   * the encoder's rules: absent (1) flexsearch's digit triplets, 2 whole digit runs (see
+   * splitDigitRuns). An index built with other rules is re-indexed from the shards.
+   */
+  encoder?: number;
+}
+
+/** the encoder rules of this version (LexicalConfig.encoder) */
+export const ENCODER_VERSION = 2;
+
+/** whether an index built with `a` answers queries encoded with `b` */
+export function sameLexical(a: LexicalConfig | undefined, b: LexicalConfig): boolean {
+  return !!a && a.tokenize === b.tokenize && (a.encoder ?? 1) === (b.encoder ?? 1);
+}
+
+/**
+ * A letter and a run of 3 or more digits that touch are split apart ("rev2024" -> "rev 2024",
+ * "iec61508" -> "iec 61508"), digit runs are never cut; shorter runs stay with their letters
+ * ("r2d2", "h2"). Applied by the encoder to every text and query, and by the store's gate to
+ * the passage it checks, so both see the same words.
+ */
+export function splitDigitRuns(s: string): string {
+  return /\d{3}/.test(s) ? s.replace(/(?<=\p{L})(?=\d{3})/gu, ' ').replace(/(?<=\d{3})(?=\p{L})/gu, ' ') : s;
 }
 
 /** terms per exported part (see exportParts), ids per exported register part */
 const EXPORT_TERMS = 200;
 const EXPORT_IDS = 50000;
 
-export const DEFAULT_LEXICAL: LexicalConfig = { tokenize: 'strict' };
+export const DEFAULT_LEXICAL: LexicalConfig = { tokenize: 'strict', encoder: ENCODER_VERSION };
 
 export class LexicalIndex {
   private index: InstanceType<typeof FlexSearch.Index>;
@@ -52,7 +82,7 @@ export class LexicalIndex {
   size = 0;
 
   constructor(readonly config: LexicalConfig = DEFAULT_LEXICAL) {
-    this.encoder = new FlexSearch.Encoder({ ...FlexSearch.Charset.Normalize, filter: STOP_WORDS });
+    this.encoder = new FlexSearch.Encoder({ ...FlexSearch.Charset.Normalize, filter: STOP_WORDS, numeric: false, prepare: splitDigitRuns });
     this.index = new FlexSearch.Index({ tokenize: config.tokenize, encoder: this.encoder, fastupdate: false, cache: false });
   }
 
@@ -65,6 +95,26 @@ export class LexicalIndex {
   search(query: string, limit: number): number[] {
     if (!query.trim()) return [];
     return this.index.search(query, { limit, suggest: true }) as number[];
+  }
+
+  /** whether any term of the chunk `id` is in the index (a chunk with no terms is not) */
+  has(id: number): boolean {
+    return !!this.index.contain(id);
+  }
+
+  /**
+   * What the index holds, read from flexsearch's internals when they are as expected (else
+   * undefined): the ids with at least one term, the terms, and the largest id.
+   */
+  census(): { ids: number; terms: number; maxId: number } | undefined {
+    const idx = this.index as unknown as { reg?: unknown; map?: unknown };
+    if (!(idx.reg instanceof Set || idx.reg instanceof Map) || !(idx.map instanceof Map)) return undefined;
+    let maxId = 0;
+    for (const id of (idx.reg as Set<unknown> | Map<unknown, unknown>).keys()) {
+      if (typeof id !== 'number') return undefined;
+      if (id > maxId) maxId = id;
+    }
+    return { ids: idx.reg.size, terms: idx.map.size, maxId };
   }
 
   /** the query's terms as the index sees them (normalised, stop words out) */
@@ -139,50 +189,124 @@ export class LexicalIndex {
 
 /** the first line of a lexical snapshot: what it holds (its config, size and the id ranges of its files) */
 export interface SnapshotHeader {
+  /** the snapshot layout (SNAPSHOT_VERSION); absent in the layout without an end line */
+  v?: number;
   config: LexicalConfig;
   size: number;
   ranges: Record<string, [number, number]>;
 }
 
+/** the last line: how many parts came before it, their checksum, and what the index held */
+interface SnapshotEnd {
+  end: { parts: number; crc: number; ids?: number; terms?: number };
+}
+
+/** 2: an end line with the part count and a CRC-32 of every byte before it */
+export const SNAPSHOT_VERSION = 2;
+
+/**
+ * A snapshot that cannot be used: `damaged` when it is of this layout and config but does
+ * not check out (a lost or changed line, a cut file), else it is of another layout or
+ * tokenizer (an upgrade: re-indexed from the shards without a warning).
+ */
+export class SnapshotError extends Error {
+  constructor(
+    message: string,
+    readonly damaged: boolean,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * Write `index` to `target` as NDJSON: the header line, then one line per export part
- * (`key<TAB>data`, data as flexsearch writes it: JSON, no raw newlines). Streamed part by part
- * to a temp file, then renamed: no one giant string, never a torn snapshot.
+ * (`key<TAB>data`, data as flexsearch writes it: JSON, no raw newlines), then the end line
+ * (the part count and a CRC-32 of every byte before it). Streamed part by part to a temp
+ * file, then renamed: no one giant string, never a torn snapshot.
  */
 export function saveSnapshot(index: LexicalIndex, target: string, head: SnapshotHeader): void {
   writeAtomicStream(target, (write) => {
-    write(`${JSON.stringify(head)}\n`);
+    let crc = 0;
+    let parts = 0;
+    const put = (s: string) => {
+      const b = Buffer.from(s, 'utf8');
+      crc = crc32(b, crc);
+      write(b);
+    };
+    put(`${JSON.stringify({ ...head, v: SNAPSHOT_VERSION })}\n`);
     index.exportParts((key, data) => {
-      write(`${key}\t`);
-      write(data);
-      write('\n');
+      put(`${key}\t`);
+      put(data);
+      put('\n');
+      parts++;
     });
+    const census = index.census();
+    const end: SnapshotEnd = { end: { parts, crc, ...(census ? { ids: census.ids, terms: census.terms } : {}) } };
+    write(`${JSON.stringify(end)}\n`);
   });
 }
 
-/** read a snapshot written by saveSnapshot; throws when it is torn, empty or of another config */
+/**
+ * Read a snapshot written by saveSnapshot. Throws a SnapshotError when it is of another
+ * layout or config, or damaged: torn, cut, a line lost or changed (the part count, the
+ * checksum, or the ids and terms the index held disagree with its end line).
+ */
 export function loadSnapshot(file: string, config: LexicalConfig): { index: LexicalIndex; head: SnapshotHeader } {
   // one line at a time: only one export part is a string in the heap at once
   const buf = readFileSync(file);
   let start = 0;
   let head: SnapshotHeader | undefined;
+  let end: SnapshotEnd['end'] | undefined;
+  let crc = 0;
+  let parts = 0;
   const index = new LexicalIndex(config);
   while (start < buf.length) {
-    let end = buf.indexOf(10, start);
-    if (end < 0) end = buf.length;
+    let stop = buf.indexOf(10, start);
+    if (stop < 0) stop = buf.length;
     const from = start;
-    start = end + 1;
-    if (end === from) continue;
+    start = stop + 1;
+    if (stop === from) continue;
+    if (end) throw new SnapshotError('a line after the end line', true);
     if (!head) {
-      head = JSON.parse(buf.toString('utf8', from, end)) as SnapshotHeader;
-      if (head.config.tokenize !== config.tokenize) throw new Error('another tokenizer');
+      try {
+        head = JSON.parse(buf.toString('utf8', from, stop)) as SnapshotHeader;
+      } catch {
+        throw new SnapshotError('its first line is not the header', true);
+      }
+      if (!head || typeof head !== 'object' || !head.config || typeof head.config !== 'object') throw new SnapshotError('its first line is not the header', true);
+      if (head.v !== SNAPSHOT_VERSION) throw new SnapshotError('an older snapshot layout', head.v !== undefined && typeof head.v !== 'number');
+      if (!sameLexical(head.config, config)) throw new SnapshotError('another tokenizer', false);
+      crc = crc32(buf.subarray(from, Math.min(stop + 1, buf.length)), crc);
+      continue;
+    }
+    if (buf[from] === 0x7b /* { */) {
+      try {
+        end = (JSON.parse(buf.toString('utf8', from, stop)) as SnapshotEnd).end;
+      } catch {
+        throw new SnapshotError('a torn end line', true);
+      }
+      if (!end || typeof end !== 'object') throw new SnapshotError('a torn end line', true);
       continue;
     }
     const tab = buf.indexOf(9, from);
-    if (tab < 0 || tab > end) throw new Error('torn snapshot');
-    index.importPart(buf.toString('utf8', from, tab), buf.toString('utf8', tab + 1, end));
+    if (tab < 0 || tab > stop) throw new SnapshotError('a torn line', true);
+    crc = crc32(buf.subarray(from, Math.min(stop + 1, buf.length)), crc);
+    parts++;
+    try {
+      index.importPart(buf.toString('utf8', from, tab), buf.toString('utf8', tab + 1, stop));
+    } catch (e) {
+      throw new SnapshotError(`a part that does not load (${(e as Error).message})`, true);
+    }
   }
-  if (!head) throw new Error('empty snapshot');
+  if (!head) throw new SnapshotError('it is empty', true);
+  if (!end) throw new SnapshotError('it has no end line: cut short', true);
+  if (end.parts !== parts) throw new SnapshotError(`${parts} part${parts === 1 ? '' : 's'} where its end line says ${end.parts}`, true);
+  if (end.crc !== crc) throw new SnapshotError('its checksum does not match its content', true);
+  const census = index.census();
+  if (census && end.ids !== undefined && (census.ids !== end.ids || census.terms !== end.terms)) {
+    throw new SnapshotError(`${census.ids} ids and ${census.terms} terms where its end line says ${end.ids} and ${end.terms}`, true);
+  }
+  if (typeof head.size !== 'number' || !head.ranges || typeof head.ranges !== 'object') throw new SnapshotError('a header without its size or ranges', true);
   index.size = head.size;
   return { index, head };
 }

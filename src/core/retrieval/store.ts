@@ -8,36 +8,44 @@
  *                            the manifest is large, so writing it stays a few % of the build)
  *                            and at its end
  *   shards/<key>.shard       one file's chunks (written before the manifest names them): a u32
- *                            header length, a JSON header (path, hash, source, per chunk its
- *                            id, range, heading and text byte length), then the texts as UTF-8
+ *                            header length, the header's CRC-32, a JSON header (path, hash,
+ *                            source, per chunk its id, range, heading, byte length and CRC-32),
+ *                            then the texts as UTF-8; every read is checked against the CRCs
  *   vectors/<model>/<key>.bin one file's embeddings for one model, with the file's hash; a
  *                            partial file is resumed where it stopped
  *   lexical.ndjson           a flexsearch export: a JSON header line (config, size, the id ranges
  *                            it holds), then one line per export part (`key<TAB>data`, data as
- *                            flexsearch writes it); when it is stale (a crash,
- *                            an update since) the missing files are re-added from their shards
- *                            on open
+ *                            flexsearch writes it), then an end line (part count, CRC-32, ids
+ *                            and terms held); when it is stale (a crash, an update since) the
+ *                            missing files are re-added from their shards on open
  *
  * Memory: chunk texts stay on disk. In memory per chunk are only its id, range, heading and
  * where its text sits in the shard; texts are read for the hits a search returns, the
  * candidates the lexical gate checks, and the chunks being embedded. An index of another
  * `format` (an older layout) is cleared and rebuilt rather than misread.
  *
+ * Self-repair at open (ARCHITECTURE.md, invariant 11): temp files of killed writers are
+ * removed; an ill-typed or unreadable manifest is rebuilt from the shards; a shard that fails
+ * its checks leaves the index (its file is re-read at the next build); a snapshot that does
+ * not check out or disagrees with the manifest is rebuilt from the shards. Each repair is said
+ * (OpenOptions.onWarning, stats().warnings, the next build's summary); none throws.
+ *
  * Every write is atomic (temp + rename). Files are matched by size+mtime, then by content
  * hash, so only changed files are re-chunked and re-embedded, and a killed build resumes from
  * its last checkpoint. Dense embedding runs in the background while lexical search answers;
  * files given to `update` are embedded at once (else the cosine gate would hide them).
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ControlError } from '../errors.js';
 import type { Embedder } from './embedder.js';
 import { calibrateThreshold, dot, IN_DOMAIN_PROBES, OFF_DOMAIN_PROBES, rrf } from './fusion.js';
 import { ingestFile } from './ingest/index.js';
-import { writeAtomicStream } from './atomic.js';
+import { TEMP_NAME, writeAtomicStream } from './atomic.js';
+import { crc32 } from './checksum.js';
 import { LexicalBuilder } from './lexicalBuilder.js';
-import { DEFAULT_LEXICAL, LexicalIndex, loadSnapshot, saveSnapshot, type LexicalConfig } from './lexical.js';
-import { acceptsPath, readJsonFile, sha256, toPosix, walk, writeAtomic, type FoundFile } from './files.js';
+import { DEFAULT_LEXICAL, LexicalIndex, loadSnapshot, sameLexical, saveSnapshot, SnapshotError, splitDigitRuns, type LexicalConfig, type SnapshotHeader } from './lexical.js';
+import { acceptsPath, sha256, toPosix, walk, writeAtomic, type FoundFile } from './files.js';
 import type {
   BuildOptions,
   BuildSummary,
@@ -71,6 +79,8 @@ const GATE_MISSES = 3;
 /** lexical-only gate: share of the query's terms a passage must contain */
 export const LEXICAL_COVERAGE = 0.5;
 const EMBED_BATCH = 16;
+/** a temp file of a live writer is left alone unless it is older than this (then it is abandoned) */
+const STALE_TEMP_MS = 10 * 60 * 1000;
 
 interface FileEntry {
   hash: string;
@@ -95,6 +105,8 @@ interface Manifest {
   include?: string[];
   exclude?: string[];
   builtAt?: string;
+  /** files that left the index because their stored copy failed a check, until a build re-reads them */
+  reindex?: string[];
 }
 
 interface ShardHeader {
@@ -102,8 +114,11 @@ interface ShardHeader {
   path: string;
   hash: string;
   source: string;
-  /** len: bytes of the chunk's data (heading line and text), hl: bytes of the heading line (0: none) */
-  chunks: { id: string; range: ChunkRange; heading?: string; len: number; hl: number }[];
+  /** the file's low-value text left out and lines repaired (as in its FileEntry: a lost manifest is rebuilt from the shards) */
+  dropped?: Record<string, number>;
+  repaired?: number;
+  /** len: bytes of the chunk's data (heading line and text), hl: bytes of the heading line (0: none), c: CRC-32 of the data */
+  chunks: { id: string; range: ChunkRange; heading?: string; len: number; hl: number; c: number }[];
 }
 
 /** one indexed file as search sees it (shared by its chunks) */
@@ -118,16 +133,25 @@ interface FileRef {
   cache?: { header: ShardHeader; dataStart: number; offs: number[] };
 }
 
-/** one chunk's metadata, read from its shard header: the text stays in the shard */
-interface ChunkMeta {
+/** where one chunk's data (heading line + text) sits in its shard, and its checksum */
+interface Span {
   file: FileRef;
+  /** byte offset of the data in the shard, its byte length, the heading line's length, its CRC-32 */
+  at: number;
+  len: number;
+  hl: number;
+  crc: number;
+}
+
+/** one chunk's metadata, read from its shard header: the text stays in the shard */
+interface ChunkMeta extends Span {
   id: string;
   range: ChunkRange;
   heading?: string;
-  /** byte offset of the text in the shard, and its byte length */
-  at: number;
-  len: number;
 }
+
+/** a stored copy of a file that cannot be served: the store drops the file and says why */
+type OnDamage = (file: FileRef, why: string) => void;
 
 /** shard headers kept in memory at once (a search touches at most ~100 files) */
 const HEADER_CACHE = 256;
@@ -143,10 +167,14 @@ class ChunkTable {
   private pos = new Uint32Array(1024);
   private len = new Uint32Array(1024);
   private hl = new Uint32Array(1024);
+  private crc = new Uint32Array(1024);
   private cached: FileRef[] = [];
   size = 0;
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly onDamage: OnDamage,
+  ) {}
 
   addFile(file: FileRef, header: ShardHeader, dataStart: number): void {
     const end = file.firstId + file.count;
@@ -161,6 +189,7 @@ class ChunkTable {
       this.pos = grow(this.pos);
       this.len = grow(this.len);
       this.hl = grow(this.hl);
+      this.crc = grow(this.crc);
     }
     let at = dataStart;
     for (let i = 0; i < file.count; i++) {
@@ -171,14 +200,15 @@ class ChunkTable {
       this.pos[id] = at;
       this.len[id] = c.len;
       this.hl[id] = c.hl;
+      this.crc[id] = c.c;
       at += c.len;
     }
   }
 
   /** where the chunk's indexed text (heading line + text) is, without its metadata */
-  span(id: number): { file: FileRef; at: number; len: number } | undefined {
+  span(id: number): Span | undefined {
     const file = this.owner[id];
-    return file && { file, at: this.pos[id], len: this.len[id] };
+    return file && { file, at: this.pos[id], len: this.len[id], hl: this.hl[id], crc: this.crc[id] };
   }
 
   delete(id: number): void {
@@ -195,7 +225,11 @@ class ChunkTable {
   private load(file: FileRef): FileRef['cache'] {
     if (file.cache) return file.cache;
     const shard = readShardHeader(shardPath(this.dir, file.key));
-    if (!shard || shard.header.hash !== file.hash || shard.header.chunks.length !== file.count) return undefined;
+    if (!shard.ok || shard.header.hash !== file.hash || shard.header.path !== file.rel || shard.header.chunks.length !== file.count) {
+      // the store decides: damage, gone, or replaced by a newer write (see shardFailed)
+      if (this.owner[file.firstId] === file) this.onDamage(file, shard.ok ? 'its shard no longer matches it' : shard.why);
+      return undefined;
+    }
     const offs: number[] = [];
     let at = shard.dataStart;
     for (const c of shard.header.chunks) {
@@ -215,7 +249,7 @@ class ChunkTable {
     if (!cache) return undefined;
     const i = id - file.firstId;
     const c = cache.header.chunks[i];
-    return { file, id: c.id, range: c.range, ...(c.heading ? { heading: c.heading } : {}), at: cache.offs[i] + c.hl, len: c.len - c.hl };
+    return { file, id: c.id, range: c.range, ...(c.heading ? { heading: c.heading } : {}), at: cache.offs[i], len: c.len, hl: c.hl, crc: c.c };
   }
 
   /** live ids in order */
@@ -224,15 +258,26 @@ class ChunkTable {
   }
 }
 
-/** 3: each chunk's data is `heading\n` (when it has one) then its text, so the indexed text is one read */
-const SHARD_VERSION = 3;
+/**
+ * 4: a u32 header length, the header's CRC-32 (u32), the header, then each chunk's data
+ * (`heading\n` when it has one, then its text: the indexed text is one read) with its CRC-32
+ * in the header. 3 (no checksums) is not served: its file is re-read at the next build.
+ */
+const SHARD_VERSION = 4;
+const OLD_SHARD_VERSION = 3;
 
 function shardPath(dir: string, key: string): string {
   return join(dir, 'shards', `${key}.shard`);
 }
 
 /** encode one file's chunks as a shard */
-function encodeShard(path: string, hash: string, source: string, chunks: Chunk[]): { buf: Buffer; header: ShardHeader; dataStart: number } {
+function encodeShard(
+  path: string,
+  hash: string,
+  source: string,
+  chunks: Chunk[],
+  extra: Pick<ShardHeader, 'dropped' | 'repaired'> = {},
+): { buf: Buffer; header: ShardHeader; dataStart: number } {
   const heads = chunks.map((c) => (c.heading ? Buffer.from(`${c.heading}\n`, 'utf8') : Buffer.alloc(0)));
   const texts = chunks.map((c) => Buffer.from(c.text, 'utf8'));
   const header: ShardHeader = {
@@ -240,41 +285,93 @@ function encodeShard(path: string, hash: string, source: string, chunks: Chunk[]
     path,
     hash,
     source,
-    chunks: chunks.map((c, i) => ({ id: c.id, range: c.range, ...(c.heading ? { heading: c.heading } : {}), len: heads[i].length + texts[i].length, hl: heads[i].length })),
+    ...extra,
+    chunks: chunks.map((c, i) => ({
+      id: c.id,
+      range: c.range,
+      ...(c.heading ? { heading: c.heading } : {}),
+      len: heads[i].length + texts[i].length,
+      hl: heads[i].length,
+      c: crc32(texts[i], crc32(heads[i])),
+    })),
   };
   const head = Buffer.from(JSON.stringify(header), 'utf8');
-  const len = Buffer.allocUnsafe(4);
-  len.writeUInt32LE(head.length, 0);
-  return { buf: Buffer.concat([len, head, ...chunks.flatMap((_, i) => [heads[i], texts[i]])]), header, dataStart: 4 + head.length };
+  const pre = Buffer.allocUnsafe(8);
+  pre.writeUInt32LE(head.length, 0);
+  pre.writeUInt32LE(crc32(head), 4);
+  return { buf: Buffer.concat([pre, head, ...chunks.flatMap((_, i) => [heads[i], texts[i]])]), header, dataStart: 8 + head.length };
 }
 
-/** a shard's header and where its texts start, without reading the texts; undefined when torn or foreign */
-function readShardHeader(file: string): { header: ShardHeader; dataStart: number } | undefined {
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isCount = (x: unknown, min = 0): x is number => Number.isSafeInteger(x) && (x as number) >= min;
+
+type ShardRead = { ok: true; header: ShardHeader; dataStart: number } | { ok: false; kind: 'missing' | 'old' | 'damaged'; why: string };
+
+/**
+ * A shard's header and where its texts start, without reading the texts: checked against its
+ * CRC-32 and for a layout that adds up (the texts' own CRCs are checked as they are read).
+ * 'missing' (no file), 'old' (the layout without checksums) or 'damaged' otherwise.
+ */
+function readShardHeader(file: string): ShardRead {
   let fd: number;
   try {
     fd = openSync(file, 'r');
   } catch {
-    return undefined;
+    return { ok: false, kind: 'missing', why: 'its shard is missing' };
   }
+  const damaged = (why: string): ShardRead => ({ ok: false, kind: 'damaged', why: `its shard ${why}` });
   try {
     const size = fstatSync(fd).size;
-    if (size < 4) return undefined;
-    const lb = Buffer.allocUnsafe(4);
-    readSync(fd, lb, 0, 4, 0);
-    const hlen = lb.readUInt32LE(0);
-    if (4 + hlen > size) return undefined;
+    if (size < 8) return damaged('is cut short');
+    const pre = Buffer.allocUnsafe(8);
+    readSync(fd, pre, 0, 8, 0);
+    const hlen = pre.readUInt32LE(0);
+    if (8 + hlen > size) {
+      if (4 + hlen <= size) {
+        const hb = Buffer.allocUnsafe(hlen);
+        readSync(fd, hb, 0, hlen, 4);
+        if (isOldShard(hb)) return { ok: false, kind: 'old', why: 'its shard is of the older layout without checksums' };
+      }
+      return damaged('is cut short');
+    }
     const hb = Buffer.allocUnsafe(hlen);
-    readSync(fd, hb, 0, hlen, 4);
-    const header = JSON.parse(hb.toString('utf8')) as ShardHeader;
-    if (header.v !== SHARD_VERSION || !Array.isArray(header.chunks)) return undefined;
+    readSync(fd, hb, 0, hlen, 8);
+    if (crc32(hb) !== pre.readUInt32LE(4)) {
+      const old = Buffer.allocUnsafe(Math.min(hlen, size - 4));
+      readSync(fd, old, 0, old.length, 4);
+      if (isOldShard(old)) return { ok: false, kind: 'old', why: 'its shard is of the older layout without checksums' };
+      return damaged('header failed its checksum');
+    }
+    let header: ShardHeader;
+    try {
+      header = JSON.parse(hb.toString('utf8')) as ShardHeader;
+    } catch {
+      return damaged('header is not JSON');
+    }
+    if (!isObject(header) || header.v !== SHARD_VERSION || !Array.isArray(header.chunks)) return damaged('is of an unknown layout');
+    if (typeof header.path !== 'string' || typeof header.hash !== 'string' || typeof header.source !== 'string') return damaged('header is incomplete');
     let total = 0;
-    for (const c of header.chunks) total += c.len;
-    if (4 + hlen + total !== size) return undefined;
-    return { header, dataStart: 4 + hlen };
-  } catch {
-    return undefined;
+    for (const c of header.chunks) {
+      if (!isObject(c) || typeof c.id !== 'string' || !isObject(c.range) || !isCount(c.len) || !isCount(c.hl) || c.hl > c.len || !isCount(c.c)) return damaged('header is incomplete');
+      total += c.len;
+    }
+    if (8 + hlen + total !== size) return damaged(`holds ${size - 8 - hlen} bytes of text where its header says ${total}`);
+    return { ok: true, header, dataStart: 8 + hlen };
+  } catch (e) {
+    return damaged(`could not be read (${(e as Error).message})`);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** whether `hb` (the bytes after a u32 length) is the JSON header of a version 3 shard */
+function isOldShard(hb: Buffer): boolean {
+  if (hb[0] !== 0x7b) return false;
+  try {
+    const h = JSON.parse(hb.toString('utf8')) as { v?: unknown };
+    return isObject(h) && h.v === OLD_SHARD_VERSION;
+  } catch {
+    return false;
   }
 }
 
@@ -288,15 +385,26 @@ class TextReader {
   private fds = new Map<FileRef, number>();
   constructor(
     private readonly dir: string,
+    private readonly onDamage: OnDamage,
     private readonly max = Infinity,
   ) {}
 
-  /** the chunk's text (a ChunkMeta) or indexed text (a span), or undefined when its shard cannot be read */
-  text(m: { file: FileRef; at: number; len: number }): string | undefined {
+  /**
+   * The chunk's text, or with `indexed` its indexed text (the heading line and the text);
+   * undefined when its shard cannot be read or the data fails its CRC-32 (never served: the
+   * store is told, and drops the file).
+   */
+  text(m: Span, indexed = false): string | undefined {
+    let fd: number | undefined;
     try {
-      let fd = this.fds.get(m.file);
+      fd = this.fds.get(m.file);
       if (fd === undefined) {
-        fd = openSync(shardPath(this.dir, m.file.key), 'r');
+        try {
+          fd = openSync(shardPath(this.dir, m.file.key), 'r');
+        } catch {
+          this.onDamage(m.file, 'its shard is missing');
+          return undefined;
+        }
         this.fds.set(m.file, fd);
         if (this.fds.size > this.max) {
           const [oldest, ofd] = this.fds.entries().next().value as [FileRef, number];
@@ -311,12 +419,36 @@ class TextReader {
       let got = 0;
       while (got < m.len) {
         const n = readSync(fd, buf, got, m.len - got, m.at + got);
-        if (n <= 0) return undefined;
+        if (n <= 0) break;
         got += n;
       }
-      return buf.toString('utf8');
-    } catch {
+      if (got < m.len) {
+        this.forget(m.file);
+        this.onDamage(m.file, 'its shard is cut short');
+        return undefined;
+      }
+      if (crc32(buf) !== m.crc) {
+        this.forget(m.file);
+        this.onDamage(m.file, 'a passage in its shard failed its checksum');
+        return undefined;
+      }
+      return buf.toString('utf8', indexed ? 0 : m.hl);
+    } catch (e) {
+      if (fd !== undefined) this.forget(m.file);
+      this.onDamage(m.file, `its shard could not be read (${(e as Error).message})`);
       return undefined;
+    }
+  }
+
+  /** close the file's shard (it was dropped) */
+  forget(file: FileRef): void {
+    const fd = this.fds.get(file);
+    if (fd === undefined) return;
+    this.fds.delete(file);
+    try {
+      closeSync(fd);
+    } catch {
+      /* already closed */
     }
   }
 
@@ -338,6 +470,12 @@ export interface OpenOptions {
   /** threads for the embedder (default 1: the editor and the model share 2 cores) */
   threads?: number;
   lexical?: Partial<LexicalConfig>;
+  /**
+   * told each warning as it happens: a repair at open (a damaged manifest, snapshot or shard,
+   * rebuilt), a shard that fails its checksum when read, a failed build thread. The same
+   * messages are in stats().warnings and the next build's summary.
+   */
+  onWarning?: (message: string) => void;
 }
 
 export interface SearchOptions {
@@ -357,6 +495,219 @@ const yieldNow = () => new Promise<void>((r) => setImmediate(r));
 
 function vectorDirName(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+/** what a value is, for a message ("null", "a list", "a string") */
+function kindOf(x: unknown): string {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'a list';
+  return typeof x === 'object' ? 'an object' : `a ${typeof x}`;
+}
+
+/**
+ * a workspace-relative path as the index writes it (not absolute, no `..` segment): it names
+ * a file under the root (anything else a walk can produce is accepted: a false alarm here
+ * would repair the index at every open)
+ */
+function isRelPath(rel: string): boolean {
+  return rel.length > 0 && !/^\/|\0|(^|\/)\.\.(\/|$)/.test(rel);
+}
+
+const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
+const isFiniteNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+function fileEntryProblem(rel: string, f: unknown): string | undefined {
+  const at = `files[${JSON.stringify(rel)}]`;
+  if (!isRelPath(rel)) return `${at} is not a relative path`;
+  if (!isObject(f)) return `${at} is ${kindOf(f)} where an object is expected`;
+  if (typeof f.hash !== 'string' || !/^[0-9a-f]{64}$/.test(f.hash)) return `${at}.hash is not a content hash`;
+  if (!isFiniteNumber(f.size)) return `${at}.size is ${kindOf(f.size)} where a number is expected`;
+  if (!isFiniteNumber(f.mtimeMs)) return `${at}.mtimeMs is ${kindOf(f.mtimeMs)} where a number is expected`;
+  if (f.key !== shardKey(rel)) return `${at}.key is not the file's shard key`;
+  if (!isCount(f.firstId, 1)) return `${at}.firstId is not a whole number >= 1`;
+  if (!isCount(f.count, 1)) return `${at}.count is not a whole number >= 1`;
+  if (typeof f.source !== 'string') return `${at}.source is ${kindOf(f.source)} where a string is expected`;
+  if (f.dropped !== undefined && !(isObject(f.dropped) && Object.values(f.dropped).every((v) => isCount(v)))) return `${at}.dropped is not a table of counts`;
+  if (f.repaired !== undefined && !isCount(f.repaired)) return `${at}.repaired is not a count`;
+  return undefined;
+}
+
+function calibrationProblem(c: unknown): string | undefined {
+  if (c === undefined) return undefined;
+  if (!isObject(c)) return `calibration is ${kindOf(c)} where an object is expected`;
+  for (const [id, r] of Object.entries(c)) {
+    if (
+      !isObject(r) ||
+      !isFiniteNumber(r.threshold) ||
+      !isFiniteNumber(r.inWorst) ||
+      !isFiniteNumber(r.offBest) ||
+      typeof r.separable !== 'boolean' ||
+      !isFiniteNumber(r.accuracy) ||
+      !isCount(r.chunks) ||
+      typeof r.at !== 'string'
+    ) {
+      return `calibration[${JSON.stringify(id)}] is not a calibration`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Check a parsed manifest's types and invariants (files keyed by path with their shard key,
+ * id ranges that do not overlap and lie below nextId, the skipped table, the calibration).
+ * The first problem found, or undefined when it can be used as it is. A lexical config of
+ * another version is not a problem (the lexical index is re-indexed from the shards).
+ */
+function manifestProblem(m: Record<string, unknown>): string | undefined {
+  const lex = m.lexical;
+  if (!isObject(lex) || (lex.tokenize !== 'strict' && lex.tokenize !== 'forward') || (lex.encoder !== undefined && !isCount(lex.encoder, 1))) {
+    return lex === undefined ? '"lexical" is missing' : '"lexical" is not a tokenizer config';
+  }
+  if (!isCount(m.nextId, 1)) return m.nextId === undefined ? '"nextId" is missing' : `"nextId" is ${kindOf(m.nextId)} where a whole number >= 1 is expected`;
+  if (!isObject(m.files)) return m.files === undefined ? '"files" is missing' : `"files" is ${kindOf(m.files)} where an object is expected`;
+  if (!isObject(m.skipped)) return m.skipped === undefined ? '"skipped" is missing' : `"skipped" is ${kindOf(m.skipped)} where an object is expected`;
+  for (const [rel, why] of Object.entries(m.skipped)) if (typeof why !== 'string') return `skipped[${JSON.stringify(rel)}] is ${kindOf(why)} where a string is expected`;
+  const ranges: [number, number, string][] = [];
+  for (const [rel, f] of Object.entries(m.files)) {
+    const p = fileEntryProblem(rel, f);
+    if (p) return p;
+    const e = f as unknown as FileEntry;
+    ranges.push([e.firstId, e.firstId + e.count, rel]);
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < ranges.length; i++) {
+    if (ranges[i][0] < ranges[i - 1][1]) return `the chunk ids of ${ranges[i - 1][2]} and ${ranges[i][2]} overlap`;
+  }
+  if (ranges.length && ranges[ranges.length - 1][1] > (m.nextId as number)) return `"nextId" is below the chunk ids already given out`;
+  const cal = calibrationProblem(m.calibration);
+  if (cal) return cal;
+  for (const k of ['root', 'builtAt'] as const) if (m[k] !== undefined && typeof m[k] !== 'string') return `"${k}" is ${kindOf(m[k])} where a string is expected`;
+  for (const k of ['include', 'exclude'] as const) if (m[k] !== undefined && !isStrings(m[k])) return `"${k}" is not a list of globs`;
+  if (m.reindex !== undefined && !isStrings(m.reindex)) return '"reindex" is not a list of paths';
+  return undefined;
+}
+
+/**
+ * A manifest rebuilt from the shards on disk (the manifest was lost or damaged): every shard
+ * that checks out names its file, hash, source and chunks; ids are given in path order (as a
+ * clean build gives them). What of `salvage` (the damaged manifest) is well-typed is kept:
+ * the folder, globs, build time, calibration, skipped files, and a file's size and mtime
+ * when its entry agrees with its shard (else the next build re-hashes the file: a content
+ * hash that matches is not re-read). Returns the manifest and the shards it could not use
+ * (damaged, or of the older layout: removed; their files are re-read by the next build).
+ */
+function manifestFromShards(dir: string, config: LexicalConfig, salvage: Record<string, unknown> = {}): { manifest: Manifest; unusable: string[] } {
+  const found: { rel: string; header: ShardHeader }[] = [];
+  const unusable: string[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(dir, 'shards'));
+  } catch {
+    /* no shards */
+  }
+  for (const name of names) {
+    const m = /^([0-9a-f]{24})\.shard$/.exec(name);
+    if (!m) continue;
+    const r = readShardHeader(join(dir, 'shards', name));
+    if (!r.ok || r.header.chunks.length === 0 || !isRelPath(r.header.path) || shardKey(r.header.path) !== m[1]) {
+      unusable.push(`shards/${name}`);
+      tryRemove(join(dir, 'shards', name));
+      continue;
+    }
+    found.push({ rel: r.header.path, header: r.header });
+  }
+  found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const oldFiles = isObject(salvage.files) ? salvage.files : {};
+  const files: Record<string, FileEntry> = {};
+  let nextId = 1;
+  for (const { rel, header } of found) {
+    const old = oldFiles[rel];
+    const keep = !fileEntryProblem(rel, old) && (old as unknown as FileEntry).hash === header.hash && (old as unknown as FileEntry).count === header.chunks.length;
+    files[rel] = {
+      hash: header.hash,
+      size: keep ? (old as unknown as FileEntry).size : -1,
+      mtimeMs: keep ? (old as unknown as FileEntry).mtimeMs : -1,
+      key: shardKey(rel),
+      firstId: nextId,
+      count: header.chunks.length,
+      source: header.source,
+      ...(isObject(header.dropped) ? { dropped: header.dropped } : {}),
+      ...(isCount(header.repaired) ? { repaired: header.repaired } : {}),
+    };
+    nextId += header.chunks.length;
+  }
+  const skipped: Record<string, string> = {};
+  if (isObject(salvage.skipped)) for (const [rel, why] of Object.entries(salvage.skipped)) if (typeof why === 'string' && !files[rel]) skipped[rel] = why;
+  const manifest: Manifest = { format: FORMAT, lexical: config, nextId, files, skipped };
+  if (typeof salvage.root === 'string') manifest.root = salvage.root;
+  if (typeof salvage.builtAt === 'string') manifest.builtAt = salvage.builtAt;
+  if (isStrings(salvage.include)) manifest.include = salvage.include;
+  if (isStrings(salvage.exclude)) manifest.exclude = salvage.exclude;
+  if (isObject(salvage.calibration) && !calibrationProblem(salvage.calibration)) manifest.calibration = salvage.calibration as Record<string, CalibrationResult>;
+  if (isStrings(salvage.reindex)) manifest.reindex = salvage.reindex;
+  return { manifest, unusable };
+}
+
+/** remove a file of the index if it can be (a read-only folder keeps it: the checks find it again, nothing is served from it) */
+function tryRemove(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    /* not removable here */
+  }
+}
+
+/** whether a process with this id is running (a writer whose temp files are still its own) */
+function running(pid: number): boolean {
+  if (pid === process.pid) return true;
+  if (!(pid > 0)) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove the temp files of atomic writes (`<name>.tmp-<pid>-<n>`) in the index folder, its
+ * shards and vectors, older than `before` (the open): a writer killed between writing and
+ * renaming leaves one. A running writer's are left alone unless older than STALE_TEMP_MS.
+ */
+function removeStaleTemps(dir: string, before: number): number {
+  let removed = 0;
+  const sweep = (d: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const m = TEMP_NAME.exec(name);
+      if (!m) continue;
+      const p = join(d, name);
+      try {
+        const st = statSync(p);
+        if (!st.isFile() || st.mtimeMs >= before) continue;
+        if (running(Number(m[1])) && before - st.mtimeMs < STALE_TEMP_MS) continue;
+        unlinkSync(p);
+        removed++;
+      } catch {
+        /* gone meanwhile, or not ours to remove */
+      }
+    }
+  };
+  sweep(dir);
+  sweep(join(dir, 'shards'));
+  let models: string[] = [];
+  try {
+    models = readdirSync(join(dir, 'vectors'));
+  } catch {
+    /* no vectors */
+  }
+  for (const v of models) sweep(join(dir, 'vectors', v));
+  return removed;
 }
 
 export class IndexStore {
@@ -381,8 +732,13 @@ export class IndexStore {
   private buildEnded?: Promise<void>;
   /** the lexical build thread while one runs: new chunks go there, lexical searches are answered there */
   private builder?: LexicalBuilder;
-  /** what went wrong with a build thread (the index was then built on this thread) */
+  /** what went wrong with a build thread in the current build (the index was then built on this thread) */
   private builderWarnings: string[] = [];
+  /** every warning since open (build threads, repairs), in order; `reported`: how many a build summary has given */
+  private warnings: string[] = [];
+  private reported = 0;
+  /** files that left the index because their stored copy failed a check: the next build re-reads them */
+  private reindex = new Set<string>();
   /** where the lexical index was last built or extended in bulk (a build, re-adding at open) */
   private lastLexicalThread?: 'worker' | 'main';
 
@@ -390,32 +746,101 @@ export class IndexStore {
     readonly dir: string,
     manifest: Manifest,
     lexical: LexicalIndex,
+    private readonly onWarning?: (message: string) => void,
   ) {
     this.manifest = manifest;
     this.lexical = lexical;
-    this.chunks = new ChunkTable(dir);
-    this.searchReader = new TextReader(dir, 64);
+    const onDamage: OnDamage = (file, why) => this.shardFailed(file, why);
+    this.chunks = new ChunkTable(dir, onDamage);
+    this.searchReader = new TextReader(dir, onDamage, 64);
   }
 
-  /** open (or create) the index in `dir`; loads chunks, the lexical index and any stored vectors */
-  static async open(dir: string, opts: OpenOptions = {}): Promise<IndexStore> {
-    mkdirSync(join(dir, 'shards'), { recursive: true });
-    const config: LexicalConfig = { ...DEFAULT_LEXICAL, ...opts.lexical };
-    let m = readJsonFile<Manifest>(join(dir, 'manifest.json'));
-    if (!m || m.format !== FORMAT || m.lexical?.tokenize !== config.tokenize) {
-      if (m && m.format !== FORMAT) {
-        // an older (or newer) layout: start afresh rather than misread it; vectors stay (each
-        // file is checked against its content hash and reused when it matches)
-        rmSync(join(dir, 'shards'), { recursive: true, force: true });
-        mkdirSync(join(dir, 'shards'), { recursive: true });
-        for (const f of ['lexical.json', 'lexical.ndjson']) rmSync(join(dir, f), { force: true });
-      }
-      m = { format: FORMAT, lexical: config, nextId: 1, files: {}, skipped: {} };
+  /** say a warning: kept for stats() and the next build summary, and told to onWarning at once */
+  private warn(message: string): void {
+    this.warnings.push(message);
+    try {
+      this.onWarning?.(message);
+    } catch {
+      /* a listener's failure is not the index's */
     }
-    const store = new IndexStore(dir, m, new LexicalIndex(config));
-    store.loadChunks();
-    const { missing, fromDisk } = store.loadLexical(false);
+  }
+
+  /**
+   * open (or create) the index in `dir`; loads chunks, the lexical index and any stored
+   * vectors, repairing what does not check out (see the module comment): never throws for
+   * a damaged index, says what it repaired instead
+   */
+  static async open(dir: string, opts: OpenOptions = {}): Promise<IndexStore> {
+    const openedAt = Date.now();
+    mkdirSync(join(dir, 'shards'), { recursive: true });
+    removeStaleTemps(dir, openedAt);
+    const config: LexicalConfig = { ...DEFAULT_LEXICAL, ...opts.lexical };
+    const said: string[] = [];
+    const mpath = join(dir, 'manifest.json');
+    let raw: unknown;
+    let problem: string | undefined;
+    if (existsSync(mpath)) {
+      try {
+        raw = JSON.parse(readFileSync(mpath, 'utf8'));
+        if (!isObject(raw)) problem = `it is ${kindOf(raw)}, not a manifest`;
+      } catch (e) {
+        problem = (e as NodeJS.ErrnoException).code ? `it could not be read (${(e as Error).message})` : 'it is not valid JSON';
+      }
+    }
+    let m: Manifest | undefined;
+    /** the manifest's ids are new (rebuilt from the shards): the snapshot on disk does not fit them */
+    let freshLexical = false;
+    let repaired = false;
+    let lost: string[] = [];
+    if (isObject(raw) && typeof raw.format === 'number' && raw.format !== FORMAT) {
+      // an older (or newer) layout: start afresh rather than misread it; vectors stay (each
+      // file is checked against its content hash and reused when it matches)
+      rmSync(join(dir, 'shards'), { recursive: true, force: true });
+      mkdirSync(join(dir, 'shards'), { recursive: true });
+      for (const f of ['lexical.json', 'lexical.ndjson']) rmSync(join(dir, f), { force: true });
+      m = { format: FORMAT, lexical: config, nextId: 1, files: {}, skipped: {} };
+    } else if (isObject(raw) && !problem) {
+      problem = raw.format === undefined ? '"format" is missing' : typeof raw.format !== 'number' ? `"format" is ${kindOf(raw.format)}` : manifestProblem(raw);
+      if (!problem) {
+        m = raw as unknown as Manifest;
+        // another tokenizer or encoder version: the files stay, the lexical index is re-indexed from the shards
+        if (!sameLexical(m.lexical, config)) {
+          m.lexical = config;
+          repaired = true;
+        }
+      }
+    }
+    if (!m) {
+      // no manifest, or a damaged one: rebuilt from the shards (a build killed before its
+      // first checkpoint leaves shards and no manifest; that is not damage, and not said)
+      const { manifest, unusable } = manifestFromShards(dir, config, isObject(raw) ? raw : {});
+      m = manifest;
+      lost = unusable;
+      freshLexical = true;
+      const n = Object.keys(m.files).length;
+      const recheck = Object.values(m.files).filter((f) => f.size < 0).length;
+      if (problem) {
+        said.push(
+          `the index manifest was damaged (${problem}): rebuilt from the shards on disk (${n} file${n === 1 ? '' : 's'}${unusable.length ? `, ${unusable.length} unusable shard${unusable.length === 1 ? '' : 's'} left out` : ''})` +
+            (recheck ? `; the next build re-checks ${recheck === n ? 'every file' : `${recheck} of them`} against its content hash` : ''),
+        );
+        repaired = true;
+      }
+    }
+    const store = new IndexStore(dir, m, new LexicalIndex(config), opts.onWarning);
+    for (const w of said) store.warn(w);
+    for (const r of m.reindex ?? []) store.reindex.add(r); // found by an earlier session, not re-read yet
+    for (const u of lost) store.reindex.add(u); // files unknown (their shards unreadable): the next build finds them
+    if (store.loadChunks()) repaired = true;
+    const { missing, fromDisk } = store.loadLexical(false, freshLexical);
     await store.addMissing(missing, fromDisk);
+    if (repaired) {
+      try {
+        store.writeManifest();
+      } catch (e) {
+        store.warn(`the repaired manifest could not be written (${(e as Error).message}); it is repaired again at the next open`);
+      }
+    }
     if (opts.embedder) {
       try {
         if (typeof opts.embedder === 'string') {
@@ -436,14 +861,85 @@ export class IndexStore {
     this.chunks.addFile({ rel, key: f.key, hash: f.hash, source: header.source, firstId: f.firstId, count: f.count }, header, dataStart);
   }
 
-  private loadChunks(): void {
+  /**
+   * Register every file of the manifest from its shard header. A file whose shard is missing
+   * or of another content (a build killed between writing a shard and naming it: the file is
+   * behind) leaves the index silently; one whose shard is damaged or of the older layout
+   * without checksums leaves it with a warning, its shard removed. Either way the next
+   * build re-reads it. True when a shard was removed (the manifest is then written: a
+   * behind file is not, as the folder may have another writer whose manifest is newer).
+   */
+  private loadChunks(): boolean {
+    const damaged: string[] = [];
+    let old = 0;
+    let changed = false;
     for (const [rel, f] of Object.entries(this.manifest.files).sort((a, b) => a[1].firstId - b[1].firstId)) {
       const shard = readShardHeader(shardPath(this.dir, f.key));
-      if (!shard || shard.header.hash !== f.hash || shard.header.path !== rel || shard.header.chunks.length !== f.count) {
-        delete this.manifest.files[rel]; // torn or missing shard: the next build re-ingests the file
+      if (!shard.ok || shard.header.hash !== f.hash || shard.header.path !== rel || shard.header.chunks.length !== f.count) {
+        delete this.manifest.files[rel];
+        if (!shard.ok && shard.kind === 'damaged') damaged.push(`${rel} (${shard.why})`);
+        if (!shard.ok && shard.kind === 'old') old++;
+        if (!shard.ok && shard.kind !== 'missing') {
+          this.reindex.add(rel);
+          tryRemove(shardPath(this.dir, f.key));
+          changed = true;
+        }
         continue;
       }
       this.register(rel, f, shard.header, shard.dataStart);
+    }
+    if (damaged.length) {
+      const list = damaged.slice(0, 5).join('; ') + (damaged.length > 5 ? `; and ${damaged.length - 5} more` : '');
+      this.warn(`${damaged.length} file${damaged.length === 1 ? '' : 's'} left the index, their stored text damaged: ${list}; never served, re-read at the next build`);
+    }
+    if (old) {
+      this.warn(`${old} file${old === 1 ? ' was' : 's were'} indexed in an older layout without checksums and left the index; the next build re-reads ${old === 1 ? 'it' : 'them'}`);
+    }
+    return changed;
+  }
+
+  /**
+   * A shard that failed a check as it was read (a text's CRC-32, its header, cut short,
+   * gone). Its header is read again to tell what happened:
+   * - it checks out and is this file's: the data is damaged; or it is damaged itself: the
+   *   file leaves the index at once, the shard is removed and the manifest written (a reopen
+   *   does not serve it either); the next build re-reads the file. Its vectors stay (keyed by
+   *   the file's content hash, reused when the re-read file is unchanged).
+   * - it is gone: the file leaves the index here (nothing is written: the folder may have
+   *   another writer), and the next build re-reads it.
+   * - it is another content's (a newer write, by another process on this folder): this
+   *   index is behind, not damaged; the passage is not served and nothing is repaired.
+   * Said in each case but the last.
+   */
+  private shardFailed(file: FileRef, why: string): void {
+    const f = this.manifest.files[file.rel];
+    if (!f || f.key !== file.key || f.firstId !== file.firstId) return; // already dropped or replaced here
+    const now = readShardHeader(shardPath(this.dir, file.key));
+    if (now.ok && (now.header.hash !== file.hash || now.header.path !== file.rel || now.header.chunks.length !== file.count)) return;
+    if (!now.ok && now.kind === 'old') return;
+    const gone = !now.ok && now.kind === 'missing';
+    this.searchReader.forget(file);
+    if (gone) {
+      for (let i = 0; i < f.count; i++) {
+        this.chunks.delete(f.firstId + i);
+        this.vectors.delete(f.firstId + i);
+      }
+      delete this.manifest.files[file.rel];
+      this.lexicalDirty = true;
+    } else {
+      try {
+        this.dropFile(file.rel, true);
+      } catch {
+        /* its shard could not be removed: the file has left the index all the same */
+      }
+    }
+    this.reindex.add(file.rel);
+    this.warn(`${file.rel} left the index: ${gone ? 'its shard is missing' : why}; ${gone ? 'the next build re-reads it' : 'its text is never served, the next build re-reads it'}`);
+    if (gone) return;
+    try {
+      this.writeManifest();
+    } catch {
+      /* the next open finds the same damage */
     }
   }
 
@@ -452,19 +948,28 @@ export class IndexStore {
    * since) are re-added from their shards when `addMissing`, else returned for addMissing().
    * `fromDisk`: the index is the snapshot file as it is on disk (it loaded).
    */
-  private loadLexical(addMissing = true): { missing: FileEntry[]; fromDisk: boolean } {
+  private loadLexical(addMissing = true, fresh = false): { missing: FileEntry[]; fromDisk: boolean } {
     const cfg = this.manifest.lexical;
     let have: Record<string, [number, number]> = {};
     const file = join(this.dir, 'lexical.ndjson');
     let fromDisk = false;
-    if (existsSync(file)) {
+    this.lexical = new LexicalIndex(cfg);
+    if (fresh) tryRemove(file);
+    else if (existsSync(file)) {
       try {
         const { index, head } = loadSnapshot(file, cfg);
+        const bad = this.snapshotDisagrees(index, head);
+        if (bad) throw new SnapshotError(bad, true);
         this.lexical = index;
         have = head.ranges;
         fromDisk = true;
-      } catch {
-        this.lexical = new LexicalIndex(cfg);
+      } catch (e) {
+        // another tokenizer or layout (an upgrade) is re-indexed silently; damage is said
+        if (!(e instanceof SnapshotError) || e.damaged) {
+          const n = Object.keys(this.manifest.files).length;
+          this.warn(`the lexical index (lexical.ndjson) is damaged (${(e as Error).message}): rebuilt from the shards of the ${n} indexed file${n === 1 ? '' : 's'}`);
+        }
+        tryRemove(file);
       }
     }
     // files the snapshot lacks (a crash before it was written, updates since) come from shards,
@@ -477,6 +982,33 @@ export class IndexStore {
     if (!addMissing) return { missing, fromDisk };
     for (const f of missing) this.addLexicalFromShard(f);
     return { missing: [], fromDisk };
+  }
+
+  /**
+   * Why a snapshot that loaded does not fit the manifest, or undefined when it does: its
+   * ranges must be well-formed and not overlap, no id it holds may lie beyond the ids the
+   * manifest gave out, and the ids of files it does not list (added since) must not be in it
+   * (re-adding them would merge two texts under one id).
+   */
+  private snapshotDisagrees(index: LexicalIndex, head: SnapshotHeader): string | undefined {
+    const nextId = this.manifest.nextId;
+    const spans: [number, number, string][] = [];
+    for (const [rel, r] of Object.entries(head.ranges)) {
+      if (!Array.isArray(r) || r.length !== 2 || !isCount(r[0], 1) || !isCount(r[1], 1)) return `the range of ${rel} in its header is not an id range`;
+      spans.push([r[0], r[0] + r[1], rel]);
+    }
+    spans.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < spans.length; i++) if (spans[i][0] < spans[i - 1][1]) return `the id ranges of ${spans[i - 1][2]} and ${spans[i][2]} overlap in its header`;
+    if (spans.length && spans[spans.length - 1][1] > nextId) return 'its header lists chunk ids the manifest has not given out';
+    const census = index.census();
+    if (census && census.ids > 0 && census.maxId >= nextId) return 'it holds chunk ids the manifest has not given out';
+    if (census && census.ids > head.size) return `it holds ${census.ids} chunks where its header says ${head.size}`;
+    for (const [rel, f] of Object.entries(this.manifest.files)) {
+      const r = head.ranges[rel];
+      if (r && r[0] === f.firstId && r[1] === f.count) continue;
+      for (let id = f.firstId; id < f.firstId + f.count; id++) if (index.has(id)) return `it holds chunks of ${rel} its header does not list`;
+    }
+    return undefined;
   }
 
   /**
@@ -514,10 +1046,15 @@ export class IndexStore {
     try {
       this.builder = LexicalBuilder.start(this.manifest.lexical, base);
     } catch (e) {
-      this.builderWarnings.push(`the lexical build thread could not start (${(e as Error).message}); indexed on the main thread`);
+      this.builderWarning(`the lexical build thread could not start (${(e as Error).message}); indexed on the main thread`);
       this.builder = undefined;
     }
     return !!this.builder;
+  }
+
+  private builderWarning(message: string): void {
+    this.builderWarnings.push(message);
+    this.warn(message);
   }
 
   /** wait while the build thread is busy (backpressure); false when it failed (then reconciled here) */
@@ -560,7 +1097,7 @@ export class IndexStore {
     if (!b) return;
     this.builder = undefined;
     void b.terminate();
-    if (e) this.builderWarnings.push(`the lexical build thread failed (${e.message}); indexed on the main thread instead`);
+    if (e) this.builderWarning(`the lexical build thread failed (${e.message}); indexed on the main thread instead`);
     this.lexical = new LexicalIndex(this.manifest.lexical);
     this.loadLexical(true);
   }
@@ -646,19 +1183,22 @@ export class IndexStore {
 
   /** add a file's chunks to the lexical index from its shard (open, compaction) */
   private addLexicalFromShard(f: FileEntry): void {
-    const reader = new TextReader(this.dir);
+    const reader = new TextReader(this.dir, (file, why) => this.shardFailed(file, why));
     try {
       for (let i = 0; i < f.count; i++) {
         const sp = this.chunks.span(f.firstId + i);
-        const text = sp && reader.text(sp);
-        if (text !== undefined) this.addLexical(f.firstId + i, text);
+        const text = sp && reader.text(sp, true);
+        // a text that fails its checksum drops the file (its ids added so far stay as dead ids)
+        if (text === undefined) break;
+        this.addLexical(f.firstId + i, text);
       }
     } finally {
       reader.close();
     }
   }
 
-  private dropFile(rel: string): void {
+  /** take a file out of the index (its shard, and its vectors unless `keepVectors`) */
+  private dropFile(rel: string, keepVectors = false): void {
     const f = this.manifest.files[rel];
     if (!f) return;
     for (let i = 0; i < f.count; i++) {
@@ -666,9 +1206,9 @@ export class IndexStore {
       this.vectors.delete(f.firstId + i);
     }
     delete this.manifest.files[rel];
-    rmSync(shardPath(this.dir, f.key), { force: true });
-    if (this.embedder) rmSync(join(this.vectorDir(), `${f.key}.bin`), { force: true });
     this.lexicalDirty = true; // its ids stay in flexsearch as dead ids until compaction
+    rmSync(shardPath(this.dir, f.key), { force: true });
+    if (this.embedder && !keepVectors) rmSync(join(this.vectorDir(), `${f.key}.bin`), { force: true });
   }
 
   /**
@@ -737,7 +1277,10 @@ export class IndexStore {
       ...(result.repaired ? { repaired: result.repaired } : {}),
     };
     this.manifest.nextId += result.chunks.length;
-    const shard = encodeShard(file.rel, hash, result.source, result.chunks);
+    const shard = encodeShard(file.rel, hash, result.source, result.chunks, {
+      ...(entry.dropped ? { dropped: entry.dropped } : {}),
+      ...(entry.repaired ? { repaired: entry.repaired } : {}),
+    });
     writeAtomic(shardPath(this.dir, entry.key), shard.buf);
     if (tm) {
       const now = performance.now();
@@ -746,6 +1289,7 @@ export class IndexStore {
     }
     this.manifest.files[file.rel] = entry;
     delete this.manifest.skipped[file.rel];
+    this.reindex.delete(file.rel);
     this.register(file.rel, entry, shard.header, shard.dataStart);
     for (let i = 0; i < result.chunks.length; i++) this.addLexical(entry.firstId + i, this.indexText(result.chunks[i], result.chunks[i].text));
     if (tm) {
@@ -760,6 +1304,8 @@ export class IndexStore {
 
   private writeManifest(): void {
     const t = performance.now();
+    if (this.reindex.size) this.manifest.reindex = [...this.reindex];
+    else delete this.manifest.reindex;
     // the same JSON as JSON.stringify(manifest), written in pieces of ~200 files: at 10k files
     // one string would be ~1.5 MB, allocated straight into V8's large-object space at every
     // checkpoint and left there as garbage until a full GC (it raised the RSS after a build)
@@ -914,7 +1460,10 @@ export class IndexStore {
       for (const [rel, why] of Object.entries(this.manifest.skipped)) {
         if (!skipped.some((s) => s.path === rel)) skipped.push({ path: rel, reason: why.slice(why.indexOf(':') + 1) });
       }
-      if (!cancelled) this.manifest.builtAt = new Date().toISOString();
+      if (!cancelled) {
+        this.manifest.builtAt = new Date().toISOString();
+        this.reindex.clear(); // re-read, or no longer in the folder
+      }
       this.writeManifest();
       const ts = performance.now();
       if (this.builder) {
@@ -927,6 +1476,9 @@ export class IndexStore {
       timings.snapshotMs = performance.now() - ts;
       if (this.embedder) this.startEmbedding();
       const filesIndexed = Object.keys(this.manifest.files).length;
+      // what was said since the last summary (repairs at open included), then marked as given
+      const warnings = this.warnings.slice(this.reported);
+      this.reported = this.warnings.length;
       opts.onProgress?.({ phase: 'done', done: files.length, total: files.length });
       return {
         files: files.length,
@@ -939,7 +1491,7 @@ export class IndexStore {
         ms: Math.round(performance.now() - t0),
         cancelled,
         lexicalThread: this.lastLexicalThread,
-        ...(this.builderWarnings.length ? { warnings: [...this.builderWarnings] } : {}),
+        ...(warnings.length ? { warnings } : {}),
         timings: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Math.round(v)])) as unknown as BuildTimings,
       };
     } finally {
@@ -1011,12 +1563,12 @@ export class IndexStore {
     while (vecs.length < f.count) {
       if (signal?.aborted || this.manifest.files[rel] !== f) return false;
       const batch: string[] = [];
-      const reader = new TextReader(this.dir);
+      const reader = new TextReader(this.dir, (file, why) => this.shardFailed(file, why));
       try {
         for (let i = vecs.length; i < Math.min(f.count, vecs.length + EMBED_BATCH); i++) {
           const sp = this.chunks.span(f.firstId + i);
-          const text = sp && reader.text(sp);
-          if (text === undefined) return false; // its shard went away: the next build re-ingests it
+          const text = sp && reader.text(sp, true);
+          if (text === undefined) return false; // its shard failed or went away: the file left the index, the next build re-reads it
           batch.push(text);
         }
       } finally {
@@ -1105,10 +1657,14 @@ export class IndexStore {
   private coverage(terms: RegExp[], id: number, reader: TextReader): number {
     if (!terms.length) return 0;
     const sp = this.chunks.span(id);
-    const raw = sp && reader.text(sp); // the heading line and the text, as indexed
+    const raw = sp && reader.text(sp, true); // the heading line and the text, as indexed
     if (raw === undefined) return 0;
     let text = raw.toLowerCase();
     if (/[^\x00-\x7f]/.test(text)) text = text.normalize('NFKD').replace(/\p{M}+/gu, '');
+    // the words the encoder makes: digit runs split from letters as it splits them
+    // ("rev2024" is "rev" and "2024"), and "_" a separator (for \b it is a letter)
+    text = splitDigitRuns(text);
+    if (text.includes('_')) text = text.replace(/_+/g, ' ');
     const need = Math.ceil(terms.length * LEXICAL_COVERAGE);
     let n = 0;
     for (let i = 0; i < terms.length; i++) {
@@ -1304,25 +1860,24 @@ export class IndexStore {
       ...(this.manifest.root ? { root: this.manifest.root } : {}),
       ...(this.manifest.builtAt ? { builtAt: this.manifest.builtAt } : {}),
       ...(this.lastLexicalThread ? { lexicalThread: this.lastLexicalThread } : {}),
-      ...(this.builderWarnings.length ? { warnings: [...this.builderWarnings] } : {}),
+      ...(this.warnings.length ? { warnings: [...this.warnings] } : {}),
+      ...(this.reindex.size ? { reindexPending: this.reindex.size } : {}),
     };
   }
 
   /** every chunk in the index (by id order): for tests and tools that list what is indexed */
   allChunks(): Chunk[] {
-    const reader = new TextReader(this.dir);
+    const reader = new TextReader(this.dir, (file, why) => this.shardFailed(file, why));
     try {
-      return [...this.chunks.ids()]
-        .map((id) => this.chunks.get(id))
-        .filter((m): m is ChunkMeta => !!m)
-        .map((m) => ({
-          id: m.id,
-          path: m.file.rel,
-          source: m.file.source,
-          range: m.range,
-          text: reader.text(m) ?? '',
-          ...(m.heading ? { heading: m.heading } : {}),
-        }));
+      const out: Chunk[] = [];
+      for (const id of [...this.chunks.ids()]) {
+        const m = this.chunks.get(id);
+        const text = m && reader.text(m);
+        if (!m || text === undefined) continue;
+        out.push({ id: m.id, path: m.file.rel, source: m.file.source, range: m.range, text, ...(m.heading ? { heading: m.heading } : {}) });
+      }
+      // a file dropped part-way (a damaged shard) leaves nothing of it behind
+      return out.filter((c) => this.manifest.files[c.path]);
     } finally {
       reader.close();
     }

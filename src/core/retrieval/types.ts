@@ -119,7 +119,7 @@ export interface BuildSummary {
   cancelled: boolean;
   /** where the lexical index was built: its own thread (a large build) or the calling one */
   lexicalThread?: 'worker' | 'main';
-  /** a build thread that failed (the index was then built on the calling thread) */
+  /** what was said since the last build summary (or the open): a build thread that failed, a repair */
   warnings?: string[];
   /** where the build's time went, in ms (the parts do not add up to `ms`: yields, progress) */
   timings?: BuildTimings;
@@ -165,8 +165,14 @@ export interface IndexStats {
   builtAt?: string;
   /** where the lexical index was last built or extended in bulk in this session (a build, files re-added at open) */
   lexicalThread?: 'worker' | 'main';
-  /** a lexical build thread that failed (the index was then built on the calling thread) */
+  /**
+   * what was said since the index was opened: a build thread that failed (the index was then
+   * built on the calling thread), a repair (a damaged manifest, lexical snapshot or shard,
+   * rebuilt or dropped; see ARCHITECTURE.md invariant 11)
+   */
   warnings?: string[];
+  /** files that left the index because their stored copy failed a check: the next build re-reads them */
+  reindexPending?: number;
 }
 
 export interface CalibrationResult {
