@@ -15,6 +15,8 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   // the lexical index's build thread, started by both bundles (src/core/retrieval/lexicalBuilder.ts)
   build({ ...common, entryPoints: ['src/core/retrieval/lexicalWorker.ts'], outfile: 'dist/lexicalWorker.js' }),
+  // the solver threads every tool call runs on (src/core/tools/runner.ts), started by both bundles
+  build({ ...common, entryPoints: ['src/core/tools/solveWorker.ts'], outfile: 'dist/solveWorker.js' }),
 ]);
 // the plot webview's plotting library, served from media/ (webviews load nothing remote)
 mkdirSync('media/plots/vendor', { recursive: true });

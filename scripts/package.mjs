@@ -153,7 +153,7 @@ const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 // ------------------------------------------------------------------ main
 if (!argv.includes('--no-build')) run('npm', ['run', '--silent', 'build']);
-for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/lexicalWorker.js']) if (!existsSync(join(ROOT, f))) fail(`${f} is missing: run npm run build`);
+for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/lexicalWorker.js', 'dist/solveWorker.js']) if (!existsSync(join(ROOT, f))) fail(`${f} is missing: run npm run build`);
 
 const pkg = readJson(join(ROOT, 'package.json'));
 const sizes = existsSync(join(STAGE_ROOT, 'sizes.json')) ? readJson(join(STAGE_ROOT, 'sizes.json')) : {};
@@ -166,7 +166,7 @@ for (const t of targets) {
   mkdirSync(stage, { recursive: true });
 
   // the extension itself
-  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/lexicalWorker.js', 'README.md', 'LICENSE', 'ARCHITECTURE.md']) cpSync(join(ROOT, f), join(stage, f));
+  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/lexicalWorker.js', 'dist/solveWorker.js', 'README.md', 'LICENSE', 'ARCHITECTURE.md']) cpSync(join(ROOT, f), join(stage, f));
   for (const d of ['media', 'corpus', 'examples/workspace']) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(stage, d), { recursive: true });
 
   // the externals and their run-time dependencies, this platform's binaries only

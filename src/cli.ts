@@ -15,19 +15,20 @@ import { eventsToMarkdown, type TurnEvent } from './core/agent/events.js';
 import { createEngine, disposeEngines, parseModelFlag } from './core/engines/index.js';
 import { renderToolResult } from './core/render/results.js';
 import { encodeNonFinite, errorMessage, solveJsonlLines, verdictOf } from './core/tools/batch.js';
-import { prepareArgs, type CallOptions } from './core/tools/call.js';
+import { callTool, VerificationFailed, type RunOptions } from './core/tools/runner.js';
 import { TOOLS } from './core/tools/table.js';
-import { verify } from './core/verify/index.js';
 
 const USAGE = `control: verified control-systems solvers (LQR, Riccati, Lyapunov, analysis, ...)
 
 Usage:
-  control solve <tool> '<json args>' [--json] [--math] [--max-n N]
-      Solve one problem. Markdown by default; --json prints {"result": {...}} or {"error": "..."}.
+  control solve <tool> '<json args>' [--json] [--math] [--max-n N] [--timeout S]
+      Solve one problem. Markdown by default; --json prints {"result": {...}, "verification": {...}}
+      or {"error": "..."}. A result the independent verifier rejects is an error, never a result.
       Example: control solve lqr '{"A":[[0,1],[-2,-3]],"B":[[0],[1]],"Q":[[1,0],[0,1]],"R":[[1]]}'
-  control batch [--in FILE] [--out FILE] [--max-n N]
+  control batch [--in FILE] [--out FILE] [--max-n N] [--timeout S]
       Solve problems in JSONL ({"id","tool","args"} per line; stdin by default), one result
-      line per problem ({"id","result"} or {"id","error"}; stdout by default).
+      line per problem, in input order, written as it is solved ({"id","result","verification"}
+      or {"id","error"}; stdout by default).
   control ask "<request>" [--json] [--events] [--math] [--model M] [--index DIR] [--notes-index DIR]
       Answer a request as @control does in the chat: "/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1".
       --json prints {"answer", "calls"}; --events prints the turn's events as JSONL.
@@ -53,6 +54,7 @@ Usage:
 
 Options:
   --max-n N   largest matrix dimension accepted (default 200)
+  --timeout S seconds one solver call may take before it is stopped (default 60)
   --math      render matrices as LaTeX ($$\\begin{bmatrix}...$$) instead of aligned text
 `;
 
@@ -63,6 +65,8 @@ interface Flags {
   events: boolean;
   math: boolean;
   maxN?: number;
+  /** seconds one solver call may take (--timeout) */
+  timeout?: number;
   model?: string;
   url?: string;
   openaiModel?: string;
@@ -91,6 +95,10 @@ function parseFlags(argv: string[]): Flags {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1) throw new UsageError('--max-n takes a positive whole number');
       f.maxN = n;
+    } else if (a === '--timeout') {
+      const t = Number(value());
+      if (!Number.isFinite(t) || t <= 0) throw new UsageError('--timeout takes a positive number of seconds');
+      f.timeout = t;
     } else if (a === '--model') f.model = value();
     else if (a === '--url') f.url = value();
     else if (a === '--openai-model') f.openaiModel = value();
@@ -114,7 +122,7 @@ function readStdin(): string {
   }
 }
 
-function cmdSolve(f: Flags): number {
+async function cmdSolve(f: Flags): Promise<number> {
   const [tool, json] = f.positional;
   if (!tool) throw new UsageError('solve needs a tool name, e.g. control solve lqr \'{"A": ...}\'');
   let raw: unknown;
@@ -127,33 +135,33 @@ function cmdSolve(f: Flags): number {
     else console.error(`error: ${msg}`);
     return 1;
   }
-  const opts: CallOptions = { maxN: f.maxN };
+  const opts: RunOptions = { maxN: f.maxN, timeoutS: f.timeout };
   try {
-    const { tool: def, args } = prepareArgs(tool, raw as Record<string, unknown>, opts);
-    const result = def.run(args);
+    const { tool: def, args, result, verification } = await callTool(tool, raw as Record<string, unknown>, opts);
     if (f.json) {
       // machine output carries the independent verifier's verdict, as the chat shows it
-      console.log(JSON.stringify({ result: encodeNonFinite(result), verification: verdictOf(tool, args, result) }));
+      console.log(JSON.stringify({ result: encodeNonFinite(result), verification: verdictOf(verification) }));
     } else {
-      console.log(`# ${def.title}\n\n${renderToolResult(tool, args, result, verify(tool, args, result), { math: f.math })}`);
+      console.log(`# ${def.title}\n\n${renderToolResult(def.name, args, result, verification, { math: f.math })}`);
     }
     return 0;
   } catch (e) {
-    if (f.json) console.log(JSON.stringify({ error: errorMessage(e) }));
+    const failed = e instanceof VerificationFailed ? { verification: verdictOf(e.verification) } : {};
+    if (f.json) console.log(JSON.stringify({ error: errorMessage(e), ...failed }));
     else console.error(`error: ${errorMessage(e)}`);
     return 1;
   }
 }
 
-function cmdBatch(f: Flags): number {
+async function cmdBatch(f: Flags): Promise<number> {
   const text = f.in ? readFileSync(f.in, 'utf8') : readStdin();
-  // each result is written as soon as it is solved (and flushed): a problem that fails or hangs
-  // later never loses the lines before it
+  // each result is written as soon as it and the lines before it are solved (and flushed): a
+  // problem that fails or hangs (stopped at its time budget) never loses the lines before it
   const fd = f.out ? openSync(f.out, 'w') : 1;
   let count = 0;
   let errors = 0;
   try {
-    for (const l of solveJsonlLines(text, { maxN: f.maxN, verify: true })) {
+    for await (const l of solveJsonlLines(text, { maxN: f.maxN, timeoutS: f.timeout })) {
       writeSync(fd, JSON.stringify(l) + '\n');
       count++;
       if ('error' in l) errors++;
@@ -184,7 +192,7 @@ async function cmdAsk(f: Flags): Promise<number> {
   const { CliRetriever } = await import('./cliRetrieval.js');
   const retriever = new CliRetriever({ index: f.index, indexExplicit: f.index !== undefined, notesIndex: f.notesIndex, embedder: f.embedder });
   try {
-    for await (const e of runTurn({ prompt: text, command, conversation }, { math: f.math, maxN: f.maxN, engine, retriever, agent: { signal: ac.signal } })) {
+    for await (const e of runTurn({ prompt: text, command, conversation }, { math: f.math, maxN: f.maxN, timeoutS: f.timeout, signal: ac.signal, engine, retriever })) {
       events.push(e);
       // --events streams as the turn goes; the others print the finished answer
       if (f.events) console.log(JSON.stringify(encodeNonFinite(e)));
@@ -258,7 +266,7 @@ async function cmdChat(f: Flags): Promise<number> {
       const pick = /^\d+$/.test(line) ? candidates[Number(line) - 1] : undefined;
       const req = pick ? { command: pick.command, prompt: pick.prompt } : splitCommand(line);
       const events: TurnEvent[] = [];
-      for await (const e of runTurn({ ...req, conversation }, { math: f.math, maxN: f.maxN, engine, retriever })) events.push(e);
+      for await (const e of runTurn({ ...req, conversation }, { math: f.math, maxN: f.maxN, timeoutS: f.timeout, engine, retriever })) events.push(e);
       const ask = [...events].reverse().find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }> | undefined;
       candidates = ask?.candidates ?? [];
       if (events.some((e) => e.type === 'error')) failed = true;

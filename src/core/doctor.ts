@@ -14,9 +14,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkModelFile } from './engines/llama.js';
 import type { EngineConfig } from './engines/index.js';
-import { prepareArgs } from './tools/call.js';
 import { errorMessage } from './tools/batch.js';
-import { verify } from './verify/index.js';
+import { callTool, VerificationFailed } from './tools/runner.js';
 import { countNotes } from './retrieval/sources.js';
 
 /** ✔ works; ✘ configured or needed but broken (the Doctor exits 1); • a note (not configured, optional) */
@@ -101,38 +100,39 @@ const SELF_TESTS: SelfTest[] = [
   },
 ];
 
-function selfTest(t: SelfTest, surface: Surface): DoctorCheck {
+async function selfTest(t: SelfTest, surface: Surface): Promise<DoctorCheck> {
   const fix =
     surface === 'vscode'
       ? 'Reinstall the @control extension; if this check still fails, report it with this report attached. Do not use this build\'s numbers meanwhile.'
       : 'Rebuild from a clean checkout (npm ci && npm run build); if this check still fails, report it with this output. Do not use this build\'s numbers meanwhile.';
   const t0 = performance.now();
   try {
-    const { tool, args } = prepareArgs(t.tool, t.args);
-    const r = tool.run(args) as Record<string, any>;
-    const v = verify(t.tool, args, r);
+    // the verified call path, on the solver thread, as every answer is computed
+    const { result: r, verification: v } = await callTool(t.tool, t.args);
     const err = t.error(r);
     const ms = (performance.now() - t0).toFixed(1);
     if (!(err <= t.tol)) return { capability: t.capability, status: 'fail', detail: `${t.what.replace(/ matches? .*/, '')}: off by ${err.toExponential(1)} from the closed form`, fix };
-    if (v && !v.ok)
-      return { capability: t.capability, status: 'fail', detail: `${t.what}, but the verifier rejects it: ${v.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ')}`, fix };
     return {
       capability: t.capability,
       status: 'ok',
       detail: `${t.what} to ${err === 0 ? '0' : err.toExponential(0)}, ${v ? 'verified' : 'no verifier check'}, ${ms} ms`,
     };
   } catch (e) {
+    if (e instanceof VerificationFailed)
+      return { capability: t.capability, status: 'fail', detail: `${t.what.replace(/ matches? .*/, '')}: the verifier rejects the result: ${e.verification.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ')}`, fix };
     return { capability: t.capability, status: 'fail', detail: `${t.tool} threw: ${errorMessage(e)}`, fix };
   }
 }
 
-export function solverChecks(surface: Surface = 'cli'): DoctorCheck[] {
-  return SELF_TESTS.map((t) => selfTest(t, surface));
+export async function solverChecks(surface: Surface = 'cli'): Promise<DoctorCheck[]> {
+  const out: DoctorCheck[] = [];
+  for (const t of SELF_TESTS) out.push(await selfTest(t, surface));
+  return out;
 }
 
 /** the original single self-test (LQR closed form), kept for callers that want one line */
-export function runSelfTest(): { ok: boolean; detail: string } {
-  const c = selfTest(SELF_TESTS[0], 'cli');
+export async function runSelfTest(): Promise<{ ok: boolean; detail: string }> {
+  const c = await selfTest(SELF_TESTS[0], 'cli');
   return { ok: c.status === 'ok', detail: c.detail };
 }
 
@@ -491,7 +491,7 @@ export function nodeCheck(o: DoctorOptions = {}): DoctorCheck {
 
 /** every core check, in report order */
 export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [...solverChecks(o.surface)];
+  const checks: DoctorCheck[] = [...(await solverChecks(o.surface))];
   const m = await modelCheck(o.model, o);
   if (m) checks.push(m);
   checks.push(llamaRuntimeCheck(o, o.model?.provider === 'local'));

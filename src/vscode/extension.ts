@@ -2,6 +2,8 @@
  * The extension entry: wires the core to VS Code. Small and flat on purpose (rust-analyzer's
  * editors/code is the model): all logic lives in src/core, which never imports vscode.
  */
+import { configureSolverPool, solverPool } from '../core/tools/runner.js';
+import { solveMemoryMB } from './render.js';
 import * as vscode from 'vscode';
 import { disposeEngines } from '../core/engines/index.js';
 import { analyseAt, analyseSelection, doctor } from './commands.js';
@@ -61,6 +63,14 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
     vscode.commands.registerCommand('control.downloadEmbedder', (opts?: { confirmed?: boolean }) => retrieval.downloadEmbedder(opts)),
   );
 
+  // solver threads: their heap budget from the settings (a change starts a fresh pool)
+  configureSolverPool({ memoryMb: solveMemoryMB() });
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('control.solveMemoryMB')) configureSolverPool({ memoryMb: solveMemoryMB() });
+    }),
+  );
+
   initStorage(context);
   const status = new ModelStatus(retrieval);
   context.subscriptions.push(
@@ -86,5 +96,6 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
 }
 
 export async function deactivate(): Promise<void> {
+  await solverPool().close();
   await disposeEngines();
 }

@@ -68,7 +68,7 @@ const REPLAYED = 12;
  * follow-ups a question back offers ("margins of G1") work here as in @control. Turn numbers
  * count every earlier user message, replayed or not.
  */
-function replayConversation(earlier: string[], maxN: number): Conversation {
+async function replayConversation(earlier: string[], maxN: number): Promise<Conversation> {
   const conv = new Conversation();
   const skipped = Math.max(0, earlier.length - REPLAYED);
   conv.turn = skipped;
@@ -76,7 +76,7 @@ function replayConversation(earlier: string[], maxN: number): Conversation {
     const { prompt, command } = splitCommand(text);
     try {
       const r = readTurn(conv, prompt, { command });
-      if (r.kind === 'call') recordExecution(conv, r, executeReading(r, { maxN }));
+      if (r.kind === 'call') recordExecution(conv, r, await executeReading(r, { maxN }));
     } catch {
       conv.turn++; // unreadable then, unreadable now: it still was a turn
     }
@@ -139,7 +139,7 @@ export function registerLanguageModelProvider(context: vscode.ExtensionContext, 
       const users = messages.filter((m) => m.role === vscode.LanguageModelChatMessageRole.User).map((m) => partsText(m).trim()).filter(Boolean);
       const { prompt, command } = splitCommand(users.pop() ?? '');
       log.info(`language-model provider request (${prompt.length} chars, ${users.length} earlier message(s))`);
-      const conversation = replayConversation(users, maxStates());
+      const conversation = await replayConversation(users, maxStates());
       const events = await collectTurn({ prompt, command, conversation }, { math: mathEnabled(), maxN: maxStates() });
       if (!token.isCancellationRequested) progress.report(new vscode.LanguageModelTextPart(eventsToMarkdown(events)));
     },

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { describeInvocation, invokeTool } from '../core/mcp/invoke.js';
 import { lmToolName } from '../core/mcp/manifest.js';
 import { TOOLS } from '../core/tools/table.js';
-import { maxStates } from './render.js';
+import { maxStates, solveTimeoutSeconds } from './render.js';
 
 type Input = Record<string, unknown>;
 
@@ -27,12 +27,16 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, log
         // read-only computations: no confirmation, just say what is being solved
         return { invocationMessage: describeInvocation(t.name, options.input) };
       },
-      invoke(options, token) {
+      async invoke(options, token) {
         if (token.isCancellationRequested) throw new vscode.CancellationError();
         const t0 = performance.now();
+        // cancelling the tool call ends its solver thread
+        const ac = new AbortController();
+        const sub = token.onCancellationRequested(() => ac.abort());
         // The result goes to a language model, not straight to the screen: aligned-text
         // matrices read unambiguously there (LaTeX would be for a renderer).
-        const r = invokeTool(t.name, options.input, { maxN: maxStates(), math: false });
+        const r = await invokeTool(t.name, options.input, { maxN: maxStates(), timeoutS: solveTimeoutSeconds(), signal: ac.signal, math: false }).finally(() => sub.dispose());
+        if (token.isCancellationRequested) throw new vscode.CancellationError();
         if (!r.ok) {
           log.info(`lm tool ${name}: refused: ${r.reason}`);
           // a thrown Error reaches the calling model as the tool's error text: it names the

@@ -5,7 +5,7 @@ import type { ChatMessage } from '../core/engines/types.js';
 import { Conversation, type ConversationState } from '../core/reader/index.js';
 import { engineFor } from './model.js';
 import type { RetrievalService } from './retrieval.js';
-import { mathEnabled, maxStates, streamTurn, type FollowupCandidate } from './render.js';
+import { mathEnabled, maxStates, solveTimeoutSeconds, streamTurn, type FollowupCandidate } from './render.js';
 import { turnLog } from './report.js';
 
 export const PARTICIPANT_ID = 'control.chat';
@@ -93,10 +93,12 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
         {
           math: mathEnabled(),
           maxN: maxStates(),
+          timeoutS: solveTimeoutSeconds(),
+          // the chat's stop button (and the progress notification's Cancel) end a running solve
+          signal: ac.signal,
           engine,
           retriever,
           agent: {
-            signal: ac.signal,
             history: historyMessages(chatContext),
             maxSteps: cfg.get<number>('agent.maxToolSteps', 3),
             maxCallsPerTool: cfg.get<number>('agent.maxCallsPerTool', 2),
@@ -107,6 +109,7 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
       stream,
       token,
       log,
+      () => ac.abort(),
     );
     // a local model shares the cores with background embedding: pause it for the turn
     const summary = await (engine?.id === 'llama' ? retrieval.pausedWhile(turn) : turn()).finally(() => sub.dispose());
@@ -121,6 +124,7 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
         readings: summary.readings,
         question: summary.question,
         followups: summary.followups,
+        progress: summary.progress,
         error: summary.error,
         // the next turn starts from this (see conversationFrom)
         conversation: conversation.toJSON(),

@@ -10,8 +10,7 @@
 import { defaultFrequencies, defaultTimes } from '../core/agent/deterministic.js';
 import { ControlError } from '../core/errors.js';
 import { polyText } from '../core/render/results.js';
-import { prepareArgs, type CallOptions } from '../core/tools/call.js';
-import { verify } from '../core/verify/index.js';
+import { callTool, type RunOptions } from '../core/tools/runner.js';
 
 export const PLOT_KINDS = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap'] as const;
 export type PlotKind = (typeof PLOT_KINDS)[number];
@@ -46,11 +45,9 @@ export interface PlotPayload {
   data: Record<string, unknown>;
 }
 
-/** runs a tool through validation and the verifier, as the chat does */
-function call(tool: string, raw: Record<string, unknown>, opts: CallOptions, log: PlotPayload['verification']): Record<string, any> {
-  const { tool: t, args } = prepareArgs(tool, raw, opts);
-  const result = t.run(args);
-  const v = verify(tool, args, result);
+/** runs a tool through the verified call path, as the chat does (a failed check is an error) */
+async function call(tool: string, raw: Record<string, unknown>, opts: RunOptions, log: PlotPayload['verification']): Promise<Record<string, any>> {
+  const { result, verification: v } = await callTool(tool, raw, opts);
   log.push({
     tool,
     ok: v ? v.ok : null,
@@ -77,11 +74,11 @@ function describe(a: Record<string, unknown>): string {
 }
 
 /** the state-space form of the system (a transfer function realised by tf2ss) */
-function toSS(a: Record<string, unknown>, opts: CallOptions, log: PlotPayload['verification']): Record<string, unknown> {
+async function toSS(a: Record<string, unknown>, opts: RunOptions, log: PlotPayload['verification']): Promise<Record<string, unknown>> {
   if (a.A !== undefined) return a;
   if (!Array.isArray(a.num) || !Array.isArray(a.den))
     throw new ControlError('Give the system as num/den or as A, B, C (and D).');
-  const r = call('tf2ss', { num: a.num, den: a.den }, opts, log);
+  const r = await call('tf2ss', { num: a.num, den: a.den }, opts, log);
   const out: Record<string, unknown> = { A: r.A, B: r.B, C: r.C, D: r.D };
   if (a.Ts !== undefined) out.Ts = a.Ts;
   return out;
@@ -97,7 +94,7 @@ function requireSiso(ss: Record<string, unknown>, what: string): void {
 }
 
 /** the plot's numbers, each from a solver call (validated and verified) */
-export function buildPlot(req: PlotRequest, opts: CallOptions = {}): PlotPayload {
+export async function buildPlot(req: PlotRequest, opts: RunOptions = {}): Promise<PlotPayload> {
   const kind = req.kind;
   if (!PLOT_KINDS.includes(kind)) throw new ControlError(`Unknown plot kind "${String(kind)}"; use one of ${PLOT_KINDS.join(', ')}.`);
   const a = systemArgs(req.args ?? {});
@@ -105,20 +102,17 @@ export function buildPlot(req: PlotRequest, opts: CallOptions = {}): PlotPayload
   const verification: PlotPayload['verification'] = [];
   const notes: string[] = [];
   // grids are chosen from the poles and zeros (never shown as results)
-  const run = (tool: string, args: Record<string, unknown>) => {
-    const p = prepareArgs(tool, args, opts);
-    return p.tool.run(p.args);
-  };
+  const run = async (tool: string, args: Record<string, unknown>) => (await callTool(tool, args, { ...opts, verify: false })).result;
   let data: Record<string, unknown>;
   switch (kind) {
     case 'bode': {
-      const ss = toSS(a, opts, verification);
+      const ss = await toSS(a, opts, verification);
       requireSiso(ss, 'A Bode plot');
-      const w = defaultFrequencies(ss, run);
-      const fr = call('freqresp', { ...ss, w }, opts, verification);
+      const w = await defaultFrequencies(ss, run);
+      const fr = await call('freqresp', { ...ss, w }, opts, verification);
       let margins: Record<string, number> | undefined;
       try {
-        margins = call('margins', ss, opts, verification) as Record<string, number>;
+        margins = await call('margins', ss, opts, verification) as Record<string, number>;
       } catch (e) {
         notes.push(`No margins: ${(e as Error).message}`);
       }
@@ -127,25 +121,25 @@ export function buildPlot(req: PlotRequest, opts: CallOptions = {}): PlotPayload
     }
     case 'step':
     case 'impulse': {
-      const ss = toSS(a, opts, verification);
+      const ss = await toSS(a, opts, verification);
       const B = ss.B as number[][];
       const C = ss.C as number[][];
       const siso = B?.[0]?.length === 1 && C?.length === 1;
-      let t = defaultTimes(ss, run);
+      let t = await defaultTimes(ss, run);
       if (!Ts) {
         // an unstable system: show a few of its growth time constants, not the stable modes' span
-        const ev = run('eig', { A: ss.A }).eigenvalues as [number, number][];
+        const ev = (await run('eig', { A: ss.A })).eigenvalues as [number, number][];
         const grow = Math.max(...ev.map(([re]) => re));
         if (grow > 1e-9 && t[t.length - 1] > 5 / grow) t = t.map((_, k) => ((5 / grow) * k) / (t.length - 1));
       }
-      const r = call(kind, { ...ss, t }, opts, verification);
+      const r = await call(kind, { ...ss, t }, opts, verification);
       let info: Record<string, number> | undefined;
       if (kind === 'step' && !siso) notes.push('Step-response characteristics are given for SISO systems: one input, one output.');
       else if (kind === 'step') {
         if (Ts) notes.push('Step-response characteristics are computed for continuous-time systems only.');
         else
           try {
-            info = call('stepinfo', ss, opts, verification) as Record<string, number>;
+            info = await call('stepinfo', ss, opts, verification) as Record<string, number>;
           } catch (e) {
             notes.push(`No step-response characteristics: ${(e as Error).message}`);
           }
@@ -154,15 +148,15 @@ export function buildPlot(req: PlotRequest, opts: CallOptions = {}): PlotPayload
       break;
     }
     case 'nyquist':
-      data = call('nyquist', a, opts, verification);
+      data = await call('nyquist', a, opts, verification);
       break;
     case 'rlocus':
-      data = call('rlocus', a, opts, verification);
+      data = await call('rlocus', a, opts, verification);
       break;
     case 'pzmap': {
-      if (a.num !== undefined || a.C !== undefined) data = call('poles_zeros', a, opts, verification);
+      if (a.num !== undefined || a.C !== undefined) data = await call('poles_zeros', a, opts, verification);
       else if (a.A !== undefined) {
-        const r = call('eig', { A: a.A }, opts, verification);
+        const r = await call('eig', { A: a.A }, opts, verification);
         data = { poles: r.eigenvalues, zeros: [] };
         notes.push('Only A is known: the poles are its eigenvalues; zeros need B and C.');
       } else throw new ControlError('Give the system as num/den or as A (with B, C for the zeros).');

@@ -279,7 +279,7 @@ export async function plotCommand(req: Partial<PlotRequest> = {}): Promise<PlotR
 export async function showPlot(req: PlotRequest): Promise<PlotResult | undefined> {
   let payload: PlotPayload;
   try {
-    payload = buildPlot(req, { maxN: maxN() });
+    payload = await buildPlot(req, { maxN: maxN() });
   } catch (e) {
     const msg = (e as Error).message;
     log.warn(`plot ${req.kind} refused: ${msg}`);

@@ -13,6 +13,8 @@ import * as vscode from 'vscode';
 import type { TurnEvent } from '../core/agent/events.js';
 import { offerPlots } from './plots.js';
 import { offerCode } from './codeInsert.js';
+import { describeInvocation } from '../core/mcp/invoke.js';
+import { delayedSolveProgress, type SolveProgress } from './solveProgress.js';
 
 /** a question's candidate readings, offered as follow-up buttons under the answer */
 export interface FollowupCandidate {
@@ -37,6 +39,8 @@ export interface StreamSummary {
   question?: string;
   /** its candidate readings (the participant's followupProvider returns them) */
   followups: FollowupCandidate[];
+  /** the solves that ran long enough to show progress ("Solving … for a 200-state model") */
+  progress: string[];
 }
 
 export async function streamTurn(
@@ -44,15 +48,21 @@ export async function streamTurn(
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
   log: vscode.LogOutputChannel,
+  /** stops the turn (its solver thread included): offered on a long solve's progress */
+  cancel?: () => void,
 ): Promise<StreamSummary> {
-  const summary: StreamSummary = { toolCalls: [], textChunks: 0, references: [], citations: [], readings: [], followups: [] };
+  const summary: StreamSummary = { toolCalls: [], textChunks: 0, references: [], citations: [], readings: [], followups: [], progress: [] };
   const calls = new Map<string, Record<string, unknown>>();
   const plotted = new Set<string>(); // plot buttons already offered in this answer
   // buttons wait for the end of the answer (see the layout rule above)
   const buttons: { tool: string; command: vscode.Command }[] = [];
   const later = (tool: string): Pick<vscode.ChatResponseStream, 'button'> => ({ button: (command) => void buttons.push({ tool, command }) });
+  // a solve that runs long shows progress with Cancel (ended by its result or the turn's end)
+  let progress: SolveProgress | undefined;
   try {
     for await (const e of events) {
+      progress?.end();
+      progress = undefined;
       if (token.isCancellationRequested) break;
       switch (e.type) {
         case 'reading':
@@ -77,7 +87,8 @@ export async function streamTurn(
           break;
         case 'tool_call':
           calls.set(e.id, e.args);
-          log.info(`tool call ${e.tool} ${JSON.stringify(e.args)}`);
+          log.info(`tool call ${e.tool} ${clip(JSON.stringify(e.args))}`);
+          progress = delayedSolveProgress(describeInvocation(e.tool, e.args), cancel, log, (t) => summary.progress.push(t));
           break;
         case 'tool_result':
           stream.markdown('\n\n' + e.markdown + '\n\n');
@@ -118,6 +129,7 @@ export async function streamTurn(
       }
     }
   } finally {
+    progress?.end();
     // together at the end, two tools' "Insert MATLAB code" (step and stepinfo in /step) would
     // read the same: such titles say their tool
     const count = new Map<string, number>();
@@ -137,4 +149,18 @@ export function mathEnabled(): boolean {
 
 export function maxStates(): number {
   return vscode.workspace.getConfiguration('control').get<number>('maxStates', 200);
+}
+
+function clip(s: string, n = 2000): string {
+  return s.length > n ? `${s.slice(0, n)}… (${s.length} characters)` : s;
+}
+
+/** seconds one solver call may take (machine-scoped: a workspace cannot raise it) */
+export function solveTimeoutSeconds(): number {
+  return vscode.workspace.getConfiguration('control').get<number>('solveTimeoutSeconds', 60);
+}
+
+/** heap budget of a solver thread in MB (machine-scoped) */
+export function solveMemoryMB(): number {
+  return vscode.workspace.getConfiguration('control').get<number>('solveMemoryMB', 1024);
 }

@@ -103,7 +103,7 @@ export async function runVsixTests(record, { budgetMs = 90_000 } = {}) {
       if (foreign.length) throw new Error(`other platforms' binaries: ${foreign.slice(0, 8).join(', ')}`);
       for (const need of ['@node-llama-cpp/linux-x64/bins/linux-x64/llama-addon.node', 'onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node'])
         if (!existsSync(join(nm, need))) throw new Error(`missing ${need}`);
-      for (const f of ['extension.js', 'cli.js', 'lexicalWorker.js']) if (!existsSync(join(installed, 'dist', f))) throw new Error(`no dist/${f}`);
+      for (const f of ['extension.js', 'cli.js', 'lexicalWorker.js', 'solveWorker.js']) if (!existsSync(join(installed, 'dist', f))) throw new Error(`no dist/${f}`);
     });
 
     await step('vsix: the installed node-llama-cpp loads its prebuilt linux-x64 binary (no build)', () => {

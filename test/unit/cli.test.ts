@@ -1,12 +1,12 @@
 // The CLI end to end, through a real process (as a user runs it): bundled by esbuild as
 // `npm run build` does, into a temporary folder, then run with node.
 import { before, test } from 'node:test';
-import { build } from 'esbuild';
+import { buildCliBundle } from './_cliBundle.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { WORKER_MIN_BYTES } from '../../src/core/retrieval/store.js';
 
 const s5 = Math.sqrt(5);
@@ -18,13 +18,9 @@ const pkg = mkdtempSync(join(tmpdir(), 'control-cli-'));
 const cli = join(pkg, 'dist', 'cli.js');
 const cache = join(pkg, 'cache');
 before(async () => {
-  // @ts-expect-error: a plain .mjs config without types
-  const { common } = await import('../../build.config.mjs');
-  await build({ ...common, logLevel: 'silent', entryPoints: ['src/cli.ts'], outfile: cli });
+  await buildCliBundle(cli);
   writeFileSync(join(pkg, 'package.json'), '{}\n');
   symlinkSync(resolve('corpus'), join(pkg, 'corpus'), 'dir');
-  // the lexical build thread's script sits beside the CLI, as in dist/
-  await build({ ...common, logLevel: 'silent', entryPoints: ['src/core/retrieval/lexicalWorker.ts'], outfile: join(dirname(cli), 'lexicalWorker.js') });
 });
 
 function control(args: string[], input?: string, cwd?: string) {

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { buildCliBundle } from './_cliBundle.js';
 import {
   doctorMarkdown,
   doctorPassed,
@@ -28,9 +28,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'control-doctor-'));
 const cli = join(tmp, 'pkg', 'dist', 'cli.js');
 const cache = join(tmp, 'cache');
 before(async () => {
-  // @ts-expect-error: a plain .mjs config without types
-  const { common } = await import('../../build.config.mjs');
-  await build({ ...common, logLevel: 'silent', entryPoints: ['src/cli.ts'], outfile: cli });
+  await buildCliBundle(cli);
   writeFileSync(join(tmp, 'pkg', 'package.json'), '{}\n');
   symlinkSync(resolve('corpus'), join(tmp, 'pkg', 'corpus'), 'dir');
 });
@@ -45,14 +43,14 @@ function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Pr
   });
 }
 
-test('solver self-tests: LQR, Lyapunov and margins closed forms pass, verified', () => {
-  const checks = solverChecks();
+test('solver self-tests: LQR, Lyapunov and margins closed forms pass, verified', async () => {
+  const checks = await solverChecks();
   assert.deepEqual(checks.map((c) => c.capability), ['Solvers: LQR', 'Solvers: Lyapunov', 'Solvers: margins']);
   for (const c of checks) {
     assert.equal(c.status, 'ok', c.detail);
     assert.match(c.detail, /verified/);
   }
-  assert.equal(runSelfTest().ok, true);
+  assert.equal((await runSelfTest()).ok, true);
 });
 
 test('model: none is a note (slash commands still work), a missing or non-GGUF file fails with the fix', async () => {

@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { buildCliBundle } from './_cliBundle.js';
 import { McpServer, PROTOCOL_VERSIONS } from '../../src/core/mcp/server.js';
 import { describeInvocation } from '../../src/core/mcp/invoke.js';
 import { TOOLS } from '../../src/core/tools/table.js';
@@ -18,9 +18,7 @@ const pending: ((line: string) => void)[] = [];
 const lines: string[] = [];
 
 before(async () => {
-  // @ts-expect-error: a plain .mjs config without types
-  const { common } = await import('../../build.config.mjs');
-  await build({ ...common, logLevel: 'silent', entryPoints: ['src/cli.ts'], outfile: cli });
+  await buildCliBundle(cli);
   child = spawn(process.execPath, [cli, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   let buf = '';

@@ -350,7 +350,7 @@ test('names of the Object prototype are unknown names, never an internal error (
       for (const text of texts) fails(text, spelled);
     }
     // through a tool call too: a refusal that names it, never "internal error"
-    const r = invokeTool('eig', { A: `[1 ${name}; 0 1]` });
+    const r = await invokeTool('eig', { A: `[1 ${name}; 0 1]` });
     assert.equal(r.ok, false, name);
     if (!r.ok) {
       assert.doesNotMatch(r.reason, /internal error|TypeError|is not a function|not iterable/i, name);

@@ -82,14 +82,14 @@ function describe(r: Reading): string {
 }
 
 /** one request or turn: read it (in its conversation), run it when it is a call, and judge it */
-function scoreTurn(
+async function scoreTurn(
   conv: Conversation,
   set: SetName,
   id: string,
   category: string,
   turn: { text: string; command?: string; selection?: string; expect: Expect },
   ref: ExpectedEntry | undefined,
-): Scored {
+): Promise<Scored> {
   const base = { id, set, category, expect: turn.expect };
   let raw: ReturnType<typeof readTurn>;
   try {
@@ -126,7 +126,7 @@ function scoreTurn(
   if (!ref) return { ...base, outcome: 'wrong', why: 'no reference values in expected.json' };
   let calls: ExecutedCall[];
   try {
-    calls = executeReading(raw, {}) as ExecutedCall[];
+    calls = (await executeReading(raw, {})) as ExecutedCall[];
   } catch (err) {
     return { ...base, outcome: 'wrong', why: `executeReading threw: ${(err as Error).message}` };
   }
@@ -138,16 +138,16 @@ function scoreTurn(
   return { ...base, outcome: 'right' };
 }
 
-function scoreAll(): Scored[] {
+async function scoreAll(): Promise<Scored[]> {
   const out: Scored[] = [];
   for (const [set, { requests: qs, conversations: cs }] of SETS) {
-    for (const q of qs) out.push(scoreTurn(new Conversation(), set, q.id, categoryOf(set, q.category), q, expected[q.id]));
+    for (const q of qs) out.push(await scoreTurn(new Conversation(), set, q.id, categoryOf(set, q.category), q, expected[q.id]));
     for (const c of cs) {
       const conv = new Conversation();
-      c.turns.forEach((t, i) => {
+      for (const [i, t] of c.turns.entries()) {
         const id = `${c.id}#${i}`;
-        out.push(scoreTurn(conv, set, id, categoryOf(set, `conv:${c.category}`), t, expected[id]));
-      });
+        out.push(await scoreTurn(conv, set, id, categoryOf(set, `conv:${c.category}`), t, expected[id]));
+      }
     }
   }
   return out;
@@ -202,8 +202,8 @@ test('expected.json has reference numbers for every solvable expectation', () =>
   assert.equal(new Set(ids).size, ids.length, 'ids are unique');
 });
 
-test('the reader reads the corpus and the held-out sets: no wrong reading, >= 95 % right, ask/model asked back', () => {
-  const scored = scoreAll();
+test('the reader reads the corpus and the held-out sets: no wrong reading, >= 95 % right, ask/model asked back', async () => {
+  const scored = await scoreAll();
   report(scored);
   const wrong = scored.filter((s) => s.outcome === 'wrong');
   assert.deepEqual(

@@ -6,12 +6,16 @@
  * state-space tool given a transfer function (realised first by tf2ss, shown as a means).
  */
 
+import { callTool, type RunOptions, type VerifiedCall } from '../tools/runner.js';
 import { getTool } from '../tools/table.js';
+
+/** runs a helper call whose result only chooses a grid (never shown) */
+export type GridRun = (tool: string, a: Record<string, unknown>) => Promise<Record<string, any>>;
 
 /** one call of a deterministic plan; `args` sees the results of the calls before it */
 export interface PlannedCall {
   tool: string;
-  args: (prev: Record<string, any>[]) => Record<string, unknown>;
+  args: (prev: Record<string, any>[]) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** a call that only adds facts (stepinfo after step) is skipped, with the reason, when it cannot apply */
   optional?: boolean;
   /** a means, not what was asked (tf2ss realising a transfer function): no code or plot is offered for it */
@@ -19,21 +23,21 @@ export interface PlannedCall {
 }
 
 /** eigenvalues of a small dense matrix for choosing grids only (never shown as a result) */
-function gridScales(args: Record<string, unknown>, run: (tool: string, a: Record<string, unknown>) => Record<string, any>): number[] {
-  const pz = run('poles_zeros', args.A ? { A: args.A, B: args.B, C: args.C, D: args.D } : { num: args.num, den: args.den });
+async function gridScales(args: Record<string, unknown>, run: GridRun): Promise<number[]> {
+  const pz = await run('poles_zeros', args.A ? { A: args.A, B: args.B, C: args.C, D: args.D } : { num: args.num, den: args.den });
   const mags = [...(pz.poles as [number, number][]), ...(pz.zeros as [number, number][])].map(([r, i]) => Math.hypot(r, i)).filter((x) => x > 1e-9);
   return mags;
 }
 
 /** a log-spaced frequency grid two decades around the poles and zeros (up to π/Ts in discrete time) */
-export function defaultFrequencies(args: Record<string, unknown>, run: (tool: string, a: Record<string, unknown>) => Record<string, any>): number[] {
+export async function defaultFrequencies(args: Record<string, unknown>, run: GridRun): Promise<number[]> {
   const Ts = typeof args.Ts === 'number' && args.Ts > 0 ? args.Ts : 0;
   let lo: number, hi: number;
   if (Ts) {
     hi = Math.PI / Ts;
     lo = hi * 1e-3;
   } else {
-    const mags = gridScales(args, run);
+    const mags = await gridScales(args, run);
     lo = mags.length ? Math.min(...mags) / 100 : 0.01;
     hi = mags.length ? Math.max(...mags) * 100 : 100;
   }
@@ -43,10 +47,10 @@ export function defaultFrequencies(args: Record<string, unknown>, run: (tool: st
 }
 
 /** a uniform time grid over about 8 slowest time constants (continuous) or 100 samples (discrete) */
-export function defaultTimes(args: Record<string, unknown>, run: (tool: string, a: Record<string, unknown>) => Record<string, any>): number[] {
+export async function defaultTimes(args: Record<string, unknown>, run: GridRun): Promise<number[]> {
   const Ts = typeof args.Ts === 'number' && args.Ts > 0 ? args.Ts : 0;
   if (Ts) return Array.from({ length: 101 }, (_, k) => k * Ts);
-  const ev = run('eig', { A: args.A }).eigenvalues as [number, number][];
+  const ev = (await run('eig', { A: args.A })).eigenvalues as [number, number][];
   const decay = ev.map(([r]) => -r).filter((x) => x > 1e-9);
   const osc = ev.map(([, i]) => Math.abs(i)).filter((x) => x > 1e-9);
   let tEnd = decay.length ? 8 / Math.min(...decay) : 10;
@@ -62,7 +66,7 @@ export function defaultTimes(args: Record<string, unknown>, run: (tool: string, 
  * step response; its characteristics), /bode (frequency response on a grid around the poles
  * and zeros, and the margins).
  */
-export function planCalls(name: string, a: Record<string, unknown>, command: string | undefined, run: (tool: string, a: Record<string, unknown>) => Record<string, any>): PlannedCall[] {
+export function planCalls(name: string, a: Record<string, unknown>, command: string | undefined, run: GridRun): PlannedCall[] {
   const fromTf = !a.A && Array.isArray(a.num) && Array.isArray(a.den);
   const ssArgs = (prev: Record<string, any>[]) => {
     const ss = fromTf ? prev[0] : a;
@@ -76,13 +80,13 @@ export function planCalls(name: string, a: Record<string, unknown>, command: str
   if (cmd === 'bode' || (name === 'freqresp' && !a.w)) {
     return [
       ...realise,
-      { tool: 'freqresp', args: (prev) => ({ ...ssArgs(prev), w: a.w ?? defaultFrequencies(ssArgs(prev), run) }) },
+      { tool: 'freqresp', args: async (prev) => ({ ...ssArgs(prev), w: a.w ?? (await defaultFrequencies(ssArgs(prev), run)) }) },
       // margins read a transfer function directly (exact polynomials, no round-trip)
       { tool: 'margins', args: (prev) => (fromTf ? { num: a.num, den: a.den, ...(a.Ts !== undefined ? { Ts: a.Ts } : {}) } : ssArgs(prev)), optional: true },
     ];
   }
   if (name === 'step' || name === 'impulse') {
-    const calls: PlannedCall[] = [...realise, { tool: name, args: (prev) => ({ ...ssArgs(prev), t: a.t ?? defaultTimes(ssArgs(prev), run) }) }];
+    const calls: PlannedCall[] = [...realise, { tool: name, args: async (prev) => ({ ...ssArgs(prev), t: a.t ?? (await defaultTimes(ssArgs(prev), run)) }) }];
     if (name === 'step' && a.Ts === undefined) calls.push({ tool: 'stepinfo', args: (prev) => ssArgs(prev), optional: true });
     return calls;
   }
@@ -109,3 +113,39 @@ export function planCalls(name: string, a: Record<string, unknown>, command: str
 }
 
 
+
+/** what running a plan reports, step by step (a front end shows the call before its result) */
+export type PlanEvent =
+  | { kind: 'start'; step: PlannedCall; args: Record<string, unknown> }
+  | { kind: 'done'; step: PlannedCall; call: VerifiedCall }
+  | { kind: 'failed'; step: PlannedCall; args: Record<string, unknown>; error: unknown; started: boolean };
+
+/**
+ * Runs a read request's plan through the verified call path, one event before and one after
+ * each call. A failed optional call is reported and the plan goes on; any other failure ends
+ * it. The helper calls that choose a default grid run on the solver thread too (unverified:
+ * they are never shown), so no part of a turn solves on the caller's thread.
+ */
+export async function* executePlan(name: string, a: Record<string, unknown>, command: string | undefined, opts: RunOptions = {}): AsyncGenerator<PlanEvent> {
+  const run: GridRun = async (tool, x) => (await callTool(tool, x, { ...opts, verify: false })).result;
+  const plan = planCalls(name, a, command, run);
+  const results: Record<string, any>[] = [];
+  for (const step of plan) {
+    let args: Record<string, unknown>;
+    try {
+      args = await step.args(results);
+    } catch (e) {
+      yield { kind: 'failed', step, args: {}, error: e, started: false };
+      return;
+    }
+    yield { kind: 'start', step, args };
+    try {
+      const call = await callTool(step.tool, args, opts);
+      results.push(call.result);
+      yield { kind: 'done', step, call };
+    } catch (e) {
+      yield { kind: 'failed', step, args, error: e, started: true };
+      if (!step.optional) return;
+    }
+  }
+}

@@ -12,16 +12,16 @@ import { isControlError } from '../errors.js';
 import { renderToolResult } from '../render/results.js';
 import type { RenderOptions } from '../render/markdown.js';
 import { errorMessage } from '../tools/batch.js';
-import { prepareArgs, type CallOptions } from '../tools/call.js';
+import { callTool, type RunOptions } from '../tools/runner.js';
 import { getTool } from '../tools/table.js';
-import { verify, type Verification } from '../verify/index.js';
+import type { Verification } from '../verify/index.js';
 import type { ChatMessage, Engine, EngineToolSpec, ToolCallRequest, Usage } from '../engines/types.js';
 import type { TurnEvent } from './events.js';
 import { rescueJson } from './gate.js';
 import { callSignature } from '../reader/values.js';
 import { engineTools, SYSTEM_PROMPT } from './prompt.js';
 
-export interface AgentOptions extends CallOptions, Partial<RenderOptions> {
+export interface AgentOptions extends RunOptions, Partial<RenderOptions> {
   maxSteps?: number;
   maxCallsPerTool?: number;
   /** generated tokens across the turn */
@@ -197,12 +197,13 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
         yield modelReading(name, args as Record<string, unknown>);
         yield { type: 'tool_call', id, tool: name, args: args as Record<string, unknown> };
         try {
-          const { tool, args: valid } = prepareArgs(name, args as Record<string, unknown>, o);
-          const result = tool.run(valid);
-          const verification = verify(name, valid, result);
+          // the turn's budget and the user's cancel both stop a long solve
+          const { args: valid, result, verification } = await callTool(name, args as Record<string, unknown>, { ...o, signal: abort.signal });
           yield { type: 'tool_result', id, tool: name, result, verification, markdown: renderToolResult(name, valid, result, verification, render) };
           messages.push({ role: 'tool', toolCallId: id, name, content: toolMessageContent(name, result, verification) });
         } catch (e) {
+          // a stopped solve ends the turn (said once, below), it is not a result to explain
+          if (isControlError(e) && e.code === 'cancelled' && abort.signal.aborted) throw e;
           const message = errorMessage(e);
           yield { type: 'tool_result', id, tool: name, error: message, markdown: `**${name} ${isControlError(e) ? 'refused' : 'failed'}:** ${message}` };
           // a refusal is an answer the model explains; a bad argument is a call to fix

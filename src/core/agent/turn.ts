@@ -6,14 +6,12 @@
 import { isControlError } from '../errors.js';
 import { renderToolResult } from '../render/results.js';
 import type { RenderOptions } from '../render/markdown.js';
-import { prepareArgs, type CallOptions } from '../tools/call.js';
+import type { RunOptions } from '../tools/runner.js';
 import { errorMessage } from '../tools/batch.js';
-import { verify } from '../verify/index.js';
-import { planCalls } from './deterministic.js';
+import { executePlan } from './deterministic.js';
 import { Conversation, describeReading, originText, readTurn, recordResult, type DefineReading, type Reading } from '../reader/index.js';
 import { getTool } from '../tools/table.js';
 import { polyText } from '../render/results.js';
-import { getToolRunner } from '../solvers/registry.js';
 import type { TurnEvent } from './events.js';
 import type { Engine } from '../engines/types.js';
 import { runAgentTurn, type AgentOptions } from './loop.js';
@@ -36,11 +34,11 @@ export interface TurnRequest {
   conversation?: Conversation;
 }
 
-export interface TurnOptions extends CallOptions, Partial<RenderOptions> {
+export interface TurnOptions extends RunOptions, Partial<RenderOptions> {
   /** the language model for requests that are not well formed; none: the honest no-model answer */
   engine?: Engine;
   /** agent-loop budgets and the conversation so far */
-  agent?: Omit<AgentOptions, keyof CallOptions | keyof RenderOptions>;
+  agent?: Omit<AgentOptions, keyof RunOptions | keyof RenderOptions>;
   /** the corpus and workspace indexes; absent: no grounding (and /search says how to get it) */
   retriever?: Retriever;
   /** passages to attach to a model's turn (default 4) */
@@ -109,7 +107,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     const parts = [req.prompt];
     if (data?.text) parts.push(fenceData(data.text, data.label));
     if (grounding?.hits.length) parts.push(passagesBlock(grounding.hits, fenceData));
-    yield* runAgentTurn(opts.engine, parts.join('\n\n'), { ...opts.agent, maxN: opts.maxN, math: opts.math, digits: opts.digits });
+    yield* runAgentTurn(opts.engine, parts.join('\n\n'), { ...opts.agent, maxN: opts.maxN, timeoutS: opts.timeoutS, signal: opts.signal, math: opts.math, digits: opts.digits });
     return;
   }
   if (reading.kind === 'none') {
@@ -142,31 +140,20 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   yield { type: 'reading', tool: name, markdown: describeReading(reading), origins: Object.fromEntries(Object.entries(reading.origins).map(([k, o]) => [k, originText(o)])) };
   yield { type: 'text', text: INTROS[name] ?? `**${getTool(name)?.title ?? name}.**` };
 
-  let plan;
-  try {
-    plan = planCalls(name, reading.args, reading.plan, (tool, a) => getToolRunner(tool)(prepareArgs(tool, a, opts).args));
-  } catch (e) {
-    yield { type: 'error', message: errorMessage(e) };
-    yield* finish();
-    return;
-  }
-  const results: Record<string, any>[] = [];
-  for (const step of plan) {
-    let args: Record<string, unknown>;
-    try {
-      args = step.args(results);
-    } catch (e) {
-      yield { type: 'error', message: errorMessage(e) };
+  for await (const ev of executePlan(name, reading.args, reading.plan, opts)) {
+    const step = ev.step;
+    if (ev.kind === 'failed' && !ev.started) {
+      yield { type: 'error', message: errorMessage(ev.error) };
       break;
     }
-    const id = `call-${++callCounter}`;
-    toolCalls++;
-    yield { type: 'tool_call', id, tool: step.tool, args };
-    try {
-      const { tool, args: valid } = prepareArgs(step.tool, args, opts);
-      const result = tool.run(valid);
-      const verification = verify(step.tool, valid, result);
-      results.push(result);
+    if (ev.kind === 'start') {
+      toolCalls++;
+      yield { type: 'tool_call', id: `call-${++callCounter}`, tool: step.tool, args: ev.args };
+      continue;
+    }
+    const id = `call-${callCounter}`;
+    if (ev.kind === 'done') {
+      const { args: valid, result, verification } = ev.call;
       if (step.tool === name && !step.intermediate) recordResult(conv, reading, result);
       yield {
         type: 'tool_result',
@@ -177,23 +164,22 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
         markdown: renderToolResult(step.tool, valid, result, verification, render),
         ...(step.intermediate ? { intermediate: true as const } : {}),
       };
-    } catch (e) {
-      const message = errorMessage(e);
-      if (step.optional) {
-        yield { type: 'tool_result', id, tool: step.tool, error: message, markdown: `_${step.tool} does not apply here: ${message}_` };
-        continue;
-      }
-      const refused = isControlError(e);
-      yield {
-        type: 'tool_result',
-        id,
-        tool: step.tool,
-        error: message,
-        markdown: `**${refused ? 'Cannot solve' : 'Solver error'}:** ${message}`,
-        ...(step.intermediate ? { intermediate: true as const } : {}),
-      };
-      break;
+      continue;
     }
+    const message = errorMessage(ev.error);
+    if (step.optional) {
+      yield { type: 'tool_result', id, tool: step.tool, error: message, markdown: `_${step.tool} does not apply here: ${message}_` };
+      continue;
+    }
+    const refused = isControlError(ev.error);
+    yield {
+      type: 'tool_result',
+      id,
+      tool: step.tool,
+      error: message,
+      markdown: `**${refused ? 'Cannot solve' : 'Solver error'}:** ${message}`,
+      ...(step.intermediate ? { intermediate: true as const } : {}),
+    };
   }
   yield* finish();
 }

@@ -7,11 +7,11 @@
  * each front end turns it into its own error shape (MCP `isError`, a thrown Error for VS Code).
  */
 import { encodeNonFinite, errorMessage } from '../tools/batch.js';
-import { prepareArgs, type CallOptions } from '../tools/call.js';
+import { callTool, VerificationFailed, type RunOptions } from '../tools/runner.js';
 import { getTool } from '../tools/table.js';
 import type { ToolDef } from '../tools/types.js';
 import { renderToolResult } from '../render/results.js';
-import { verify, type Verification } from '../verify/index.js';
+import type { Verification } from '../verify/index.js';
 
 export interface Solved {
   ok: true;
@@ -33,9 +33,11 @@ export interface Refused {
   ok: false;
   /** what is wrong and the way out, as the core's ControlError says it */
   reason: string;
+  /** a result the verifier rejected: its checks (the result itself is not given) */
+  verification?: Solved['structured']['verification'];
 }
 
-export interface InvokeOptions extends CallOptions {
+export interface InvokeOptions extends RunOptions {
   /** LaTeX matrices (for a chat that renders math); default false: aligned text */
   math?: boolean;
 }
@@ -45,11 +47,10 @@ function verificationJson(v: Verification | undefined): Solved['structured']['ve
   return { ok: v.ok, checks: v.checks.map((c) => ({ name: c.name, ok: c.ok, detail: c.detail })) };
 }
 
-export function invokeTool(name: string, raw: unknown, opts: InvokeOptions = {}): Solved | Refused {
+/** one call through the verified path (on a solver thread, under the time budget); never throws */
+export async function invokeTool(name: string, raw: unknown, opts: InvokeOptions = {}): Promise<Solved | Refused> {
   try {
-    const { tool, args } = prepareArgs(name, (raw ?? {}) as Record<string, unknown>, opts);
-    const result = tool.run(args);
-    const v = verify(tool.name, args, result);
+    const { tool, args, result, verification: v } = await callTool(name, (raw ?? {}) as Record<string, unknown>, opts);
     const markdown = `# ${tool.title}\n\n${renderToolResult(tool.name, args, result, v, { math: opts.math ?? false })}`;
     return {
       ok: true,
@@ -58,7 +59,7 @@ export function invokeTool(name: string, raw: unknown, opts: InvokeOptions = {})
       structured: { tool: tool.name, result: encodeNonFinite(result) as Record<string, unknown>, verification: verificationJson(v) },
     };
   } catch (e) {
-    return { ok: false, reason: errorMessage(e) };
+    return { ok: false, reason: errorMessage(e), ...(e instanceof VerificationFailed ? { verification: verificationJson(e.verification) } : {}) };
   }
 }
 

@@ -3,10 +3,9 @@
  * argument's origin, a question back, a definition, or "needs a model"), the calls it runs,
  * and the line that says how it was read.
  */
-import { planCalls } from '../agent/deterministic.js';
-import { getToolRunner } from '../solvers/registry.js';
+import { executePlan } from '../agent/deterministic.js';
 import { errorMessage } from '../tools/batch.js';
-import { prepareArgs, type CallOptions } from '../tools/call.js';
+import type { RunOptions } from '../tools/runner.js';
 import { Conversation, systemLabel, type Origin } from './conversation.js';
 import { readRequest, recordResult, type CallReading, type ReadOptions, type Reading } from './read.js';
 import { callSignature } from './values.js';
@@ -43,29 +42,14 @@ export interface ExecutedCall {
   optional?: boolean;
 }
 
-/** runs a call reading's plan (validated, unverified: the turn verifies); never throws */
-export function executeReading(r: Reading, opts: CallOptions = {}): ExecutedCall[] {
+/** runs a call reading's plan through the verified call path; never throws (failures are entries) */
+export async function executeReading(r: Reading, opts: RunOptions = {}): Promise<ExecutedCall[]> {
   if (r.kind !== 'call') return [];
   const out: ExecutedCall[] = [];
-  let plan;
-  try {
-    plan = planCalls(r.tool, r.args, r.plan, (tool, a) => getToolRunner(tool)(prepareArgs(tool, a, opts).args));
-  } catch (e) {
-    return [{ tool: r.tool, args: r.args, error: errorMessage(e) }];
-  }
-  const results: Record<string, any>[] = [];
-  for (const step of plan) {
-    let args: Record<string, unknown> = {};
-    try {
-      args = step.args(results);
-      const { tool, args: valid } = prepareArgs(step.tool, args, opts);
-      const result = tool.run(valid);
-      results.push(result);
-      out.push({ tool: step.tool, args: valid, result, ...(step.intermediate ? { intermediate: true } : {}) });
-    } catch (e) {
-      out.push({ tool: step.tool, args, error: errorMessage(e), ...(step.optional ? { optional: true } : {}) });
-      if (!step.optional) break;
-    }
+  for await (const ev of executePlan(r.tool, r.args, r.plan, opts)) {
+    const flags = { ...(ev.step.intermediate ? { intermediate: true } : {}), ...(ev.step.optional ? { optional: true } : {}) };
+    if (ev.kind === 'done') out.push({ tool: ev.step.tool, args: ev.call.args, result: ev.call.result, ...(ev.step.intermediate ? { intermediate: true } : {}) });
+    else if (ev.kind === 'failed') out.push({ tool: ev.step.tool, args: ev.started ? ev.args : r.args, error: errorMessage(ev.error), ...flags });
   }
   return out;
 }

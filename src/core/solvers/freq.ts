@@ -337,6 +337,8 @@ function isZeroPoly(p: number[]): boolean {
 export const tools: ToolDef[] = [
   {
     name: 'freqresp',
+    // H is infinite at a pole hit exactly, mag_db is -Infinity at a zero
+    nonFinite: ['H', 'mag_db', 'phase_deg'],
     words: {
       calls: [
         { names: ['bode', 'bode_plot', 'freqresp', 'frequency_response', 'freqs', 'dbode', 'dfreqresp', 'evalfr', 'bodeplot', 'repf'], args: ['sys', 'w'], keywords: { w: 'w', omega: 'w' } },
@@ -384,6 +386,8 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'margins',
+    // no phase crossover: gm = Infinity, w_pc = NaN; no gain crossover: pm = Infinity, w_gc = NaN
+    nonFinite: ['gm', 'gm_db', 'pm_deg', 'w_pc', 'w_gc'],
     words: {
       calls: [{ names: ['margin', 'margins', 'stability_margins', 'allmargin', 'g_margin', 'p_margin', 'marginplot'], args: ['sys'] }],
       phrases: ['margins', 'margin', 'gain margin', 'phase margin', 'stability margins', 'crossover frequency', 'crossover frequencies', 'gain crossover', 'phase crossover', 'phase reserve', 'gain reserve', 'amplitude reserve', 'amplitude margin', 'stability reserve', 'phasenreserve', 'amplitudenreserve', 'phasenrand', 'marge de phase', 'marge de gain'],

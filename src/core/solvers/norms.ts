@@ -268,6 +268,7 @@ export function hinfnorm(sys: SS): HinfResult {
 export const tools: ToolDef[] = [
   {
     name: 'h2norm',
+    nonFinite: ['h2'],
     words: {
       calls: [{ names: ['h2norm'], args: ['sys'] }, { names: ['norm', 'system_norm'], args: ['sys', '2'] }, { names: ['norm', 'system_norm'], args: ['sys'], note: "norm(sys) is the H2 norm, as in MATLAB" }],
       phrases: ['h2 norm', 'h2-norm', 'h2norm', 'h_2 norm', 'h2'],
@@ -289,6 +290,7 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'hinfnorm',
+    nonFinite: ['hinf', 'fpeak'],
     words: {
       calls: [{ names: ['hinfnorm', 'h_norm', 'linfnorm'], args: ['sys'] }, { names: ['norm', 'system_norm'], args: ['sys', 'inf'] }],
       phrases: ['hinf norm', 'h-infinity norm', 'h infinity norm', 'h∞ norm', 'hinfnorm', 'h-inf norm', 'hinf', 'h∞', 'peak gain', 'l2 gain'],

@@ -393,6 +393,8 @@ export const tools: ToolDef[] = [
   respTool('impulse'),
   {
     name: 'stepinfo',
+    // no overshoot: the peak is the final value, reached as t -> Infinity
+    nonFinite: ['peak_time'],
     words: {
       calls: [{ names: ['stepinfo', 'step_info'], args: ['sys'] }],
       phrases: ['stepinfo', 'step info', 'overshoot', 'settling time', 'rise time', 'peak time', 'step characteristics', 'step-response characteristics', 'überschwingweite', 'überschwingen', 'ausregelzeit', 'anstiegszeit', 'dépassement', 'temps de montée', 'temps de réponse'],

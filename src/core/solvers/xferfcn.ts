@@ -423,6 +423,8 @@ export const tools: ToolDef[] = [
   },
   {
     name: 'dcgain',
+    // a pole at s = 0 (z = 1): an infinite DC gain
+    nonFinite: ['gain'],
     words: {
       calls: [{ names: ['dcgain'], args: ['sys'] }],
       phrases: ['dc gain', 'dcgain', 'steady-state gain', 'steady state gain', 'static gain', 'low-frequency gain', 'zero-frequency gain'],

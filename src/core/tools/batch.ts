@@ -4,26 +4,30 @@
  * "Infinity", "-Infinity" and "NaN" (strict JSON has no literals for them).
  */
 import { isControlError } from '../errors.js';
-import { prepareArgs, type CallOptions } from './call.js';
-import { verify } from '../verify/index.js';
+import type { Verification } from '../verify/index.js';
+import { callTool, solverPool, VerificationFailed, type RunOptions } from './runner.js';
 
 export interface Problem {
-  id: string;
+  /** as given: a string or a number (echoed unchanged); a line without one is named line-N */
+  id: string | number;
   tool: string;
   args: Record<string, unknown>;
 }
 
 /** the verifier's verdict on a result, as machine output carries it */
 export interface BatchVerdict {
-  ok: boolean;
+  /** null: the tool has no independent check (said in checks), never a fake pass */
+  ok: boolean | null;
   checks: string[];
 }
 
-export type BatchLine = { id: string; result: Record<string, unknown>; verification?: BatchVerdict } | { id: string; error: string };
+export type BatchLine =
+  | { id: string | number; result: Record<string, unknown>; verification: BatchVerdict }
+  | { id: string | number; error: string; verification?: BatchVerdict };
 
-export interface BatchOptions extends CallOptions {
-  /** run the independent verifier and put its verdict beside the result (the CLI does) */
-  verify?: boolean;
+export interface BatchOptions extends RunOptions {
+  /** problems solved at once (results are still written in input order); default: the pool's size */
+  concurrency?: number;
 }
 
 /** replaces non-finite numbers by their oracle strings, recursively */
@@ -63,59 +67,70 @@ export function errorMessage(e: unknown): string {
   return `internal error: ${String(e)}`;
 }
 
-export function solveProblem(p: Problem, opts: BatchOptions = {}): BatchLine {
-  let args: Record<string, unknown>;
-  let result: Record<string, unknown>;
+/**
+ * One problem through the verified call path: a result leaves only with the verifier's
+ * passing verdict; a rejected one is an error line that carries the failed checks.
+ */
+export async function solveProblem(p: Problem, opts: RunOptions = {}): Promise<BatchLine> {
   try {
-    const prepared = prepareArgs(p.tool, p.args, opts);
-    args = prepared.args;
-    result = prepared.tool.run(args);
+    const call = await callTool(p.tool, p.args, opts);
+    return { id: p.id, result: encodeNonFinite(call.result) as Record<string, unknown>, verification: verdictOf(call.verification) };
   } catch (e) {
+    if (e instanceof VerificationFailed) return { id: p.id, error: errorMessage(e), verification: verdictOf(e.verification) };
     return { id: p.id, error: errorMessage(e) };
   }
-  const line: BatchLine = { id: p.id, result: encodeNonFinite(result) as Record<string, unknown> };
-  if (opts.verify) line.verification = verdictOf(p.tool, args, result);
-  return line;
 }
 
-/** the verifier's verdict, never a throw: a check that cannot run is a failed check, said */
-export function verdictOf(tool: string, args: Record<string, unknown>, result: Record<string, unknown>): BatchVerdict {
-  try {
-    const v = verify(tool, args, result);
-    if (!v) return { ok: false, checks: ['not independently verified (no check for this tool)'] };
-    return { ok: v.ok, checks: v.checks.map((c) => `${c.ok ? 'ok' : 'FAILED'}: ${c.detail}`) };
-  } catch (e) {
-    return { ok: false, checks: [`the verifier could not check this result: ${errorMessage(e)}`] };
-  }
+/** the verifier's verdict as machine output carries it: each check as "ok: ..." or "FAILED: ..." */
+export function verdictOf(v: Verification | undefined): BatchVerdict {
+  if (!v) return { ok: null, checks: ['not independently verified (no check for this tool)'] };
+  return { ok: v.ok, checks: v.checks.map((c) => `${c.ok ? 'ok' : 'FAILED'}: ${c.detail}`) };
 }
 
 /** one output line per non-empty input line; a line that is not a problem gets an error line */
-export function solveJsonl(text: string, opts: BatchOptions = {}): BatchLine[] {
-  return [...solveJsonlLines(text, opts)];
+export async function solveJsonl(text: string, opts: BatchOptions = {}): Promise<BatchLine[]> {
+  const out: BatchLine[] = [];
+  for await (const l of solveJsonlLines(text, opts)) out.push(l);
+  return out;
+}
+
+/** a problem line read, or the error line it gets */
+function readLine(line: string, i: number): Problem | BatchLine {
+  let p: any;
+  try {
+    p = JSON.parse(line);
+  } catch (e) {
+    return { id: `line-${i + 1}`, error: `line ${i + 1} is not JSON: ${clip((e as Error).message)}` };
+  }
+  if (!p || typeof p !== 'object' || Array.isArray(p)) return { id: `line-${i + 1}`, error: `line ${i + 1} is not a problem object ({"id", "tool", "args"}).` };
+  let id: string | number = `line-${i + 1}`;
+  if (typeof p.id === 'string' || (typeof p.id === 'number' && Number.isFinite(p.id))) id = p.id;
+  else if (p.id !== undefined) return { id, error: `line ${i + 1}: "id" must be a string or a number, not ${p.id === null ? 'null' : Array.isArray(p.id) ? 'an array' : typeof p.id}.` };
+  if (typeof p.tool !== 'string' || !p.args || typeof p.args !== 'object' || Array.isArray(p.args))
+    return { id, error: `line ${i + 1} needs "tool" (a string) and "args" (an object).` };
+  return { id, tool: p.tool, args: p.args };
+}
+
+function clip(s: string, n = 200): string {
+  return s.length > n ? `${s.slice(0, n)}… (${s.length} characters)` : s;
 }
 
 /**
- * One result per problem line, as each is solved, so a caller can write it at once: a later
- * line that fails or takes long never costs the results before it. Lines end at \n, \r\n or
- * a lone \r (a file saved with old Mac line ends is still one problem per line).
+ * One result per problem line, in input order, each yielded as soon as it and every line
+ * before it are done, so a caller can write it at once: a later line that fails, hangs (it is
+ * stopped at its time budget) or crashes its thread never costs the results before it. Up to
+ * `concurrency` problems are solved at once on the solver threads. Lines end at \n, \r\n or a
+ * lone \r (a file saved with old Mac line ends is still one problem per line).
  */
-export function* solveJsonlLines(text: string, opts: BatchOptions = {}): Generator<BatchLine> {
+export async function* solveJsonlLines(text: string, opts: BatchOptions = {}): AsyncGenerator<BatchLine> {
   const lines = text.split(/\r\n|\r|\n/);
+  const width = Math.max(1, opts.concurrency ?? solverPool().size);
+  const inFlight: Promise<BatchLine>[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (!line.trim()) continue;
-    let p: Problem;
-    try {
-      p = JSON.parse(line);
-    } catch (e) {
-      yield { id: `line-${i + 1}`, error: `line ${i + 1} is not JSON: ${(e as Error).message}` };
-      continue;
-    }
-    const id = typeof p?.id === 'string' ? p.id : `line-${i + 1}`;
-    if (typeof p?.tool !== 'string' || !p.args || typeof p.args !== 'object') {
-      yield { id, error: `line ${i + 1} needs "tool" (a string) and "args" (an object).` };
-      continue;
-    }
-    yield solveProblem({ ...p, id }, opts);
+    if (!lines[i].trim()) continue;
+    const p = readLine(lines[i], i);
+    inFlight.push('tool' in p ? solveProblem(p, opts) : Promise.resolve(p));
+    if (inFlight.length >= width) yield await inFlight.shift()!;
   }
+  while (inFlight.length) yield await inFlight.shift()!;
 }

@@ -91,9 +91,12 @@ function isVectorSchema(s: JsonSchema | undefined): boolean {
  * a string. Anything else is left for the validator to reject with a clear message.
  */
 export function coerceArgs(tool: ToolDef, raw: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // a null-prototype object: a key "__proto__" (JSON.parse makes it an own property) stays a
+  // key the validator rejects, instead of replacing the prototype so that args.A is read
+  // through it; and a key is looked up among the tool's own properties only
+  const out: Record<string, unknown> = Object.create(null);
   for (const [key, value] of Object.entries(raw)) {
-    const s = tool.parameters.properties[key];
+    const s = Object.hasOwn(tool.parameters.properties, key) ? tool.parameters.properties[key] : undefined;
     let v = value;
     if (isComplexListSchema(s)) {
       out[key] = coerceComplexList(v);
@@ -169,7 +172,7 @@ function checkLimit(tool: ToolDef, args: Record<string, unknown>, maxN: number):
       throw new ControlError(`t reaches ${tmax} s, which is ${(tmax / Ts).toExponential(2)} steps of Ts = ${Ts} s, above the limit of ${MAX_DISCRETE_STEPS} steps; ask for a shorter time span.`, 'limit');
   }
   for (const [k, v] of Object.entries(args)) {
-    if (!isMatrixSchema(tool.parameters.properties[k]) || !Array.isArray(v)) continue;
+    if (!Object.hasOwn(tool.parameters.properties, k) || !isMatrixSchema(tool.parameters.properties[k]) || !Array.isArray(v)) continue;
     const rows = v.length;
     const cols = Array.isArray(v[0]) ? v[0].length : 0;
     if (Math.max(rows, cols) > maxN)

@@ -78,4 +78,10 @@ export interface ToolDef {
    * Returns the oracle's result fields at full precision (non-finite numbers allowed).
    */
   run(args: Record<string, any>): Record<string, unknown>;
+  /**
+   * Result fields whose definition allows Infinity or NaN (a gain margin with no phase
+   * crossover, the DC gain at a pole). A non-finite number in any other field means the
+   * computation broke down, and the verified call path refuses the result.
+   */
+  nonFinite?: readonly string[];
 }

@@ -10,6 +10,7 @@ import { registerRetrievalTests } from './retrieval';
 import { registerPlotTests } from './plots';
 import { registerCodegenTests } from './codegen';
 import { registerConversationTests } from './conversation';
+import { registerSolveTests } from './solve';
 
 const EXT_ID = 'control-eng.control';
 const REQUIRED_COMMANDS = ['control.analyseSelection', 'control.analyseAt', 'control.rebuildIndex', 'control.doctor'];
@@ -271,6 +272,7 @@ test('Control: Doctor runs every check and opens its report read-only in a Markd
 }, 90_000);
 
 registerConversationTests();
+registerSolveTests();
 registerRetrievalTests();
 registerAgentTests();
 registerPlotTests();
