@@ -16,6 +16,14 @@ export interface RenderOptions {
 /** matrices up to this size are shown inline (bmatrix or aligned text); larger as a table */
 const INLINE_MAX_ROWS = 8;
 const INLINE_MAX_COLS = 8;
+/**
+ * Tables up to this size are shown whole; a larger matrix shows its leading block and says
+ * so. A chat answer is read, not parsed: 40,000 numbers of a 200x200 Riccati solution are
+ * 1.1 MB of Markdown that VS Code's chat took 40 s to accept (blocking the extension host),
+ * and no one reads them there; the whole matrix is in the reproducing code and `--json`.
+ */
+export const TABLE_MAX = 20;
+const SHOWN = 10;
 
 export function latexName(name: string): string {
   // A_cl -> A_{\mathrm{cl}}, Qn -> Q_n
@@ -51,6 +59,20 @@ export function matrixBlock(name: string, M: Matrix, o: RenderOptions): string {
   // an empty matrix (a model with no states has A 0x0, B 0xm, C px0): a dash, in either style
   if (rows === 0 || cols === 0)
     return o.math ? `$$\n${latexName(name)} = [\\;]\\quad \\text{— empty (${rows}×${cols})}\n$$` : `\`${name} = [ ]\` — empty (${rows}×${cols})`;
+  if (rows > TABLE_MAX || cols > TABLE_MAX) {
+    const r = Math.min(rows, SHOWN);
+    const c = Math.min(cols, SHOWN);
+    const block = M.slice(0, r).map((row) => row.slice(0, c));
+    let big = 0;
+    for (const row of M) for (const v of row) big = Math.max(big, Math.abs(v));
+    return [
+      `**${name}** (${rows}x${cols}; rows 1–${r} and columns 1–${c} shown, largest |entry| ${fmt(big, o.digits)}):`,
+      '',
+      table(block, o.digits),
+      '',
+      `_The whole ${rows}x${cols} matrix is in the reproducing code (Insert MATLAB/Python code) and in \`control solve … --json\`._`,
+    ].join('\n');
+  }
   if (rows > INLINE_MAX_ROWS || cols > INLINE_MAX_COLS)
     return `**${name}** (${rows}x${cols}):\n\n${table(M, o.digits)}`;
   if (o.math) return `$$\n${latexName(name)} = ${latexMatrix(M, o.digits)}\n$$`;
