@@ -293,7 +293,24 @@ export class McpServer {
   private initialized = false;
   private protocolVersion: string = PROTOCOL_VERSIONS[0];
 
+  /** tools/call requests in flight, by their id's JSON text: notifications/cancelled aborts one */
+  private readonly inFlight = new Map<string, AbortController>();
+
   constructor(private readonly opts: McpServerOptions = {}) {}
+
+  /**
+   * notifications/cancelled for a call in flight: its solver thread is ended and, as the
+   * specification asks, the request gets no response. Returns whether a call was cancelled.
+   * serveStdio reads such a notification as it arrives, not after the call it names.
+   */
+  cancel(requestId: unknown, reason?: unknown): boolean {
+    const key = JSON.stringify(requestId ?? null);
+    const ac = this.inFlight.get(key);
+    if (!ac) return false;
+    this.opts.log?.(`cancelled request ${quoteInput(key)}${typeof reason === 'string' ? `: ${quoteInput(reason)}` : ''}`);
+    ac.abort();
+    return true;
+  }
 
   /**
    * One incoming line -> the response line, or undefined (a notification, a blank line).
@@ -353,7 +370,7 @@ export class McpServer {
       return hasId ? error(id, JSONRPC.INVALID_PARAMS, 'Invalid params: "params" must be an object') : undefined;
     const p = isObject(params) ? params : {};
     if (!hasId) {
-      this.notification(msg.method);
+      this.notification(msg.method, p);
       return undefined;
     }
     try {
@@ -364,13 +381,14 @@ export class McpServer {
     }
   }
 
-  private notification(method: string): void {
+  private notification(method: string, p: Record<string, unknown>): void {
     if (method === 'notifications/initialized') this.initialized = true;
-    // notifications/cancelled: lines are handled in order, so the call it names has already
-    // been answered when it is read; others: ignored
+    // a call still running is cancelled (serveStdio also reads this notification as soon as it
+    // arrives); one already answered or unknown: nothing to do, as the specification allows
+    else if (method === 'notifications/cancelled') this.cancel(p.requestId, p.reason);
   }
 
-  private async request(id: Id, method: string, p: Record<string, unknown>): Promise<JsonRpcResponse> {
+  private async request(id: Id, method: string, p: Record<string, unknown>): Promise<JsonRpcResponse | undefined> {
     switch (method) {
       case 'initialize': {
         const asked = typeof p.protocolVersion === 'string' ? p.protocolVersion : undefined;
@@ -396,14 +414,24 @@ export class McpServer {
     }
   }
 
-  private async call(id: Id, p: Record<string, unknown>): Promise<JsonRpcResponse> {
+  private async call(id: Id, p: Record<string, unknown>): Promise<JsonRpcResponse | undefined> {
     const name = p.name;
     if (typeof name !== 'string') return error(id, JSONRPC.INVALID_PARAMS, 'Invalid params: tools/call needs "name" (a string)');
     if (!TOOLS.some((t) => t.name === name))
       return error(id, JSONRPC.INVALID_PARAMS, `Unknown tool: ${quoteInput(name)}. Tools: ${TOOLS.map((t) => t.name).join(', ')}`);
     const args = p.arguments ?? {};
-    // awaited: the call may run on a solver thread
-    const r = await invokeTool(name, args, this.opts);
+    // awaited: the call runs on a solver thread; notifications/cancelled for its id ends it
+    const key = id instanceof RawId ? id.text : JSON.stringify(id);
+    const ac = new AbortController();
+    this.inFlight.set(key, ac);
+    let r: Awaited<ReturnType<typeof invokeTool>>;
+    try {
+      r = await invokeTool(name, args, { ...this.opts, signal: ac.signal });
+    } finally {
+      this.inFlight.delete(key);
+    }
+    // a cancelled request gets no response (MCP cancellation)
+    if (ac.signal.aborted) return undefined;
     if (!r.ok) {
       this.opts.log?.(`tools/call ${name}: refused: ${quoteInput(r.reason)}`);
       return ok(id, { content: [{ type: 'text', text: `${name} refused: ${r.reason}` }], isError: true });
@@ -425,10 +453,15 @@ export class McpServer {
   }
 }
 
+/** lines read ahead of the one being answered before the input is paused */
+const QUEUED_MAX = 64;
+
 /**
  * Serves MCP on a pair of streams (stdin/stdout in `control mcp`) until the input ends.
- * Lines are answered one after the other, in request order; while one is being answered the
- * input is paused, so lines never pile up in memory behind a long call.
+ * Lines are answered one after the other, in request order; up to QUEUED_MAX lines are read
+ * ahead of a running call (then the input is paused, so lines never pile up in memory), and a
+ * notifications/cancelled among them ends the call it names at once (no response is sent for
+ * a cancelled request).
  */
 export function serveStdio(
   input: NodeJS.ReadableStream,
@@ -445,18 +478,31 @@ export function serveStdio(
       if (out !== undefined && !stopped) output.write(out + '\n');
     };
     const enqueue = (work: () => Promise<string | undefined>) => {
-      waiting++;
-      input.pause();
+      // lines wait their turn behind a running call; past QUEUED_MAX the input is paused, so
+      // they never pile up in memory (a cancellation is read as it arrives, see below)
+      if (++waiting > QUEUED_MAX) input.pause();
       queue = queue
         .then(work)
         .then(write, (e) => opts.log?.(`internal error: ${(e as Error)?.stack ?? String(e)}`))
         .finally(() => {
-          if (--waiting === 0 && !stopped) input.resume();
+          if (--waiting <= QUEUED_MAX && !stopped) input.resume();
         });
     };
     const lines = new LineSplitter(
       max,
-      (line) => enqueue(() => server.handleLine(line.replace(/\r$/, ''))),
+      (line) => {
+        // notifications/cancelled acts at once on the call it names (which is still running,
+        // ahead of this line); it is also handled in turn, which does nothing more
+        if (line.length < 4096 && line.includes('notifications/cancelled')) {
+          try {
+            const m = JSON.parse(line) as { method?: unknown; params?: { requestId?: unknown; reason?: unknown }; id?: unknown };
+            if (m && m.method === 'notifications/cancelled' && !('id' in m)) server.cancel(m.params?.requestId, m.params?.reason);
+          } catch {
+            /* not JSON: answered in turn as a parse error */
+          }
+        }
+        enqueue(() => server.handleLine(line.replace(/\r$/, '')));
+      },
       (chars) =>
         enqueue(async () => {
           opts.log?.(`dropped a line of ${chars} characters (limit ${max})`);
