@@ -167,4 +167,8 @@ test('progress lines say what is being solved and for what size', () => {
   assert.equal(describeInvocation('margins', { num: [1], den: [1, 3, 3, 1] }), 'Solving gain and phase margins for a transfer function of order 3');
   assert.match(describeInvocation('dlqr', { ...DOUBLE_INTEGRATOR, Ts: 0.1 }), /discrete time, Ts = 0\.1 s/);
   assert.equal(describeInvocation('eig', 'garbage'), 'Solving eigenvalues');
+  // an unknown name is the caller's text: a short quote of it, never 1 MB in a progress line
+  const long = describeInvocation('x'.repeat(1_000_000), {});
+  assert.ok(long.length < 120, `${long.length} characters`);
+  assert.match(long, /\(1000000 characters\)$/);
 });

@@ -6,6 +6,7 @@
  * full-precision result for machines. A refusal is a value with the reason, never a throw:
  * each front end turns it into its own error shape (MCP `isError`, a thrown Error for VS Code).
  */
+import { quoteInput } from '../errors.js';
 import { encodeNonFinite, errorMessage } from '../tools/batch.js';
 import { callTool, VerificationFailed, type RunOptions } from '../tools/runner.js';
 import { getTool } from '../tools/table.js';
@@ -79,7 +80,8 @@ const plural = (n: number, word: string) => `${n}-${word}`;
  */
 export function describeInvocation(name: string, raw: unknown): string {
   const tool = getTool(name);
-  const t = tool?.title ?? name;
+  // an unknown name is the caller's text: quoted short (a progress line, not an echo of 1 MB)
+  const t = tool?.title ?? quoteInput(name, 60);
   // "Continuous-time LQR" -> "continuous-time LQR"; "DC gain", "H2 norm" stay as written
   const title = /^[A-Z][a-z]/.test(t) ? t[0].toLowerCase() + t.slice(1) : t;
   const a = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
