@@ -409,3 +409,70 @@ test('batch to stdout through a slow pipe: every line arrives and the exit is 0 
     Array.from({ length: 200 }, (_, i) => i),
   );
 });
+
+// ------------------------------------------------------------------ reproductions of what the fuzz found
+// Each is the smallest input found for a defect; they fail until it is fixed (kept red on purpose).
+
+const SUBNORMAL_7 = [
+  [2.071e-320, 1.714e-321, -2.5e-321, 2.04e-321, 8.94e-322, -5.43e-321, -1.146e-321],
+  [1.956e-321, 2.2564e-320, 5e-324, -2.72e-321, 3.56e-322, -6.5e-322, 2.27e-322],
+  [-4.6e-321, 6.63e-321, 1.8073e-320, -4.29e-321, 1.08e-321, 4.605e-321, 2.693e-321],
+  [-1.393e-321, -3.56e-322, -3.384e-321, 1.5934e-320, -6.897e-321, 3.394e-321, -3.85e-322],
+  [2.82e-321, 3.06e-321, -7.3e-322, -1.364e-321, 2.154e-320, 4.55e-322, -3.65e-321],
+  [2.11e-321, -3.08e-321, 4.4e-322, -5.48e-321, 2.505e-321, 1.5346e-320, 3.05e-321],
+  [2.37e-322, 2.73e-321, -5.217e-321, -3.893e-321, 1.56e-321, 4.284e-321, 1.5405e-320],
+];
+
+const REPRO: Record<string, { tool: string; args: unknown }> = {
+  proto: { tool: 'step', args: JSON.parse('{"A":[[-1]],"B":[[1]],"C":[[1]],"__proto__":{"t":[1,2]}}') },
+  skew3: { tool: 'eig', args: { A: [[0, 1, 2], [-1, 0, 3], [-2, -3, 0]] } },
+  subnormal: { tool: 'eig', args: { A: SUBNORMAL_7 } },
+};
+
+let repro: Map<string, { error?: string; result?: unknown; ms: number }> | undefined;
+
+async function reproRun(): Promise<NonNullable<typeof repro>> {
+  if (repro) return repro;
+  const dir = mkdtempSync(join(tmpdir(), 'control-fuzz-repro-'));
+  const inp = join(dir, 'in.jsonl');
+  const out = join(dir, 'out.jsonl');
+  // the deep line as text: JSON.stringify of 5,000 levels overflows this thread's stack too
+  const deep = `{"id":"deep","tool":"eig","args":{"A":${'['.repeat(5000)}${']'.repeat(5000)}}}`;
+  writeFileSync(inp, [deep, ...Object.entries(REPRO).map(([id, p]) => JSON.stringify({ id, ...p }))].join('\n') + '\n');
+  const run = await runCli(cli, ['batch', '--in', inp, '--out', out, '--timeout', String(BUDGET_S)], { deadlineMs: 120_000, watch: out });
+  repro = new Map();
+  let prev = 0;
+  for (const l of run.lines.filter((x) => x.text)) {
+    const j = JSON.parse(l.text) as { id: string; error?: string; result?: unknown };
+    repro.set(j.id, { ...j, ms: l.at - prev });
+    prev = l.at;
+  }
+  return repro;
+}
+
+test('found by the fuzz: an argument nested 5,000 arrays deep is refused with a clear error, not "internal error: Maximum call stack size exceeded"', async () => {
+  const r = (await reproRun()).get('deep');
+  assert.ok(r?.error, JSON.stringify(r));
+  assert.doesNotMatch(r.error!, /internal error/);
+});
+
+test('found by the fuzz: arguments under "__proto__" ({"A","B","C", "__proto__": {"t": [1, 2]}}) are refused by name, not "internal error: Cannot read properties of undefined"', async () => {
+  const r = (await reproRun()).get('proto');
+  assert.ok(r?.error, JSON.stringify(r));
+  assert.doesNotMatch(r.error!, /internal error/);
+});
+
+test('found by the fuzz: eig of the 3x3 skew-symmetric [[0,1,2],[-1,0,3],[-2,-3,0]] (eigenvalues 0, ±i√14) answers at once instead of running into the time budget', async () => {
+  const r = (await reproRun()).get('skew3');
+  assert.ok(r && 'result' in r, `no result: ${JSON.stringify(r)}`);
+  const ev = (r.result as { eigenvalues: [number, number][] }).eigenvalues.map(([re, im]) => [Math.round(re * 1e9) / 1e9 + 0, Math.round(im * 1e9) / 1e9 + 0]).sort((a, b) => a[1] - b[1]);
+  const w = Math.round(Math.sqrt(14) * 1e9) / 1e9;
+  assert.deepEqual(ev, [[0, -w], [0, 0], [0, w]]);
+});
+
+test('found by the fuzz: eig of a 7x7 matrix of subnormal numbers is a result or a clear refusal, never "internal error"', async () => {
+  const r = (await reproRun()).get('subnormal');
+  assert.ok(r, 'no line');
+  assert.doesNotMatch(JSON.stringify(r), /internal error/);
+  assert.doesNotMatch(r.error ?? '', /time budget/, 'a 7x7 eigenvalue problem ran into the time budget');
+});

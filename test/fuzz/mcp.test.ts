@@ -346,3 +346,17 @@ test('MCP fuzz: >= 300 hostile messages; one response per request, none for noti
   assert.ok(maxRss !== undefined, 'the server did not report its peak memory');
   assert.ok(maxRss! <= RSS_LIMIT, `peak RSS ${(maxRss! / 1024 ** 2).toFixed(0)} MB above ${RSS_LIMIT / 1024 ** 2} MB`);
 });
+
+test('found by the fuzz: tools/call with an argument nested 5,000 arrays deep is refused with a clear reason, not "internal error: Maximum call stack size exceeded"', async () => {
+  const line = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"eig","arguments":{"A":${'['.repeat(5000)}${']'.repeat(5000)}}}}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n`;
+  const child = spawn(process.execPath, [cli.cli, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, XDG_CACHE_HOME: cli.cache } });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stdin.end(line);
+  await new Promise((res) => child.on('close', res));
+  const [call, ping] = out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(ping?.id, 2, out.slice(0, 500));
+  assert.equal(call.id, 1);
+  assert.equal(call.result?.isError, true, out.slice(0, 500));
+  assert.doesNotMatch(JSON.stringify(call), /internal error/i);
+});
