@@ -172,12 +172,13 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
       continue;
     }
     const refused = isControlError(ev.error);
+    const label = isControlError(ev.error) && ev.error.code === 'cancelled' ? 'Stopped' : refused ? 'Cannot solve' : 'Solver error';
     yield {
       type: 'tool_result',
       id,
       tool: step.tool,
       error: message,
-      markdown: `**${refused ? 'Cannot solve' : 'Solver error'}:** ${message}`,
+      markdown: `**${label}:** ${message}`,
       ...(step.intermediate ? { intermediate: true as const } : {}),
     };
   }

@@ -23,7 +23,7 @@ const INLINE_MAX_COLS = 8;
  * and no one reads them there; the whole matrix is in the reproducing code and `--json`.
  */
 export const TABLE_MAX = 20;
-const SHOWN = 10;
+const SHOWN = 6;
 
 export function latexName(name: string): string {
   // A_cl -> A_{\mathrm{cl}}, Qn -> Q_n

@@ -278,7 +278,7 @@ export class SolverPool {
 }
 
 function cancelled(what: string): ControlError {
-  return new ControlError(`Cancelled: ${what} was stopped before it finished.`, 'cancelled');
+  return new ControlError(`${what} was cancelled before it finished; nothing was computed.`, 'cancelled');
 }
 
 function fmtS(s: number): string {
