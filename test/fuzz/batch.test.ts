@@ -363,7 +363,7 @@ test('batch fuzz: no valid problem of 12 states or fewer runs into the time budg
   none(outcomes.filter((o) => (o.c.category === 'valid' || o.c.benign) && /time budget/.test(o.line.error ?? '')), `a small valid problem stopped at the ${BUDGET_S} s budget`, ctx, (o) => clip(o.c.text, 600));
 });
 
-test('batch fuzz: each line is written within its time budget (plus slack) of the one before; peak RSS bounded', async () => {
+test('batch fuzz: each line is written within its time budget (plus slack) of the one before, the whole batch within a bound from the budget, peak RSS bounded', async () => {
   const { run, ctx, expected } = await theBatch();
   const out = run.lines.filter((l) => l.text !== '');
   let worst = { gap: 0, at: 0 };
@@ -374,6 +374,10 @@ test('batch fuzz: each line is written within its time budget (plus slack) of th
   console.log(`# batch: longest wait between output lines ${(worst.gap / 1000).toFixed(2)} s (line ${worst.at + 1}); whole batch ${(run.ms / 1000).toFixed(1)} s; peak RSS ${((run.maxRss ?? 0) / 1024 ** 2).toFixed(0)} MB`);
   // the first line also waits for the process to start
   assert.ok(worst.gap <= GAP_MS + (worst.at === 0 ? 5000 : 0), `output line ${worst.at + 1} came ${(worst.gap / 1000).toFixed(1)} s after the one before (budget ${BUDGET_S} s): ${clip(expected[worst.at]?.c.text ?? '')} (${ctx})`);
+  // the whole batch: start-up, each line stopped at its budget, and a small cost per line
+  const stopped = (await theBatch()).outcomes.filter((o) => /time budget/.test(o.line.error ?? '')).length;
+  const bound = 10_000 + stopped * (BUDGET_S * 1000 + 2000) + out.length * 20;
+  assert.ok(run.ms <= bound, `the batch took ${(run.ms / 1000).toFixed(1)} s, above ${(bound / 1000).toFixed(1)} s (10 s + ${stopped} lines at the ${BUDGET_S} s budget + 20 ms a line) (${ctx})`);
   assert.ok(run.maxRss !== undefined, 'the process did not report its peak memory');
   assert.ok(run.maxRss! <= RSS_LIMIT, `peak RSS ${(run.maxRss! / 1024 ** 2).toFixed(0)} MB above ${RSS_LIMIT / 1024 ** 2} MB (${ctx})`);
 });

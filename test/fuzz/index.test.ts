@@ -352,3 +352,24 @@ test(`index fuzz: ${CASES_IN_PROCESS} random damages, searched, built and search
 test(`index fuzz through the bundled CLI: ${CASES_SPAWNED} random damages, each command a separate process`, async () => {
   await cases(new Rng(SEED, 4), spawned, CASES_SPAWNED, 2);
 });
+
+// ------------------------------------------------------------------ reproductions of what the fuzz found
+
+for (const [what, damageIt] of [
+  ['the manifest without "root"', (d: string) => writeFileSync(join(d, 'manifest.json'), JSON.stringify((({ root: _, ...m }) => m)(JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8')))))],
+  ['the manifest replaced by {}', (d: string) => writeFileSync(join(d, 'manifest.json'), '{}')],
+  ['the manifest deleted (shards intact)', (d: string) => rmSync(join(d, 'manifest.json'))],
+] as const) {
+  test(`found by the fuzz: ${what}: stats says the index is repaired from its shards, so search answers as a clean build (it said "Nothing to search: ... not built yet")`, async () => {
+    const r = new Rng(SEED, 6);
+    const ref = await reference(r, inProcess);
+    const d = mkdtempSync(join(tmpdir(), 'control-fuzz-dmg-'));
+    cpSync(ref.dir, d, { recursive: true });
+    damageIt(d);
+    const st = await inProcess(['stats', '--index', d, '--json']);
+    ok(st, 'stats');
+    assert.equal(JSON.parse(st.out.trim().split('\n').pop()!).chunks, ref.stats.chunks, 'the repair from the shards keeps every passage');
+    const hits = await search(inProcess, d, ref.queries[0], what);
+    assert.deepEqual(hits.map(shown), ref.answers[0]);
+  });
+}
