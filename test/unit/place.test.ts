@@ -109,3 +109,25 @@ test('place refuses a complex pole without its conjugate, and the wrong number o
   assert.throws(() => runTool('place', { A: [[0, 1], [0, 0]], B: [[0], [1]], poles: [[-1, 1], [-2, 0]] }), (e: unknown) => e instanceof ControlError && /conjugate/.test(e.message));
   assert.throws(() => runTool('place', { A: [[0, 1], [0, 0]], B: [[0], [1]], poles: [-1] }), (e: unknown) => e instanceof ControlError && /exactly 2 poles/.test(e.message));
 });
+
+test('place with B of full row rank (every direction allowed): B = I and more inputs than states', () => {
+  // these failed before with "the closed-loop eigenvector matrix became singular"
+  const A = [[1, 2, 0], [0, 1, 3], [1, 0, 1]];
+  const poles: C[] = [[-1, 0], [-2, 1], [-2, -1]];
+  const r = runTool('place', { A, B: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], poles }) as { K: M };
+  assert.ok(poleError(achieved(A, [[1, 0, 0], [0, 1, 0], [0, 0, 1]], r.K), poles) < 1e-14);
+  const A2 = [[0, 1], [2, 3]];
+  const B2 = [[1, 0, 1], [0, 1, 1]];
+  const p2: C[] = [[-1, 2], [-1, -2]];
+  const r2 = runTool('place', { A: A2, B: B2, poles: p2 }) as { K: M };
+  assert.equal(r2.K.length, 3);
+  assert.ok(poleError(achieved(A2, B2, r2.K), p2) < 1e-14);
+});
+
+test('place with several inputs keeps a pole that is already an eigenvalue of A', () => {
+  const A = [[-1, 1, 0], [0, -2, 1], [0, 0, -3]];
+  const B = [[0, 0], [1, 0], [0, 1]];
+  const poles: C[] = [[-1, 0], [-5, 0], [-6, 0]];
+  const r = runTool('place', { A, B, poles }) as { K: M };
+  assert.ok(poleError(achieved(A, B, r.K), poles) < 1e-14);
+});

@@ -6,7 +6,8 @@
  *   schur.ts      hessenbergInPlace, hqrInPlace (Francis double shift, dlahqr), realSchur (A = Z T Z'),
  *                 reorderSchur / swapBlocks (dtrexc/dlaexc), lanv2, eigvalsSorted, schurEigenvalues
  *   svd.ts        singularValues, rank (max(size)*eps*sigma1)
- *   staircase.ts  controllabilityStaircase (uncontrollable modes, as SLICOT AB01OD)
+ *   staircase.ts  controllabilityStaircase (uncontrollable modes, as SLICOT AB01OD), and
+ *                 controllabilityStaircaseFactored (Z kept as reflectors: Z M, Z' M)
  * Lyapunov/Riccati solvers built on it live in ../solvers/lyapunov.ts and ../solvers/riccati.ts.
  */
 export * from './dense.js';

@@ -8,7 +8,7 @@
  * decides ranks of well-scaled blocks instead). Rank decisions by Householder QR with column
  * pivoting. Written by hand: no JS library offers it.
  */
-import { type Mat, zeros, normF, EPS } from './dense.js';
+import { type Mat, clone, zeros, normF, EPS } from './dense.js';
 
 export interface Staircase {
   /** dimension of the controllable part */
@@ -17,9 +17,64 @@ export interface Staircase {
   At: Mat;
   /** orthogonal transformation */
   Z: Mat;
+  /**
+   * sizes of the staircase blocks r1 >= r2 >= ... (their sum is nc; r1 = rank B): Z'AZ is
+   * block upper Hessenberg on these blocks and Z'B is zero below row r1
+   */
+  blocks: number[];
 }
 
 export function controllabilityStaircase(A: Mat, B: Mat, tol?: number): Staircase {
+  const { nc, At, Z, blocks } = staircase(A, B, tol, true);
+  return { nc, At, Z: Z!, blocks };
+}
+
+/** one Householder reflector I - tau v v' acting on rows/columns p0.. (v[0] = 1 at p0) */
+interface Reflector {
+  p0: number;
+  tau: number;
+  v: Float64Array;
+}
+
+/**
+ * The same staircase with Z kept as its Householder reflectors instead of an accumulated
+ * n x n matrix (which is a third of the work): for callers that need Z only times a few
+ * columns, as pole placement does (Z'B and K = K~ Z').
+ */
+export interface StaircaseFactored {
+  nc: number;
+  At: Mat;
+  blocks: number[];
+  /** Z M */
+  mulZ(M: Mat): Mat;
+  /** Z' M */
+  mulZt(M: Mat): Mat;
+}
+
+export function controllabilityStaircaseFactored(A: Mat, B: Mat, tol?: number): StaircaseFactored {
+  const { nc, At, blocks, refl } = staircase(A, B, tol, false);
+  const apply = (M: Mat, order: Reflector[]): Mat => {
+    const X = clone(M);
+    const c = X.c, x = X.d;
+    const s = new Float64Array(c);
+    for (const { p0, tau, v } of order) {
+      s.fill(0);
+      for (let i = p0; i < X.r; i++) {
+        const vi = v[i - p0], o = i * c;
+        for (let j = 0; j < c; j++) s[j] += vi * x[o + j];
+      }
+      for (let i = p0; i < X.r; i++) {
+        const vi = tau * v[i - p0], o = i * c;
+        for (let j = 0; j < c; j++) x[o + j] -= s[j] * vi;
+      }
+    }
+    return X;
+  };
+  // Z = H1 H2 ... Hk (each H symmetric): Z M applies Hk first, Z' M applies H1 first
+  return { nc, At, blocks, mulZ: (M) => apply(M, refl.slice().reverse()), mulZt: (M) => apply(M, refl) };
+}
+
+function staircase(A: Mat, B: Mat, tol: number | undefined, accumulate: boolean): { nc: number; At: Mat; Z?: Mat; blocks: number[]; refl: Reflector[] } {
   const n = A.r, m = B.c;
   const w = m + n;
   // augmented [B, A]: left transformations act on all columns, right ones on the A part
@@ -30,14 +85,22 @@ export function controllabilityStaircase(A: Mat, B: Mat, tol?: number): Staircas
     for (let j = 0; j < m; j++) M.d[i * w + j] = B.d[i * m + j] * bscale;
     for (let j = 0; j < n; j++) M.d[i * w + m + j] = A.d[i * n + j];
   }
-  const Z = zeros(n, n);
-  for (let i = 0; i < n; i++) Z.d[i * n + i] = 1;
+  const Z = accumulate ? zeros(n, n) : undefined;
+  if (Z) for (let i = 0; i < n; i++) Z.d[i * n + i] = 1;
+  const refl: Reflector[] = [];
+  // columns of the augmented matrix that are exactly zero below their pivot row (the pivot
+  // columns): the left reflectors of later rows find zeros there and change nothing, so they
+  // start at the first column that is not such a column
+  const clean = new Uint8Array(w);
+  let jlo = 0;
   const norm = Math.max(an, bn * bscale, Number.MIN_VALUE);
   const t = tol ?? Math.max(n, m, 10) * EPS * norm;
   const d = M.d;
   const v = new Float64Array(n);
+  const acc = new Float64Array(w);
   let k = 0; // rows k.. still to be split
   let c0 = 0, c1 = m; // current block columns [c0, c1) of the augmented matrix
+  const blocks: number[] = [];
   while (k < n && c1 > c0) {
     const cols: number[] = [];
     for (let j = c0; j < c1; j++) cols.push(j);
@@ -63,20 +126,34 @@ export function controllabilityStaircase(A: Mat, B: Mat, tol?: number): Staircas
       const alpha = d[p0 * w + col];
       let xn = 0;
       for (let i = p0 + 1; i < n; i++) xn = Math.hypot(xn, d[i * w + col]);
-      if (xn === 0) continue;
+      if (xn === 0) {
+        clean[col] = 1;
+        while (jlo < w && clean[jlo]) jlo++;
+        continue;
+      }
       const beta = alpha >= 0 ? -Math.hypot(alpha, xn) : Math.hypot(alpha, xn);
       const tau = (beta - alpha) / beta;
       v.fill(0);
       v[p0] = 1;
       for (let i = p0 + 1; i < n; i++) v[i] = d[i * w + col] / (alpha - beta);
-      // left: rows p0.. of all columns
-      for (let j = 0; j < w; j++) {
-        let s = 0;
-        for (let i = p0; i < n; i++) s += v[i] * d[i * w + j];
-        s *= tau;
-        if (s !== 0) for (let i = p0; i < n; i++) d[i * w + j] -= s * v[i];
+      // left: rows p0.. of all columns, row by row over contiguous memory (the sums and
+      // updates per column are the same operations in the same order as column by column)
+      acc.fill(0);
+      for (let i = p0; i < n; i++) {
+        const vi = v[i], o = i * w;
+        for (let j = jlo; j < w; j++) acc[j] += vi * d[o + j];
+      }
+      for (let j = jlo; j < w; j++) acc[j] *= tau;
+      for (let i = p0; i < n; i++) {
+        const vi = v[i], o = i * w;
+        for (let j = jlo; j < w; j++) {
+          const sj = acc[j];
+          if (sj !== 0) d[o + j] -= sj * vi;
+        }
       }
       for (let i = p0 + 1; i < n; i++) d[i * w + col] = 0;
+      clean[col] = 1;
+      while (jlo < w && clean[jlo]) jlo++;
       // right: A part columns m+p0.., all rows
       for (let i = 0; i < n; i++) {
         let s = 0;
@@ -84,14 +161,17 @@ export function controllabilityStaircase(A: Mat, B: Mat, tol?: number): Staircas
         s *= tau;
         if (s !== 0) for (let j = p0; j < n; j++) d[i * w + m + j] -= s * v[j];
       }
-      for (let i = 0; i < n; i++) {
-        let s = 0;
-        for (let j = p0; j < n; j++) s += Z.d[i * n + j] * v[j];
-        s *= tau;
-        if (s !== 0) for (let j = p0; j < n; j++) Z.d[i * n + j] -= s * v[j];
-      }
+      if (Z)
+        for (let i = 0; i < n; i++) {
+          let s = 0;
+          for (let j = p0; j < n; j++) s += Z.d[i * n + j] * v[j];
+          s *= tau;
+          if (s !== 0) for (let j = p0; j < n; j++) Z.d[i * n + j] -= s * v[j];
+        }
+      else refl.push({ p0, tau, v: v.slice(p0) });
     }
     if (r === 0) break;
+    blocks.push(r);
     // the next "B" is the block A(k+r:, k:k+r)
     c0 = m + k;
     c1 = m + k + r;
@@ -99,5 +179,5 @@ export function controllabilityStaircase(A: Mat, B: Mat, tol?: number): Staircas
   }
   const At = zeros(n, n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) At.d[i * n + j] = d[i * w + m + j];
-  return { nc: k, At, Z };
+  return { nc: k, At, Z, blocks, refl };
 }
