@@ -457,8 +457,10 @@ export function validArgs(r: Rng, tool: ToolDef): Record<string, unknown> {
     [40, r.int(4, 8)],
     [20, r.int(9, 12)],
   ] as const);
-  const m = r.int(1, Math.min(n, 3));
-  const p = r.int(1, Math.min(n, 3));
+  // tools that take one input and one output (their description says SISO) mostly get one
+  const siso = /\bSISO\b/.test(tool.description) && r.chance(0.75);
+  const m = siso ? 1 : r.int(1, Math.min(n, 3));
+  const p = siso ? 1 : r.int(1, Math.min(n, 3));
   const g = r.int(1, Math.min(n, 3));
   const hasTs = 'Ts' in props;
   const discrete = DISCRETE_BY_NAME.has(tool.name) || (hasTs && (required.has('Ts') || r.chance(0.3)));
@@ -482,6 +484,8 @@ export function validArgs(r: Rng, tool: ToolDef): Record<string, unknown> {
   }
   // tools whose system is optional (poles_zeros, margins, ...) with neither form: give state space
   if (!tf && 'num' in props && !('A' in args)) for (const k of ['A', 'B', 'C']) if (k in props) args[k] = validValue(r, k, props[k], d);
+  // D comes with B and C (mostly: D alone is a refusal worth asking for now and then)
+  if ('D' in args && r.chance(0.85)) for (const k of ['B', 'C']) if (k in props && !(k in args)) args[k] = validValue(r, k, props[k], d);
   return args;
 }
 

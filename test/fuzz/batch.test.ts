@@ -431,6 +431,17 @@ const REPRO: Record<string, { tool: string; args: unknown }> = {
   proto: { tool: 'step', args: JSON.parse('{"A":[[-1]],"B":[[1]],"C":[[1]],"__proto__":{"t":[1,2]}}') },
   skew3: { tool: 'eig', args: { A: [[0, 1, 2], [-1, 0, 3], [-2, -3, 0]] } },
   subnormal: { tool: 'eig', args: { A: SUBNORMAL_7 } },
+  analyseSubnormal: {
+    tool: 'analyse',
+    args: {
+      A: [
+        [-1.3947e-320, 2.105e-321, -1.851e-320, 1.2757e-320],
+        [2.9466e-320, 3.13e-321, -5.133e-321, -1.7307e-320],
+        [2.2e-321, -6.334e-321, 6.146e-321, -1.3187e-320],
+        [1.194e-320, 1.589e-320, -1.486e-320, 5.88e-321],
+      ],
+    },
+  },
 };
 
 let repro: Map<string, { error?: string; result?: unknown; ms: number }> | undefined;
@@ -479,4 +490,11 @@ test('found by the fuzz: eig of a 7x7 matrix of subnormal numbers is a result or
   assert.ok(r, 'no line');
   assert.doesNotMatch(JSON.stringify(r), /internal error/);
   assert.doesNotMatch(r.error ?? '', /time budget/, 'a 7x7 eigenvalue problem ran into the time budget');
+});
+
+test('found by the fuzz: analyse of a 4x4 matrix of subnormal numbers answers or refuses at once (its SVD in defectiveOnBoundary looped until the budget)', async () => {
+  const r = (await reproRun()).get('analyseSubnormal');
+  assert.ok(r, 'no line');
+  assert.doesNotMatch(r.error ?? '', /time budget/, JSON.stringify(r));
+  assert.doesNotMatch(JSON.stringify(r), /internal error/);
 });
