@@ -21,11 +21,16 @@ import { fuzzSeed, Rng } from './_fuzz.js';
 const SEED = fuzzSeed('workspace.test.ts');
 const TARGETS = 600;
 
+/** everything the test creates, and the only place it ever writes */
+let fuzzRoot: string;
 let base: string;
 let ws: string;
 
 before(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'control-fuzz-guard-')));
+  // the fixture sits five levels below the test's own temp folder, and every link points inside
+  // that folder: a path of up to four components that climbs with '..' stays in it
+  fuzzRoot = realpathSync(mkdtempSync(join(tmpdir(), 'control-fuzz-guard-')));
+  base = join(fuzzRoot, 'l1', 'l2', 'l3', 'l4', 'b');
   ws = join(base, 'ws');
   const outside = join(base, 'outside');
   const home = join(base, 'home');
@@ -66,13 +71,13 @@ before(() => {
     [join(ws, '.vscode', 'tasks.json'), 'tasks_link.json'],
     [join(home, '.ssh'), 'sshlink'],
     [base, 'up'],
-    ['/', 'root'],
+    [fuzzRoot, 'root'],
   ];
   for (const [target, name] of links) symlinkSync(target, join(ws, name));
   linkSync(join(outside, 'h.txt'), join(ws, 'hard.py'));
 });
 
-after(() => rmSync(base, { recursive: true, force: true }));
+after(() => rmSync(fuzzRoot, { recursive: true, force: true }));
 
 // ------------------------------------------------------------------ the effect on disk, independently
 
@@ -102,6 +107,38 @@ function protectedPath(p: string, allowIgnored: boolean): string | undefined {
   return undefined;
 }
 
+/**
+ * Where writing `p` would land when the writer creates missing folders first (as an export
+ * does): components walked in order, a link followed where it is met, '..' taken from the
+ * folder reached so far, a missing component created. Written here, apart from the guard.
+ */
+function osDestination(p: string, depth = 0): string {
+  if (depth > 40) return `${sep}ELOOP`; // a loop of links: the write fails (counted as outside)
+  let cur: string = sep;
+  const comps = p.split(sep);
+  for (let i = 0; i < comps.length; i++) {
+    const c = comps[i];
+    if (c === '' || c === '.') continue;
+    if (c === '..') {
+      cur = dirname(cur);
+      continue;
+    }
+    const next = join(cur, c);
+    let st;
+    try {
+      st = lstatSync(next);
+    } catch {
+      st = undefined;
+    }
+    if (st?.isSymbolicLink()) {
+      const to = readlinkSync(next);
+      // a link: continue from its target, walked the same way (it may hold links and '..')
+      cur = osDestination(to.startsWith(sep) ? to : `${cur}${sep}${to}`, depth + 1);
+    } else cur = next;
+  }
+  return cur;
+}
+
 // ------------------------------------------------------------------ targets
 
 const EXISTING = ['notes.py', 'sub', 'docs', 'build', '.env', '.git', '.vscode', '.ssh', 'link_out.py', 'rel_out.py', 'link_env.py', 'link_home', 'link_build.py', 'linkdir', 'rel_linkdir', 'dangling.py', 'loop1', 'alias.py', 'subalias', 'gitlink', 'tasks_link.json', 'sshlink', 'up', 'root', 'hard.py', 'model.m', 'gen.py', 'config', 'tasks.json', 'id_rsa', 'secret.txt', 'odir', 'outside', 'home', 'ws', 'etc', 'passwd', 'tmp'];
@@ -110,7 +147,7 @@ const NEW = ['new.py', 'report.md', 'plot.svg', 'x.m', 'prod.env', '.env.local',
 function target(r: Rng): string {
   const k = r.int(0, 9);
   if (k === 0) return join(base, r.pick(['outside', 'home', '.']), r.pick([...NEW, ...EXISTING]));
-  if (k === 1) return r.pick(['/etc/passwd', '/tmp/x.py', join(base, 'ws2', 'x.py'), `${ws}_evil/x.py`, `${ws}-x.py`]);
+  if (k === 1) return r.pick([join(fuzzRoot, 'x.py'), join(fuzzRoot, 'l1', '.bashrc'), join(base, 'ws2', 'x.py'), `${ws}_evil/x.py`, `${ws}-x.py`]);
   const segs: string[] = [];
   const n = r.int(1, 4);
   for (let i = 0; i < n; i++) segs.push(r.weighted([
@@ -170,7 +207,14 @@ test(`write guard fuzz: ${TARGETS} random paths in a hostile workspace; every al
       continue;
     }
     allowed++;
-    const before = snapshot(base);
+    // a safety net of this test's own: where the operating system would write (folders created
+    // on the way, links followed as met); never anywhere but this test's temp folder
+    const dest = osDestination(t);
+    if (relative(fuzzRoot, dest).startsWith('..')) {
+      violations.push(`${t}: allowed (${JSON.stringify(v)}), and writing it would land at ${dest}, outside even this test's folder (not written)`);
+      continue;
+    }
+    const before = snapshot(fuzzRoot);
     try {
       mkdirSync(dirname(t), { recursive: true });
       writeFileSync(t, `written by the fuzz, case ${k}\n`);
@@ -178,7 +222,7 @@ test(`write guard fuzz: ${TARGETS} random paths in a hostile workspace; every al
       notes.push(`${t}: allowed but not writable (${(e as NodeJS.ErrnoException).code})`);
       if (benign) violations.push(`${t}: an ordinary new file could not be written: ${(e as Error).message}`);
     }
-    const after = snapshot(base);
+    const after = snapshot(fuzzRoot);
     for (const p of new Set([...before.keys(), ...after.keys()])) {
       if (before.get(p) === after.get(p)) continue;
       const why = protectedPath(p, allowIgnored);
@@ -186,6 +230,7 @@ test(`write guard fuzz: ${TARGETS} random paths in a hostile workspace; every al
     }
     if (existsSync(t)) {
       const real = realpathSync(t);
+      if (real !== dest && !lstatSync(real).isDirectory()) notes.push(`${t}: written at ${real}, this test's own resolution said ${dest}`);
       if (relative(ws, real).startsWith('..')) violations.push(`${t}: allowed, and its real path ${real} is outside the workspace`);
     }
   }
