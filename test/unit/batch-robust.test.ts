@@ -9,7 +9,11 @@ test('a time so large that t·A overflows is refused at once, never a hang', () 
   const t0 = performance.now();
   // before: s = ceil(log2(Infinity)) squarings, a loop that never ended
   assert.throws(() => runTool('step', { A: [[-2]], B: [[1]], C: [[1]], t: [1e308] }), /matrix exponential .* cannot be computed/);
-  assert.throws(() => runTool('c2d', { A: [[-2]], B: [[1]], C: [[1]], Ts: 1e300 }), /matrix exponential .* cannot be computed/);
+  // a finite t·‖A‖ needs at most 1024 squarings: c2d with Ts = 1e300 has its exact limit,
+  // Ad = e^(−2Ts) = 0 and Bd = (1 − e^(−2Ts))/2 = 0.5 (closed form), at once
+  const r = runTool('c2d', { A: [[-2]], B: [[1]], C: [[1]], Ts: 1e300 }) as { Ad: number[][]; Bd: number[][] };
+  assert.equal(r.Ad[0][0], 0);
+  assert.ok(Math.abs(r.Bd[0][0] - 0.5) <= 1e-15);
   assert.ok(performance.now() - t0 < 5000);
 });
 

@@ -71,10 +71,20 @@ export function scale(A: Mat, s: number): Mat {
   return A.map((r) => r.map((v) => v * s));
 }
 
+/** Frobenius norm by a scaled sum of squares: entries near 1e200 or 1e-200 neither overflow nor vanish */
 export function normFro(A: Mat): number {
-  let s = 0;
-  for (const r of A) for (const v of r) s += v * v;
-  return Math.sqrt(s);
+  let sc = 0;
+  let ss = 1;
+  for (const r of A)
+    for (const v of r) {
+      if (v === 0) continue;
+      const a = Math.abs(v);
+      if (sc < a) {
+        ss = 1 + ss * (sc / a) * (sc / a);
+        sc = a;
+      } else ss += (a / sc) * (a / sc);
+    }
+  return sc * Math.sqrt(ss);
 }
 
 export function norm1(A: Mat): number {
@@ -371,13 +381,13 @@ export function expm(A: Mat): Mat {
   const I = eye(n);
   const nrm = norm1(A);
   if (nrm === 0) return I;
-  // ‖A‖ infinite or NaN (t·A overflowed), or so large that 2^s squarings overflow anyway: the
-  // exponential is not representable, and the scaling loop below would never end
-  if (!Number.isFinite(nrm) || nrm > 1e300)
+  // ‖A‖ infinite or NaN (t·A overflowed): the scaling below would never end. Any finite norm
+  // needs at most 1024 squarings (a stable A at t = 1e300 decays to a representable result)
+  if (!Number.isFinite(nrm))
     throw new ControlError(`the matrix exponential of a matrix with 1-norm ${nrm} cannot be computed in floating point (the time or sample time is too large for this system); use a shorter time span`);
-  const A2 = matmul(A, A);
   for (const [m, th] of THETA) {
     if (nrm <= th) {
+      const A2 = matmul(A, A);
       const b = PADE[m];
       const pw: Mat[] = [I, A2];
       for (let k = 2; k <= (m - 1) / 2; k++) pw.push(matmul(pw[k - 1], A2));
@@ -394,9 +404,10 @@ export function expm(A: Mat): Mat {
     }
   }
   const s = Math.max(0, Math.ceil(Math.log2(nrm / 5.371920351148152)));
-  const f = Math.pow(2, -s);
-  const As = scale(A, f);
-  const B2 = scale(A2, f * f);
+  // scale first, then square: A·A itself overflows when ‖A‖ > 1e154 (t = 1e200 in a step
+  // response), and 2^-2s underflows to 0 for s > 537, either way B2 was NaN
+  const As = scale(A, Math.pow(2, -s));
+  const B2 = matmul(As, As);
   const B4 = matmul(B2, B2);
   const B6 = matmul(B4, B2);
   const b = PADE[13];
@@ -405,7 +416,15 @@ export function expm(A: Mat): Mat {
   const V1 = matmul(B6, lincomb([[b[12], B6], [b[10], B4], [b[8], B2]], n));
   const V = add(V1, lincomb([[b[6], B6], [b[4], B4], [b[2], B2], [b[0], I]], n));
   let R = padeSolve(U, V);
-  for (let k = 0; k < s; k++) R = matmul(R, R);
+  for (let k = 0; k < s; k++) {
+    R = matmul(R, R);
+    // an entry past 1.8e308 makes every later square Inf or NaN: say so now
+    if (!R.every((row) => row.every(Number.isFinite)))
+      throw new ControlError(
+        `the matrix exponential overflows: e^(A·t) has entries beyond 1.8e308 (the largest double) at this time span (‖A·t‖₁ = ${nrm.toPrecision(3)}), so the response cannot be computed; use a shorter time span or sample time.`,
+        'numerical',
+      );
+  }
   return R;
 }
 

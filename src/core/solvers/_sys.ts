@@ -164,3 +164,35 @@ export function cplx(re: number, im: number): [number, number] {
 export function sortComplex<T extends [number, number]>(z: T[]): T[] {
   return z.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 }
+
+/** the largest |entry| of a matrix (0 when empty or zero) */
+function maxEntry(M: Mat): number {
+  let mx = 0;
+  for (const r of M) for (const v of r) mx = Math.max(mx, Math.abs(v));
+  return mx;
+}
+
+/** entries of A, B, C (their largest) this far from 1 are refused by the tools that use scaleGuard */
+const SCALE_LIMIT = 2 ** 200;
+
+/**
+ * Refuses a model whose A, B or C is of extreme size (its largest entry beyond 2^200 ≈ 1.6e60
+ * or below 2^-200 ≈ 6e-61). The tools that call this form polynomials, products and powers of
+ * the model's entries (ss2tf's coefficients of s^k grow as ‖A‖^k, a step response's settling,
+ * a root locus's gains), which overflow or underflow there in double precision and came out
+ * Infinity, NaN, or silently wrong (an H2 norm of Infinity for a stable model with entries of
+ * 1e300). Scaling the time or state units brings such a model into range; the answer then
+ * scales back by hand. (eig, lyap, freqresp, step and the norms' B, C scale themselves.)
+ */
+export function scaleGuard(sys: SS, tool: string): void {
+  if (sys.n === 0) return;
+  for (const [name, M] of [['A', sys.A], ['B', sys.B], ['C', sys.C]] as const) {
+    const mx = maxEntry(M);
+    if (mx === 0 || (mx <= SCALE_LIMIT && mx >= 1 / SCALE_LIMIT)) continue;
+    throw new ControlError(
+      `${tool}: ${name} has entries of order ${mx.toExponential(0)}, beyond what this tool computes reliably in double precision (its largest entry must lie between 1e-60 and 1e60); ` +
+        'rescale the model (time units for A, input or output units for B and C) so that its entries are nearer 1.',
+      'numerical',
+    );
+  }
+}

@@ -21,17 +21,42 @@ export interface FreqResp {
   im: Mat[];
 }
 
-/** H(jw) (continuous) or H(e^{jwTs}) (discrete) at each w; a pole hit exactly gives Infinity/NaN */
+/** k with 2^k near the largest |entry|, when that is outside [2^-100, 2^100]; else 0 */
+function farExponent(M: Mat): number {
+  let mx = 0;
+  for (const r of M) for (const v of r) mx = Math.max(mx, Math.abs(v));
+  if (!(mx > 0) || !Number.isFinite(mx)) return 0;
+  const k = Math.round(Math.log2(mx));
+  return Math.abs(k) > 100 ? k : 0;
+}
+
+const pow2 = (k: number) => 2 ** Math.trunc(k / 2) * 2 ** (k - Math.trunc(k / 2));
+
+/**
+ * H(jw) (continuous) or H(e^{jwTs}) (discrete) at each w; a pole hit exactly gives Infinity/NaN.
+ * Entries of A, B or C far from 1 (beyond 2^±100) are scaled by powers of 2 first (exact):
+ * C(sI − A)⁻¹B = 2^(kb+kc−ka)·C'(s'I − A')⁻¹B' with A' = A/2^ka, s' = s/2^ka (continuous; a
+ * discrete A keeps its scale), B' = B/2^kb, C' = C/2^kc. With A, B, C near 1e199 the shifted
+ * solve squared them and every value came out NaN.
+ */
 export function freqResponse(sys: SS, w: number[]): FreqResp {
-  const { A, B, C, D, p, m, Ts } = sys;
+  const { D, p, m, Ts } = sys;
+  const ka = Ts > 0 ? 0 : farExponent(sys.A);
+  const kb = farExponent(sys.B);
+  const kc = farExponent(sys.C);
+  const A = ka ? sys.A.map((r) => r.map((v) => v * pow2(-ka))) : sys.A;
+  const Bs = kb ? sys.B.map((r) => r.map((v) => v * pow2(-kb))) : sys.B;
+  const Cs = kc ? sys.C.map((r) => r.map((v) => v * pow2(-kc))) : sys.C;
+  const back = ka || kb || kc ? pow2(kb + kc - ka) : 1;
+  const sUnit = ka ? pow2(-ka) : 1;
   const { H, Q } = hessenberg(A);
-  const Bt = matmul(transpose(Q), B);
-  const Ct = matmul(C, Q);
+  const Bt = matmul(transpose(Q), Bs);
+  const Ct = matmul(Cs, Q);
   const re: Mat[] = [];
   const im: Mat[] = [];
   for (const wk of w) {
     const sr = Ts > 0 ? Math.cos(wk * Ts) : 0;
-    const si = Ts > 0 ? Math.sin(wk * Ts) : wk;
+    const si = Ts > 0 ? Math.sin(wk * Ts) : wk * sUnit;
     const X = hessShiftSolve(H, sr, si, Bt);
     const R: Mat = [];
     const I: Mat = [];
@@ -44,13 +69,21 @@ export function freqResponse(sys: SS, w: number[]): FreqResp {
           ii.push(NaN);
           continue;
         }
-        let a = D[i][j];
+        let a = 0;
         let b = 0;
         const ci = Ct[i];
         for (let l = 0; l < ci.length; l++) {
           a += ci[l] * X.re[l][j];
           b += ci[l] * X.im[l][j];
         }
+        a = D[i][j] + a * back;
+        b *= back;
+        // finite (sI − A solved) but not a number: the value itself passes 1.8e308
+        if (!Number.isFinite(a) || !Number.isFinite(b))
+          throw new ControlError(
+            `The frequency response overflows at w = ${wk} rad/s: |H| exceeds 1.8e308, the largest double (the entries of B and C are too large for that of A); rescale the inputs or outputs.`,
+            'numerical',
+          );
         rr.push(a);
         ii.push(b);
       }

@@ -138,6 +138,45 @@ function isSymmetric(Q: Mat): boolean {
 export function lyapunovMat(A: Mat, Q: Mat, discrete: boolean): Mat {
   const n = A.r;
   if (n === 0) return zeros(0, 0);
+  // Entries far from 1 (below 2^-100 or above 2^100): solve in units where they are near 1.
+  // A X + X A' + Q = 0 holds for (A/a, Q/q) with X·a/q, and A X A' − X + Q = 0 for (A, Q/q)
+  // with X/q, a and q powers of 2 (exact). With A near 1e-307 the products underflowed and the
+  // solution was wrong (residual 1); with A near 1e300 they overflowed.
+  const ka = discrete ? 0 : pow2Exponent(A);
+  const kq = pow2Exponent(Q);
+  if (ka || kq) {
+    const As = ka ? scalePow2(A, -ka) : A;
+    const Qs = kq ? scalePow2(Q, -kq) : Q;
+    const Xs = lyapunovCore(As, Qs, discrete);
+    const X = scalePow2(Xs, kq - ka);
+    for (const v of X.d)
+      if (!Number.isFinite(v))
+        throw new ControlError(`The Lyapunov solution overflows double precision (its entries exceed 1.8e308: A and Q differ in scale by about 2^${kq - ka}); rescale the problem.`, 'numerical');
+    return X;
+  }
+  return lyapunovCore(A, Q, discrete);
+}
+
+/** k with 2^k near the largest |entry|, when that is outside [2^-100, 2^100]; else 0 */
+function pow2Exponent(M: Mat): number {
+  let mx = 0;
+  for (const v of M.d) mx = Math.max(mx, Math.abs(v));
+  if (!(mx > 0) || !Number.isFinite(mx)) return 0;
+  const k = Math.round(Math.log2(mx));
+  return Math.abs(k) > 100 ? k : 0;
+}
+
+/** M·2^k, with 2^k in two factors (2^±1023 is the edge of the range) */
+function scalePow2(M: Mat, k: number): Mat {
+  const k1 = Math.trunc(k / 2);
+  const f1 = 2 ** k1, f2 = 2 ** (k - k1);
+  const out = zeros(M.r, M.c);
+  for (let i = 0; i < M.d.length; i++) out.d[i] = M.d[i] * f1 * f2;
+  return out;
+}
+
+function lyapunovCore(A: Mat, Q: Mat, discrete: boolean): Mat {
+  const n = A.r;
   // balancing: Ab = D^-1 P' A P D. With S = P D: S^-1 Q S^-T = D^-1 P' Q P D^-1
   const bal = balance(A);
   const { perm, scale } = bal;

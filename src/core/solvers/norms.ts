@@ -25,7 +25,7 @@ import {
   transpose,
   type Mat,
 } from './_dense.js';
-import { readSS, ssProps, tsProp, type SS } from './_sys.js';
+import { readSS, scaleGuard, ssProps, tsProp, type SS } from './_sys.js';
 import { dlyapSolve, lyapSolve } from './lyapunov.js';
 
 // ------------------------------------------------------------------ H2
@@ -158,10 +158,20 @@ function hinfContinuous(A: Mat, B: Mat, C: Mat, D: Mat, tol = 1e-12): HinfResult
   const ev = eigenvalues(A);
   // initial lower bound: w = 0, w = infinity, and the pole frequencies
   const cands = new Set<number>([0]);
+  let wlo = Infinity;
+  let whi = 0;
   for (const [re, im] of ev) {
     if (im !== 0) cands.add(Math.abs(im));
-    cands.add(Math.hypot(re, im));
+    const r = Math.hypot(re, im);
+    cands.add(r);
+    if (r > 0) ((wlo = Math.min(wlo, r)), (whi = Math.max(whi, r)));
   }
+  // and a log grid over the poles' frequencies: when the best candidate is w = ∞ (σmax(D))
+  // while the peak is finite, the first level sits just above σmax(D), D'D − γ²I is nearly
+  // singular and the Hamiltonian's imaginary eigenvalues drown in its 1e12 norm (a discrete
+  // model missed its peak by 2e-4 that way); a lower bound from a finite frequency avoids it
+  if (whi > 0)
+    for (let i = 0; i <= 60; i++) cands.add(wlo * 1e-2 * Math.pow((whi * 1e2) / (wlo * 1e-2), i / 60));
   let glb = gain(Infinity);
   let fpeak = Infinity;
   for (const w of cands) {
@@ -263,6 +273,52 @@ export function hinfnorm(sys: SS): HinfResult {
   return hinfContinuous(A, B, C, D);
 }
 
+// ------------------------------------------------------------------ extreme input and output scales
+
+/** k with 2^k near the largest |entry|; 0 for a zero matrix */
+function pow2Exp(M: Mat): number {
+  let mx = 0;
+  for (const r of M) for (const v of r) mx = Math.max(mx, Math.abs(v));
+  return mx > 0 && Number.isFinite(mx) ? Math.round(Math.log2(mx)) : 0;
+}
+
+const times2k = (M: Mat, k: number): Mat => {
+  const k1 = Math.trunc(k / 2);
+  const f1 = 2 ** k1, f2 = 2 ** (k - k1);
+  return M.map((r) => r.map((v) => v * f1 * f2));
+};
+
+/**
+ * Both norms are linear in the input and output scales: ‖(A, B/b, C/c, D/(bc))‖ = ‖(A, B, C, D)‖/(bc).
+ * With B or C far from 1 (beyond 2^±100) the norms are computed for B, C near 1 and scaled
+ * back by the power of 2 (exact): with B near 1e-307, BB' underflowed to 0 and the H2 norm came
+ * out 0; with B and C near 1e100, H^H H overflowed and the H-infinity norm's eigensolver failed.
+ */
+function ioScaled(sys: SS): { sys: SS; k: number } {
+  if (sys.n === 0) return { sys, k: 0 };
+  const kb = pow2Exp(sys.B);
+  const kc = pow2Exp(sys.C);
+  if (Math.abs(kb) <= 100 && Math.abs(kc) <= 100) return { sys, k: 0 };
+  const k = kb + kc;
+  // D scales with B·C; leave the model as it is when that would push D out of range
+  if (sys.D.some((r) => r.some((v) => v !== 0)) && Math.abs(pow2Exp(sys.D) - k) > 900) return { sys, k: 0 };
+  return { sys: { ...sys, B: times2k(sys.B, -kb), C: times2k(sys.C, -kc), D: times2k(sys.D, -k) }, k };
+}
+
+/** the norms scale B and C themselves (ioScaled); A of extreme size is refused */
+function guarded(sys: SS, tool: string): SS {
+  scaleGuard({ ...sys, B: [[1]], C: [[1]] }, tool);
+  return sys;
+}
+
+function unscale(norm: number, k: number, tool: string): number {
+  if (!k || !Number.isFinite(norm)) return norm;
+  const v = norm * 2 ** Math.trunc(k / 2) * 2 ** (k - Math.trunc(k / 2));
+  if (!Number.isFinite(v))
+    throw new ControlError(`${tool}: the norm exceeds 1.8e308, the largest double (B and C are of order 2^${k}); rescale the inputs or outputs.`, 'numerical');
+  return v;
+}
+
 // ------------------------------------------------------------------ tools
 
 export const tools: ToolDef[] = [
@@ -285,7 +341,8 @@ export const tools: ToolDef[] = [
       additionalProperties: false,
     },
     run(args) {
-      return { h2: h2norm(readSS(args, 'h2norm')) };
+      const { sys, k } = ioScaled(guarded(readSS(args, 'h2norm'), 'h2norm'));
+      return { h2: unscale(h2norm(sys), k, 'h2norm') };
     },
   },
   {
@@ -307,9 +364,10 @@ export const tools: ToolDef[] = [
       additionalProperties: false,
     },
     run(args) {
-      const sys = readSS(args, 'hinfnorm');
+      const { sys, k } = ioScaled(guarded(readSS(args, 'hinfnorm'), 'hinfnorm'));
       if (sys.n > 400) throw new ControlError('hinfnorm: the state dimension is too large for the Hamiltonian method here.', 'limit');
-      return { ...hinfnorm(sys) };
+      const r = hinfnorm(sys);
+      return { hinf: unscale(r.hinf, k, 'hinfnorm'), fpeak: r.fpeak };
     },
   },
 ];

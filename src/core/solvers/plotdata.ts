@@ -3,15 +3,18 @@
  * over the gain, with continuous branches, asymptotes and breakaway points) and the Nyquist
  * curve (H on the Nyquist contour, detours around imaginary-axis poles, encirclements of −1).
  * Both work on the loop's polynomials num/den (a state-space loop is converted by ss2tf, no
- * cancellation), so the roots of den + k·num are exactly the eigenvalues of A − kB(1 + kD)⁻¹C.
+ * cancellation), so the roots of den + k·num are exactly the eigenvalues of A − kB(1 + kD)⁻¹C;
+ * the Nyquist curve of a state-space loop is sampled from (A, B, C, D) itself.
  */
 import { ControlError } from '../errors.js';
 import type { ToolDef } from '../tools/types.js';
 import type { Complex } from '../types.js';
 import { vector } from '../tools/schema.js';
 import { polyadd, polyder, polyRoots, polyStrip, polyvalC, conv } from '../linalg/poly.js';
-import { cplx, readTfOrSs, sortComplex, ssProps, tfProps, tsProp, requireSiso } from './_sys.js';
+import { cplx, readTfOrSs, scaleGuard, sortComplex, ssProps, tfProps, tsProp, requireSiso } from './_sys.js';
 import { ss2tf } from './xferfcn.js';
+import { hessenberg, hessShiftSolve, matmul, transpose, type Mat } from './_dense.js';
+import { eigenvalues } from './_eig.js';
 
 // ------------------------------------------------------------------ shared
 
@@ -19,17 +22,70 @@ interface Loop {
   num: number[];
   den: number[];
   Ts: number;
+  /** a state-space loop: H(s) evaluated from (A, B, C, D) itself (see ssEvaluator) */
+  evalH?: (s: Complex) => Complex;
+  /** a state-space loop: the closed-loop poles at gain k, eig(A − kB(1 + kD)⁻¹C) */
+  rootsAt?: (k: number) => Complex[] | null;
+}
+
+/**
+ * The closed-loop poles of a state-space loop under u = −k·y as the eigenvalues of
+ * A − k·B(1 + kD)⁻¹C, not the roots of den + k·num from ss2tf: for a stiff or large model the
+ * polynomial's coefficients carry errors that move its roots far (backward errors of 1e-2 to
+ * 17 relative to A in the probe). Null where 1 + kD = 0 (the polynomial then drops degree and
+ * its roots are used).
+ */
+function ssClosedLoopRoots(A: Mat, B: Mat, C: Mat, D: Mat): (k: number) => Complex[] | null {
+  const d = D[0][0];
+  return (k: number) => {
+    const den = 1 + k * d;
+    if (!(Math.abs(den) > 1e-12 * Math.max(1, Math.abs(k * d)))) return null;
+    const g = k / den;
+    const Acl = A.map((row, i) => row.map((v, j) => v - g * B[i][0] * C[0][j]));
+    return eigenvalues(Acl).map(([re, im]) => cplx(re, im));
+  };
+}
+
+/**
+ * H(s) = C(sI − A)⁻¹B + D by a Hessenberg shifted solve, for any complex s. The curve of a
+ * state-space loop is sampled this way, not from its ss2tf polynomials: for a stiff model
+ * (poles near −500 with a numerator whose leading coefficients cancel) the polynomials lost
+ * every digit at high frequency (H = −6e-10 − 1.7e-8j at ω = 7e4 where SciPy and a dense solve
+ * give 2.2e-7 − 3.0e-5j). The polynomials still give the poles, zeros and their counts.
+ */
+function ssEvaluator(A: Mat, B: Mat, C: Mat, D: Mat): (s: Complex) => Complex {
+  const { H, Q } = hessenberg(A);
+  const Bt = matmul(transpose(Q), B);
+  const Ct = matmul(C, Q);
+  return ([sr, si]: Complex): Complex => {
+    const X = hessShiftSolve(H, sr, si, Bt);
+    if (!X) return [Infinity, NaN];
+    let a = D[0][0];
+    let b = 0;
+    for (let l = 0; l < Ct[0].length; l++) {
+      a += Ct[0][l] * X.re[l][0];
+      b += Ct[0][l] * X.im[l][0];
+    }
+    return [a, b];
+  };
 }
 
 function readLoop(args: Record<string, any>, tool: string): Loop {
   const { tf, ss } = readTfOrSs(args, tool);
   let num: number[], den: number[], Ts: number;
+  let evalH: Loop['evalH'];
+  let rootsAt: Loop['rootsAt'];
   if (tf) ({ num, den, Ts } = tf);
   else {
     const s = ss!;
     requireSiso(s, tool);
+    scaleGuard(s, tool);
     ({ num, den } = ss2tf(s.A, s.B, s.C, s.D));
     Ts = s.Ts;
+    if (s.n > 0) {
+      evalH = ssEvaluator(s.A, s.B, s.C, s.D);
+      rootsAt = ssClosedLoopRoots(s.A, s.B, s.C, s.D);
+    }
     // ss2tf's numerator carries rounding in coefficients that are zero in exact arithmetic
     // (a leading 1e-16 would be a zero far out): drop leading ones at rounding level
     const big = Math.max(...num.map(Math.abs), ...den.map((v) => Math.abs(v)));
@@ -52,7 +108,7 @@ function readLoop(args: Record<string, any>, tool: string): Loop {
         : `${tool}: the loop is the static gain L = ${k} (no states, den has degree 0): the closed loop has no poles at any gain, so there is no locus to plot.`,
     );
   }
-  return { num, den, Ts };
+  return { num, den, Ts, evalH, rootsAt };
 }
 
 const cabs = (z: Complex) => Math.hypot(z[0], z[1]);
@@ -116,13 +172,13 @@ function closedLoopRoots(num: number[], den: number[], k: number): Complex[] {
  * asymptotes, refined (by bisection) until no branch moves more than 1 % of that radius
  * between neighbouring gains; breakaway gains are included exactly.
  */
-export function rootLocus(numIn: number[], denIn: number[], kList?: number[]): RootLocus {
+export function rootLocus(numIn: number[], denIn: number[], kList?: number[], ssRoots?: (k: number) => Complex[] | null): RootLocus {
   const num = polyStrip(numIn);
   const den = polyStrip(denIn);
   const n = den.length - 1;
   const m = num.length - 1;
   const r = n - m;
-  const olp = sortComplex(polyRoots(den).map(([a, b]) => cplx(a, b)));
+  const olp = sortComplex(ssRoots?.(0) ?? polyRoots(den).map(([a, b]) => cplx(a, b)));
   const olz = sortComplex(polyRoots(num).map(([a, b]) => cplx(a, b)));
   // asymptotes: sum of poles − sum of zeros over the relative degree (from the coefficients)
   let centroid = NaN;
@@ -142,7 +198,13 @@ export function rootLocus(numIn: number[], denIn: number[], kList?: number[]): R
   // breakaway points: d/ds (−den/num) = 0, i.e. den'·num − den·num' = 0, with a real k >= 0
   const breakaway: Breakaway[] = [];
   const q = polyadd(conv(polyder(den), num), conv(den, polyder(num)), -1);
-  const qs = polyStrip(q);
+  // with deg num = deg den the leading coefficient of q is n·den0·num0 − n·den0·num0, zero in
+  // exact arithmetic: at rounding level it is a root near infinity (s = −3.6e15 at the gain where
+  // den + k·num drops degree), not a breakaway point. Leading coefficients at rounding level go.
+  const qBig = Math.max(...q.map(Math.abs));
+  let q0 = 0;
+  while (q0 < q.length - 1 && Math.abs(q[q0]) <= 1e3 * Number.EPSILON * qBig * q.length) q0++;
+  const qs = polyStrip(q.slice(q0));
   if (qs.length > 1 && qs.some((v) => v !== 0)) {
     for (const s of polyRoots(qs)) {
       const nv = polyvalC(num, s[0], s[1]);
@@ -170,7 +232,7 @@ export function rootLocus(numIn: number[], denIn: number[], kList?: number[]): R
   const view = r > 0 ? radius * F : radius;
   const delta = 0.01 * view;
 
-  const rootsAt = (k: number) => closedLoopRoots(num, den, k);
+  const rootsAt = (k: number) => ssRoots?.(k) ?? closedLoopRoots(num, den, k);
 
   if (kList) {
     if (!kList.length) throw new ControlError('rlocus: k is empty; give gains >= 0, or leave k out for an automatic grid.');
@@ -256,11 +318,11 @@ export interface NyquistData {
  * semicircle in continuous time), counted as the winding number of 1 + H; by the argument
  * principle it equals Z − P (closed-loop minus open-loop poles in the unstable region).
  */
-export function nyquistData(numIn: number[], denIn: number[], Ts: number, wGiven?: number[]): NyquistData {
+export function nyquistData(numIn: number[], denIn: number[], Ts: number, wGiven?: number[], evalH?: (s: Complex) => Complex): NyquistData {
   const num = polyStrip(numIn);
   const den = polyStrip(denIn);
   const disc = Ts > 0;
-  const H = (s: Complex): Complex => cdiv(polyvalC(num, s[0], s[1]), polyvalC(den, s[0], s[1]));
+  const H = evalH ?? ((s: Complex): Complex => cdiv(polyvalC(num, s[0], s[1]), polyvalC(den, s[0], s[1])));
   const onContour = (w: number): Complex => (disc ? [Math.cos(w * Ts), Math.sin(w * Ts)] : [0, w]);
   const poles = polyRoots(den);
   const zeros = polyRoots(num);
@@ -437,6 +499,8 @@ export function nyquistData(numIn: number[], denIn: number[], Ts: number, wGiven
 export const tools: ToolDef[] = [
   {
     name: 'rlocus',
+    // a loop of relative degree 0 has no asymptotes: centroid NaN, angles_deg []
+    nonFinite: ['asymptotes'],
     words: {
       calls: [{ names: ['rlocus', 'root_locus', 'rlocusplot', 'root_locus_plot', 'evans', 'rlocusplot'], args: ['sys', 'k'], keywords: { gains: 'k', kvect: 'k' } }],
       phrases: ['root locus', 'rlocus', 'root-locus'],
@@ -454,12 +518,14 @@ export const tools: ToolDef[] = [
     },
     run(args) {
       const loop = readLoop(args, 'rlocus');
-      const out = rootLocus(loop.num, loop.den, Array.isArray(args.k) ? (args.k as number[]) : undefined);
+      const out = rootLocus(loop.num, loop.den, Array.isArray(args.k) ? (args.k as number[]) : undefined, loop.rootsAt);
       return { ...out };
     },
   },
   {
     name: 'nyquist',
+    // NaN when w is given (only samples) or when the curve passes through −1
+    nonFinite: ['encirclements'],
     words: {
       calls: [{ names: ['nyquist', 'nyquist_plot', 'nyquist_response', 'nyquistplot'], args: ['sys', 'w'], keywords: { omega: 'w', w: 'w' } }],
       phrases: ['nyquist', 'nyquist plot', 'nyquist diagram', 'nyquist curve'],
@@ -477,7 +543,7 @@ export const tools: ToolDef[] = [
     },
     run(args) {
       const loop = readLoop(args, 'nyquist');
-      return { ...nyquistData(loop.num, loop.den, loop.Ts, Array.isArray(args.w) ? (args.w as number[]) : undefined) };
+      return { ...nyquistData(loop.num, loop.den, loop.Ts, Array.isArray(args.w) ? (args.w as number[]) : undefined, loop.evalH) };
     },
   },
 ];

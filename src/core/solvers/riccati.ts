@@ -74,12 +74,12 @@ export function checkStabilisable(A: Mat, B: Mat, discrete: boolean, dual = fals
   const pl = shown.length > 1;
   if (dual)
     throw new ControlError(
-      `(C, A) is not detectable: the mode${pl ? 's' : ''} at ${shown.join(', ')} ${pl ? 'are' : 'is'} unobservable from the measurements ` +
+      `(C, A) is not detectable: the mode${pl ? 's' : ''} at ${shown.join(', ')} ${pl ? 'are' : 'is'} unobservable from the measurements (C does not see ${pl ? 'them' : 'it'} above the rounding level of the data, the rank rule of obsv_rank) ` +
         `and ${where}, so no estimator gain can stabilise the error dynamics and the filter Riccati equation has no stabilising solution.`,
       'infeasible',
     );
     throw new ControlError(
-    `(A, B) is not stabilisable: the mode${pl ? 's' : ''} at ${shown.join(', ')} ${pl ? 'are' : 'is'} uncontrollable ` +
+    `(A, B) is not stabilisable: the mode${pl ? 's' : ''} at ${shown.join(', ')} ${pl ? 'are' : 'is'} uncontrollable (B does not reach ${pl ? 'them' : 'it'} above the rounding level of the data, the rank rule of ctrb_rank) ` +
       `and ${where}, so no feedback can stabilise ${pl ? 'them' : 'it'} and the Riccati equation has no stabilising solution.`,
     'infeasible',
   );
@@ -105,7 +105,7 @@ function prepare(A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null | undefined): Pre
 }
 
 /** continuous residual and gain for a candidate X (check.py's normalisation) */
-function careResidual(P: Prepared, X: Mat): { Res: Mat; K: Mat; rel: number } {
+function careResidual(P: Prepared, X: Mat): { Res: Mat; K: Mat; rel: number; den: number } {
   const { A, B, Q, N, Rlu } = P;
   // K = R^-1 (B'X + N')
   const BtX = mulTN(B, X);
@@ -118,11 +118,11 @@ function careResidual(P: Prepared, X: Mat): { Res: Mat; K: Mat; rel: number } {
   for (let k = 0; k < Res.d.length; k++) Res.d[k] = AtX.d[k] + XA.d[k] - T.d[k] + Q.d[k];
   symmetrize(Res);
   const den = normF(AtX) + normF(XA) + normF(T) + normF(Q);
-  return { Res, K, rel: normF(Res) / Math.max(den, 1e-300) };
+  return { Res, K, rel: normF(Res) / Math.max(den, 1e-300), den };
 }
 
 /** discrete residual and gain */
-function dareResidual(P: Prepared, X: Mat): { Res: Mat; K: Mat; rel: number; G: Mat } {
+function dareResidual(P: Prepared, X: Mat): { Res: Mat; K: Mat; rel: number; G: Mat; den: number } {
   const { A, B, Q, R, N } = P;
   const XB = mul(X, B);
   const G = mulTN(B, XB); // B'XB
@@ -139,7 +139,7 @@ function dareResidual(P: Prepared, X: Mat): { Res: Mat; K: Mat; rel: number; G: 
   for (let k = 0; k < Res.d.length; k++) Res.d[k] = AtXA.d[k] - X.d[k] - T.d[k] + Q.d[k];
   symmetrize(Res);
   const den = normF(AtXA) + normF(X) + normF(T) + normF(Q);
-  return { Res, K, rel: normF(Res) / Math.max(den, 1e-300), G };
+  return { Res, K, rel: normF(Res) / Math.max(den, 1e-300), G, den };
 }
 
 function closedLoop(A: Mat, B: Mat, K: Mat): Mat {
@@ -206,7 +206,34 @@ function finish(P: Prepared, X: Mat, K: Mat, rel: number, discrete: boolean, kno
         `This happens when a mode of A on the ${discrete ? 'unit circle' : 'imaginary axis'} is unobservable through Q, or (A, B) is not stabilisable.`,
       'infeasible',
     );
+  refuseInaccurate(P, X, Acl, discrete);
   return { X, K, Acl, poles, residual: rel };
+}
+
+/** the normalised residual above which a Riccati solution is not accepted (the verifier's RESIDUAL_TOL) */
+const RESIDUAL_TOL = 1e-8;
+
+/**
+ * The solver's own acceptance test, the same as the independent verifier's: the normalised
+ * residual must be at most 1e-8, or the residual that the exact solution rounded to double
+ * precision leaves (10n·ε·‖L‖·‖X‖ over the terms, ‖L‖ = 2‖Acl‖ continuous, ‖Acl‖² + 1
+ * discrete), whichever is larger. Where Newton refinement cannot get there (a closed loop
+ * whose Stein/Lyapunov operator has condition 4e17, so each correction is noise; SciPy's
+ * solve_discrete_are leaves a residual of 1.2e-5 on the same problem, 4e-4 off in X), the
+ * result is refused rather than returned with a residual the verifier rejects.
+ */
+function refuseInaccurate(P: Prepared, X: Mat, Acl: Mat, discrete: boolean): void {
+  const { rel, den } = discrete ? dareResidual(P, X) : careResidual(P, X);
+  const ac = normF(Acl);
+  const op = discrete ? ac * ac + 1 : 2 * ac;
+  const floor = (10 * Math.max(P.n, 1) * EPS * op * normF(X)) / Math.max(den, 1e-300);
+  const tol = Math.max(RESIDUAL_TOL, floor);
+  if (rel <= tol) return;
+  throw new ControlError(
+    `The ${discrete ? 'discrete' : 'continuous'} Riccati equation could not be solved accurately in double precision: after refinement the normalised residual is ${rel.toExponential(1)} ` +
+      `(at most ${tol.toExponential(1)} is accepted). The problem is too ill-conditioned here (the closed loop's ${discrete ? 'Stein' : 'Lyapunov'} operator is nearly singular; gains and weights of very different scales); no result is given rather than an inaccurate one. Rescaling the weights or the state units may help.`,
+    'numerical',
+  );
 }
 
 /**
@@ -214,21 +241,79 @@ function finish(P: Prepared, X: Mat, K: Mat, rel: number, discrete: boolean, kno
  * (n x m). Matrices in row-major Mat form.
  */
 export function careMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { dual?: boolean } = {}): RiccatiSolution {
-  return explainFailure(() => careCore(A, B, Q, R, N), A, B, false, opts.dual);
+  return checkedFirst(() => careCore(A, B, Q, R, N), A, B, Q, R, N, false, opts.dual);
 }
 
 /**
- * Runs a solver; if it fails, checks stabilisability to give the precise reason. A computed
- * solution whose closed loop is verified stable proves stabilisability, so the staircase test
- * (O(n^3) and with rank decisions) is only needed on failure.
+ * Decides existence before solving: (A, B) stabilisable, and no mode on the stability
+ * boundary that the cost does not see. A computed closed loop that looks stable does not
+ * prove either: when a mode on the boundary cannot be moved (A = 0, B = [0.73; 0.20]) the
+ * Hamiltonian's eigenvalue pair at 0 splits in rounding into ±1e-8, the Schur method returns
+ * an X of 1e9 and a "stable" pole at -1e-8 that is rounding only (SciPy: "Failed to find a
+ * finite solution"); and a mode that B reaches only below its rounding level (B = [1; 1e-17]
+ * and an unstable mode at z = 1.2) gives gains of 3e17 whose closed loop is stable only in
+ * exact arithmetic. The staircase decides both with the same rank tolerance as ctrb_rank.
  */
-function explainFailure(solve: () => RiccatiSolution, A: Mat, B: Mat, discrete: boolean, dual?: boolean): RiccatiSolution {
-  try {
-    return solve();
-  } catch (e) {
-    checkStabilisable(A, B, discrete, dual);
-    throw e;
+function checkedFirst(
+  solve: () => RiccatiSolution, A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null | undefined, discrete: boolean, dual?: boolean,
+): RiccatiSolution {
+  checkStabilisable(A, B, discrete, dual);
+  checkBoundaryModesSeen(A, B, Q, R, N ?? null, discrete, dual);
+  return solve();
+}
+
+/**
+ * Refuses when a mode of A on the stability boundary (Re s = 0, |z| = 1) is unobservable
+ * through the cost, i.e. an uncontrollable mode of (Ã', Q̃) with Ã = A − BR⁻¹N',
+ * Q̃ = Q − NR⁻¹N' (Q̃ ⪰ 0 only; an indefinite weight has no such test). The Hamiltonian
+ * (symplectic pencil) then has that eigenvalue on the boundary and no stabilising solution
+ * exists, only one that leaves the mode where it is; in rounding it may look just stable.
+ */
+function checkBoundaryModesSeen(A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null, discrete: boolean, dual?: boolean): void {
+  const n = A.r;
+  let At = A, Qt = Q;
+  if (N) {
+    const Rlu = luFactor(R);
+    if (Rlu.singular) return;
+    const RiNt = luSolve(Rlu, transposeOf(N));
+    At = clone(A);
+    const BRN = mul(B, RiNt);
+    for (let k = 0; k < At.d.length; k++) At.d[k] -= BRN.d[k];
+    Qt = clone(Q);
+    const NRN = mul(N, RiNt);
+    for (let k = 0; k < Qt.d.length; k++) Qt.d[k] -= NRN.d[k];
+    symmetrize(Qt);
   }
+  const evA = eigvalsSorted(At);
+  const anorm = Math.max(normF(At), Number.MIN_VALUE);
+  const tol = 1e3 * n * EPS * anorm;
+  const near = (re: number, im: number) => (discrete ? Math.abs(Math.hypot(re, im) - 1) <= 1e3 * n * EPS * Math.max(1, anorm) : Math.abs(re) <= tol);
+  if (!evA.some(([re, im]) => near(re, im))) return;
+  // Q̃ ⪰ 0 (to rounding) only
+  const qev = eigvalsSorted(Qt);
+  const qmax = qev.reduce((m, [re]) => Math.max(m, Math.abs(re)), 0);
+  if (qev.some(([re]) => re < -1e-10 * qmax)) return;
+  const { nc, At: St } = controllabilityStaircase(transposeOf(At), Qt);
+  if (nc === n) return;
+  const nu = n - nc;
+  const Au = zeros(nu, nu);
+  for (let i = 0; i < nu; i++) for (let j = 0; j < nu; j++) Au.d[i * nu + j] = St.d[(nc + i) * n + nc + j];
+  const bad = eigvalsSorted(Au).filter(([re, im]) => near(re, im));
+  if (!bad.length) return;
+  const shown = bad.filter(([, im]) => im >= 0).map(([re, im]) => fmtMode(re, im, discrete));
+  const pl = shown.length > 1;
+  const where = discrete ? 'on the unit circle' : 'on the imaginary axis';
+  if (dual)
+    throw new ControlError(
+      `No stabilising solution: the mode${pl ? 's' : ''} at ${shown.join(', ')} ${pl ? 'are' : 'is'} ${where} and not excited by the process noise (G Qn G'), ` +
+        'so the filter Riccati equation has no stabilising solution (the estimation error of that mode would never decay).',
+      'infeasible',
+    );
+  throw new ControlError(
+    `No stabilising solution: the mode${pl ? 's' : ''} at ${shown.join(', ')} ${pl ? 'are' : 'is'} ${where} and unobservable through the state weight Q ` +
+      `(it costs nothing), so the Riccati equation has no stabilising solution, only one that leaves ${pl ? 'them' : 'it'} in place. Put weight on ${pl ? 'them' : 'it'} in Q.`,
+    'infeasible',
+  );
 }
 
 function careCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSolution {
@@ -363,7 +448,7 @@ function hamiltonianSchur(H0: Mat, D: Float64Array, n: number): Mat {
  * doubling algorithm (no inverse of A needed) and Newton (Hewer) correction steps.
  */
 export function dareMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { dual?: boolean } = {}): RiccatiSolution {
-  return explainFailure(() => dareCore(A, B, Q, R, N), A, B, true, opts.dual);
+  return checkedFirst(() => dareCore(A, B, Q, R, N), A, B, Q, R, N, true, opts.dual);
 }
 
 function dareCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSolution {

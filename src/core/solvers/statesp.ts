@@ -66,6 +66,22 @@ export function obsvMatrix(A: Matrix, C: Matrix): Matrix {
   return toRows(obsvMat(fromRows(A), fromRows(C)));
 }
 
+/**
+ * The controllability (observability) matrix holds powers of A up to A^(n-1): with entries of
+ * A near 1e50 and n = 8 they pass 1.8e308 (the largest double) and become Infinity or NaN,
+ * and no rank can be read from them. Refused, naming the first block that overflowed.
+ */
+function refuseOverflow(M: Mat, what: string, block: string, width: number): void {
+  let first = -1;
+  for (let i = 0; i < M.d.length && first < 0; i++) if (!Number.isFinite(M.d[i])) first = i;
+  if (first < 0) return;
+  const k = what === 'controllability' ? Math.floor((first % M.c) / width) : Math.floor(Math.floor(first / M.c) / width);
+  throw new ControlError(
+    `The ${what} matrix overflows: its block ${block} for k = ${k} has entries beyond 1.8e308 (the largest double), so its rank cannot be computed. Rescale the model (time or state units) so that the entries of A are nearer 1.`,
+    'numerical',
+  );
+}
+
 export const complexOut = (list: Complex[]): number[][] => list.map(([re, im]) => [re, im]);
 
 export const tools: ToolDef[] = [
@@ -121,6 +137,7 @@ export const tools: ToolDef[] = [
       checkRows(B, n, 'B', 'A');
       if (B[0].length === 0) throw new ControlError('B has no columns.');
       const M = ctrbMat(fromRows(A), fromRows(B));
+      refuseOverflow(M, 'controllability', 'A^k·B', B[0].length);
       return { rank: rank(M), matrix: toRows(M) };
     },
   },
@@ -150,6 +167,7 @@ export const tools: ToolDef[] = [
       checkCols(C, n, 'C', 'A');
       if (C.length === 0) throw new ControlError('C has no rows.');
       const M = obsvMat(fromRows(A), fromRows(C));
+      refuseOverflow(M, 'observability', 'C·A^k', C.length);
       return { rank: rank(M), matrix: toRows(M) };
     },
   },

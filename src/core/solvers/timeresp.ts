@@ -9,7 +9,7 @@ import type { ToolDef, ToolWords } from '../tools/types.js';
 import { vector } from '../tools/schema.js';
 import { eigenvalues } from './_eig.js';
 import { EPS, add, block, expm, lu, luSolve, matmul, matvec, normFro, scale, sub, zeros, type Mat } from './_dense.js';
-import { readSS, ssProps, tsProp, type SS, requireSiso } from './_sys.js';
+import { readSS, scaleGuard, ssProps, tsProp, type SS, requireSiso } from './_sys.js';
 
 // ------------------------------------------------------------------ step / impulse
 
@@ -96,6 +96,21 @@ export function simulate(sys: SS, t: number[], kind: Kind): Mat[] {
   }
   void p;
   return out;
+}
+
+/**
+ * An unstable system (or one with entries near 1e200) can grow past 1.8e308, the largest
+ * double, within the time asked for: the samples from there on are Infinity or NaN, which is
+ * no response. Refused, naming the first time that overflowed and the growth.
+ */
+function refuseOverflow(Y: Mat[], t: number[], kind: Kind): void {
+  const k = Y.findIndex((M) => M.some((r) => r.some((v) => !Number.isFinite(v))));
+  if (k < 0) return;
+  throw new ControlError(
+    `The ${kind} response overflows: at t = ${t[k]} it exceeds 1.8e308 (the largest double), so the samples from there on are not numbers. ` +
+      'The system grows too fast for this time span (an unstable pole, or entries of A, B, C of extreme size); ask for a shorter time span or rescale the model.',
+    'numerical',
+  );
 }
 
 function shapeY(sys: SS, Y: Mat[]): unknown {
@@ -224,6 +239,10 @@ export function stepinfo(sys: SS): StepInfo {
   const Z: number[][] = [xf.slice()];
   const ys: number[] = [y0];
   let z = xf.slice();
+  // the grid ends where the response has settled; a response that stops being a number
+  // (entries of A near 1e300 overflow in e^{Ah}) or never settles within 2^40 coarsenings
+  // would run on forever: both are refused
+  let rounds = 0;
   for (;;) {
     const k = ts.length;
     z = matvec(Phi, z);
@@ -231,10 +250,20 @@ export function stepinfo(sys: SS): StepInfo {
     Z.push(z);
     ys.push(yf - dot(z));
     const tk = k * h;
+    if (!z.every(Number.isFinite))
+      throw new ControlError(
+        `stepinfo: the step response overflowed (it is not a number from t = ${tk.toPrecision(3)} on), so its characteristics cannot be measured; the entries of A, B, C are too large or small for double precision: rescale the model.`,
+        'numerical',
+      );
     if (tk >= T) {
       // |y - yf| <= |c|·|z| stays far inside the band from here on
       const nz = Math.sqrt(z.reduce((s, v) => s + v * v, 0));
       if (Cn * nz <= 1e-3 * band) break;
+      if (++rounds > 200)
+        throw new ControlError(
+          `stepinfo: the step response did not settle within t = ${tk.toPrecision(3)} (200 extensions of the time span), so its settling time cannot be measured.`,
+          'numerical',
+        );
       if (ts.length >= MAXN) {
         // coarsen: keep every other point and double the step
         const keep = (a: unknown[]) => a.filter((_, i) => i % 2 === 0);
@@ -375,7 +404,9 @@ function respTool(kind: Kind): ToolDef {
       const sys = readSS(args, kind);
       const t = args.t as number[];
       timeGrid(t, kind);
-      const y = shapeY(sys, simulate(sys, t, kind));
+      const Y = simulate(sys, t, kind);
+      refuseOverflow(Y, t, kind);
+      const y = shapeY(sys, Y);
       if (kind === 'impulse' && sys.n === 0 && sys.Ts === 0 && sys.D.some((r) => r.some((v) => v !== 0)))
         return {
           y,
@@ -412,6 +443,7 @@ export const tools: ToolDef[] = [
     },
     run(args) {
       const sys = readSS(args, 'stepinfo');
+      scaleGuard(sys, 'stepinfo');
       requireSiso(sys, 'stepinfo');
       if (sys.Ts > 0) throw new ControlError('stepinfo is implemented for continuous-time systems only.', 'unsupported');
       return { ...stepinfo(sys) };

@@ -16,6 +16,7 @@ import {
   luSolve,
   matmul,
   matvec,
+  maxAbs,
   norm1,
   normFro,
   qrp,
@@ -26,7 +27,7 @@ import {
   type Mat,
 } from './_dense.js';
 import { polyadd, polyFromRoots, polyPad, polyRoots, polyStrip } from '../linalg/poly.js';
-import { cplx, readSS, readTF, readTfOrSs, sortComplex, ssProps, tfProps, tsProp, type SS, requireSiso } from './_sys.js';
+import { cplx, readSS, readTF, readTfOrSs, scaleGuard, sortComplex, ssProps, tfProps, tsProp, type SS, requireSiso } from './_sys.js';
 
 // ------------------------------------------------------------------ tf <-> ss
 
@@ -78,8 +79,17 @@ export function ss2tf(A: Mat, B: Mat, C: Mat, D: Mat): { num: number[]; den: num
   const n = A.length;
   const den = charpoly(A);
   if (n === 0) return { num: [D[0][0]], den: [1] };
-  const ABC = add(A, matmul(B, C), -1);
-  const num = polyadd(charpoly(ABC), den, D[0][0] - 1);
+  // det(sI − A + tBC) − det(sI − A) = t·N(s), N the numerator of C(sI − A)⁻¹B. The difference
+  // is accurate to ε·‖A‖^k only, so BC is scaled by a power of 2 t to the size of A first (and
+  // N divided by t after, exact): with ‖BC‖ = 1e-61 against ‖A‖ = 1e-30, A − BC rounded to A
+  // and the numerator came out 0. Only for a ratio beyond 2^30 (otherwise as before)
+  const nbc = maxAbs(B) * maxAbs(C);
+  const na = maxAbs(A);
+  const kt = nbc > 0 && na > 0 ? Math.max(-1000, Math.min(1000, Math.round(Math.log2(na / nbc)))) : 0;
+  const t = Math.abs(kt) > 30 ? 2 ** kt : 1;
+  const ABC = add(A, matmul(scale(B, t), C), -1);
+  const N = polyadd(charpoly(ABC), den, -1).map((v) => v / t);
+  const num = polyadd(N, den, D[0][0]);
   num[0] = D[0][0]; // exact leading coefficient
   return { num: polyPad(num, n + 1), den };
 }
@@ -371,7 +381,12 @@ export const tools: ToolDef[] = [
     run(args) {
       const sys = readSS(args, 'ss2tf');
       requireSiso(sys, 'ss2tf');
-      return ss2tf(sys.A, sys.B, sys.C, sys.D);
+      scaleGuard(sys, 'ss2tf');
+      const r = ss2tf(sys.A, sys.B, sys.C, sys.D);
+      // coefficients grow as ‖A‖^k: past 1.8e308 they are no numbers
+      if (![...r.num, ...r.den].every(Number.isFinite))
+        throw new ControlError('ss2tf: the transfer function coefficients overflow double precision (the coefficient of s^k grows as ‖A‖^(n−k)); rescale the time units of the model.', 'numerical');
+      return r;
     },
   },
   {
@@ -405,6 +420,7 @@ export const tools: ToolDef[] = [
         return { poles: out(polyRoots(den)), zeros: out(zerosList), gain: num[0] / den[0] };
       }
       const s = ss!;
+      scaleGuard(s, 'poles_zeros');
       const poles = out(eigenvalues(s.A));
       const z = out(invariantZeros(s.A, s.B, s.C, s.D));
       if (s.m === 1 && s.p === 1) {
@@ -416,6 +432,8 @@ export const tools: ToolDef[] = [
           for (let k = 1; k < r; k++) v = matvec(s.A, v);
           gain = s.C[0].reduce((acc, c, l) => acc + c * v[l], 0);
         }
+        if (!Number.isFinite(gain))
+          throw new ControlError('poles_zeros: the gain (C·A^(r−1)·B, r the relative degree) overflows double precision; rescale the model.', 'numerical');
         return { poles, zeros: z, gain };
       }
       return { poles, zeros: z };

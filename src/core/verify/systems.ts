@@ -6,10 +6,10 @@
  * mathjs's matrix exponential of the augmented matrix instead of our Padé recursion; the
  * Lyapunov-based H2 norm through the dual (observability) Gramian by a Kronecker solve.
  */
-import { expm, matrix as mjMatrix } from 'mathjs';
-import { EigenvalueDecomposition, Matrix as M, SingularValueDecomposition, solve } from 'ml-matrix';
+import { Matrix as M, SingularValueDecomposition, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
+import { froNorm, safeEigenvalues, safeExpm } from './numeric.js';
 
 export type C = Complex;
 
@@ -18,10 +18,17 @@ function sci(x: number): string {
 }
 
 const cabs = ([a, b]: C) => Math.hypot(a, b);
+/** a/b by Smith's method: no c² + d² to overflow (1e217² was Infinity, the quotient NaN) */
 const cdiv = ([a, b]: C, [c, d]: C): C => {
-  const den = c * c + d * d;
-  return [(a * c + b * d) / den, (b * c - a * d) / den];
+  if (Math.abs(c) >= Math.abs(d)) {
+    if (c === 0) return [(a === 0 && b === 0) ? NaN : Infinity, NaN];
+    const r = d / c, t = c + d * r;
+    return [(a + b * r) / t, (b - a * r) / t];
+  }
+  const r = c / d, t = c * r + d;
+  return [(a * r + b) / t, (b * r - a) / t];
 };
+const cmul = ([a, b]: C, [c, d]: C): C => [a * c - b * d, a * d + b * c];
 
 /** H(s) = C (sI − A)⁻¹ B + D as real and imaginary parts, by a dense real 2n solve */
 export function evalSS(A: Matrix, B: Matrix, Cm: Matrix, D: Matrix | undefined, s: C): { re: M; im: M } {
@@ -57,8 +64,19 @@ export function polyval(p: number[], s: C): C {
   return [re, im];
 }
 
+/**
+ * num(s)/den(s). Far out (|s| > 1) both are evaluated in u = 1/s (num(s) = s^dn·Σ num_i u^i),
+ * so s^7 with |s| = 1e31 never has to be formed, and the powers of s cancel to s^(dn − dd).
+ */
 export function evalTF(num: number[], den: number[], s: C): C {
-  return cdiv(polyval(num, s), polyval(den, s));
+  if (cabs(s) <= 1) return cdiv(polyval(num, s), polyval(den, s));
+  const u = cdiv([1, 0], s);
+  const rev = (p: number[]) => polyval(p.slice().reverse(), u);
+  let h = cdiv(rev(num), rev(den));
+  const k = num.length - den.length;
+  const f = k >= 0 ? s : u;
+  for (let i = 0; i < Math.abs(k); i++) h = cmul(h, f);
+  return h;
 }
 
 /** points on a circle of the given radius in the upper half plane, off the real axis */
@@ -94,9 +112,13 @@ function check(name: string, err: number, tol: number, what: string): Check {
   return { name, ok: err <= tol, value: err, detail: `${what} (${sci(err)})` };
 }
 
-/** e^{Mt} by mathjs (Padé with scaling and squaring): the independent exponential */
+/**
+ * e^{Mt} by mathjs (Padé with scaling and squaring): the independent exponential. When it
+ * overflows there is nothing to compare with: NaN entries, so the check fails (and says NaN)
+ * instead of throwing.
+ */
 function expmT(Mx: Matrix, t: number): number[][] {
-  return (expm(mjMatrix(Mx.map((r) => r.map((v) => v * t)))) as unknown as { toArray(): number[][] }).toArray();
+  return safeExpm(Mx, t) ?? Mx.map((r) => r.map(() => NaN));
 }
 
 /** [A B; 0 0] exponentials give x(t) for a unit step from rest: x = Γ(t) = ∫₀ᵗ e^{Aτ} dτ B */
@@ -127,12 +149,8 @@ function isDiscrete(args: Record<string, any>): boolean {
 // ---- root locus and Nyquist (plot data): polynomials evaluated here by Horner, closed-loop
 // poles by ml-matrix's eigensolver on companion or closed-loop matrices
 
-/** eigenvalues by ml-matrix's EVD (not the solvers' kernel) */
-function evd(A: Matrix): C[] {
-  if (!A.length) return [];
-  const e = new EigenvalueDecomposition(new M(A), { assumeSymmetric: false });
-  return e.realEigenvalues.map((re, i) => [re, e.imaginaryEigenvalues[i]] as C);
-}
+/** eigenvalues by ml-matrix's EVD (not the solvers' kernel), scaled and balanced first */
+const evd = safeEigenvalues;
 
 function stripLead(p: number[]): number[] {
   let i = 0;
@@ -295,11 +313,7 @@ function verifyNyquist(args: Record<string, any>, r: Record<string, any>): Check
   return checks;
 }
 
-function independentEigs(A: Matrix): C[] {
-  if (!A.length) return [];
-  const e = new EigenvalueDecomposition(new M(A), { assumeSymmetric: false });
-  return e.realEigenvalues.map((re, i) => [re, e.imaginaryEigenvalues[i]] as C);
-}
+const independentEigs = safeEigenvalues;
 
 function eigNear(A: Matrix, at: C): number {
   let norm = 1;
@@ -385,7 +399,7 @@ const isEmpty = (M: unknown) => Array.isArray(M) && (M as unknown[]).every((r) =
 function verifyStaticGain(tool: string, args: Record<string, any>, r: Record<string, any>): Check[] | undefined {
   const D = (args.num ? [[stripLead(args.num)[0] / stripLead(args.den)[0]]] : args.D) as Matrix;
   const Dm = new M(D);
-  const scale = Math.max(Dm.norm('frobenius'), 1e-300);
+  const scale = Math.max(froNorm(Dm), 1e-300);
   const siso = D.length === 1 && D[0].length === 1;
   const d = D[0][0];
   const maxDiff = (got: number[][], want: number[][]) =>
@@ -450,7 +464,7 @@ function verifyStaticGain(tool: string, args: Record<string, any>, r: Record<str
       ];
     }
     case 'h2norm': {
-      const fro = Dm.norm('frobenius');
+      const fro = froNorm(Dm);
       const want = disc ? fro : fro === 0 ? 0 : Infinity;
       const ok = want === Infinity ? r.h2 === Infinity : Math.abs(r.h2 - want) <= 1e-14 * Math.max(want, 1e-300) || r.h2 === want;
       return [{ name: 'static gain', ok, value: r.h2, detail: disc ? 'no states: the pulse response is D at k = 0 only, so the norm is ‖D‖_F' : 'no states: continuous H2 norm is infinite unless D = 0 (then 0)' }];
@@ -506,7 +520,7 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
         checks.push(check('bilinear map', pointwise(flat(hd), flat(hc)), 1e-8, 'H_d(z) = H(2(z − 1)/(Ts(z + 1))) at 8 points'));
       } else {
         const E = new M(expmT(args.A, Ts));
-        const err = E.clone().sub(new M(r.Ad)).norm('frobenius') / Math.max(E.norm('frobenius'), 1e-300);
+        const err = froNorm(E.clone().sub(new M(r.Ad))) / Math.max(froNorm(E), 1e-300);
         checks.push(check('Ad = e^{A Ts}', err, 1e-10, 'Ad equals an independent e^{A·Ts}'));
       }
       return checks;
@@ -628,7 +642,7 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
         return [check('DC gain', err, 1e-8, `num/den evaluated at ${isDiscrete(args) ? 'z = 1' : 's = 0'}`)];
       }
       const h = evalSS(args.A, args.B, args.C, args.D, at).re;
-      const err = h.clone().sub(new M(g)).norm('frobenius') / Math.max(h.norm('frobenius'), 1e-300);
+      const err = froNorm(h.clone().sub(new M(g))) / Math.max(froNorm(h), 1e-300);
       return [check('DC gain', err, 1e-8, 'D − CA⁻¹B by an independent solve')];
     }
     case 'poles_zeros': {
@@ -698,13 +712,16 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
         big.setSubMatrix(h.re, 0, 0).setSubMatrix(h.im.clone().mul(-1), 0, m).setSubMatrix(h.im, p, 0).setSubMatrix(h.re, p, m);
         return new SingularValueDecomposition(big, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal[0];
       };
-      const atPeak = Math.abs(sigmaAt(r.fpeak) - r.hinf) / r.hinf;
+      // relative to the larger of the two (a zero norm, C = 0, is 0 against 0, not 0/0)
+      const sPeak = sigmaAt(r.fpeak);
+      const atPeak = Math.abs(sPeak - r.hinf) / Math.max(r.hinf, sPeak, Number.MIN_VALUE);
       // nowhere on a log grid may the gain exceed the norm
       const top = isDiscrete(args) ? Math.PI / args.Ts : 1e6 * Math.max(1, r.fpeak);
       let over = 0;
       for (let k = 0; k <= 60; k++) {
         const w = isDiscrete(args) ? (top * k) / 60 : 1e-4 * Math.pow(top / 1e-4, k / 60);
-        over = Math.max(over, (sigmaAt(w) - r.hinf) / r.hinf);
+        const sw = sigmaAt(w);
+        over = Math.max(over, (sw - r.hinf) / Math.max(r.hinf, sw, Number.MIN_VALUE));
       }
       return [
         check('gain at the peak', atPeak, 1e-6, 'σmax(H) at the peak frequency equals the norm'),
