@@ -5,7 +5,7 @@
 // own stream from it, so one file can be replayed alone). Without FUZZ_SEED a fresh seed is
 // drawn, so every run explores new inputs.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildCliBundle } from '../unit/_cliBundle.js';
@@ -72,6 +72,8 @@ export class Rng {
 const PROBE = `process.on('exit', () => { try { process.stderr.write('\\nFUZZ_MAXRSS_KB=' + process.resourceUsage().maxRSS + '\\n'); } catch {} });\n`;
 
 export interface Cli {
+  /** the temp folder holding the bundle (removed by dispose) */
+  dir: string;
   /** dist/cli.js with its thread scripts beside it */
   cli: string;
   /** a preload that reports the process's peak RSS (all its threads) on exit */
@@ -82,14 +84,14 @@ export interface Cli {
 
 /** bundles the CLI as `npm run build` does, into a temp folder laid out as installed */
 export async function buildCli(): Promise<Cli> {
-  const pkg = mkdtempSync(join(tmpdir(), 'control-fuzz-'));
+  const pkg = tempDir('control-fuzz-');
   const cli = join(pkg, 'dist', 'cli.js');
   await buildCliBundle(cli);
   writeFileSync(join(pkg, 'package.json'), '{}\n');
   symlinkSync(resolve('corpus'), join(pkg, 'corpus'), 'dir');
   const probe = join(pkg, 'rss-probe.cjs');
   writeFileSync(probe, PROBE);
-  return { cli, probe, cache: join(pkg, 'cache') };
+  return { dir: pkg, cli, probe, cache: join(pkg, 'cache') };
 }
 
 export interface RunResult {
@@ -176,6 +178,23 @@ export function runCli(c: Cli, args: string[], o: { input?: string; deadlineMs: 
     if (o.input !== undefined) child.stdin.end(o.input);
     else child.stdin.end();
   });
+}
+
+/** temp folders of a test file, removed when it ends (FUZZ_KEEP=1 keeps them to look at) */
+const temps: string[] = [];
+
+export function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(d);
+  return d;
+}
+
+export function removeTemps(): void {
+  if (process.env.FUZZ_KEEP === '1') {
+    if (temps.length) console.log(`# kept (FUZZ_KEEP=1): ${temps.join(' ')}`);
+    return;
+  }
+  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
 // ------------------------------------------------------------------ values

@@ -11,14 +11,13 @@
 // (ok true) or that says there is no check (ok null); non-finite numbers only in the fields the
 // tool declares (ToolDef.nonFinite); problems that are well posed by construction are solved;
 // no line waits longer than the budget (plus slack) after the one before; peak RSS bounded.
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOLS } from '../../src/core/tools/table.js';
 import type { ToolDef } from '../../src/core/tools/types.js';
-import { anyId, benignArgs, buildCli, runCli, type RunResult, fuzzSeed, HOSTILE_NAMES, hostileText, kindOf, nest, Rng, unicodeText, validArgs, wrongValue, type Cli } from './_fuzz.js';
+import { anyId, benignArgs, buildCli, runCli, type RunResult, fuzzSeed, HOSTILE_NAMES, hostileText, kindOf, nest, Rng, unicodeText, validArgs, wrongValue, type Cli, removeTemps, tempDir } from './_fuzz.js';
 
 const SEED = fuzzSeed('batch.test.ts');
 const BUDGET_S = 5;
@@ -30,6 +29,7 @@ let cli: Cli;
 before(async () => {
   cli = await buildCli();
 });
+after(removeTemps);
 
 interface Case {
   /** the line's text, without its line end */
@@ -283,13 +283,13 @@ async function theBatch(): Promise<NonNullable<typeof batch>> {
   const r = new Rng(SEED, 1);
   const cases = generate(r);
   const { text, expected } = layout(r, cases);
-  const dir = mkdtempSync(join(tmpdir(), 'control-fuzz-batch-'));
+  const dir = tempDir('control-fuzz-batch-');
   const inp = join(dir, 'in.jsonl');
   writeFileSync(inp, text);
   const outFile = join(dir, 'out.jsonl');
   // to a file, as documented; stdout through a pipe has its own test below
   const run = await runCli(cli, ['batch', '--in', inp, '--out', outFile, '--timeout', String(BUDGET_S)], { deadlineMs: 200_000, watch: outFile });
-  const ctx = `FUZZ_SEED=${SEED}; input kept at ${inp}`;
+  const ctx = `FUZZ_SEED=${SEED}; rerun with FUZZ_KEEP=1 to keep the input, ${inp}`;
   console.log(`# batch: ${expected.length} lines in ${(run.ms / 1000).toFixed(1)} s, peak RSS ${run.maxRss === undefined ? '?' : (run.maxRss / 1024 ** 2).toFixed(0)} MB; ${run.stderr.trim().split('\n').pop()}`);
   const out = run.lines.filter((l) => l.text !== '');
   const outcomes = out.slice(0, expected.length).map((l, i) => ({ c: expected[i].c, text: l.text, line: JSON.parse(l.text) as Outcome['line'] }));
@@ -432,6 +432,7 @@ const REPRO: Record<string, { tool: string; args: unknown }> = {
   proto: { tool: 'step', args: JSON.parse('{"A":[[-1]],"B":[[1]],"C":[[1]],"__proto__":{"t":[1,2]}}') },
   skew3: { tool: 'eig', args: { A: [[0, 1, 2], [-1, 0, 3], [-2, -3, 0]] } },
   subnormal: { tool: 'eig', args: { A: SUBNORMAL_7 } },
+  hinfHuge: { tool: 'hinfnorm', args: { A: [[-2.8, 0.5], [0.2, -2.4]], B: [[-1e300, 4e299], [-1.5e300, 1.5e300]], C: [[-0.15, -0.11], [1.3, -0.75]], D: [[-0.8, -0.87], [0.49, 0.51]] } },
   analyseSubnormal: {
     tool: 'analyse',
     args: {
@@ -449,7 +450,7 @@ let repro: Map<string, { error?: string; result?: unknown; ms: number }> | undef
 
 async function reproRun(): Promise<NonNullable<typeof repro>> {
   if (repro) return repro;
-  const dir = mkdtempSync(join(tmpdir(), 'control-fuzz-repro-'));
+  const dir = tempDir('control-fuzz-repro-');
   const inp = join(dir, 'in.jsonl');
   const out = join(dir, 'out.jsonl');
   // the deep line as text: JSON.stringify of 5,000 levels overflows this thread's stack too
@@ -497,5 +498,11 @@ test('found by the fuzz: analyse of a 4x4 matrix of subnormal numbers answers or
   const r = (await reproRun()).get('analyseSubnormal');
   assert.ok(r, 'no line');
   assert.doesNotMatch(r.error ?? '', /time budget/, JSON.stringify(r));
+  assert.doesNotMatch(JSON.stringify(r), /internal error/);
+});
+
+test('found by the fuzz: hinfnorm of a stable 2x2 model with B near 1e300 and D != 0 is a result or a clear refusal, not "internal error: Cannot read properties of undefined (reading \'0\')" (ml-matrix EVD on an overflowed matrix in sigmaMax)', async () => {
+  const r = (await reproRun()).get('hinfHuge');
+  assert.ok(r, 'no line');
   assert.doesNotMatch(JSON.stringify(r), /internal error/);
 });

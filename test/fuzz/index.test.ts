@@ -12,15 +12,14 @@
 // after `build` the answers and stats equal a clean build's; temp files of dead writers are
 // gone after the first open. Most cases run the CLI's code in this process (fast); a few run
 // the bundled CLI as a separate process.
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main as indexCli } from '../../src/cliIndex.js';
 import { IndexStore } from '../../src/core/retrieval/store.js';
-import { buildCli, fuzzSeed, Rng, runCli, type Cli } from './_fuzz.js';
+import { buildCli, fuzzSeed, Rng, runCli, type Cli, removeTemps, tempDir } from './_fuzz.js';
 
 const SEED = fuzzSeed('index.test.ts');
 const CASES_IN_PROCESS = 40;
@@ -30,6 +29,7 @@ let cli: Cli;
 before(async () => {
   cli = await buildCli();
 });
+after(removeTemps);
 
 // ------------------------------------------------------------------ the workspace
 
@@ -43,7 +43,7 @@ function sentence(r: Rng): string {
 }
 
 function workspace(r: Rng): string {
-  const ws = mkdtempSync(join(tmpdir(), 'control-fuzz-ws-'));
+  const ws = tempDir('control-fuzz-ws-');
   const files = r.int(6, 10);
   for (let f = 0; f < files; f++) {
     const rel = r.chance(0.3) ? join(`part${r.int(1, 3)}`, `note${f}.md`) : `note${f}.md`;
@@ -270,7 +270,7 @@ interface Reference {
 
 async function reference(r: Rng, run: Runner): Promise<Reference> {
   const ws = workspace(r);
-  const dir = mkdtempSync(join(tmpdir(), 'control-fuzz-idx-'));
+  const dir = tempDir('control-fuzz-idx-');
   ok(await run(['build', ws, '--index', dir, '--json']), 'clean build');
   const queries = [...new Set(Array.from({ length: 4 }, () => (r.chance(0.4) ? r.pick(NUMBERS) : `${r.pick(WORDS)} ${r.pick(WORDS)}`)))];
   const texts = new Map<string, string>();
@@ -291,10 +291,10 @@ async function reference(r: Rng, run: Runner): Promise<Reference> {
 }
 
 async function oneCase(r: Rng, ref: Reference, run: Runner, k: number, deadPid: number, queries = ref.queries.length): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'control-fuzz-dmg-'));
+  const dir = tempDir('control-fuzz-dmg-');
   cpSync(ref.dir, dir, { recursive: true });
   const done = Array.from({ length: r.int(1, 3) }, () => damage(r, dir, deadPid));
-  const what = `case ${k} (${done.map((d) => d.what).join('; ')}; FUZZ_SEED=${SEED}; damaged copy kept at ${dir})`;
+  const what = `case ${k} (${done.map((d) => d.what).join('; ')}; FUZZ_SEED=${SEED}; FUZZ_KEEP=1 keeps the damaged copy, ${dir})`;
   const shardHit = done.some((d) => d.shard);
   // search first: the open repairs what it can; nothing damaged is served
   for (const [i, q] of ref.queries.slice(0, queries).entries()) {
@@ -363,7 +363,7 @@ for (const [what, damageIt] of [
   test(`found by the fuzz: ${what}: stats says the index is repaired from its shards, so search answers as a clean build (it said "Nothing to search: ... not built yet")`, async () => {
     const r = new Rng(SEED, 6);
     const ref = await reference(r, inProcess);
-    const d = mkdtempSync(join(tmpdir(), 'control-fuzz-dmg-'));
+    const d = tempDir('control-fuzz-dmg-');
     cpSync(ref.dir, d, { recursive: true });
     damageIt(d);
     const st = await inProcess(['stats', '--index', d, '--json']);

@@ -13,11 +13,11 @@
 // a batch gets one array of the responses of its requests (none when all are notifications).
 // Asserted: exactly those responses and no others, no "internal error" (nor -32603) anywhere,
 // the server still answers ping at the end and exits cleanly, peak RSS bounded.
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { TOOLS } from '../../src/core/tools/table.js';
-import { buildCli, fuzzSeed, HOSTILE_NAMES, hostileText, nest, Rng, unicodeText, validArgs, wrongValue, type Cli } from './_fuzz.js';
+import { buildCli, fuzzSeed, HOSTILE_NAMES, hostileText, nest, Rng, unicodeText, validArgs, wrongValue, type Cli, removeTemps } from './_fuzz.js';
 
 const SEED = fuzzSeed('mcp.test.ts');
 const RSS_LIMIT = 2 * 1024 ** 3;
@@ -28,6 +28,7 @@ let cli: Cli;
 before(async () => {
   cli = await buildCli();
 });
+after(removeTemps);
 
 // ------------------------------------------------------------------ lossless reading of responses
 
