@@ -157,17 +157,23 @@ async function cmdBatch(f: Flags): Promise<number> {
   const text = f.in ? readFileSync(f.in, 'utf8') : readStdin();
   // each result is written as soon as it and the lines before it are solved (and flushed): a
   // problem that fails or hangs (stopped at its time budget) never loses the lines before it
-  const fd = f.out ? openSync(f.out, 'w') : 1;
+  const fd = f.out ? openSync(f.out, 'w') : undefined;
+  // stdout through its stream, which waits when a pipe is full (writeSync(1) on a full
+  // non-blocking pipe failed with EAGAIN and lost lines); a file --out is written directly
+  const write = async (line: string) => {
+    if (fd !== undefined) writeSync(fd, line);
+    else if (!process.stdout.write(line)) await new Promise<void>((r) => process.stdout.once('drain', () => r()));
+  };
   let count = 0;
   let errors = 0;
   try {
     for await (const l of solveJsonlLines(text, { maxN: f.maxN, timeoutS: f.timeout })) {
-      writeSync(fd, JSON.stringify(l) + '\n');
+      await write(JSON.stringify(l) + '\n');
       count++;
       if ('error' in l) errors++;
     }
   } finally {
-    if (f.out) closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
   console.error(`${count} problems, ${count - errors} solved, ${errors} refused or failed`);
   return 0;

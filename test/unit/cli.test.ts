@@ -3,7 +3,7 @@
 import { before, test } from 'node:test';
 import { buildCliBundle } from './_cliBundle.js';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -193,4 +193,28 @@ test('/search agrees with the chat: the bundled notes are searched with no index
   const lqr = control(['ask', '/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1', '--notes-index', join(pkg, 'untouched')]);
   assert.equal(lqr.code, 0, lqr.err);
   assert.ok(!existsSync(join(pkg, 'untouched')));
+});
+
+test('batch into a pipe that is read slowly: every line arrives, exit 0 (writeSync on a full pipe failed with EAGAIN)', async () => {
+  // 200 step responses of 5,000 samples: megabytes of output, far more than a pipe holds
+  const t = Array.from({ length: 5000 }, (_, k) => k * 0.002);
+  const lines = Array.from({ length: 200 }, (_, i) => JSON.stringify({ id: `s${i}`, tool: 'step', args: { A: [[-1 - i / 100]], B: [[1]], C: [[1]], t } }));
+  const input = join(pkg, 'slow-batch.jsonl');
+  writeFileSync(input, lines.join('\n') + '\n');
+  const child = spawn(process.execPath, [cli, 'batch', '--in', input], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CACHE_HOME: cache } });
+  // nothing is read for 3 s: the pipe fills and the writer must wait
+  child.stdout.pause();
+  await new Promise((r) => setTimeout(r, 3000));
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stdout.resume();
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  assert.equal(code, 0, err);
+  const got = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  assert.deepEqual(got.map((l) => l.id), lines.map((_, i) => `s${i}`));
+  // y(t) = (1 - e^{-a t}) / a for 1/(s + a): the last sample of the first problem (a = 1)
+  const y = got[0].result.y as number[];
+  assert.ok(Math.abs(y[y.length - 1] - (1 - Math.exp(-t[t.length - 1]))) < 1e-9);
 });

@@ -126,3 +126,10 @@ test('batch: a line over its budget is an error line; the others are solved, in 
   assert.ok('error' in out[1] && /did not finish within its time budget/.test(out[1].error), JSON.stringify(out[1]));
   assert.ok('error' in out[3] && /"id" must be a string or a number/.test(out[3].error));
 });
+
+test('an argument nested thousands deep is a clear refusal, never a stack overflow ("internal error")', async () => {
+  let v: unknown = 1;
+  for (let i = 0; i < 5000; i++) v = [v];
+  await assert.rejects(callTool('eig', { A: v }), (e: unknown) => e instanceof ControlError && /A is nested 5 or more levels deep/.test(e.message));
+  await assert.rejects(callTool('eig', { A: '['.repeat(5000) + '1' + ']'.repeat(5000) }), (e: unknown) => e instanceof ControlError);
+});

@@ -140,12 +140,23 @@ function describeAjvError(tool: ToolDef, e: ErrorObject): string {
   return `${path || 'arguments'} ${e.message ?? 'is invalid'}.`;
 }
 
+/** deepest nesting an argument may have: a list of complex pairs in a list is 3 */
+const MAX_DEPTH = 4;
+
+/**
+ * Every number finite, and no nesting deeper than any argument has (iterative: a value nested
+ * 5,000 deep overflowed the stack of the recursive walk and came out as "internal error").
+ */
 function checkFinite(value: unknown, path: string): void {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value))
-      throw new ControlError(`${path} is ${value}: every entry must be a finite number.`);
-  } else if (Array.isArray(value)) {
-    value.forEach((v, i) => checkFinite(v, `${path}[${i + 1}]`));
+  const stack: [unknown, string, number][] = [[value, path, 0]];
+  while (stack.length) {
+    const [v, p, depth] = stack.pop()!;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw new ControlError(`${p} is ${v}: every entry must be a finite number.`);
+    } else if (Array.isArray(v)) {
+      if (depth >= MAX_DEPTH) throw new ControlError(`${path} is nested ${MAX_DEPTH + 1} or more levels deep; a matrix is a list of rows of numbers.`);
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${p}[${i + 1}]`, depth + 1]);
+    }
   }
 }
 
