@@ -7,8 +7,7 @@
  * them when it exists. Nothing is opened until the first search: `ask "/lqr ..."` never
  * touches an index.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { MultiRetriever, type Grounding, type Retriever } from './core/agent/grounding.js';
 import { ControlError } from './core/errors.js';
 import { IndexStore } from './core/retrieval/store.js';
@@ -78,13 +77,28 @@ export class CliRetriever implements Retriever {
         }
       }
       const wdir = resolve(o.index ?? '.control-index');
-      if (existsSync(join(wdir, 'manifest.json'))) {
+      const build = `run \`control index build <folder> --index ${wdir}\``;
+      // decided on the index as the store has it after opening, repairs done: a manifest lost,
+      // cut or ill-typed is rebuilt from the shards (said with the next search), and what it
+      // no longer records (the folder, the build time) does not make a built index unsearchable
+      if (IndexStore.exists(wdir)) {
         const store = await IndexStore.open(wdir, { embedder: o.embedder, threads: 2, onWarning: this.warnInto('workspace') });
         this.stores.push(store);
         const st = store.stats();
-        if (st.builtAt && st.root && st.chunks) list.push({ name: 'workspace', root: st.root, store, dir: wdir });
-        else if (o.indexExplicit) problems.push(`the index in ${wdir} is not built yet: run \`control index build <folder> --index ${wdir}\``);
-      } else if (o.indexExplicit) problems.push(`no index in ${wdir}: run \`control index build <folder> --index ${wdir}\` first`);
+        if (st.chunks) {
+          // the folder its paths are relative to, for the links: lost with a damaged manifest
+          // until the next build records it again; meanwhile the folder the index sits in
+          // (where `control index build <folder>` puts it: <folder>/.control-index)
+          const root = st.root ?? dirname(wdir);
+          if (!st.root) notes.push(`the workspace index in ${wdir} does not record the folder it indexes (its manifest was lost or repaired): links are given under ${root}; ${build} to record it again`);
+          list.push({ name: 'workspace', root, store, dir: wdir });
+        } else if (o.indexExplicit) {
+          const n = st.reindexPending ?? 0;
+          if (n) problems.push(`the index in ${wdir} holds no passages until ${n === 1 ? 'a file' : `${n} files`} whose stored copy was damaged ${n === 1 ? 'is' : 'are'} re-read: ${build}`);
+          else if (st.builtAt) problems.push(`the index in ${wdir} holds no passages: ${build} on a folder with notes, PDFs or code`);
+          else problems.push(`no index in ${wdir}: ${build} first`);
+        }
+      } else if (o.indexExplicit) problems.push(`no index in ${wdir}: ${build} first`);
       if (!list.length) throw new ControlError(`Nothing to search: ${problems.join('; ')}.`, 'invalid');
       notes.push(...problems);
       return {

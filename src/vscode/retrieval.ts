@@ -146,7 +146,8 @@ export class RetrievalService implements vscode.Disposable {
     const st = store?.stats();
     if (!store || !st?.reindexPending) return;
     const root = name === 'corpus' ? vscode.Uri.joinPath(this.context.extensionUri, 'corpus') : this.workspaceRoot();
-    if (!root || (name === 'workspace' && !st.root)) return;
+    // built: it records its folder, or holds passages (a manifest repaired from the shards may no longer record it)
+    if (!root || (name === 'workspace' && !st.root && !st.chunks)) return;
     try {
       const s = await store.build(root.fsPath, name === 'corpus' ? NOTES_BUILD : this.globs());
       this.log.info(`${name} index repaired: ${s.filesChanged} re-read, ${s.filesIndexed} files, ${s.chunks} chunks in ${s.ms} ms`);

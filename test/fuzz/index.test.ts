@@ -237,7 +237,8 @@ function damage(r: Rng, dir: string, deadPid: number): { what: string; shard: bo
       const tmp = [join(dir, `manifest.json.tmp-${deadPid}-${r.int(1, 99)}`), join(dir, `lexical.ndjson.tmp-${deadPid}-${r.int(1, 99)}`)];
       if (existsSync(join(dir, 'shards'))) tmp.push(join(dir, 'shards', `0123456789abcdef0123456${r.int(0, 9)}.shard.tmp-${deadPid}-${r.int(1, 99)}`));
       for (const p of tmp) {
-        writeFileSync(p, r.pick(['', 'partial', '{"format":', readFileSync(manifest).subarray(0, 40)]));
+        // (the manifest may be gone already, deleted by an earlier damage of this case)
+        writeFileSync(p, r.pick(['', 'partial', '{"format":', existsSync(manifest) ? readFileSync(manifest).subarray(0, 40) : '{"format":2,"lexical":{']));
         utimesSync(p, old, old);
       }
       return { what: 'temp files of a killed writer left', shard: false, tmp };

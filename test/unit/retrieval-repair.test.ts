@@ -216,6 +216,11 @@ test('an ill-typed manifest (files null, skipped missing, wrong types, not JSON)
     ['skipped a string', { ...good, skipped: 'none' }, /\("skipped" is a string where an object is expected\)/],
     ['nextId a string', { ...good, nextId: '99' }, /\("nextId" is a string where a whole number >= 1 is expected\)/],
     ['format missing', (({ format: _, ...rest }) => rest)(good), /\("format" is missing\)/],
+    // not an older layout (those start afresh): found by the fuzz, the index was wiped and search said "no index"
+    ['format 0', { ...good, format: 0 }, /\("format" is 0, not a layout this version knows\)/],
+    ['format -1', { ...good, format: -1 }, /\("format" is -1, not a layout this version knows\)/],
+    ['format 1.5', { ...good, format: 1.5 }, /\("format" is 1\.5, not a layout this version knows\)/],
+    ['format 1e308', { ...good, format: 1e308 }, /\("format" is 1e\+308, not a layout this version knows\)/],
     ['lexical null', { ...good, lexical: null }, /\("lexical" is not a tokenizer config\)/],
     ['firstId a string', withFile({ firstId: '1' }), /\.firstId is not a whole number >= 1\)/],
     ['count negative', withFile({ count: -3 }), /\.count is not a whole number >= 1\)/],
@@ -436,4 +441,119 @@ test('CRC-32: the table version agrees with zlib', () => {
     assert.equal(crc32Table(b.subarray(3), crc32Table(b.subarray(0, 3))), crc32(b), `${s} in two pieces`);
   }
   assert.equal(crc32('123456789'), 0xcbf43926);
+});
+
+/** `control index ...` in this process (the CLI's own code path: CliRetriever), its output captured */
+async function indexCommand(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const [log, error] = [console.log, console.error];
+  console.log = (...a: unknown[]) => out.push(a.join(' '));
+  console.error = (...a: unknown[]) => err.push(a.join(' '));
+  try {
+    return { code: await indexCli(args), out: out.join('\n'), err: err.join('\n') };
+  } finally {
+    [console.log, console.error] = [log, error];
+  }
+}
+
+interface CliSearch {
+  hits: { chunkId: string; path: string; range: unknown; text: string; heading?: string; source: string; uri: string }[];
+  notes: string[];
+  sources: { name: string; root: string; chunks: number }[];
+}
+
+/** `control index search q --index dir --no-notes --json`: its JSON, exit 0 asserted */
+async function cliSearch(dir: string, q: string, what: string): Promise<CliSearch> {
+  const r = await indexCommand(['search', q, '--index', dir, '--no-notes', '--json', '--k', '50']);
+  assert.equal(r.code, 0, `${what}: ${q}: exit ${r.code}: ${r.err}`);
+  return JSON.parse(r.out) as CliSearch;
+}
+
+/** hits as shown, as a set: passages with equal scores may come back in another order */
+const hitSet = (r: CliSearch) => r.hits.map((h) => JSON.stringify([h.chunkId, h.path, h.range, h.text, h.heading, h.source])).sort();
+
+test('control index search on an index repaired from its shards (manifest cut, garbage, without root/builtAt, deleted) answers as a clean build, the repair said once (it said "Nothing to search: ... not built yet" / "no index in")', async () => {
+  const ref = await reference();
+  const clean: string[][] = [];
+  for (const q of QUERIES) clean.push(hitSet(await cliSearch(ref.dir, q, 'clean build')));
+  assert.ok(clean.every((h) => h.length > 0), 'every query finds something in the clean build');
+  const manifest = readFileSync(join(ref.dir, 'manifest.json'), 'utf8');
+  const good = JSON.parse(manifest);
+  const damages: [string, (d: string) => void, RegExp | undefined][] = [
+    ['manifest cut in half', (d) => writeFileSync(join(d, 'manifest.json'), manifest.slice(0, manifest.length >> 1)), /^the workspace index: the index manifest was damaged \(it is not valid JSON\): rebuilt from the shards on disk \(5 files\)/],
+    ['manifest cut to one byte', (d) => writeFileSync(join(d, 'manifest.json'), manifest.slice(0, 1)), /^the workspace index: the index manifest was damaged \(it is not valid JSON\)/],
+    ['manifest garbage', (d) => writeFileSync(join(d, 'manifest.json'), '\u0000\u0007garbage\u00ff{{'), /^the workspace index: the index manifest was damaged \(it is not valid JSON\)/],
+    ['manifest {}', (d) => writeFileSync(join(d, 'manifest.json'), '{}'), /^the workspace index: the index manifest was damaged \("format" is missing\)/],
+    ['manifest null', (d) => writeFileSync(join(d, 'manifest.json'), 'null'), /^the workspace index: the index manifest was damaged \(it is null, not a manifest\)/],
+    ['manifest without root and builtAt', (d) => writeFileSync(join(d, 'manifest.json'), JSON.stringify((({ root: _r, builtAt: _b, ...m }) => m)(good))), undefined],
+    ['manifest root and builtAt ill-typed', (d) => writeFileSync(join(d, 'manifest.json'), JSON.stringify({ ...good, root: 42, builtAt: null })), /^the workspace index: the index manifest was damaged \("root" is a number where a string is expected\)/],
+    // a build killed before its first checkpoint leaves the same: recovered, not damage, so not said
+    ['manifest deleted (shards intact)', (d) => rmSync(join(d, 'manifest.json')), undefined],
+  ];
+  for (const [what, damageIt, warning] of damages) {
+    const d = copyOf(ref.dir);
+    damageIt(d);
+    const first = await cliSearch(d, QUERIES[0], what);
+    assert.deepEqual(hitSet(first), clean[0], `${what}: the clean build's hits`);
+    const repairs = first.notes.filter((n) => /manifest was damaged/.test(n));
+    if (warning) {
+      assert.equal(repairs.length, 1, `${what}: the repair said once: ${JSON.stringify(first.notes)}`);
+      assert.match(repairs[0], warning, what);
+    } else assert.deepEqual(repairs, [], what);
+    // the folder the paths are relative to is lost with the manifest: said, links under the folder the index sits in
+    assert.ok(first.notes.some((n) => n.includes('does not record the folder it indexes')), `${what}: ${JSON.stringify(first.notes)}`);
+    assert.deepEqual(first.sources.map((s) => [s.name, s.root, s.chunks]), [['workspace', join(d, '..'), ref.stats.chunks]], what);
+    assert.ok(first.hits.every((h) => h.uri.startsWith('file://') && h.uri.endsWith(h.path)), what);
+    // the repair was written: the next search (another process, as from the terminal) does not say it again
+    for (const [i, q] of QUERIES.entries()) {
+      const r = await cliSearch(d, q, what);
+      assert.deepEqual(hitSet(r), clean[i], `${what}: ${q}`);
+      assert.deepEqual(r.notes.filter((n) => /manifest was damaged/.test(n)), [], `${what}: ${q}: said again`);
+    }
+    // the next build records the folder again, re-reading nothing
+    const b = await indexCommand(['build', ref.ws, '--index', d, '--json']);
+    assert.equal(b.code, 0, b.err);
+    assert.equal(JSON.parse(b.out).filesChanged, 0, what);
+    const after = await cliSearch(d, QUERIES[0], what);
+    assert.deepEqual(hitSet(after), clean[0], what);
+    assert.deepEqual(after.notes, [], what);
+    assert.deepEqual(after.sources.map((s) => s.root), [ref.ws], what);
+    rmSync(d, { recursive: true, force: true });
+  }
+  rmSync(ref.ws, { recursive: true, force: true });
+});
+
+test('control index search where there is no index (no manifest, no shards) says so plainly and how to build one, and creates nothing', async () => {
+  const ref = await reference();
+  const base = idx();
+  const missing = join(base, 'no-such-index');
+  const empty = join(base, 'empty');
+  mkdirSync(empty);
+  const emptyShards = join(base, 'empty-shards');
+  mkdirSync(join(emptyShards, 'shards'), { recursive: true });
+  // everything but the shards: nothing to recover an index from
+  const noShards = copyOf(ref.dir);
+  rmSync(join(noShards, 'shards'), { recursive: true });
+  rmSync(join(noShards, 'manifest.json'));
+  const garbageNoShards = copyOf(ref.dir);
+  rmSync(join(garbageNoShards, 'shards'), { recursive: true });
+  writeFileSync(join(garbageNoShards, 'manifest.json'), 'garbage');
+  for (const [what, d] of [['missing', missing], ['empty', empty], ['empty shards folder', emptyShards], ['snapshot only', noShards], ['garbage manifest, no shards', garbageNoShards]] as const) {
+    const r = await indexCommand(['search', 'kalman', '--index', d, '--no-notes', '--json']);
+    assert.equal(r.code, 1, `${what}: ${r.out}`);
+    assert.equal(r.err, `control index: Nothing to search: no index in ${d}: run \`control index build <folder> --index ${d}\` first.`, what);
+  }
+  assert.ok(!existsSync(missing), 'searching creates no index folder');
+  // a built index of a folder with nothing to index: not "no index", but nothing in it
+  const bare = idx();
+  const emptyWs = mkdtempSync(join(tmpdir(), 'control-ws-'));
+  assert.equal((await indexCommand(['build', emptyWs, '--index', bare])).code, 0);
+  const r = await indexCommand(['search', 'kalman', '--index', bare, '--no-notes']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /Nothing to search: the index in .* holds no passages: run `control index build <folder> --index /);
+  rmSync(base, { recursive: true, force: true });
+  rmSync(bare, { recursive: true, force: true });
+  rmSync(emptyWs, { recursive: true, force: true });
+  rmSync(ref.ws, { recursive: true, force: true });
 });

@@ -792,15 +792,24 @@ export class IndexStore {
     let freshLexical = false;
     let repaired = false;
     let lost: string[] = [];
-    if (isObject(raw) && typeof raw.format === 'number' && raw.format !== FORMAT) {
-      // an older (or newer) layout: start afresh rather than misread it; vectors stay (each
-      // file is checked against its content hash and reused when it matches)
+    if (isObject(raw) && isCount(raw.format, 1) && raw.format < FORMAT) {
+      // an older layout: start afresh rather than misread it; vectors stay (each file is
+      // checked against its content hash and reused when it matches). Any other format that
+      // is not this one (0, -1, 1.5, 1e308: damage, or a newer layout) is ill-typed below and
+      // rebuilt from the shards: a shard this version cannot check is dropped, never misread
       rmSync(join(dir, 'shards'), { recursive: true, force: true });
       mkdirSync(join(dir, 'shards'), { recursive: true });
       for (const f of ['lexical.json', 'lexical.ndjson']) rmSync(join(dir, f), { force: true });
       m = { format: FORMAT, lexical: config, nextId: 1, files: {}, skipped: {} };
     } else if (isObject(raw) && !problem) {
-      problem = raw.format === undefined ? '"format" is missing' : typeof raw.format !== 'number' ? `"format" is ${kindOf(raw.format)}` : manifestProblem(raw);
+      problem =
+        raw.format === undefined
+          ? '"format" is missing'
+          : typeof raw.format !== 'number'
+            ? `"format" is ${kindOf(raw.format)}`
+            : raw.format !== FORMAT
+              ? `"format" is ${raw.format}, not a layout this version knows`
+              : manifestProblem(raw);
       if (!problem) {
         m = raw as unknown as Manifest;
         // another tokenizer or encoder version: the files stay, the lexical index is re-indexed from the shards
@@ -1902,6 +1911,21 @@ export class IndexStore {
     this.flush();
     this.searchReader.close();
     await this.embedder?.dispose().catch(() => undefined);
+  }
+
+  /**
+   * Whether `dir` holds an index: a manifest, or shards the open recovers one from (a lost or
+   * damaged manifest is no reason to say there is none). Reads only, creates nothing: for
+   * front ends that search an index only where there is one. What it holds, once repaired,
+   * is what open() and stats() say.
+   */
+  static exists(dir: string): boolean {
+    if (existsSync(join(dir, 'manifest.json'))) return true;
+    try {
+      return readdirSync(join(dir, 'shards')).some((name) => /^[0-9a-f]{24}\.shard$/.test(name));
+    } catch {
+      return false;
+    }
   }
 
   /** delete the index folder's contents (Rebuild from scratch) */
