@@ -510,12 +510,18 @@ export function hessShiftSolve(H: Mat, sr: number, si: number, B: Mat): CMat | n
       Xi[(c + 1) * k + j] -= fr * ai + fi * ar;
     }
   }
+  // a pivot at the rounding level of sI − H is a singular matrix in double precision (s on an
+  // eigenvalue, e.g. z = 1 of an integer A that Hessenberg rounding left 2e-16 off): a pole,
+  // not a value of 5e15 made of rounding
+  let hn = Math.hypot(sr, si);
+  for (let i = 0; i < n; i++) for (let j = Math.max(0, i - 1); j < n; j++) hn = Math.max(hn, Math.abs(H[i][j]));
+  const tiny = n * EPS * hn;
   for (let i = n - 1; i >= 0; i--) {
     const o = i * n;
     const pr = Mr[o + i];
     const pi = Mi[o + i];
     const d = pr * pr + pi * pi;
-    if (d === 0) return null;
+    if (d === 0 || Math.sqrt(d) <= tiny) return null;
     for (let j = 0; j < k; j++) {
       let sr2 = Xr[i * k + j];
       let si2 = Xi[i * k + j];

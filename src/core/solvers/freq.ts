@@ -34,30 +34,45 @@ const pow2 = (k: number) => 2 ** Math.trunc(k / 2) * 2 ** (k - Math.trunc(k / 2)
 
 /**
  * H(jw) (continuous) or H(e^{jwTs}) (discrete) at each w; a pole hit exactly gives Infinity/NaN.
- * Entries of A, B or C far from 1 (beyond 2^±100) are scaled by powers of 2 first (exact):
- * C(sI − A)⁻¹B = 2^(kb+kc−ka)·C'(s'I − A')⁻¹B' with A' = A/2^ka, s' = s/2^ka (continuous; a
- * discrete A keeps its scale), B' = B/2^kb, C' = C/2^kc. With A, B, C near 1e199 the shifted
- * solve squared them and every value came out NaN.
+ * Far from 1 (beyond 2^±100) everything is solved in scaled units, by powers of 2 (exact):
+ * B and C once (C(sI − A)⁻¹B = 2^(kb+kc)·C'(sI − A)⁻¹B'), and sI − A at each frequency by
+ * 2^k ≈ max(|s|, ‖A‖) ((sI − A)⁻¹ = 2^−k (s'I − A')⁻¹), because the shifted solve squares its
+ * pivots: with A, B, C near 1e199 every value came out NaN, with A near 1e-300 and ω = 0.01
+ * the value 9e-299 came out 0.
  */
 export function freqResponse(sys: SS, w: number[]): FreqResp {
   const { D, p, m, Ts } = sys;
-  const ka = Ts > 0 ? 0 : farExponent(sys.A);
   const kb = farExponent(sys.B);
   const kc = farExponent(sys.C);
-  const A = ka ? sys.A.map((r) => r.map((v) => v * pow2(-ka))) : sys.A;
   const Bs = kb ? sys.B.map((r) => r.map((v) => v * pow2(-kb))) : sys.B;
   const Cs = kc ? sys.C.map((r) => r.map((v) => v * pow2(-kc))) : sys.C;
-  const back = ka || kb || kc ? pow2(kb + kc - ka) : 1;
-  const sUnit = ka ? pow2(-ka) : 1;
-  const { H, Q } = hessenberg(A);
+  // A itself first (its Householder reduction squares entries too); s then in those units
+  const ka = farExponent(sys.A);
+  const { H, Q } = hessenberg(ka ? sys.A.map((r) => r.map((v) => v * pow2(-ka))) : sys.A);
   const Bt = matmul(transpose(Q), Bs);
   const Ct = matmul(Cs, Q);
+  let hmax = 0;
+  for (const r of H) for (const v of r) hmax = Math.max(hmax, Math.abs(v));
+  const scaledH = new Map<number, Mat>();
   const re: Mat[] = [];
   const im: Mat[] = [];
   for (const wk of w) {
-    const sr = Ts > 0 ? Math.cos(wk * Ts) : 0;
-    const si = Ts > 0 ? Math.sin(wk * Ts) : wk * sUnit;
-    const X = hessShiftSolve(H, sr, si, Bt);
+    const s0r = Ts > 0 ? Math.cos(wk * Ts) : 0;
+    const s0i = Ts > 0 ? Math.sin(wk * Ts) : wk;
+    // log2 of max(|s|·2^-ka, ‖H‖), formed without s·2^-ka itself (w = 10 against A of 1e-307
+    // would overflow it)
+    const ls = Math.log2(Math.hypot(s0r, s0i)) - ka;
+    const lbig = Math.max(ls, hmax > 0 ? Math.log2(hmax) : -Infinity);
+    const k = Number.isFinite(lbig) && Math.abs(lbig) > 100 ? Math.round(lbig) : 0;
+    let Hk = H;
+    if (k) {
+      Hk = scaledH.get(k) ?? H.map((r) => r.map((v) => v * pow2(-k)));
+      scaledH.set(k, Hk);
+    }
+    const sr = s0r * pow2(-ka - k);
+    const si = s0i * pow2(-ka - k);
+    const back = pow2(kb + kc - ka - k);
+    const X = hessShiftSolve(Hk, sr, si, Bt);
     const R: Mat = [];
     const I: Mat = [];
     for (let i = 0; i < p; i++) {
@@ -69,15 +84,18 @@ export function freqResponse(sys: SS, w: number[]): FreqResp {
           ii.push(NaN);
           continue;
         }
-        let a = 0;
+        // unscaled (back = 1): D first, the sums as they always were
+        let a = back === 1 ? D[i][j] : 0;
         let b = 0;
         const ci = Ct[i];
         for (let l = 0; l < ci.length; l++) {
           a += ci[l] * X.re[l][j];
           b += ci[l] * X.im[l][j];
         }
-        a = D[i][j] + a * back;
-        b *= back;
+        if (back !== 1) {
+          a = D[i][j] + a * back;
+          b *= back;
+        }
         // finite (sI − A solved) but not a number: the value itself passes 1.8e308
         if (!Number.isFinite(a) || !Number.isFinite(b))
           throw new ControlError(

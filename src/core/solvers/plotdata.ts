@@ -80,6 +80,19 @@ function readLoop(args: Record<string, any>, tool: string): Loop {
     const s = ss!;
     requireSiso(s, tool);
     scaleGuard(s, tool);
+    if (tool === 'nyquist' && s.n > 0) {
+      // Z counts the closed loop's unstable poles, eigenvalues of A − B(1 + D)⁻¹C: with a loop
+      // gain of order 1e60 (B and C near 1e30) that matrix has norm 1e60 and its poles near the
+      // boundary are placed to ±1e44, so which side they lie on is noise (two eigensolvers
+      // counted differently). Refused beyond 2^60 (1e18).
+      const mx = (M: Mat) => Math.max(0, ...M.map((r) => Math.max(0, ...r.map(Math.abs))));
+      const g = (mx(s.B) * mx(s.C)) / Math.max(mx(s.A), 1e-300);
+      if (g > 2 ** 60)
+        throw new ControlError(
+          `nyquist: the loop gain is of order ${g.toExponential(0)} (B·C against A), so the closed-loop poles that decide the encirclement count cannot be placed on their side of the stability boundary in double precision; rescale the loop (its input or output units).`,
+          'numerical',
+        );
+    }
     ({ num, den } = ss2tf(s.A, s.B, s.C, s.D));
     Ts = s.Ts;
     if (s.n > 0) {
@@ -318,18 +331,26 @@ export interface NyquistData {
  * semicircle in continuous time), counted as the winding number of 1 + H; by the argument
  * principle it equals Z − P (closed-loop minus open-loop poles in the unstable region).
  */
-export function nyquistData(numIn: number[], denIn: number[], Ts: number, wGiven?: number[], evalH?: (s: Complex) => Complex): NyquistData {
+export function nyquistData(
+  numIn: number[], denIn: number[], Ts: number, wGiven?: number[], evalH?: (s: Complex) => Complex, ssRoots?: (k: number) => Complex[] | null,
+): NyquistData {
   const num = polyStrip(numIn);
   const den = polyStrip(denIn);
   const disc = Ts > 0;
   const H = evalH ?? ((s: Complex): Complex => cdiv(polyvalC(num, s[0], s[1]), polyvalC(den, s[0], s[1])));
   const onContour = (w: number): Complex => (disc ? [Math.cos(w * Ts), Math.sin(w * Ts)] : [0, w]);
-  const poles = polyRoots(den);
+  // a state-space loop: open- and closed-loop poles as eig(A) and eig(A − B(1 + D)⁻¹C), which
+  // stay accurate where the ss2tf polynomial's roots do not (a model with entries of 1e30
+  // counted the wrong number of unstable poles)
+  const poles = ssRoots?.(0) ?? polyRoots(den);
   const zeros = polyRoots(num);
-  const clPoles = polyRoots(polyadd(den, num));
+  const clPoles = ssRoots?.(1) ?? polyRoots(polyadd(den, num));
   const bound = (z: Complex) => (disc ? cabs(z) - 1 : z[0]);
   const scale = Math.max(1e-12, ...[...poles, ...zeros].map(cabs));
-  const onEdge = (z: Complex) => Math.abs(bound(z)) <= 1e-8 * Math.max(1, cabs(z));
+  // near the boundary relative to the loop's own frequency scale in continuous time (not to
+  // 1: poles of 1e-8 were all "on the axis"); the unit circle is its own scale
+  const unit = disc ? 1 : Math.max(1e-300, ...[...poles, ...clPoles].map(cabs));
+  const onEdge = (z: Complex) => Math.abs(bound(z)) <= 1e-8 * Math.max(unit, cabs(z));
   // boundary poles with frequency >= 0 (their mirror images are handled by symmetry)
   const edgePoles = poles.filter(onEdge);
   const edge: { pole: Complex; w: number }[] = [];
@@ -342,7 +363,7 @@ export function nyquistData(numIn: number[], denIn: number[], Ts: number, wGiven
   }
   edge.sort((a, b) => a.w - b.w);
   const P = poles.filter((z) => !onEdge(z) && bound(z) > 0).length;
-  const Z = clPoles.filter((z) => bound(z) > 1e-10 * Math.max(1, cabs(z))).length;
+  const Z = clPoles.filter((z) => bound(z) > 1e-10 * Math.max(unit, cabs(z))).length;
 
   const wTop = disc ? Math.PI / Ts : Math.max(100 * scale, 2 * Math.max(0, ...clPoles.map(cabs)));
   const wLow = disc ? wTop * 1e-4 : Math.max(scale, 1e-12) * 1e-3;
@@ -543,7 +564,7 @@ export const tools: ToolDef[] = [
     },
     run(args) {
       const loop = readLoop(args, 'nyquist');
-      return { ...nyquistData(loop.num, loop.den, loop.Ts, Array.isArray(args.w) ? (args.w as number[]) : undefined, loop.evalH) };
+      return { ...nyquistData(loop.num, loop.den, loop.Ts, Array.isArray(args.w) ? (args.w as number[]) : undefined, loop.evalH, loop.rootsAt) };
     },
   },
 ];

@@ -82,11 +82,11 @@ export function ss2tf(A: Mat, B: Mat, C: Mat, D: Mat): { num: number[]; den: num
   // det(sI − A + tBC) − det(sI − A) = t·N(s), N the numerator of C(sI − A)⁻¹B. The difference
   // is accurate to ε·‖A‖^k only, so BC is scaled by a power of 2 t to the size of A first (and
   // N divided by t after, exact): with ‖BC‖ = 1e-61 against ‖A‖ = 1e-30, A − BC rounded to A
-  // and the numerator came out 0. Only for a ratio beyond 2^30 (otherwise as before)
+  // and the numerator came out 0. Only for a ratio beyond 2^10 (otherwise as before)
   const nbc = maxAbs(B) * maxAbs(C);
   const na = maxAbs(A);
   const kt = nbc > 0 && na > 0 ? Math.max(-1000, Math.min(1000, Math.round(Math.log2(na / nbc)))) : 0;
-  const t = Math.abs(kt) > 30 ? 2 ** kt : 1;
+  const t = Math.abs(kt) > 10 ? 2 ** kt : 1;
   const ABC = add(A, matmul(scale(B, t), C), -1);
   const N = polyadd(charpoly(ABC), den, -1).map((v) => v / t);
   const num = polyadd(N, den, D[0][0]);
@@ -461,6 +461,7 @@ export const tools: ToolDef[] = [
     run(args) {
       const { tf, ss } = readTfOrSs(args, 'dcgain');
       if (tf) return { gain: [[dcgainTf(tf.num, tf.den, tf.Ts)]] };
+      scaleGuard(ss!, 'dcgain');
       return { gain: dcgainSS(ss!) };
     },
   },
