@@ -2,12 +2,13 @@
  * The independent verifier. Every result is checked here before it is shown, with
  * invariants that do not trust the solver: residuals of the defining equation, symmetry,
  * consistency of gains with the solution, and closed-loop eigenvalues computed by a
- * different eigensolver (ml-matrix's EVD, JAMA's hqr2) than the one our solvers use.
+ * different eigensolver (EISPACK's hqr as JAMA/ml-matrix have it, ported with an iteration cap
+ * in numeric.ts) than the one our solvers use.
  */
-import { Matrix as M, SingularValueDecomposition, solve } from 'ml-matrix';
+import { Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import { verifySystem } from './systems.js';
-import { froNorm, ldexp, safeEigenvalues, scaled, scaleExponent } from './numeric.js';
+import { froNorm, ldexp, safeEigenvalues, safeSingularValues, scaled, scaleExponent } from './numeric.js';
 
 export interface Check {
   /** short name: "Riccati residual", "closed loop stable" */
@@ -34,7 +35,7 @@ function sci(x: number): string {
   return x === 0 ? '0' : x.toExponential(1).replace('e+', 'e').replace(/\.0e/, 'e');
 }
 
-/** eigenvalues by ml-matrix's EVD (independent of the solvers' own kernel), scaled and balanced first */
+/** eigenvalues by the verifier's capped hqr (independent of the solvers' own kernel), scaled and balanced first */
 export function independentEigenvalues(A: Matrix): Complex[] {
   return safeEigenvalues(A);
 }
@@ -89,7 +90,7 @@ export function eigenBackwardError(A: Matrix, list: Complex[]): number {
       big.set(i, n + i, im);
       big.set(n + i, i, -im);
     }
-    const sv = new SingularValueDecomposition(big, { computeLeftSingularVectors: false, computeRightSingularVectors: false }).diagonal;
+    const sv = safeSingularValues(big);
     worst = Math.max(worst, sv[sv.length - 1] / nrm);
   }
   return worst;
@@ -153,7 +154,7 @@ function residualFloor(n: number, opNorm: number, xNorm: number, den: number): n
 
 /** 2-norm condition number σmax/σmin by an SVD (Infinity when singular) */
 function conditionNumber(G: M): number {
-  const sv = new SingularValueDecomposition(G, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
+  const sv = safeSingularValues(G);
   const lo = Math.min(...sv.map(Math.abs));
   return lo > 0 ? Math.max(...sv.map(Math.abs)) / lo : Infinity;
 }
@@ -252,8 +253,7 @@ function rankCheck(matrix: unknown, reported: unknown): Check[] {
   if (!(matrix as Matrix).some((r) => r.length))
     return [{ name: 'rank', ok: reported === 0, value: 0, detail: 'rank 0 of 0 (an empty matrix: the model has no states)' }];
   const Mx = mat(matrix as Matrix);
-  const svd = new SingularValueDecomposition(Mx, { autoTranspose: true, computeLeftSingularVectors: false, computeRightSingularVectors: false });
-  const sv = svd.diagonal;
+  const sv = safeSingularValues(Mx);
   const tol = Math.max(Mx.rows, Mx.columns) * Number.EPSILON * (sv[0] ?? 0);
   const rank = sv.filter((x) => x > tol).length;
   // how clear the decision was: smallest kept and largest dropped singular value vs tol

@@ -1,17 +1,21 @@
 /**
- * Overflow-safe numerical kernels of the verifier. They wrap the independent libraries
- * (ml-matrix's EVD, mathjs's expm) so that a check can always run and never hangs or throws:
+ * Overflow-safe, bounded numerical kernels of the verifier. They never hang and never throw
+ * anything but VerifierDidNotConverge (verify() reports it as a failed check with its reason):
  *   - eigenvalues: the matrix is first scaled by a power of 2 (exact) and balanced by a
  *     diagonal similarity of powers of 2 (exact, Parlett-Reinsch, written here and not the
- *     solvers' balance.ts); ml-matrix's EVD (JAMA's hqr2) does neither, so it returned wrong
- *     eigenvalues for badly scaled matrices (a closed loop with entries 3e17 and 2e-17), and
- *     with entries near 1e200 its products overflowed to NaN and hqr2, which has no iteration
- *     cap, never returned;
+ *     solvers' balance.ts), then EISPACK's orthes/hqr as JAMA has them (the algorithm of
+ *     ml-matrix's EVD, independent of the solvers' linalg/schur.ts) ported here with an
+ *     iteration cap: ml-matrix's EVD returned wrong eigenvalues for badly scaled matrices (a
+ *     closed loop with entries 3e17 and 2e-17), its products overflowed to NaN with entries
+ *     near 1e200, and its hqr2, which has no iteration cap, never returned on the
+ *     skew-symmetric [[0,1,2],[-1,0,3],[-2,-3,0]];
+ *   - singular values: Golub-Kahan-Reinsch as ml-matrix's SVD, ported with a power-of-2
+ *     scaling and an iteration cap (ml-matrix's cycled forever on subnormal entries);
  *   - the matrix exponential: mathjs refuses a matrix of large norm ("Could not find acceptable
  *     parameters"), so the scaling and squaring is done here around it; an exponential that
  *     overflows is null (the check then fails and says why) rather than NaN or a throw.
  */
-import { EigenvalueDecomposition, Matrix as M } from 'ml-matrix';
+import { Matrix as M } from 'ml-matrix';
 import { expm as mjExpm, matrix as mjMatrix } from 'mathjs';
 import type { Complex, Matrix } from '../types.js';
 
@@ -109,10 +113,234 @@ export function balanced(A: Matrix): Matrix {
   return B;
 }
 
+/** thrown by the verifier's own kernels when they give up; verify() turns it into a failed check */
+export class VerifierDidNotConverge extends Error {}
+
 /**
- * Eigenvalues by ml-matrix's EVD (independent of the solvers' QR), after an exact power-of-2
- * scaling and balancing. A matrix with a non-finite entry has no eigenvalues to compare:
- * NaN pairs, so every check built on them fails (NaN compares false) instead of throwing.
+ * Eigenvalues of a real square matrix by Householder reduction to Hessenberg form and the
+ * Francis double-shift QR iteration, ported from EISPACK's orthes/hqr as JAMA (and so ml-matrix's
+ * EVD) has them, with three changes: (1) an iteration cap of 30·max(10, n) per eigenvalue
+ * (LAPACK's dlahqr: ITMAX), (2) the exceptional shift repeated every 10 iterations (JAMA makes
+ * it at 10 and 30 only), and (3) a vanished bulge skips to the next column as EISPACK does
+ * (JAMA breaks out of the sweep, which made no progress and cycled forever: the skew-symmetric
+ * [[0,1,2],[-1,0,3],[-2,-3,0]] never returned). Null when the cap is reached or a number is not
+ * finite. Written for the verifier, independent of the solvers' linalg/schur.ts.
+ */
+export function cappedEigenvalues(A: readonly (readonly number[])[]): Complex[] | null {
+  const nn = A.length;
+  if (nn === 0) return [];
+  const H = A.map((r) => Array.from(r));
+  // orthes: Householder reduction to upper Hessenberg form (no vectors kept)
+  const ort = new Array<number>(nn).fill(0);
+  for (let m = 1; m <= nn - 2; m++) {
+    let scale = 0;
+    for (let i = m; i < nn; i++) scale += Math.abs(H[i][m - 1]);
+    if (scale === 0) continue;
+    let h = 0;
+    for (let i = nn - 1; i >= m; i--) {
+      ort[i] = H[i][m - 1] / scale;
+      h += ort[i] * ort[i];
+    }
+    let g = Math.sqrt(h);
+    if (ort[m] > 0) g = -g;
+    h -= ort[m] * g;
+    ort[m] -= g;
+    for (let j = m; j < nn; j++) {
+      let f = 0;
+      for (let i = nn - 1; i >= m; i--) f += ort[i] * H[i][j];
+      f /= h;
+      for (let i = m; i < nn; i++) H[i][j] -= f * ort[i];
+    }
+    for (let i = 0; i < nn; i++) {
+      let f = 0;
+      for (let j = nn - 1; j >= m; j--) f += ort[j] * H[i][j];
+      f /= h;
+      for (let j = m; j < nn; j++) H[i][j] -= f * ort[j];
+    }
+    H[m][m - 1] = scale * g;
+    for (let i = m + 1; i < nn; i++) H[i][m - 1] = 0;
+  }
+  // hqr: eigenvalues of the Hessenberg matrix
+  const d = new Array<number>(nn).fill(0);
+  const e = new Array<number>(nn).fill(0);
+  const eps = Number.EPSILON;
+  const itmax = 30 * Math.max(10, nn);
+  let norm = 0;
+  for (let i = 0; i < nn; i++) for (let j = Math.max(i - 1, 0); j < nn; j++) norm += Math.abs(H[i][j]);
+  if (!Number.isFinite(norm)) return null;
+  let n = nn - 1;
+  let exshift = 0;
+  let iter = 0;
+  let p = 0, q = 0, r = 0, s = 0, z = 0, w = 0, x = 0, y = 0;
+  while (n >= 0) {
+    let l = n;
+    while (l > 0) {
+      s = Math.abs(H[l - 1][l - 1]) + Math.abs(H[l][l]);
+      if (s === 0) s = norm;
+      if (Math.abs(H[l][l - 1]) <= eps * s) break; // EISPACK: tst1 + |h(l,l-1)| == tst1 (a zero matrix deflates)
+      l--;
+    }
+    if (l === n) {
+      d[n] = H[n][n] + exshift;
+      e[n] = 0;
+      n--;
+      iter = 0;
+    } else if (l === n - 1) {
+      w = H[n][n - 1] * H[n - 1][n];
+      p = (H[n - 1][n - 1] - H[n][n]) / 2;
+      q = p * p + w;
+      z = Math.sqrt(Math.abs(q));
+      x = H[n][n] + exshift;
+      if (q >= 0) {
+        z = p >= 0 ? p + z : p - z;
+        d[n - 1] = x + z;
+        d[n] = z !== 0 ? x - w / z : x + z;
+        e[n - 1] = 0;
+        e[n] = 0;
+      } else {
+        d[n - 1] = x + p;
+        d[n] = x + p;
+        e[n - 1] = z;
+        e[n] = -z;
+      }
+      n -= 2;
+      iter = 0;
+    } else {
+      if (iter >= itmax) return null;
+      x = H[n][n];
+      y = H[n - 1][n - 1];
+      w = H[n][n - 1] * H[n - 1][n];
+      if (iter > 0 && iter % 10 === 0) {
+        // exceptional shift (EISPACK's ad hoc one), every 10 iterations without a deflation
+        exshift += x;
+        for (let i = 0; i <= n; i++) H[i][i] -= x;
+        s = Math.abs(H[n][n - 1]) + Math.abs(H[n - 1][n - 2]);
+        x = y = 0.75 * s;
+        w = -0.4375 * s * s;
+        // every other time, a shift that is not a multiple of the subdiagonal sizes
+        if (iter % 20 === 0) {
+          x = y = 0.964 * s;
+          w = -0.3125 * s * s;
+        }
+      }
+      iter++;
+      let m = n - 2;
+      while (m >= l) {
+        z = H[m][m];
+        r = x - z;
+        s = y - z;
+        p = (r * s - w) / H[m + 1][m] + H[m][m + 1];
+        q = H[m + 1][m + 1] - z - r - s;
+        r = H[m + 2][m + 1];
+        s = Math.abs(p) + Math.abs(q) + Math.abs(r);
+        if (s === 0 || !Number.isFinite(s)) return null;
+        p /= s;
+        q /= s;
+        r /= s;
+        if (m === l) break;
+        if (Math.abs(H[m][m - 1]) * (Math.abs(q) + Math.abs(r)) < eps * (Math.abs(p) * (Math.abs(H[m - 1][m - 1]) + Math.abs(z) + Math.abs(H[m + 1][m + 1])))) break;
+        m--;
+      }
+      for (let i = m + 2; i <= n; i++) {
+        H[i][i - 2] = 0;
+        if (i > m + 2) H[i][i - 3] = 0;
+      }
+      for (let k = m; k <= n - 1; k++) {
+        const notlast = k !== n - 1;
+        if (k !== m) {
+          p = H[k][k - 1];
+          q = H[k + 1][k - 1];
+          r = notlast ? H[k + 2][k - 1] : 0;
+          x = Math.abs(p) + Math.abs(q) + Math.abs(r);
+          if (x === 0) continue; // EISPACK: on to the next column (JAMA's break stalled)
+          p /= x;
+          q /= x;
+          r /= x;
+        }
+        s = Math.sqrt(p * p + q * q + r * r);
+        if (p < 0) s = -s;
+        if (s === 0) continue;
+        if (k !== m) H[k][k - 1] = -s * x;
+        else if (l !== m) H[k][k - 1] = -H[k][k - 1];
+        p += s;
+        x = p / s;
+        y = q / s;
+        z = r / s;
+        q /= p;
+        r /= p;
+        for (let j = k; j < nn; j++) {
+          p = H[k][j] + q * H[k + 1][j];
+          if (notlast) {
+            p += r * H[k + 2][j];
+            H[k + 2][j] -= p * z;
+          }
+          H[k][j] -= p * x;
+          H[k + 1][j] -= p * y;
+        }
+        for (let i = 0; i <= Math.min(n, k + 3); i++) {
+          p = x * H[i][k] + y * H[i][k + 1];
+          if (notlast) {
+            p += z * H[i][k + 2];
+            H[i][k + 2] -= p * r;
+          }
+          H[i][k] -= p;
+          H[i][k + 1] -= p * q;
+        }
+      }
+    }
+  }
+  const out = d.map((re, i) => [re, e[i]] as Complex);
+  return out.every(([re, im]) => Number.isFinite(re) && Number.isFinite(im)) ? out : null;
+}
+
+/** a fixed pseudo-random generator (the retries are reproducible) */
+function lcg(seed: number): () => number {
+  let st = seed >>> 0;
+  return () => {
+    st = (Math.imul(st, 1664525) + 1013904223) >>> 0;
+    return st / 2 ** 32 - 0.5;
+  };
+}
+
+/** D⁻¹Q'AQD for the Householder reflector Q = I − 2vv'/v'v of a pseudo-random v and a pseudo-random D (same spectrum up to rounding ε‖A‖) */
+function reflected(A: Matrix, seed: number): Matrix {
+  const n = A.length;
+  const rnd = lcg(seed);
+  const v = Array.from({ length: n }, () => rnd());
+  const vv = v.reduce((s, x) => s + x * x, 0) || 1;
+  // B = QA (rows), then BQ (columns); Q symmetric
+  const B = A.map((r) => r.slice());
+  for (let j = 0; j < n; j++) {
+    let t = 0;
+    for (let i = 0; i < n; i++) t += v[i] * B[i][j];
+    t = (2 * t) / vv;
+    for (let i = 0; i < n; i++) B[i][j] -= t * v[i];
+  }
+  for (let i = 0; i < n; i++) {
+    let t = 0;
+    for (let j = 0; j < n; j++) t += B[i][j] * v[j];
+    t = (2 * t) / vv;
+    for (let j = 0; j < n; j++) B[i][j] -= t * v[j];
+  }
+  // then a pseudo-random diagonal similarity by powers of 2 (exact): an orthogonal similarity
+  // keeps a normal matrix normal (a skew-symmetric one skew, on which every QR step stays
+  // skew and the double shift can cycle); D⁻¹BD is not, and costs at most a factor 4 in ‖·‖
+  const dk = Array.from({ length: n }, () => Math.round(2 * rnd()));
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) B[i][j] = ldexp(B[i][j], dk[j] - dk[i]);
+  return B;
+}
+
+/** how many random orthogonal similarities are tried after the plain iteration gives up */
+const EIG_RETRIES = 3;
+
+/**
+ * Eigenvalues by the verifier's own capped port of EISPACK's hqr (JAMA's algorithm, as
+ * ml-matrix's EVD, and independent of the solvers' QR), after an exact power-of-2 scaling and
+ * balancing. If the iteration reaches its cap, it is run again on a few random similarities
+ * D⁻¹Q'AQD (Q orthogonal, D diagonal of powers of 2: same eigenvalues); if all give up, VerifierDidNotConverge is thrown,
+ * which verify() reports as a failed check ("the independent eigensolver did not converge"),
+ * never a hang. A matrix with a non-finite entry has no eigenvalues to compare: NaN pairs, so
+ * every check built on them fails (NaN compares false) instead of throwing.
  */
 export function safeEigenvalues(A: Matrix): Complex[] {
   const n = A.length;
@@ -120,8 +348,194 @@ export function safeEigenvalues(A: Matrix): Complex[] {
   if (!allFinite(A)) return Array.from({ length: n }, () => [NaN, NaN] as Complex);
   const k = scaleExponent(A);
   const As = balanced(scaled(A, -k));
-  const e = new EigenvalueDecomposition(new M(As), { assumeSymmetric: false });
-  return e.realEigenvalues.map((re, i) => [ldexp(re, k), ldexp(e.imaginaryEigenvalues[i], k)] as Complex);
+  let ev = cappedEigenvalues(As);
+  for (let t = 1; !ev && t <= EIG_RETRIES; t++) ev = cappedEigenvalues(reflected(As, 7919 * t));
+  if (!ev) throw new VerifierDidNotConverge(`the independent eigensolver did not converge on this ${n}x${n} matrix`);
+  return ev.map(([re, im]) => [ldexp(re, k), ldexp(im, k)] as Complex);
+}
+
+/**
+ * Singular values (decreasing) by Golub-Kahan-Reinsch as JAMA/ml-matrix's SVD has it, values
+ * only, with two changes: the matrix is first scaled by an exact power of 2 (ml-matrix's
+ * convergence test, MIN_VALUE + ε·|s|, never held for subnormal entries and it cycled
+ * forever), and an iteration cap (75 sweeps per singular value) after which
+ * VerifierDidNotConverge is thrown (verify() reports it as a failed check). Non-finite
+ * entries give NaN values (checks built on them fail).
+ */
+export function safeSingularValues(Ain: M | readonly (readonly number[])[]): number[] {
+  let rows = (Ain instanceof M ? Ain.to2DArray() : Ain.map((r) => Array.from(r))) as number[][];
+  if (rows.length === 0 || rows[0].length === 0) return [];
+  if (rows.length < rows[0].length) rows = rows[0].map((_, j) => rows.map((r) => r[j]));
+  const m = rows.length;
+  const n = rows[0].length;
+  if (!allFinite(rows)) return new Array<number>(n).fill(NaN);
+  const k0 = scaleExponent(rows);
+  const a = scaled(rows, -k0);
+  const sv = gkrValues(a, m, n);
+  if (!sv) throw new VerifierDidNotConverge(`the independent SVD did not converge on this ${m}x${n} matrix`);
+  return sv.map((v) => ldexp(v, k0));
+}
+
+/** m ≥ n; null when the cap is reached */
+function gkrValues(a: number[][], m: number, n: number): number[] | null {
+  const nu = Math.min(m, n);
+  const s = new Array<number>(Math.min(m + 1, n)).fill(0);
+  const e = new Array<number>(n).fill(0);
+  const work = new Array<number>(m).fill(0);
+  const nct = Math.min(m - 1, n);
+  const nrt = Math.max(0, Math.min(n - 2, m));
+  for (let k = 0; k < Math.max(nct, nrt); k++) {
+    if (k < nct) {
+      s[k] = 0;
+      for (let i = k; i < m; i++) s[k] = Math.hypot(s[k], a[i][k]);
+      if (s[k] !== 0) {
+        if (a[k][k] < 0) s[k] = -s[k];
+        for (let i = k; i < m; i++) a[i][k] /= s[k];
+        a[k][k] += 1;
+      }
+      s[k] = -s[k];
+    }
+    for (let j = k + 1; j < n; j++) {
+      if (k < nct && s[k] !== 0) {
+        let t = 0;
+        for (let i = k; i < m; i++) t += a[i][k] * a[i][j];
+        t = -t / a[k][k];
+        for (let i = k; i < m; i++) a[i][j] += t * a[i][k];
+      }
+      e[j] = a[k][j];
+    }
+    if (k < nrt) {
+      e[k] = 0;
+      for (let i = k + 1; i < n; i++) e[k] = Math.hypot(e[k], e[i]);
+      if (e[k] !== 0) {
+        if (e[k + 1] < 0) e[k] = -e[k];
+        for (let i = k + 1; i < n; i++) e[i] /= e[k];
+        e[k + 1] += 1;
+      }
+      e[k] = -e[k];
+      if (k + 1 < m && e[k] !== 0) {
+        for (let i = k + 1; i < m; i++) work[i] = 0;
+        for (let j = k + 1; j < n; j++) for (let i = k + 1; i < m; i++) work[i] += e[j] * a[i][j];
+        for (let j = k + 1; j < n; j++) {
+          const t = -e[j] / e[k + 1];
+          for (let i = k + 1; i < m; i++) a[i][j] += t * work[i];
+        }
+      }
+    }
+  }
+  let p = Math.min(n, m + 1);
+  if (nct < n) s[nct] = a[nct][nct];
+  if (m < p) s[p - 1] = 0;
+  if (nrt + 1 < p) e[nrt] = a[nrt][p - 1];
+  e[p - 1] = 0;
+  const pp = p - 1;
+  const eps = Number.EPSILON;
+  const tiny = 2 ** -966;
+  const cap = 75;
+  let passes = 0;
+  while (p > 0) {
+    if (++passes > cap) return null;
+    let k: number;
+    let kase: number;
+    for (k = p - 2; k >= -1; k--) {
+      if (k === -1) break;
+      if (Math.abs(e[k]) <= tiny + eps * (Math.abs(s[k]) + Math.abs(s[k + 1])) || Number.isNaN(e[k])) {
+        e[k] = 0;
+        break;
+      }
+    }
+    if (k === p - 2) kase = 4;
+    else {
+      let ks: number;
+      for (ks = p - 1; ks >= k; ks--) {
+        if (ks === k) break;
+        const t = (ks !== p ? Math.abs(e[ks]) : 0) + (ks !== k + 1 ? Math.abs(e[ks - 1]) : 0);
+        if (Math.abs(s[ks]) <= tiny + eps * t) {
+          s[ks] = 0;
+          break;
+        }
+      }
+      if (ks === k) kase = 3;
+      else if (ks === p - 1) kase = 1;
+      else {
+        kase = 2;
+        k = ks;
+      }
+    }
+    k++;
+    if (kase === 1) {
+      let f = e[p - 2];
+      e[p - 2] = 0;
+      for (let j = p - 2; j >= k; j--) {
+        const t = Math.hypot(s[j], f);
+        const cs = s[j] / t;
+        const sn = f / t;
+        s[j] = t;
+        if (j !== k) {
+          f = -sn * e[j - 1];
+          e[j - 1] = cs * e[j - 1];
+        }
+      }
+    } else if (kase === 2) {
+      let f = e[k - 1];
+      e[k - 1] = 0;
+      for (let j = k; j < p; j++) {
+        const t = Math.hypot(s[j], f);
+        const cs = s[j] / t;
+        const sn = f / t;
+        s[j] = t;
+        f = -sn * e[j];
+        e[j] = cs * e[j];
+      }
+    } else if (kase === 3) {
+      const scale = Math.max(Math.abs(s[p - 1]), Math.abs(s[p - 2]), Math.abs(e[p - 2]), Math.abs(s[k]), Math.abs(e[k]));
+      const sp = s[p - 1] / scale;
+      const spm1 = s[p - 2] / scale;
+      const epm1 = e[p - 2] / scale;
+      const sk = s[k] / scale;
+      const ek = e[k] / scale;
+      const b = ((spm1 + sp) * (spm1 - sp) + epm1 * epm1) / 2;
+      const c = sp * epm1 * (sp * epm1);
+      let shift = 0;
+      if (b !== 0 || c !== 0) {
+        shift = Math.sqrt(b * b + c);
+        if (b < 0) shift = -shift;
+        shift = c / (b + shift);
+      }
+      let f = (sk + sp) * (sk - sp) + shift;
+      let g = sk * ek;
+      for (let j = k; j < p - 1; j++) {
+        let t = Math.hypot(f, g) || Number.MIN_VALUE;
+        let cs = f / t;
+        let sn = g / t;
+        if (j !== k) e[j - 1] = t;
+        f = cs * s[j] + sn * e[j];
+        e[j] = cs * e[j] - sn * s[j];
+        g = sn * s[j + 1];
+        s[j + 1] = cs * s[j + 1];
+        t = Math.hypot(f, g) || Number.MIN_VALUE;
+        cs = f / t;
+        sn = g / t;
+        s[j] = t;
+        f = cs * e[j] + sn * s[j + 1];
+        s[j + 1] = -sn * e[j] + cs * s[j + 1];
+        g = sn * e[j + 1];
+        e[j + 1] = cs * e[j + 1];
+      }
+      e[p - 2] = f;
+    } else {
+      if (s[k] <= 0) s[k] = s[k] < 0 ? -s[k] : 0;
+      while (k < pp && s[k] < s[k + 1]) {
+        const t = s[k];
+        s[k] = s[k + 1];
+        s[k + 1] = t;
+        k++;
+      }
+      passes = 0;
+      p--;
+    }
+  }
+  return s.slice(0, nu);
 }
 
 /**

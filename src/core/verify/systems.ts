@@ -6,10 +6,10 @@
  * mathjs's matrix exponential of the augmented matrix instead of our Padé recursion; the
  * Lyapunov-based H2 norm through the dual (observability) Gramian by a Kronecker solve.
  */
-import { inverse, Matrix as M, SingularValueDecomposition, solve } from 'ml-matrix';
+import { inverse, Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
-import { froNorm, ldexp, safeEigenvalues, safeExpm, scaled, scaleExponent } from './numeric.js';
+import { froNorm, ldexp, safeEigenvalues, safeSingularValues, safeExpm, scaled, scaleExponent } from './numeric.js';
 
 export type C = Complex;
 
@@ -140,7 +140,7 @@ function ssCondition(args: Record<string, any>, s: C): number {
     big.set(i, n + i, -s[1]);
     big.set(n + i, i, s[1]);
   }
-  const sv = new SingularValueDecomposition(big, { computeLeftSingularVectors: false, computeRightSingularVectors: false }).diagonal;
+  const sv = safeSingularValues(big);
   const lo = sv[sv.length - 1];
   return lo > 0 ? sv[0] / lo : Infinity;
 }
@@ -264,7 +264,7 @@ function eigBackward(A: Matrix, z: C): number {
     big.set(i, n + i, z[1]);
     big.set(n + i, i, -z[1]);
   }
-  const sv = new SingularValueDecomposition(big, { computeLeftSingularVectors: false, computeRightSingularVectors: false }).diagonal;
+  const sv = safeSingularValues(big);
   return sv[sv.length - 1] / Math.max(Math.sqrt(nrm), 1e-300);
 }
 
@@ -573,7 +573,7 @@ function verifyStaticGain(tool: string, args: Record<string, any>, r: Record<str
       return [{ name: 'static gain', ok, value: r.h2, detail: disc ? 'no states: the pulse response is D at k = 0 only, so the norm is ‖D‖_F' : 'no states: continuous H2 norm is infinite unless D = 0 (then 0)' }];
     }
     case 'hinfnorm': {
-      const sd = new SingularValueDecomposition(Dm, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal[0] ?? 0;
+      const sd = safeSingularValues(Dm)[0] ?? 0;
       return [check('σmax(D)', Math.abs(sd - r.hinf) / Math.max(sd, 1e-300), 1e-12, 'no states: the gain is σmax(D) at every frequency (independent SVD)')];
     }
     case 'c2d': {
@@ -808,7 +808,7 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
             big.set(i, K + j, -v);
             big.set(N + i, j, v);
           }
-        const sv = new SingularValueDecomposition(big, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
+        const sv = safeSingularValues(big);
         worst = Math.max(worst, sv[sv.length - 1] / (norm + Math.hypot(zr, zi)));
       }
       return [check('zeros', worst, 1e-6, 'the system matrix loses rank at each zero')];
@@ -831,7 +831,7 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       if (!Number.isFinite(r.fpeak)) {
         // the peak is approached as ω → ∞: the norm is σmax(D)
         const D = new M(args.D && args.D.length ? args.D : [[0]]);
-        const sd = new SingularValueDecomposition(D, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal[0] ?? 0;
+        const sd = safeSingularValues(D)[0] ?? 0;
         return [check('peak at infinity', Math.abs(sd - r.hinf) / Math.max(r.hinf, 1e-300), 1e-8, 'the norm equals σmax(D), the gain as ω → ∞')];
       }
       const sigmaAt = (w: number) => {
@@ -840,7 +840,7 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
         const p = h.re.rows, m = h.re.columns;
         const big = new M(2 * p, 2 * m);
         big.setSubMatrix(h.re, 0, 0).setSubMatrix(h.im.clone().mul(-1), 0, m).setSubMatrix(h.im, p, 0).setSubMatrix(h.re, p, m);
-        return new SingularValueDecomposition(big, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal[0];
+        return safeSingularValues(big)[0];
       };
       // relative to the larger of the two (a zero norm, C = 0, is 0 against 0, not 0/0)
       const sPeak = sigmaAt(r.fpeak);

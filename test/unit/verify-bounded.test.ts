@@ -1,0 +1,103 @@
+/**
+ * Issue 11, found by the fuzz: the verifier's independent kernels are bounded. ml-matrix's EVD
+ * (JAMA's hqr2, no iteration cap) never returned on skew-symmetric matrices and its SVD cycled
+ * forever on subnormal entries; the verifier now uses its own capped ports (verify/numeric.ts),
+ * so every call answers or refuses with the reason. Calls go through callTool with a 10 s
+ * budget, so a hang fails the test with the budget's error rather than a timing assertion.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { callTool } from '../../src/core/tools/runner.js';
+import { isControlError } from '../../src/core/errors.js';
+import { cappedEigenvalues, ldexp, safeEigenvalues, safeSingularValues } from '../../src/core/verify/numeric.js';
+
+const SKEW3 = [
+  [0, 1, 2],
+  [-1, 0, 3],
+  [-2, -3, 0],
+];
+const W = Math.sqrt(14); // eigenvalues of SKEW3: 0, ±i√(1² + 2² + 3²)
+
+/** the call's result, or its ControlError message; anything else (an internal error) fails */
+async function answer(tool: string, args: Record<string, unknown>): Promise<{ result?: Record<string, any>; refusal?: string }> {
+  try {
+    const r = await callTool(tool, args, { timeoutS: 10 });
+    return { result: r.result };
+  } catch (e) {
+    assert.ok(isControlError(e), `${tool}: internal error: ${(e as Error).message}`);
+    assert.doesNotMatch((e as Error).message, /time budget/, `${tool} ran into the time budget`);
+    return { refusal: (e as Error).message };
+  }
+}
+
+function sortedByIm(ev: [number, number][]): [number, number][] {
+  return ev.slice().sort((a, b) => a[1] - b[1]);
+}
+
+test('eig of the skew-symmetric [[0,1,2],[-1,0,3],[-2,-3,0]] is 0, ±i√14 (closed form), verified, at once', async () => {
+  const r = await answer('eig', { A: SKEW3 });
+  assert.ok(r.result, r.refusal);
+  const ev = sortedByIm(r.result.eigenvalues);
+  const want = [
+    [0, -W],
+    [0, 0],
+    [0, W],
+  ];
+  ev.forEach((z, i) => assert.ok(Math.hypot(z[0] - want[i][0], z[1] - want[i][1]) < 1e-12, JSON.stringify(ev)));
+});
+
+test('the verifier\'s eigenvalues of skew-symmetric matrices: 0, ±i√14, and random ones converge (Σ|λ|² = ‖A‖F², Re λ = 0)', () => {
+  const ev = sortedByIm(safeEigenvalues(SKEW3));
+  assert.ok(Math.abs(ev[0][1] + W) < 1e-12 && Math.abs(ev[1][1]) < 1e-12 && Math.abs(ev[2][1] - W) < 1e-12, JSON.stringify(ev));
+  for (const z of ev) assert.ok(Math.abs(z[0]) < 1e-12);
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  for (let t = 0; t < 300; t++) {
+    const n = 2 + (t % 9);
+    const A = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) A[j][i] = -(A[i][j] = rnd() < -0.6 ? 0 : rnd() * 5);
+    const e = cappedEigenvalues(A);
+    assert.ok(e, `no convergence on ${JSON.stringify(A)}`);
+    const f = A.flat().reduce((s, x) => s + x * x, 0);
+    const g = e.reduce((s, z) => s + z[0] * z[0] + z[1] * z[1], 0);
+    assert.ok(Math.abs(f - g) <= 1e-12 * Math.max(f, 1), `${f} vs ${g}`);
+    for (const z of e) assert.ok(Math.abs(z[0]) <= 1e-12 * Math.max(Math.sqrt(f), 1));
+  }
+  // the zero matrix (hqr's test |h(l,l-1)| < ε·norm never held when the norm is 0)
+  assert.deepEqual(cappedEigenvalues([[0, 0], [0, 0]]), [[0, 0], [0, 0]]);
+});
+
+test('h2norm, hinfnorm, dcgain and nyquist with the skew-symmetric A answer at once (poles on the axis: unbounded, infinite)', async () => {
+  const sys = { A: SKEW3, B: [[1], [0], [0]], C: [[1, 0, 0]] };
+  const h2 = await answer('h2norm', sys);
+  assert.equal(h2.result?.h2, Infinity, JSON.stringify(h2)); // a pole on the axis: infinite
+  const hinf = await answer('hinfnorm', sys);
+  assert.equal(hinf.result?.hinf, Infinity, JSON.stringify(hinf));
+  const dc = await answer('dcgain', sys);
+  assert.equal(Math.abs(dc.result?.gain[0][0]), Infinity, JSON.stringify(dc)); // the pole at s = 0
+  const ny = await answer('nyquist', sys);
+  assert.ok(ny.result || ny.refusal);
+});
+
+test('the verifier\'s singular values of a matrix of subnormal numbers: computed (ml-matrix cycled forever), σ² sums to ‖A‖F² and Πσ = |det A|', () => {
+  const A = [
+    [-1.3947e-320, 2.105e-321, -1.851e-320, 1.2757e-320],
+    [2.9466e-320, 3.13e-321, -5.133e-321, -1.7307e-320],
+    [2.2e-321, -6.334e-321, 6.146e-321, -1.3187e-320],
+    [1.194e-320, 1.589e-320, -1.486e-320, 5.88e-321],
+  ];
+  const sv = safeSingularValues(A);
+  assert.equal(sv.length, 4);
+  // in units of 2^-1070 (exact for these subnormals) the identities are ordinary doubles; the
+  // subnormal results themselves are within their resolution 2^-1074 (1/16 in those units)
+  const B = A.map((r) => r.map((v) => ldexp(v, 1070)));
+  const s = safeSingularValues(B);
+  sv.forEach((v, i) => assert.ok(Math.abs(ldexp(v, 1070) - s[i]) <= 1 / 16, `${sv} vs ${s}`));
+  const f = B.flat().reduce((a, x) => a + x * x, 0);
+  assert.ok(Math.abs(s.reduce((a, x) => a + x * x, 0) - f) <= 1e-12 * f, `${s} ${f}`);
+  const det = (M: number[][]): number =>
+    M.length === 1 ? M[0][0] : M[0].reduce((acc, v, j) => acc + (j % 2 ? -1 : 1) * v * det(M.slice(1).map((r) => r.filter((_, k) => k !== j))), 0);
+  const d = Math.abs(det(B));
+  assert.ok(Math.abs(s.reduce((a, x) => a * x, 1) - d) <= 1e-9 * d, `${s} ${d}`);
+  for (let i = 1; i < 4; i++) assert.ok(sv[i] <= sv[i - 1]);
+});
