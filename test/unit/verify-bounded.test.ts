@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { callTool } from '../../src/core/tools/runner.js';
 import { isControlError } from '../../src/core/errors.js';
 import { cappedEigenvalues, ldexp, safeEigenvalues, safeSingularValues } from '../../src/core/verify/numeric.js';
+import { singularValuesOf } from '../../src/core/linalg/svd.js';
 
 const SKEW3 = [
   [0, 1, 2],
@@ -100,4 +101,32 @@ test('the verifier\'s singular values of a matrix of subnormal numbers: computed
   const d = Math.abs(det(B));
   assert.ok(Math.abs(s.reduce((a, x) => a * x, 1) - d) <= 1e-9 * d, `${s} ${d}`);
   for (let i = 1; i < 4; i++) assert.ok(sv[i] <= sv[i - 1]);
+});
+
+const SUB4 = [
+  [-1.3947e-320, 2.105e-321, -1.851e-320, 1.2757e-320],
+  [2.9466e-320, 3.13e-321, -5.133e-321, -1.7307e-320],
+  [2.2e-321, -6.334e-321, 6.146e-321, -1.3187e-320],
+  [1.194e-320, 1.589e-320, -1.486e-320, 5.88e-321],
+];
+
+test('analyse of a 4x4 matrix of subnormal numbers is refused at once with the reason (its SVD in defectiveOnBoundary looped until the budget)', async () => {
+  const r = await answer('analyse', { A: SUB4 });
+  assert.ok(r.refusal, JSON.stringify(r.result));
+  assert.match(r.refusal, /too slow for double precision/);
+  assert.match(r.refusal, /Rescale the time unit/);
+  // discrete, the same matrix is a deadbeat-like model: every |z| is near 0, stable
+  const d = await answer('analyse', { A: SUB4, Ts: 1 });
+  assert.equal(d.result?.stability, 'stable', JSON.stringify(d));
+  // the solvers' SVD of it, in unit scale: equal to the verifier's independent one
+  const a = singularValuesOf(SUB4);
+  const b = safeSingularValues(SUB4);
+  a.forEach((v, i) => assert.ok(Math.abs(v - b[i]) <= 2 * 2 ** -1074, `${a} vs ${b}`));
+});
+
+test('analyse of the same matrix times 2^1040 (entries near 1e-7) is answered, its boundary modes not defective', async () => {
+  const A = SUB4.map((r) => r.map((v) => ldexp(v, 1040)));
+  const r = await answer('analyse', { A, B: [[1], [0], [0], [0]] });
+  assert.ok(r.result, r.refusal);
+  assert.deepEqual(r.result.defective, []);
 });

@@ -12,6 +12,7 @@ import { matrix, sampleTime } from '../tools/schema.js';
 import type { ToolDef } from '../tools/types.js';
 import type { Complex, Matrix } from '../types.js';
 import { getToolRunner } from './registry.js';
+import { singularValuesOf, unitScaled } from '../linalg/svd.js';
 
 export type Stability = 'stable' | 'marginal' | 'unstable';
 
@@ -86,7 +87,8 @@ function restrictedModes(A: Matrix, Mx: Matrix, r: number, complement: 'range' |
   // is spanned by its trailing right singular vectors. Both come from the V of an SVD.
   const T = complement === 'range' ? new M(Mx).transpose() : new M(Mx);
   const padded = T.rows >= n ? T : new M(n, n).setSubMatrix(T, 0, 0);
-  const svd = new SingularValueDecomposition(padded, { computeLeftSingularVectors: false, autoTranspose: false });
+  // in unit scale (exact, same V): ml-matrix's SVD cycled forever on subnormal entries
+  const svd = new SingularValueDecomposition(new M(unitScaled(padded.to2DArray()).rows), { computeLeftSingularVectors: false, autoTranspose: false });
   const V = svd.rightSingularVectors; // n x n, columns ordered by decreasing singular value
   const V2 = V.subMatrix(0, n - 1, r, n - 1);
   const A22 = V2.transpose().mmul(new M(A)).mmul(V2).to2DArray();
@@ -129,7 +131,9 @@ function defectiveOnBoundary(A: Matrix, boundary: Complex[]): Complex[] {
         M.set(i, n + i, im);
         M.set(n + i, i, -im);
       }
-    const sv = new SingularValueDecomposition(M, { computeLeftSingularVectors: false, computeRightSingularVectors: false }).diagonal;
+    // in unit scale and back (exact): ml-matrix's SVD cycled forever on a matrix of entries
+    // near 1e-320 (analyse of a 4x4 one never returned)
+    const sv = singularValuesOf(M.to2DArray());
     // a rank tolerance that sees through the eigenvalue scatter of a Jordan block
     const tol = Math.max(sv[0] ?? 0, 1) * 1e-8;
     const rank = sv.filter((x) => x > tol).length;
@@ -161,6 +165,17 @@ export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; T
     boundary: eigenvalues.filter((_, i) => cls[i] === 0),
     defective,
   };
+  // a mode slower than 1/1.8e308 (A with entries near 1e-320) has a time constant that
+  // overflows: refused with the reason rather than an Infinity the contract does not allow
+  const slow = out.modes.find((m) => [m.wn, m.zeta, m.tau].some((v) => v !== undefined && !Number.isFinite(v)));
+  if (slow) {
+    let mx = 0;
+    for (const r of A) for (const v of r) mx = Math.max(mx, Math.abs(v));
+    throw new ControlError(
+      `analyse: the mode at ${slow.value[0].toExponential(2)}${slow.value[1] ? ` ${slow.value[1] < 0 ? '-' : '+'} ${Math.abs(slow.value[1]).toExponential(2)}j` : ''} is too slow for double precision: its time constant or natural frequency is not a finite number (A has entries of order ${mx.toExponential(0)}). Rescale the time unit so that A's entries are nearer 1.`,
+      'numerical',
+    );
+  }
   const isBad = (z: Complex) => classify(z, discrete, tol) >= 0;
   if (args.B !== undefined) {
     const B = checkMatrix(args.B, 'B');
