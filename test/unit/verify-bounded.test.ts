@@ -11,6 +11,8 @@ import { callTool } from '../../src/core/tools/runner.js';
 import { isControlError } from '../../src/core/errors.js';
 import { cappedEigenvalues, ldexp, safeEigenvalues, safeSingularValues } from '../../src/core/verify/numeric.js';
 import { singularValuesOf } from '../../src/core/linalg/svd.js';
+import { sigmaMax } from '../../src/core/solvers/norms.js';
+import { verify } from '../../src/core/verify/index.js';
 
 const SKEW3 = [
   [0, 1, 2],
@@ -129,4 +131,34 @@ test('analyse of the same matrix times 2^1040 (entries near 1e-7) is answered, i
   const r = await answer('analyse', { A, B: [[1], [0], [0], [0]] });
   assert.ok(r.result, r.refusal);
   assert.deepEqual(r.result.defective, []);
+});
+
+test('hinfnorm of a stable 2x2 model with B near 1e300 and D != 0 is 1.9413467463329e299 at 0.5918 rad/s (SciPy, test/fixtures/failclosed/hinf_huge.py), not "internal error"', async () => {
+  const r = await answer('hinfnorm', {
+    A: [[-2.8, 0.5], [0.2, -2.4]],
+    B: [[-1e300, 4e299], [-1.5e300, 1.5e300]],
+    C: [[-0.15, -0.11], [1.3, -0.75]],
+    D: [[-0.8, -0.87], [0.49, 0.51]],
+  });
+  assert.ok(r.result, r.refusal);
+  assert.ok(Math.abs(r.result.hinf / 1.941346746332924e299 - 1) < 1e-12, String(r.result.hinf));
+  assert.ok(Math.abs(r.result.fpeak - 0.5918328585025585) < 1e-5, String(r.result.fpeak));
+});
+
+test('hinfnorm of A = -2, B = 1e300, C = D = 1 is 1e300/2 + 1 = 5e299 at w = 0 (closed form), not Infinity said to be "a pole on or beyond the stability boundary"', async () => {
+  const r = await answer('hinfnorm', { A: [[-2]], B: [[1e300]], C: [[1]], D: [[1]] });
+  assert.ok(r.result, r.refusal);
+  assert.ok(Math.abs(r.result.hinf / 5e299 - 1) < 1e-14, String(r.result.hinf));
+  assert.equal(r.result.fpeak, 0);
+  // an infinite norm for a stable A is a failed check that says so, not a pole that is not there
+  const v = verify('hinfnorm', { A: [[-2]], B: [[1]], C: [[1]], D: [[1]] }, { hinf: Infinity, fpeak: 0 })!;
+  assert.equal(v.ok, false);
+  assert.doesNotMatch(v.checks.map((c) => c.detail).join(' '), /A has a pole on or beyond/);
+  assert.match(v.checks.map((c) => c.detail).join(' '), /every pole of A is inside the stability boundary/);
+  const h2 = verify('h2norm', { A: [[-2]], B: [[1]], C: [[1]] }, { h2: Infinity })!;
+  assert.equal(h2.ok, false);
+  assert.match(h2.checks.map((c) => c.detail).join(' '), /every pole of A is inside the stability boundary/);
+  // σmax of an overflowed frequency response is Infinity, not a TypeError from the eigensolver
+  assert.equal(sigmaMax([[Infinity, 1], [1, 1]], [[0, 0], [0, 0]]), Infinity);
+  assert.ok(Math.abs(sigmaMax([[1e200, 0], [0, 3e199]], [[0, 0], [0, 1e200]]) / (Math.hypot(3, 10) * 1e199) - 1) < 1e-15); // max(1e200, |3e199 + 1e200j|)
 });

@@ -55,8 +55,21 @@ export function h2norm(sys: SS): number {
 
 // ------------------------------------------------------------------ H-infinity
 
-/** largest singular value of a complex p x m matrix (re, im) */
-export function sigmaMax(re: Mat, im: Mat): number {
+/**
+ * largest singular value of a complex p x m matrix (re, im), computed on the matrix scaled by
+ * the power of 2 of its largest entry (H^H H of entries near 1e200 overflowed, and the
+ * eigensolver threw a TypeError on the Infinity); Infinity when an entry is not finite
+ */
+export function sigmaMax(re0: Mat, im0: Mat): number {
+  let mx = 0;
+  for (const M of [re0, im0]) for (const r of M) for (const v of r) mx = Math.max(mx, Math.abs(v));
+  if (!(mx <= Number.MAX_VALUE)) return mx === Infinity ? Infinity : NaN;
+  if (mx === 0) return 0;
+  const k = pow2Exp(re0.concat(im0));
+  return times2k([[sigmaMaxUnit(times2k(re0, -k), times2k(im0, -k))]], k)[0][0];
+}
+
+function sigmaMaxUnit(re: Mat, im: Mat): number {
   const p = re.length;
   const m = p ? re[0].length : 0;
   if (p === 1 || m === 1) {
@@ -262,7 +275,7 @@ export function hinfnorm(sys: SS): HinfResult {
     const Bc = scale(FB, r2);
     const Cc = scale(CF, r2);
     const Dc = add(D, matmul(C, FB), -1);
-    const res = hinfContinuous(Ac, Bc, Cc, Dc);
+    const res = finiteOrRefused(hinfContinuous(Ac, Bc, Cc, Dc));
     let th = res.fpeak === Infinity ? Math.PI : 2 * Math.atan(res.fpeak);
     if (flip) th = Math.PI - th;
     return { hinf: res.hinf, fpeak: th / Ts };
@@ -270,7 +283,16 @@ export function hinfnorm(sys: SS): HinfResult {
   let worst: [number, number] | undefined;
   for (const e of ev) if (e[0] >= -1e3 * EPS * nrm && (!worst || e[0] > worst[0])) worst = e;
   if (worst) return { hinf: Infinity, fpeak: Math.abs(worst[1]) };
-  return hinfContinuous(A, B, C, D);
+  return finiteOrRefused(hinfContinuous(A, B, C, D));
+}
+
+/** a stable model's norm that overflowed is refused with the reason, never an Infinity that reads as "unstable" */
+function finiteOrRefused(r: HinfResult): HinfResult {
+  if (Number.isFinite(r.hinf)) return r;
+  throw new ControlError(
+    'hinfnorm: every pole of A is inside the stability boundary, so the norm is finite, but the gain overflowed double precision on the way (entries of B, C or D of extreme size); rescale the inputs or outputs so that their entries are nearer 1.',
+    'numerical',
+  );
 }
 
 // ------------------------------------------------------------------ extreme input and output scales
@@ -300,8 +322,11 @@ function ioScaled(sys: SS): { sys: SS; k: number } {
   const kc = pow2Exp(sys.C);
   if (Math.abs(kb) <= 100 && Math.abs(kc) <= 100) return { sys, k: 0 };
   const k = kb + kc;
-  // D scales with B·C; leave the model as it is when that would push D out of range
-  if (sys.D.some((r) => r.some((v) => v !== 0)) && Math.abs(pow2Exp(sys.D) - k) > 900) return { sys, k: 0 };
+  // D scales with B·C; leave the model as it is when that would make D overflow (B, C far
+  // below 1, D near 1: the norm is then σmax(D) to rounding anyway). A D that becomes tiny is
+  // kept: it is below the rounding of the scaled gain (A = -2, B = 1e300, C = D = 1 was left
+  // unscaled, B·B' overflowed and the norm came out Infinity for a stable model)
+  if (sys.D.some((r) => r.some((v) => v !== 0)) && pow2Exp(sys.D) - k > 900) return { sys, k: 0 };
   return { sys: { ...sys, B: times2k(sys.B, -kb), C: times2k(sys.C, -kc), D: times2k(sys.D, -k) }, k };
 }
 

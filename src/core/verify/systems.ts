@@ -817,7 +817,17 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       if (!Number.isFinite(r.h2)) {
         const hasD = !isDiscrete(args) && (args.D ?? []).flat().some((v: number) => v !== 0);
         const unstable = independentEigs(args.A).some(([re, im]) => (isDiscrete(args) ? Math.hypot(re, im) >= 1 - 1e-9 : re >= -1e-9 * Math.max(1, cabs([re, im]))));
-        return [{ name: 'unbounded', ok: hasD || unstable, detail: hasD ? 'D ≠ 0 in continuous time makes the H2 norm infinite' : 'a pole on or beyond the stability boundary makes the H2 norm infinite' }];
+        return [
+          {
+            name: 'unbounded',
+            ok: hasD || unstable,
+            detail: hasD
+              ? 'D ≠ 0 in continuous time makes the H2 norm infinite'
+              : unstable
+                ? 'a pole on or beyond the stability boundary makes the H2 norm infinite'
+                : 'the H2 norm is given as infinite, but every pole of A is inside the stability boundary (independent eigensolver) and D = 0, so it is finite',
+          },
+        ];
       }
       if (args.A.length > 20) return undefined;
       // h2² = trace(Bᵀ W B) (+ trace(DᵀD) discrete), AᵀW + WA + CᵀC = 0 or AᵀWA − W + CᵀC = 0
@@ -826,7 +836,11 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
     case 'hinfnorm': {
       if (!Number.isFinite(r.hinf)) {
         const bad = independentEigs(args.A).some(([re, im]) => (isDiscrete(args) ? Math.hypot(re, im) >= 1 - 1e-9 : re >= -1e-9 * Math.max(1, cabs([re, im]))));
-        return [{ name: 'unbounded', ok: bad, detail: 'A has a pole on or beyond the stability boundary, so the gain is unbounded' }];
+        return [
+          bad
+            ? { name: 'unbounded', ok: true, detail: 'A has a pole on or beyond the stability boundary, so the gain is unbounded' }
+            : { name: 'unbounded', ok: false, detail: 'the norm is given as infinite, but every pole of A is inside the stability boundary (independent eigensolver), so the gain is bounded' },
+        ];
       }
       if (!Number.isFinite(r.fpeak)) {
         // the peak is approached as ω → ∞: the norm is σmax(D)
