@@ -1,7 +1,7 @@
 /**
- * Validated execution of a tool from the table: coercion of loosely typed arguments (as a
- * language model or a user writes them), JSON Schema validation by ajv, a size limit, the
- * solver, and the independent verifier. Every front end calls tools through here.
+ * The arguments of a tool call: coercion of loosely typed arguments (as a language model or a
+ * user writes them), JSON Schema validation by ajv, and the size limits. `runner.ts` callTool
+ * prepares every call here, then solves and verifies it on a solver thread.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ControlError, quoteInput } from '../errors.js';
@@ -213,7 +213,10 @@ export function prepareArgs(
   return { tool, args };
 }
 
-/** runs a tool on raw arguments; returns the full-precision result or throws ControlError */
+/**
+ * Runs a tool on raw arguments on this thread, unverified and unbounded in time: for the
+ * solvers' own unit tests only. Every front end runs tools through `callTool` (runner.ts).
+ */
 export function runTool(name: string, raw: Record<string, unknown>, opts: CallOptions = {}): Record<string, unknown> {
   const { tool, args } = prepareArgs(name, raw, opts);
   return tool.run(args);
