@@ -162,3 +162,17 @@ test('hinfnorm of A = -2, B = 1e300, C = D = 1 is 1e300/2 + 1 = 5e299 at w = 0 (
   assert.equal(sigmaMax([[Infinity, 1], [1, 1]], [[0, 0], [0, 0]]), Infinity);
   assert.ok(Math.abs(sigmaMax([[1e200, 0], [0, 3e199]], [[0, 0], [0, 1e200]]) / (Math.hypot(3, 10) * 1e199) - 1) < 1e-15); // max(1e200, |3e199 + 1e200j|)
 });
+
+test('place refuses with the reason what it cannot answer: a pole below the rounding level of A − BK, entries near 1e-308 or 1e100', async () => {
+  const r = await answer('place', { A: [[-7.3e29]], B: [[7.6e29]], poles: [-6.69] });
+  assert.match(r.refusal ?? '', /the pole -6\.69 is below the rounding level of A − BK/, JSON.stringify(r));
+  for (const [A, B] of [
+    [[[1e-308]], [[1e-308]]],
+    [[[1e-308, 2e-308], [0, -1e-308]], [[1e-308], [1e-308]]],
+    [[[1e100]], [[1e100]]],
+  ])
+    assert.match((await answer('place', { A, B, poles: A.map((_, i) => -1 - i) })).refusal ?? '', /between 1e-60 and 1e60/);
+  // within range and resolvable: placed (closed form: K = (a − p)/b)
+  const ok = await answer('place', { A: [[-7.3e3]], B: [[7.6e3]], poles: [-6.69] });
+  assert.ok(Math.abs(ok.result?.K[0][0] - (-7.3e3 + 6.69) / 7.6e3) < 1e-15, JSON.stringify(ok));
+});

@@ -37,9 +37,9 @@ import type { Complex, Matrix } from '../types.js';
 import { complexList, matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare } from '../tools/args.js';
 import {
-  block, controllabilityStaircaseFactored, eigvalsSorted, eye, fromRows, luFactor, luSolve, luSolveRight, mul, mulNT, mulTN, toRows, transpose, zeros, type Mat,
+  block, controllabilityStaircaseFactored, eigvalsSorted, EPS, eye, fromRows, luFactor, luSolve, luSolveRight, mul, mulNT, mulTN, normF, toRows, transpose, zeros, type Mat,
 } from '../linalg/index.js';
-import { cplx } from './_sys.js';
+import { cplx, scaleGuard } from './_sys.js';
 
 /** cap on the KNV sweeps (each O(n^3)) */
 const MAX_SWEEPS = 2;
@@ -517,6 +517,28 @@ export interface PlaceResult {
   sweeps?: number;
 }
 
+/**
+ * A requested pole below the rounding level of A − BK (ε(‖A‖ + ‖BK‖): the closed loop is formed
+ * by cancellation of entries that large) that did not come out to 1e-6 of itself is refused with
+ * the reason: A = -7.3e29, B = 7.6e29 and a pole at -6.69 gave K with eig(A − BK) = 0. (A pole
+ * at 0 is placed to that level, which is all there is.)
+ */
+function unresolvedPole(poles: Complex[], eigs: Complex[], level: number): void {
+  const left = eigs.slice();
+  for (const p of poles) {
+    let bi = 0;
+    for (let i = 1; i < left.length; i++) if (Math.hypot(left[i][0] - p[0], left[i][1] - p[1]) < Math.hypot(left[bi][0] - p[0], left[bi][1] - p[1])) bi = i;
+    const z = left.splice(bi, 1)[0];
+    const size = Math.hypot(p[0], p[1]);
+    if (!z || size === 0 || size >= 1e3 * level) continue;
+    if (Math.hypot(z[0] - p[0], z[1] - p[1]) <= 1e-6 * size) continue;
+    throw new ControlError(
+      `place: the pole ${fmtPole(p)} is below the rounding level of A − BK (about ${level.toExponential(1)}: A and BK have entries of order ${(level / EPS).toExponential(0)} that cancel), so it cannot be placed in double precision (eig(A − BK) came out at ${fmtPole(z)}). Rescale time (A, and the poles, by the same factor) so that A's entries are nearer the poles.`,
+      'numerical',
+    );
+  }
+}
+
 export function place(Ain: Matrix, Bin: Matrix, polesIn: unknown[]): PlaceResult {
   const n = Ain.length;
   const m = Bin[0].length;
@@ -561,8 +583,11 @@ export function place(Ain: Matrix, Bin: Matrix, polesIn: unknown[]): PlaceResult
   }
   const K = transpose(st.mulZ(transpose(Kt))); // K = K~ Z' = (Z K~')'
   const Acl = mul(B, K);
+  const level = EPS * (normF(A) + normF(Acl)); // the rounding level of A − BK, formed by cancellation
   for (let i = 0; i < Acl.d.length; i++) Acl.d[i] = A.d[i] - Acl.d[i];
-  const achieved = eigvalsSorted(Acl).map(([re, im]) => cplx(re, im));
+  const eigs = eigvalsSorted(Acl);
+  unresolvedPole(poles, eigs, level);
+  const achieved = eigs.map(([re, im]) => cplx(re, im));
   return { K: toRows(K), poles: achieved, Acl: toRows(Acl), sweeps };
 }
 
@@ -599,6 +624,9 @@ export const tools: ToolDef[] = [
       if (B.length !== n) throw new ControlError(`B has ${B.length} rows but A is ${n}x${n}; B must have ${n} rows.`);
       if (!B[0]?.length) throw new ControlError('B has no columns: place needs at least one input.');
       if (!Array.isArray(args.poles)) throw new ControlError('poles must be a list of numbers or [re, im] pairs.');
+      // entries beyond 1e±60 are refused as the other tools do: near 1e-308, K overflowed or
+      // came out NaN; near 1e100, poles came out of order 1e84
+      scaleGuard({ A, B, C: [[1]], D: [[0]], n, m: B[0].length, p: 1, Ts: 0 }, 'place');
       const r = place(A, B, args.poles);
       return { K: r.K, poles: r.poles, Acl: r.Acl };
     },
