@@ -73,7 +73,8 @@ export function registerSolveTests(): void {
   test('solve thread: the chat\'s stop button ends an n = 200 care at once, and its thread stops computing', async () => {
     await vscode.commands.executeCommand('workbench.action.chat.newChat');
     const pending = vscode.commands.executeCommand<Result | undefined>('workbench.action.chat.open', { query: CARE_200, modelSelector: { vendor: 'control' }, blockOnResponse: true });
-    await new Promise((r) => setTimeout(r, 1500));
+    // well inside the solve (seconds), after its progress (300 ms) would show
+    await new Promise((r) => setTimeout(r, 800));
     const t = performance.now();
     await vscode.commands.executeCommand('workbench.action.chat.cancel');
     await pending;
