@@ -94,7 +94,7 @@ export async function runVsixTests(record, { budgetMs = 90_000 } = {}) {
     });
     if (!installedOk) return;
 
-    await step('vsix: carries its three bundles and only linux-x64 native binaries (node-llama-cpp, onnxruntime-node, sharp)', () => {
+    await step('vsix: carries its bundles (extension, CLI, solver and index threads) and only linux-x64 native binaries (node-llama-cpp, onnxruntime-node, sharp)', () => {
       const nm = join(installed, 'node_modules');
       const llama = readdirSync(join(nm, '@node-llama-cpp'));
       if (llama.join() !== 'linux-x64') throw new Error(`@node-llama-cpp/: ${llama.join(', ')}`);
