@@ -216,10 +216,43 @@ export function luFactor(A: Mat): LU {
       singular = true;
       continue;
     }
-    for (let i = k + 1; i < n; i++) {
-      const l = (lu[i * n + k] /= pk);
-      if (l === 0) continue;
-      for (let j = k + 1; j < n; j++) lu[i * n + j] -= l * lu[k * n + j];
+    // four (then two) rows a step (each row's numbers as one at a time; row k is loaded once)
+    const ok = k * n;
+    let i = k + 1;
+    for (; i + 3 < n; i += 4) {
+      const o1 = i * n, o2 = o1 + n, o3 = o2 + n, o4 = o3 + n;
+      const l1 = (lu[o1 + k] /= pk), l2 = (lu[o2 + k] /= pk), l3 = (lu[o3 + k] /= pk), l4 = (lu[o4 + k] /= pk);
+      if (l1 !== 0 && l2 !== 0 && l3 !== 0 && l4 !== 0)
+        for (let j = k + 1; j < n; j++) {
+          const u = lu[ok + j];
+          lu[o1 + j] -= l1 * u;
+          lu[o2 + j] -= l2 * u;
+          lu[o3 + j] -= l3 * u;
+          lu[o4 + j] -= l4 * u;
+        }
+      else {
+        if (l1 !== 0) for (let j = k + 1; j < n; j++) lu[o1 + j] -= l1 * lu[ok + j];
+        if (l2 !== 0) for (let j = k + 1; j < n; j++) lu[o2 + j] -= l2 * lu[ok + j];
+        if (l3 !== 0) for (let j = k + 1; j < n; j++) lu[o3 + j] -= l3 * lu[ok + j];
+        if (l4 !== 0) for (let j = k + 1; j < n; j++) lu[o4 + j] -= l4 * lu[ok + j];
+      }
+    }
+    for (; i + 1 < n; i += 2) {
+      const o1 = i * n, o2 = o1 + n;
+      const l1 = (lu[o1 + k] /= pk), l2 = (lu[o2 + k] /= pk);
+      if (l1 !== 0 && l2 !== 0)
+        for (let j = k + 1; j < n; j++) {
+          const u = lu[ok + j];
+          lu[o1 + j] -= l1 * u;
+          lu[o2 + j] -= l2 * u;
+        }
+      else if (l1 !== 0) for (let j = k + 1; j < n; j++) lu[o1 + j] -= l1 * lu[ok + j];
+      else if (l2 !== 0) for (let j = k + 1; j < n; j++) lu[o2 + j] -= l2 * lu[ok + j];
+    }
+    if (i < n) {
+      const o = i * n;
+      const l = (lu[o + k] /= pk);
+      if (l !== 0) for (let j = k + 1; j < n; j++) lu[o + j] -= l * lu[ok + j];
     }
   }
   return { n, lu, piv, singular };

@@ -27,9 +27,12 @@
  * 2-8 inputs) the mean log10 pole error was -8.2 with no sweep, -9.4 after one, -9.5 after
  * two, -9.5 after three and five; a sweep that raises |det X| (unit columns) by less than 5 %
  * a column ends the loop earlier. Then K = B1^+ (At - X Lambda X^-1)(1:r, :) Z'.
- * Cost O(r n^3): n = 200, 3 inputs, 18-27 s before; now about 130 ms of CPU (staircase 20,
- * subspaces 19, X^-1 14, two sweeps 36, eig(A - BK) for the reported poles 34) against
- * Octave's 43 ms; one input 57 ms against 37 ms.
+ * Cost O(r n^3): n = 200, 3 inputs, 18-27 s before; then about 134 ms of CPU; now about 89 ms
+ * (staircase 12, subspaces 20, X^-1 7, two sweeps 26, eig(A - BK) for the reported poles 25)
+ * against Octave's 43 ms; one input 39 ms against 37 ms. The hot loops (Householder updates,
+ * LU, the eliminations, the X^-1 updates) run two to four rows or columns a step: each
+ * row's numbers are the same operations in the same order as one at a time, so the results
+ * are bit for bit those of the plain loops, with fewer loads and stores.
  */
 import { ControlError } from '../errors.js';
 import type { ToolDef } from '../tools/types.js';
@@ -37,7 +40,7 @@ import type { Complex, Matrix } from '../types.js';
 import { complexList, matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare } from '../tools/args.js';
 import {
-  block, controllabilityStaircaseFactored, eigvalsSorted, EPS, eye, fromRows, luFactor, luSolve, luSolveRight, mul, mulNT, mulTN, normF, toRows, transpose, zeros, type Mat,
+  block, controllabilityStaircaseFactored, eigvalsSorted, EPS, eye, fromRows, luFactor, luSolve, luSolveRight, type LU, mul, mulNT, mulTN, normF, toRows, transpose, zeros, type Mat,
 } from '../linalg/index.js';
 import { cplx, scaleGuard } from './_sys.js';
 
@@ -143,6 +146,16 @@ function placeHessenberg(H: Mat, b0: number, poles: Complex[]): Float64Array {
 
 // ------------------------------------------------------------------ several inputs
 
+/** scratch space of nullSpace, kept across the poles */
+interface NullSpaceWork {
+  re: Float64Array;
+  im: Float64Array;
+  opsP: Int32Array;
+  opsC: Int32Array;
+  opsLr: Float64Array;
+  opsLi: Float64Array;
+}
+
 /** orthonormal basis (n x r, real or complex) of an allowed eigenvector subspace */
 interface Basis {
   re: Float64Array; // row-major n x r
@@ -158,7 +171,7 @@ interface Basis {
  * chosen as pivots are free: each gives a null vector e_f carried back through the column
  * operations. Work on M' (columns as rows) so every operation runs over contiguous memory.
  */
-function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number, work: { re: Float64Array; im: Float64Array }): Basis {
+function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number, work: NullSpaceWork): Basis {
   const n = AtT.r, L = n - r; // L rows of M, n columns
   const cplxMode = pim !== 0;
   const Mr = work.re, Mi = work.im; // MT[c][i] at c*L + i
@@ -174,7 +187,9 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
   // candidate columns (not pivots yet, >= lo of the current row)
   const cand: number[] = [];
   let curLo = n;
-  const opsP: number[] = [], opsC: number[] = [], opsLr: number[] = [], opsLi: number[] = [];
+  // the column operations (pivot column, column, multiplier), in typed arrays kept across poles
+  let { opsP, opsC, opsLr, opsLi } = work;
+  let nOps = 0;
   for (let i = L - 1; i >= 0; i--) {
     const g = i + r;
     while (curLo > lo[g]) cand.push(--curLo);
@@ -192,26 +207,90 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
     const po = p * L;
     const pr = Mr[po + i], pi = cplxMode ? Mi[po + i] : 0;
     const den = pr * pr + pi * pi;
+    // eliminate the row from the other candidates (those with a nonzero there), up to three
+    // columns a step against the same pivot column (each column's numbers as one at a time);
+    // l = x / pivot
+    let ne = 0;
+    if (nOps + cand.length > opsP.length) {
+      const cap = 2 * (nOps + cand.length);
+      const grow = <T extends Int32Array | Float64Array>(a: T, b: T): T => (b.set(a), b);
+      opsP = work.opsP = grow(opsP, new Int32Array(cap));
+      opsC = work.opsC = grow(opsC, new Int32Array(cap));
+      opsLr = work.opsLr = grow(opsLr, new Float64Array(cap));
+      opsLi = work.opsLi = grow(opsLi, new Float64Array(cap));
+    }
     for (const c of cand) {
       const co = c * L;
       const xr = Mr[co + i], xi = cplxMode ? Mi[co + i] : 0;
       if (xr === 0 && xi === 0) continue;
-      // l = x / pivot
-      if (!cplxMode) {
-        const l = xr / pr;
-        for (let t = 0; t < i; t++) Mr[co + t] -= l * Mr[po + t];
-        opsP.push(p), opsC.push(c), opsLr.push(l), opsLi.push(0);
-      } else {
-        const lr = (xr * pr + xi * pi) / den, li = (xi * pr - xr * pi) / den;
-        for (let t = 0; t < i; t++) {
-          const ar = Mr[po + t], ai = Mi[po + t];
-          Mr[co + t] -= lr * ar - li * ai;
-          Mi[co + t] -= lr * ai + li * ar;
-        }
-        opsP.push(p), opsC.push(c), opsLr.push(lr), opsLi.push(li);
-      }
+      const lr = cplxMode ? (xr * pr + xi * pi) / den : xr / pr, li = cplxMode ? (xi * pr - xr * pi) / den : 0;
+      opsP[nOps] = p, opsC[nOps] = c, opsLr[nOps] = lr, opsLi[nOps] = li;
+      nOps++;
       Mr[co + i] = 0;
       if (cplxMode) Mi[co + i] = 0;
+      ne++;
+    }
+    const e0 = nOps - ne;
+    for (let q = 0; q < ne; ) {
+      const left = ne - q;
+      if (!cplxMode) {
+        if (left >= 3) {
+          const c1o = opsC[e0 + q] * L, c2o = opsC[e0 + q + 1] * L, c3o = opsC[e0 + q + 2] * L;
+          const l1 = opsLr[e0 + q], l2 = opsLr[e0 + q + 1], l3 = opsLr[e0 + q + 2];
+          for (let t = 0; t < i; t++) {
+            const pv = Mr[po + t];
+            Mr[c1o + t] -= l1 * pv;
+            Mr[c2o + t] -= l2 * pv;
+            Mr[c3o + t] -= l3 * pv;
+          }
+          q += 3;
+        } else if (left === 2) {
+          const c1o = opsC[e0 + q] * L, c2o = opsC[e0 + q + 1] * L;
+          const l1 = opsLr[e0 + q], l2 = opsLr[e0 + q + 1];
+          for (let t = 0; t < i; t++) {
+            const pv = Mr[po + t];
+            Mr[c1o + t] -= l1 * pv;
+            Mr[c2o + t] -= l2 * pv;
+          }
+          q += 2;
+        } else {
+          const c1o = opsC[e0 + q] * L, l1 = opsLr[e0 + q];
+          for (let t = 0; t < i; t++) Mr[c1o + t] -= l1 * Mr[po + t];
+          q += 1;
+        }
+      } else if (left >= 3) {
+        const c1o = opsC[e0 + q] * L, c2o = opsC[e0 + q + 1] * L, c3o = opsC[e0 + q + 2] * L;
+        const l1r = opsLr[e0 + q], l1i = opsLi[e0 + q], l2r = opsLr[e0 + q + 1], l2i = opsLi[e0 + q + 1], l3r = opsLr[e0 + q + 2], l3i = opsLi[e0 + q + 2];
+        for (let t = 0; t < i; t++) {
+          const ar = Mr[po + t], ai = Mi[po + t];
+          Mr[c1o + t] -= l1r * ar - l1i * ai;
+          Mi[c1o + t] -= l1r * ai + l1i * ar;
+          Mr[c2o + t] -= l2r * ar - l2i * ai;
+          Mi[c2o + t] -= l2r * ai + l2i * ar;
+          Mr[c3o + t] -= l3r * ar - l3i * ai;
+          Mi[c3o + t] -= l3r * ai + l3i * ar;
+        }
+        q += 3;
+      } else if (left === 2) {
+        const c1o = opsC[e0 + q] * L, c2o = opsC[e0 + q + 1] * L;
+        const l1r = opsLr[e0 + q], l1i = opsLi[e0 + q], l2r = opsLr[e0 + q + 1], l2i = opsLi[e0 + q + 1];
+        for (let t = 0; t < i; t++) {
+          const ar = Mr[po + t], ai = Mi[po + t];
+          Mr[c1o + t] -= l1r * ar - l1i * ai;
+          Mi[c1o + t] -= l1r * ai + l1i * ar;
+          Mr[c2o + t] -= l2r * ar - l2i * ai;
+          Mi[c2o + t] -= l2r * ai + l2i * ar;
+        }
+        q += 2;
+      } else {
+        const c1o = opsC[e0 + q] * L, l1r = opsLr[e0 + q], l1i = opsLi[e0 + q];
+        for (let t = 0; t < i; t++) {
+          const ar = Mr[po + t], ai = Mi[po + t];
+          Mr[c1o + t] -= l1r * ar - l1i * ai;
+          Mi[c1o + t] -= l1r * ai + l1i * ar;
+        }
+        q += 1;
+      }
     }
   }
   // the free columns: the candidates left and every column left of the last lo
@@ -224,7 +303,7 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
   for (let k = 0; k < r; k++) {
     vr.fill(0), vi.fill(0);
     vr[free[k]] = 1;
-    for (let t = opsP.length - 1; t >= 0; t--) {
+    for (let t = nOps - 1; t >= 0; t--) {
       const c = opsC[t], p = opsP[t];
       const xr = vr[c], xi = vi[c];
       if (xr === 0 && xi === 0) continue;
@@ -272,6 +351,61 @@ function orthonormalize(Vr: Float64Array, Vi: Float64Array | null, n: number, r:
 }
 
 /**
+ * X^-1 from P X = L U, the same numbers as luSolve(F, I) (the same operations in the same
+ * order, less the ones on zeros): W = L^-1 is lower triangular, so the forward solve runs over
+ * the triangle only; then U^-1 W by rows, four rows of the sum a step; column c is column piv[c]
+ * of X^-1.
+ */
+function luInverse(F: LU): Float64Array {
+  const n = F.n, lu = F.lu;
+  const W = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    const oi = i * n;
+    W[oi + i] = 1;
+    for (let k = 0; k < i; k++) {
+      const l = lu[oi + k];
+      if (l === 0) continue;
+      const ok = k * n;
+      for (let j = 0; j <= k; j++) W[oi + j] -= l * W[ok + j];
+    }
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    const oi = i * n;
+    let k = i + 1;
+    for (; k + 3 < n; k += 4) {
+      const u1 = lu[oi + k], u2 = lu[oi + k + 1], u3 = lu[oi + k + 2], u4 = lu[oi + k + 3];
+      const o1 = k * n, o2 = o1 + n, o3 = o2 + n, o4 = o3 + n;
+      if (u1 !== 0 && u2 !== 0 && u3 !== 0 && u4 !== 0)
+        for (let j = 0; j < n; j++) W[oi + j] = W[oi + j] - u1 * W[o1 + j] - u2 * W[o2 + j] - u3 * W[o3 + j] - u4 * W[o4 + j];
+      else {
+        if (u1 !== 0) for (let j = 0; j < n; j++) W[oi + j] -= u1 * W[o1 + j];
+        if (u2 !== 0) for (let j = 0; j < n; j++) W[oi + j] -= u2 * W[o2 + j];
+        if (u3 !== 0) for (let j = 0; j < n; j++) W[oi + j] -= u3 * W[o3 + j];
+        if (u4 !== 0) for (let j = 0; j < n; j++) W[oi + j] -= u4 * W[o4 + j];
+      }
+    }
+    for (; k + 1 < n; k += 2) {
+      const u1 = lu[oi + k], u2 = lu[oi + k + 1], o1 = k * n, o2 = o1 + n;
+      if (u1 !== 0 && u2 !== 0) for (let j = 0; j < n; j++) W[oi + j] = W[oi + j] - u1 * W[o1 + j] - u2 * W[o2 + j];
+      else if (u1 !== 0) for (let j = 0; j < n; j++) W[oi + j] -= u1 * W[o1 + j];
+      else if (u2 !== 0) for (let j = 0; j < n; j++) W[oi + j] -= u2 * W[o2 + j];
+    }
+    if (k < n) {
+      const u = lu[oi + k], o = k * n;
+      if (u !== 0) for (let j = 0; j < n; j++) W[oi + j] -= u * W[o + j];
+    }
+    const d = lu[oi + i];
+    for (let j = 0; j < n; j++) W[oi + j] /= d;
+  }
+  const Xi = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    const o = i * n;
+    for (let c = 0; c < n; c++) Xi[o + F.piv[c]] = W[o + c];
+  }
+  return Xi;
+}
+
+/**
  * The robust eigenvector matrix in staircase coordinates: real X (n x n; a conjugate pair
  * a +- bi at columns j, j+1 holds Re x, Im x of its eigenvector for a + bi), columns in
  * the allowed subspaces, |det X| raised by KNV method-0 sweeps.
@@ -290,7 +424,11 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
     }
   }
   const AtT = transpose(At);
-  const work = { re: new Float64Array(n * (n - r)), im: new Float64Array(n * (n - r)) };
+  const cap = 4 * r * n;
+  const work: NullSpaceWork = {
+    re: new Float64Array(n * (n - r)), im: new Float64Array(n * (n - r)),
+    opsP: new Int32Array(cap), opsC: new Int32Array(cap), opsLr: new Float64Array(cap), opsLi: new Float64Array(cap),
+  };
   const S: Basis[] = new Array(n);
   for (let j = 0; j < n; j++) {
     const [pr, pi] = poles[j];
@@ -329,7 +467,7 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
   }
   const F = luFactor(X);
   if (F.singular) throw new ControlError('place: the closed-loop eigenvector matrix is singular.', 'numerical');
-  const Xi = luSolve(F, eye(n)).d;
+  const Xi = luInverse(F);
   // KNV0 sweeps. X^-1 is kept by Sherman-Morrison (a real pole) or Woodbury rank-2 (a pair)
   // updates; an update is held back as up to two rank-one terms Xi -= f1 g1' + f2 g2' and
   // applied in the same pass over Xi that forms the next column's product X^-1 u, so each
@@ -351,48 +489,111 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
     }
   };
   // applies the held terms and returns w = X^-1 u (and w2 = X^-1 u2 when two)
-  const pass = (two: boolean) => {
-    for (let i = 0; i < n; i++) {
-      const o = i * n;
-      const a = held > 0 ? f1[i] : 0, b = held > 1 ? f2[i] : 0;
-      let t = 0, t2 = 0;
-      if (two) {
-        if (b !== 0)
-          for (let k = 0; k < n; k++) {
-            const v = Xi[o + k] - a * g1[k] - b * g2[k];
-            Xi[o + k] = v;
-            t += v * u[k];
-            t2 += v * u2[k];
-          }
-        else if (a !== 0)
-          for (let k = 0; k < n; k++) {
-            const v = Xi[o + k] - a * g1[k];
-            Xi[o + k] = v;
-            t += v * u[k];
-            t2 += v * u2[k];
-          }
-        else
-          for (let k = 0; k < n; k++) {
-            const v = Xi[o + k];
-            t += v * u[k];
-            t2 += v * u2[k];
-          }
-      } else if (b !== 0)
+  const passRow = (i: number, two: boolean) => {
+    const o = i * n;
+    const a = held > 0 ? f1[i] : 0, b = held > 1 ? f2[i] : 0;
+    let t = 0, t2 = 0;
+    if (two) {
+      if (b !== 0)
         for (let k = 0; k < n; k++) {
           const v = Xi[o + k] - a * g1[k] - b * g2[k];
           Xi[o + k] = v;
           t += v * u[k];
+          t2 += v * u2[k];
         }
       else if (a !== 0)
         for (let k = 0; k < n; k++) {
           const v = Xi[o + k] - a * g1[k];
           Xi[o + k] = v;
           t += v * u[k];
+          t2 += v * u2[k];
         }
-      else for (let k = 0; k < n; k++) t += Xi[o + k] * u[k];
-      w[i] = t;
-      w2[i] = t2;
+      else
+        for (let k = 0; k < n; k++) {
+          const v = Xi[o + k];
+          t += v * u[k];
+          t2 += v * u2[k];
+        }
+    } else if (b !== 0)
+      for (let k = 0; k < n; k++) {
+        const v = Xi[o + k] - a * g1[k] - b * g2[k];
+        Xi[o + k] = v;
+        t += v * u[k];
+      }
+    else if (a !== 0)
+      for (let k = 0; k < n; k++) {
+        const v = Xi[o + k] - a * g1[k];
+        Xi[o + k] = v;
+        t += v * u[k];
+      }
+    else for (let k = 0; k < n; k++) t += Xi[o + k] * u[k];
+    w[i] = t;
+    w2[i] = t2;
+  };
+  // four rows a step where all carry all the held terms (nearly always): each row's numbers
+  // are the same operations in the same order as passRow's (with one held term, the second is
+  // 0 * 0 = +0, and x - +0 is x), and g1, g2, u, u2 are loaded once for the four
+  const gz = new Float64Array(n);
+  const pass = (two: boolean) => {
+    let i = 0;
+    if (held > 0) {
+      const G2 = held > 1 ? g2 : gz;
+      for (; i + 3 < n; i += 4) {
+        const a1 = f1[i], a2 = f1[i + 1], a3 = f1[i + 2], a4 = f1[i + 3];
+        const b1 = held > 1 ? f2[i] : 0, b2 = held > 1 ? f2[i + 1] : 0, b3 = held > 1 ? f2[i + 2] : 0, b4 = held > 1 ? f2[i + 3] : 0;
+        if (a1 === 0 || a2 === 0 || a3 === 0 || a4 === 0 || (held > 1 && (b1 === 0 || b2 === 0 || b3 === 0 || b4 === 0))) {
+          for (let q = i; q < i + 4; q++) passRow(q, two);
+          continue;
+        }
+        const o1 = i * n, o2 = o1 + n, o3 = o2 + n, o4 = o3 + n;
+        let t1 = 0, t2 = 0, t3 = 0, t4 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+        if (two)
+          for (let k = 0; k < n; k++) {
+            const ga = g1[k], gb = G2[k], uk = u[k], u2k = u2[k];
+            const x1 = Xi[o1 + k] - a1 * ga - b1 * gb;
+            const x2 = Xi[o2 + k] - a2 * ga - b2 * gb;
+            const x3 = Xi[o3 + k] - a3 * ga - b3 * gb;
+            const x4 = Xi[o4 + k] - a4 * ga - b4 * gb;
+            Xi[o1 + k] = x1;
+            Xi[o2 + k] = x2;
+            Xi[o3 + k] = x3;
+            Xi[o4 + k] = x4;
+            t1 += x1 * uk;
+            s1 += x1 * u2k;
+            t2 += x2 * uk;
+            s2 += x2 * u2k;
+            t3 += x3 * uk;
+            s3 += x3 * u2k;
+            t4 += x4 * uk;
+            s4 += x4 * u2k;
+          }
+        else
+          for (let k = 0; k < n; k++) {
+            const ga = g1[k], gb = G2[k], uk = u[k];
+            const x1 = Xi[o1 + k] - a1 * ga - b1 * gb;
+            const x2 = Xi[o2 + k] - a2 * ga - b2 * gb;
+            const x3 = Xi[o3 + k] - a3 * ga - b3 * gb;
+            const x4 = Xi[o4 + k] - a4 * ga - b4 * gb;
+            Xi[o1 + k] = x1;
+            Xi[o2 + k] = x2;
+            Xi[o3 + k] = x3;
+            Xi[o4 + k] = x4;
+            t1 += x1 * uk;
+            t2 += x2 * uk;
+            t3 += x3 * uk;
+            t4 += x4 * uk;
+          }
+        w[i] = t1;
+        w[i + 1] = t2;
+        w[i + 2] = t3;
+        w[i + 3] = t4;
+        w2[i] = s1;
+        w2[i + 1] = s2;
+        w2[i + 2] = s3;
+        w2[i + 3] = s4;
+      }
     }
+    for (; i < n; i++) passRow(i, two);
     held = 0;
   };
   let sweeps = 0;
