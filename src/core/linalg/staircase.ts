@@ -107,13 +107,33 @@ function staircase(A: Mat, B: Mat, tol: number | undefined, accumulate: boolean)
     let r = 0;
     for (; r < cols.length && k + r < n; r++) {
       // pivot: the remaining column with the largest norm on rows k+r..
-      let best = -1, bi = r;
+      // The norms by sums of squares (Math.hypot a term is some 20 times slower); where that
+      // could decide differently from the hypot norms (the two largest, or the largest and the
+      // tolerance, within 1e-10, or a sum that may over- or underflow) they are taken by hypot,
+      // so every decision is the one the hypot norms make.
+      let best = -1, bi = r, second = -1;
+      let exact = false;
       for (let q = r; q < cols.length; q++) {
-        let s = 0;
-        for (let i = k + r; i < n; i++) s = Math.hypot(s, d[i * w + cols[q]]);
+        let ss = 0;
+        for (let i = k + r, o = i * w + cols[q]; i < n; i++, o += w) ss += d[o] * d[o];
+        const s = Math.sqrt(ss);
+        if (!(ss < 1e300) || (ss !== 0 && ss < 1e-290)) exact = true;
         if (s > best) {
+          second = best;
           best = s;
           bi = q;
+        } else if (s > second) second = s;
+      }
+      if (exact || second >= best * (1 - 1e-10) || Math.abs(best - t) <= 1e-10 * Math.max(best, t)) {
+        best = -1;
+        bi = r;
+        for (let q = r; q < cols.length; q++) {
+          let s = 0;
+          for (let i = k + r; i < n; i++) s = Math.hypot(s, d[i * w + cols[q]]);
+          if (s > best) {
+            best = s;
+            bi = q;
+          }
         }
       }
       if (best <= t) break;
