@@ -166,6 +166,16 @@ test('hinfnorm of A = -2, B = 1e300, C = D = 1 is 1e300/2 + 1 = 5e299 at w = 0 (
 test('place refuses with the reason what it cannot answer: a pole below the rounding level of A − BK, entries near 1e-308 or 1e100', async () => {
   const r = await answer('place', { A: [[-7.3e29]], B: [[7.6e29]], poles: [-6.69] });
   assert.match(r.refusal ?? '', /the pole -6\.69 is below the rounding level of A − BK/, JSON.stringify(r));
+  // here the model's own scale is the cause: the way out is to rescale time
+  assert.match(r.refusal ?? '', /Rescale time/);
+  // 30 poles moved by one input: the gain is the cause (|BK| ~ 1e13 against |A| ~ 10), not the scale
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 16807) % 2147483647), seed / 2147483647 - 0.5);
+  const A30 = Array.from({ length: 30 }, () => Array.from({ length: 30 }, rnd));
+  const B30 = Array.from({ length: 30 }, () => [rnd()]);
+  const g = await answer('place', { A: A30, B: B30, poles: A30.map((_, i) => -1 - 0.1 * i) });
+  assert.match(g.refusal ?? '', /The gain this placement needs is the cause .*moving 30 poles with 1 input is ill-conditioned/, JSON.stringify(g).slice(0, 300));
+  assert.doesNotMatch(g.refusal ?? '', /Rescale time/);
   for (const [A, B] of [
     [[[1e-308]], [[1e-308]]],
     [[[1e-308, 2e-308], [0, -1e-308]], [[1e-308], [1e-308]]],

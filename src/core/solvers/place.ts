@@ -724,7 +724,7 @@ export interface PlaceResult {
  * the reason: A = -7.3e29, B = 7.6e29 and a pole at -6.69 gave K with eig(A − BK) = 0. (A pole
  * at 0 is placed to that level, which is all there is.)
  */
-function unresolvedPole(poles: Complex[], eigs: Complex[], level: number): void {
+function unresolvedPole(poles: Complex[], eigs: Complex[], level: number, normA: number, normBK: number, m: number): void {
   const left = eigs.slice();
   for (const p of poles) {
     let bi = 0;
@@ -733,8 +733,14 @@ function unresolvedPole(poles: Complex[], eigs: Complex[], level: number): void 
     const size = Math.hypot(p[0], p[1]);
     if (!z || size === 0 || size >= 1e3 * level) continue;
     if (Math.hypot(z[0] - p[0], z[1] - p[1]) <= 1e-6 * size) continue;
+    // the way out depends on what is large: the model itself (rescale time), or the gain the
+    // placement needs (an ill-conditioned placement: many poles moved by few inputs)
+    const gainBound = normBK > 1e3 * normA;
+    const way = gainBound
+      ? `The gain this placement needs is the cause (‖BK‖ ≈ ${normBK.toExponential(0)} against ‖A‖ ≈ ${normA.toExponential(0)}): moving ${poles.length} poles with ${m} input${m === 1 ? '' : 's'} is ill-conditioned. Ask for fewer or slower poles, poles nearer A's eigenvalues, or design with lqr.`
+      : `Rescale time (A, and the poles, by the same factor) so that A's entries are nearer the poles.`;
     throw new ControlError(
-      `place: the pole ${fmtPole(p)} is below the rounding level of A − BK (about ${level.toExponential(1)}: A and BK have entries of order ${(level / EPS).toExponential(0)} that cancel), so it cannot be placed in double precision (eig(A − BK) came out at ${fmtPole(z)}). Rescale time (A, and the poles, by the same factor) so that A's entries are nearer the poles.`,
+      `place: the pole ${fmtPole(p)} is below the rounding level of A − BK (about ${level.toExponential(1)}: A and BK have entries of order ${(level / EPS).toExponential(0)} that cancel), so it cannot be placed in double precision (eig(A − BK) came out at ${fmtPole(z)}). ${way}`,
       'numerical',
     );
   }
@@ -784,10 +790,12 @@ export function place(Ain: Matrix, Bin: Matrix, polesIn: unknown[]): PlaceResult
   }
   const K = transpose(st.mulZ(transpose(Kt))); // K = K~ Z' = (Z K~')'
   const Acl = mul(B, K);
-  const level = EPS * (normF(A) + normF(Acl)); // the rounding level of A − BK, formed by cancellation
+  const normA = normF(A);
+  const normBK = normF(Acl);
+  const level = EPS * (normA + normBK); // the rounding level of A − BK, formed by cancellation
   for (let i = 0; i < Acl.d.length; i++) Acl.d[i] = A.d[i] - Acl.d[i];
   const eigs = eigvalsSorted(Acl);
-  unresolvedPole(poles, eigs, level);
+  unresolvedPole(poles, eigs, level, normA, normBK, B.c);
   const achieved = eigs.map(([re, im]) => cplx(re, im));
   return { K: toRows(K), poles: achieved, Acl: toRows(Acl), sweeps };
 }
