@@ -395,3 +395,111 @@ export function cholesky(A: Mat): Mat | null {
   }
   return L;
 }
+
+/**
+ * A Householder reflector (I − τ v v') applied from the left to rows ilo..n−1 and columns
+ * jlo..jhi−1 of the row-major array d (row stride w): d := (I − τ v v') d, with v indexed by
+ * row. Row by row over contiguous memory, several rows a step; per column the sums and updates
+ * are the same operations in the same order as column by column, so the same numbers. `acc`
+ * is a workspace of at least jhi entries. Shared by the Hessenberg reduction and the
+ * controllability staircase (their hot loops).
+ */
+export function reflectLeft(d: Float64Array, w: number, ilo: number, n: number, jlo: number, jhi: number, v: ArrayLike<number>, tau: number, acc: Float64Array): void {
+  acc.fill(0, jlo, jhi);
+  let i = ilo;
+  for (; i + 3 < n; i += 4) {
+    const v1 = v[i], v2 = v[i + 1], v3 = v[i + 2], v4 = v[i + 3], o1 = i * w, o2 = o1 + w, o3 = o2 + w, o4 = o3 + w;
+    for (let j = jlo; j < jhi; j++) acc[j] = acc[j] + v1 * d[o1 + j] + v2 * d[o2 + j] + v3 * d[o3 + j] + v4 * d[o4 + j];
+  }
+  for (; i + 1 < n; i += 2) {
+    const v1 = v[i], v2 = v[i + 1], o1 = i * w, o2 = o1 + w;
+    for (let j = jlo; j < jhi; j++) acc[j] = acc[j] + v1 * d[o1 + j] + v2 * d[o2 + j];
+  }
+  if (i < n) {
+    const vi = v[i], o = i * w;
+    for (let j = jlo; j < jhi; j++) acc[j] += vi * d[o + j];
+  }
+  for (let j = jlo; j < jhi; j++) acc[j] *= tau;
+  i = ilo;
+  for (; i + 1 < n; i += 2) {
+    const v1 = v[i], v2 = v[i + 1], o1 = i * w, o2 = o1 + w;
+    for (let j = jlo; j < jhi; j++) {
+      const s = acc[j];
+      if (s !== 0) {
+        d[o1 + j] -= s * v1;
+        d[o2 + j] -= s * v2;
+      }
+    }
+  }
+  if (i < n) {
+    const vi = v[i], o = i * w;
+    for (let j = jlo; j < jhi; j++) {
+      const s = acc[j];
+      if (s !== 0) d[o + j] -= s * vi;
+    }
+  }
+}
+
+/**
+ * The reflector from the right: rows 0..rows−1 of d (row i starts at base + i·w), columns
+ * jlo..jhi−1 (v indexed by column): d := d (I − τ v v'). Four or two rows a step, each row its
+ * own sum in the same order as one row at a time, so the same numbers.
+ */
+export function reflectRight(d: Float64Array, base: number, w: number, rows: number, jlo: number, jhi: number, v: ArrayLike<number>, tau: number): void {
+  let i = 0;
+  for (; i + 3 < rows; i += 4) {
+    const o1 = base + i * w, o2 = o1 + w, o3 = o2 + w, o4 = o3 + w;
+    let s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+    for (let j = jlo; j < jhi; j++) {
+      const vj = v[j];
+      s1 += d[o1 + j] * vj;
+      s2 += d[o2 + j] * vj;
+      s3 += d[o3 + j] * vj;
+      s4 += d[o4 + j] * vj;
+    }
+    s1 *= tau;
+    s2 *= tau;
+    s3 *= tau;
+    s4 *= tau;
+    if (s1 !== 0 && s2 !== 0 && s3 !== 0 && s4 !== 0)
+      for (let j = jlo; j < jhi; j++) {
+        const vj = v[j];
+        d[o1 + j] -= s1 * vj;
+        d[o2 + j] -= s2 * vj;
+        d[o3 + j] -= s3 * vj;
+        d[o4 + j] -= s4 * vj;
+      }
+    else {
+      if (s1 !== 0) for (let j = jlo; j < jhi; j++) d[o1 + j] -= s1 * v[j];
+      if (s2 !== 0) for (let j = jlo; j < jhi; j++) d[o2 + j] -= s2 * v[j];
+      if (s3 !== 0) for (let j = jlo; j < jhi; j++) d[o3 + j] -= s3 * v[j];
+      if (s4 !== 0) for (let j = jlo; j < jhi; j++) d[o4 + j] -= s4 * v[j];
+    }
+  }
+  for (; i + 1 < rows; i += 2) {
+    const o1 = base + i * w, o2 = o1 + w;
+    let s1 = 0, s2 = 0;
+    for (let j = jlo; j < jhi; j++) {
+      const vj = v[j];
+      s1 += d[o1 + j] * vj;
+      s2 += d[o2 + j] * vj;
+    }
+    s1 *= tau;
+    s2 *= tau;
+    if (s1 !== 0 && s2 !== 0)
+      for (let j = jlo; j < jhi; j++) {
+        const vj = v[j];
+        d[o1 + j] -= s1 * vj;
+        d[o2 + j] -= s2 * vj;
+      }
+    else if (s1 !== 0) for (let j = jlo; j < jhi; j++) d[o1 + j] -= s1 * v[j];
+    else if (s2 !== 0) for (let j = jlo; j < jhi; j++) d[o2 + j] -= s2 * v[j];
+  }
+  if (i < rows) {
+    const o = base + i * w;
+    let s = 0;
+    for (let j = jlo; j < jhi; j++) s += d[o + j] * v[j];
+    s *= tau;
+    if (s !== 0) for (let j = jlo; j < jhi; j++) d[o + j] -= s * v[j];
+  }
+}

@@ -10,7 +10,7 @@
  * Ahues-Tisseur deflation test and exceptional shifts), dlanv2 (standardised 2x2 blocks),
  * and dtrexc/dlaexc-style swaps (via a small Sylvester solve) for reordering.
  */
-import { type Mat, clone, eye, zeros, EPS, SAFMIN } from './dense.js';
+import { type Mat, clone, eye, zeros, EPS, SAFMIN, reflectLeft, reflectRight } from './dense.js';
 import { balance } from './balance.js';
 import type { Complex } from '../types.js';
 import { ControlError } from '../errors.js';
@@ -46,116 +46,10 @@ export function hessenbergInPlace(H: Mat, Q?: Mat): void {
     // H := (I - tau v v') H  on rows k+1.., columns k..
     h[(k + 1) * n + k] = beta;
     for (let i = k + 2; i < n; i++) h[i * n + k] = 0;
-    // row by row over contiguous memory: per column the same sums and updates in the same
-    // order as column by column (so the same numbers), without the stride-n walk
-    // (two rows a step: the same additions in the same order, half the loads and stores of acc)
-    acc.fill(0, k + 1, n);
-    {
-      let i = k + 1;
-      for (; i + 3 < n; i += 4) {
-        const v1 = v[i], v2 = v[i + 1], v3 = v[i + 2], v4 = v[i + 3], o1 = i * n, o2 = o1 + n, o3 = o2 + n, o4 = o3 + n;
-        for (let j = k + 1; j < n; j++) acc[j] = acc[j] + v1 * h[o1 + j] + v2 * h[o2 + j] + v3 * h[o3 + j] + v4 * h[o4 + j];
-      }
-      for (; i + 1 < n; i += 2) {
-        const v1 = v[i], v2 = v[i + 1], o1 = i * n, o2 = o1 + n;
-        for (let j = k + 1; j < n; j++) acc[j] = acc[j] + v1 * h[o1 + j] + v2 * h[o2 + j];
-      }
-      if (i < n) {
-        const vi = v[i], o = i * n;
-        for (let j = k + 1; j < n; j++) acc[j] += vi * h[o + j];
-      }
-    }
-    for (let j = k + 1; j < n; j++) acc[j] *= tau;
-    {
-      let i = k + 1;
-      for (; i + 1 < n; i += 2) {
-        const v1 = v[i], v2 = v[i + 1], o1 = i * n, o2 = o1 + n;
-        for (let j = k + 1; j < n; j++) {
-          const s = acc[j];
-          if (s !== 0) {
-            h[o1 + j] -= s * v1;
-            h[o2 + j] -= s * v2;
-          }
-        }
-      }
-      if (i < n) {
-        const vi = v[i], o = i * n;
-        for (let j = k + 1; j < n; j++) {
-          const s = acc[j];
-          if (s !== 0) h[o + j] -= s * vi;
-        }
-      }
-    }
+    reflectLeft(h, n, k + 1, n, k + 1, n, v, tau, acc);
     // H := H (I - tau v v') on all rows, columns k+1..
-    // (two rows a step, each its own sums in the same order)
-    {
-      let i = 0;
-      for (; i + 3 < n; i += 4) {
-        const o1 = i * n, o2 = o1 + n, o3 = o2 + n, o4 = o3 + n;
-        let s1 = 0, s2 = 0, s3 = 0, s4 = 0;
-        for (let j = k + 1; j < n; j++) {
-          const vj = v[j];
-          s1 += h[o1 + j] * vj;
-          s2 += h[o2 + j] * vj;
-          s3 += h[o3 + j] * vj;
-          s4 += h[o4 + j] * vj;
-        }
-        s1 *= tau;
-        s2 *= tau;
-        s3 *= tau;
-        s4 *= tau;
-        if (s1 !== 0 && s2 !== 0 && s3 !== 0 && s4 !== 0)
-          for (let j = k + 1; j < n; j++) {
-            const vj = v[j];
-            h[o1 + j] -= s1 * vj;
-            h[o2 + j] -= s2 * vj;
-            h[o3 + j] -= s3 * vj;
-            h[o4 + j] -= s4 * vj;
-          }
-        else {
-          if (s1 !== 0) for (let j = k + 1; j < n; j++) h[o1 + j] -= s1 * v[j];
-          if (s2 !== 0) for (let j = k + 1; j < n; j++) h[o2 + j] -= s2 * v[j];
-          if (s3 !== 0) for (let j = k + 1; j < n; j++) h[o3 + j] -= s3 * v[j];
-          if (s4 !== 0) for (let j = k + 1; j < n; j++) h[o4 + j] -= s4 * v[j];
-        }
-      }
-      for (; i + 1 < n; i += 2) {
-        const o1 = i * n, o2 = o1 + n;
-        let s1 = 0, s2 = 0;
-        for (let j = k + 1; j < n; j++) {
-          const vj = v[j];
-          s1 += h[o1 + j] * vj;
-          s2 += h[o2 + j] * vj;
-        }
-        s1 *= tau;
-        s2 *= tau;
-        if (s1 !== 0 && s2 !== 0)
-          for (let j = k + 1; j < n; j++) {
-            const vj = v[j];
-            h[o1 + j] -= s1 * vj;
-            h[o2 + j] -= s2 * vj;
-          }
-        else if (s1 !== 0) for (let j = k + 1; j < n; j++) h[o1 + j] -= s1 * v[j];
-        else if (s2 !== 0) for (let j = k + 1; j < n; j++) h[o2 + j] -= s2 * v[j];
-      }
-      if (i < n) {
-        const o = i * n;
-        let s = 0;
-        for (let j = k + 1; j < n; j++) s += h[o + j] * v[j];
-        s *= tau;
-        if (s !== 0) for (let j = k + 1; j < n; j++) h[o + j] -= s * v[j];
-      }
-    }
-    if (Q) {
-      const q = Q.d, m = Q.c;
-      for (let i = 0; i < Q.r; i++) {
-        const o = i * m;
-        let s = 0;
-        for (let j = k + 1; j < n; j++) s += q[o + j] * v[j];
-        s *= tau;
-        if (s !== 0) for (let j = k + 1; j < n; j++) q[o + j] -= s * v[j];
-      }
-    }
+    reflectRight(h, 0, n, n, k + 1, n, v, tau);
+    if (Q) reflectRight(Q.d, 0, Q.c, Q.r, k + 1, n, v, tau);
   }
 }
 

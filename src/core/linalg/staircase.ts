@@ -8,7 +8,7 @@
  * decides ranks of well-scaled blocks instead). Rank decisions by Householder QR with column
  * pivoting. Written by hand: no JS library offers it.
  */
-import { type Mat, clone, zeros, normF, EPS } from './dense.js';
+import { type Mat, clone, zeros, normF, EPS, reflectLeft, reflectRight } from './dense.js';
 
 export interface Staircase {
   /** dimension of the controllable part */
@@ -156,116 +156,14 @@ function staircase(A: Mat, B: Mat, tol: number | undefined, accumulate: boolean)
       v.fill(0);
       v[p0] = 1;
       for (let i = p0 + 1; i < n; i++) v[i] = d[i * w + col] / (alpha - beta);
-      // left: rows p0.. of all columns, row by row over contiguous memory (the sums and
-      // updates per column are the same operations in the same order as column by column)
-      // (two rows a step: the same additions in the same order, half the loads and stores of acc)
-      acc.fill(0);
-      {
-        let i = p0;
-        for (; i + 3 < n; i += 4) {
-          const v1 = v[i], v2 = v[i + 1], v3 = v[i + 2], v4 = v[i + 3], o1 = i * w, o2 = o1 + w, o3 = o2 + w, o4 = o3 + w;
-          for (let j = jlo; j < w; j++) acc[j] = acc[j] + v1 * d[o1 + j] + v2 * d[o2 + j] + v3 * d[o3 + j] + v4 * d[o4 + j];
-        }
-        for (; i + 1 < n; i += 2) {
-          const v1 = v[i], v2 = v[i + 1], o1 = i * w, o2 = o1 + w;
-          for (let j = jlo; j < w; j++) acc[j] = acc[j] + v1 * d[o1 + j] + v2 * d[o2 + j];
-        }
-        if (i < n) {
-          const vi = v[i], o = i * w;
-          for (let j = jlo; j < w; j++) acc[j] += vi * d[o + j];
-        }
-      }
-      for (let j = jlo; j < w; j++) acc[j] *= tau;
-      {
-        let i = p0;
-        for (; i + 1 < n; i += 2) {
-          const v1 = v[i], v2 = v[i + 1], o1 = i * w, o2 = o1 + w;
-          for (let j = jlo; j < w; j++) {
-            const sj = acc[j];
-            if (sj !== 0) {
-              d[o1 + j] -= sj * v1;
-              d[o2 + j] -= sj * v2;
-            }
-          }
-        }
-        if (i < n) {
-          const vi = v[i], o = i * w;
-          for (let j = jlo; j < w; j++) {
-            const sj = acc[j];
-            if (sj !== 0) d[o + j] -= sj * vi;
-          }
-        }
-      }
+      // left: rows p0.. of all columns not yet cleared
+      reflectLeft(d, w, p0, n, jlo, w, v, tau, acc);
       for (let i = p0 + 1; i < n; i++) d[i * w + col] = 0;
       clean[col] = 1;
       while (jlo < w && clean[jlo]) jlo++;
       // right: A part columns m+p0.., all rows
-      // (two rows a step, each its own sums in the same order)
-      {
-        let i = 0;
-        for (; i + 3 < n; i += 4) {
-          const o1 = i * w + m, o2 = o1 + w, o3 = o2 + w, o4 = o3 + w;
-          let s1 = 0, s2 = 0, s3 = 0, s4 = 0;
-          for (let j = p0; j < n; j++) {
-            const vj = v[j];
-            s1 += d[o1 + j] * vj;
-            s2 += d[o2 + j] * vj;
-            s3 += d[o3 + j] * vj;
-            s4 += d[o4 + j] * vj;
-          }
-          s1 *= tau;
-          s2 *= tau;
-          s3 *= tau;
-          s4 *= tau;
-          if (s1 !== 0 && s2 !== 0 && s3 !== 0 && s4 !== 0)
-            for (let j = p0; j < n; j++) {
-              const vj = v[j];
-              d[o1 + j] -= s1 * vj;
-              d[o2 + j] -= s2 * vj;
-              d[o3 + j] -= s3 * vj;
-              d[o4 + j] -= s4 * vj;
-            }
-          else {
-            if (s1 !== 0) for (let j = p0; j < n; j++) d[o1 + j] -= s1 * v[j];
-            if (s2 !== 0) for (let j = p0; j < n; j++) d[o2 + j] -= s2 * v[j];
-            if (s3 !== 0) for (let j = p0; j < n; j++) d[o3 + j] -= s3 * v[j];
-            if (s4 !== 0) for (let j = p0; j < n; j++) d[o4 + j] -= s4 * v[j];
-          }
-        }
-        for (; i + 1 < n; i += 2) {
-          const o1 = i * w + m, o2 = o1 + w;
-          let s1 = 0, s2 = 0;
-          for (let j = p0; j < n; j++) {
-            const vj = v[j];
-            s1 += d[o1 + j] * vj;
-            s2 += d[o2 + j] * vj;
-          }
-          s1 *= tau;
-          s2 *= tau;
-          if (s1 !== 0 && s2 !== 0)
-            for (let j = p0; j < n; j++) {
-              const vj = v[j];
-              d[o1 + j] -= s1 * vj;
-              d[o2 + j] -= s2 * vj;
-            }
-          else if (s1 !== 0) for (let j = p0; j < n; j++) d[o1 + j] -= s1 * v[j];
-          else if (s2 !== 0) for (let j = p0; j < n; j++) d[o2 + j] -= s2 * v[j];
-        }
-        if (i < n) {
-          const o = i * w + m;
-          let s = 0;
-          for (let j = p0; j < n; j++) s += d[o + j] * v[j];
-          s *= tau;
-          if (s !== 0) for (let j = p0; j < n; j++) d[o + j] -= s * v[j];
-        }
-      }
-      if (Z)
-        for (let i = 0; i < n; i++) {
-          let s = 0;
-          for (let j = p0; j < n; j++) s += Z.d[i * n + j] * v[j];
-          s *= tau;
-          if (s !== 0) for (let j = p0; j < n; j++) Z.d[i * n + j] -= s * v[j];
-        }
+      reflectRight(d, m, w, n, p0, n, v, tau);
+      if (Z) reflectRight(Z.d, 0, n, n, p0, n, v, tau);
       else refl.push({ p0, tau, v: v.slice(p0) });
     }
     if (r === 0) break;
