@@ -268,18 +268,7 @@ test('control index search / stats / build on a manifest with "files": null answ
   const d = copyOf(ref.dir);
   const good = JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8'));
   writeFileSync(join(d, 'manifest.json'), JSON.stringify({ ...good, files: null }));
-  const run = async (args: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const [log, error] = [console.log, console.error];
-    console.log = (...a: unknown[]) => out.push(a.join(' '));
-    console.error = (...a: unknown[]) => err.push(a.join(' '));
-    try {
-      return { code: await indexCli(args), out: out.join('\n'), err: err.join('\n') };
-    } finally {
-      [console.log, console.error] = [log, error];
-    }
-  };
+  const run = indexCommand;
   const s = await run(['search', 'IEC 61508', '--index', d, '--no-notes', '--json']);
   assert.equal(s.code, 0, s.err);
   const r = JSON.parse(s.out);
