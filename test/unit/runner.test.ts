@@ -133,3 +133,25 @@ test('an argument nested thousands deep is a clear refusal, never a stack overfl
   await assert.rejects(callTool('eig', { A: v }), (e: unknown) => e instanceof ControlError && /A is nested 5 or more levels deep/.test(e.message));
   await assert.rejects(callTool('eig', { A: '['.repeat(5000) + '1' + ']'.repeat(5000) }), (e: unknown) => e instanceof ControlError);
 });
+
+test('two turns at once: each result carries the id of its own call (solves are awaited, turns interleave)', async () => {
+  const { runTurn } = await import('../../src/core/agent/turn.js');
+  const collect = async (prompt: string, command: string) => {
+    const events = [];
+    for await (const e of runTurn({ prompt, command })) events.push(e);
+    return events;
+  };
+  const [a, b] = await Promise.all([
+    collect('A = -2*eye(120) + diag(ones(119,1),1), B = ones(120,1), Q = eye(120), R = 1', 'care'),
+    collect('A=[0 1; -2 -3]', 'eig'),
+  ]);
+  for (const events of [a, b]) {
+    const calls = events.filter((e) => e.type === 'tool_call').map((e) => (e as { id: string }).id);
+    const results = events.filter((e) => e.type === 'tool_result').map((e) => (e as { id: string }).id);
+    assert.equal(calls.length, 1);
+    assert.deepEqual(results, calls);
+  }
+  // eig of the companion matrix: -1 and -2
+  const r = b.find((e) => e.type === 'tool_result') as unknown as { result: { eigenvalues: number[][] } };
+  assert.deepEqual(r.result.eigenvalues.map(([re]) => Math.round(re * 1e9) / 1e9).sort((x, y) => x - y), [-2, -1]);
+});

@@ -140,6 +140,9 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   yield { type: 'reading', tool: name, markdown: describeReading(reading), origins: Object.fromEntries(Object.entries(reading.origins).map(([k, o]) => [k, originText(o)])) };
   yield { type: 'text', text: INTROS[name] ?? `**${getTool(name)?.title ?? name}.**` };
 
+  // the id of the call in flight: its own, not the module counter, which another turn running
+  // meanwhile (solves are awaited) may have moved on
+  let id = '';
   for await (const ev of executePlan(name, reading.args, reading.plan, opts)) {
     const step = ev.step;
     if (ev.kind === 'failed' && !ev.started) {
@@ -148,10 +151,10 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     }
     if (ev.kind === 'start') {
       toolCalls++;
-      yield { type: 'tool_call', id: `call-${++callCounter}`, tool: step.tool, args: ev.args };
+      id = `call-${++callCounter}`;
+      yield { type: 'tool_call', id, tool: step.tool, args: ev.args };
       continue;
     }
-    const id = `call-${callCounter}`;
     if (ev.kind === 'done') {
       const { args: valid, result, verification } = ev.call;
       if (step.tool === name && !step.intermediate) recordResult(conv, reading, result);
