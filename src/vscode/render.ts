@@ -14,6 +14,7 @@ import type { TurnEvent } from '../core/agent/events.js';
 import { offerPlots } from './plots.js';
 import { offerCode } from './codeInsert.js';
 import { describeInvocation } from '../core/mcp/invoke.js';
+import { quoteInput } from '../core/errors.js';
 import { delayedSolveProgress, type SolveProgress } from './solveProgress.js';
 
 /** a question's candidate readings, offered as follow-up buttons under the answer */
@@ -87,7 +88,7 @@ export async function streamTurn(
           break;
         case 'tool_call':
           calls.set(e.id, e.args);
-          log.info(`tool call ${e.tool} ${clip(JSON.stringify(e.args))}`);
+          log.info(`tool call ${e.tool} ${quoteInput(JSON.stringify(e.args), 2000)}`);
           progress = delayedSolveProgress(describeInvocation(e.tool, e.args), cancel, log, (t) => summary.progress.push(t));
           break;
         case 'tool_result':
@@ -149,10 +150,6 @@ export function mathEnabled(): boolean {
 
 export function maxStates(): number {
   return vscode.workspace.getConfiguration('control').get<number>('maxStates', 200);
-}
-
-function clip(s: string, n = 2000): string {
-  return s.length > n ? `${s.slice(0, n)}… (${s.length} characters)` : s;
 }
 
 /** seconds one solver call may take (machine-scoped: a workspace cannot raise it) */

@@ -8,9 +8,6 @@ import * as vscode from 'vscode';
 
 export const PROGRESS_DELAY_MS = 300;
 
-/** what is shown now (tests and the status tooltip read it); undefined when nothing runs long */
-export let solvingNow: string | undefined;
-
 export interface SolveProgress {
   end(): void;
 }
@@ -20,7 +17,6 @@ export function delayedSolveProgress(title: string, cancel: (() => void) | undef
   let ended = false;
   const timer = setTimeout(() => {
     if (ended) return;
-    solvingNow = title;
     log?.info(`progress shown: ${title}`);
     onShown?.(title);
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `@control: ${title}`, cancellable: cancel !== undefined }, (_p, token) =>
@@ -40,7 +36,6 @@ export function delayedSolveProgress(title: string, cancel: (() => void) | undef
       if (ended) return;
       ended = true;
       clearTimeout(timer);
-      if (solvingNow === title) solvingNow = undefined;
       finish?.();
     },
   };

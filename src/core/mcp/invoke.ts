@@ -8,7 +8,7 @@
  */
 import { quoteInput } from '../errors.js';
 import { encodeNonFinite, errorMessage } from '../tools/batch.js';
-import { callTool, VerificationFailed, type RunOptions } from '../tools/runner.js';
+import { callTool, colsOf, rowsOf, VerificationFailed, type RunOptions } from '../tools/runner.js';
 import { getTool } from '../tools/table.js';
 import type { ToolDef } from '../tools/types.js';
 import { renderToolResult } from '../render/results.js';
@@ -62,14 +62,6 @@ export async function invokeTool(name: string, raw: unknown, opts: InvokeOptions
   } catch (e) {
     return { ok: false, reason: errorMessage(e), ...(e instanceof VerificationFailed ? { verification: verificationJson(e.verification) } : {}) };
   }
-}
-
-function rowsOf(v: unknown): number | undefined {
-  return Array.isArray(v) ? v.length : undefined;
-}
-
-function colsOf(v: unknown): number | undefined {
-  return Array.isArray(v) && Array.isArray(v[0]) ? v[0].length : undefined;
 }
 
 const plural = (n: number, word: string) => `${n}-${word}`;

@@ -3,7 +3,7 @@
  * out, never stopping at a bad one. Non-finite numbers are written as the strings
  * "Infinity", "-Infinity" and "NaN" (strict JSON has no literals for them).
  */
-import { isControlError } from '../errors.js';
+import { isControlError, quoteInput } from '../errors.js';
 import type { Verification } from '../verify/index.js';
 import { callTool, solverPool, VerificationFailed, type RunOptions } from './runner.js';
 
@@ -100,7 +100,7 @@ function readLine(line: string, i: number): Problem | BatchLine {
   try {
     p = JSON.parse(line);
   } catch (e) {
-    return { id: `line-${i + 1}`, error: `line ${i + 1} is not JSON: ${clip((e as Error).message)}` };
+    return { id: `line-${i + 1}`, error: `line ${i + 1} is not JSON: ${quoteInput((e as Error).message)}` };
   }
   if (!p || typeof p !== 'object' || Array.isArray(p)) return { id: `line-${i + 1}`, error: `line ${i + 1} is not a problem object ({"id", "tool", "args"}).` };
   let id: string | number = `line-${i + 1}`;
@@ -109,10 +109,6 @@ function readLine(line: string, i: number): Problem | BatchLine {
   if (typeof p.tool !== 'string' || !p.args || typeof p.args !== 'object' || Array.isArray(p.args))
     return { id, error: `line ${i + 1} needs "tool" (a string) and "args" (an object).` };
   return { id, tool: p.tool, args: p.args };
-}
-
-function clip(s: string, n = 200): string {
-  return s.length > n ? `${s.slice(0, n)}… (${s.length} characters)` : s;
 }
 
 /**

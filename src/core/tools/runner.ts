@@ -307,16 +307,24 @@ export function configureSolverPool(o: PoolOptions): void {
 
 // ------------------------------------------------------------------ the verified call
 
+/** rows of an argument that is a list (a matrix's rows), without validating it */
+export function rowsOf(v: unknown): number | undefined {
+  return Array.isArray(v) ? v.length : undefined;
+}
+
+/** columns of an argument that is a list of lists, without validating it */
+export function colsOf(v: unknown): number | undefined {
+  return Array.isArray(v) && Array.isArray(v[0]) ? v[0].length : undefined;
+}
+
 /** "lqr (200 states, 3 inputs)", "rlocus (degree 12)": what a long or failed call was */
 export function describeCall(tool: string, args: Record<string, unknown>): string {
-  const rows = (v: unknown) => (Array.isArray(v) ? v.length : undefined);
-  const cols = (v: unknown) => (Array.isArray(v) && Array.isArray(v[0]) ? (v[0] as unknown[]).length : undefined);
   const parts: string[] = [];
-  const n = rows(args.A);
+  const n = rowsOf(args.A);
   if (n !== undefined) parts.push(`${n} state${n === 1 ? '' : 's'}`);
-  const m = cols(args.B);
+  const m = colsOf(args.B);
   if (m !== undefined) parts.push(`${m} input${m === 1 ? '' : 's'}`);
-  const p = rows(args.C);
+  const p = rowsOf(args.C);
   if (p !== undefined && p !== 1) parts.push(`${p} outputs`);
   if (n === undefined && Array.isArray(args.den)) parts.push(`degree ${args.den.length - 1}`);
   for (const k of ['t', 'w']) {
