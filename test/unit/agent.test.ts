@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { StreamGate, rescueJson } from '../../src/core/agent/gate.js';
+import { StreamGate, rescueJson } from '../../src/core/engines/gate.js';
 import { runAgentTurn } from '../../src/core/agent/loop.js';
 import { collectTurn } from '../../src/core/agent/turn.js';
 import { fenceData } from '../../src/core/agent/fence.js';

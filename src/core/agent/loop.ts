@@ -17,7 +17,7 @@ import { getTool } from '../tools/table.js';
 import type { Verification } from '../verify/index.js';
 import type { ChatMessage, Engine, EngineToolSpec, ToolCallRequest, Usage } from '../engines/types.js';
 import type { TurnEvent } from './events.js';
-import { rescueJson } from './gate.js';
+import { rescueJson } from '../engines/gate.js';
 import { callSignature } from '../reader/values.js';
 import { engineTools, SYSTEM_PROMPT } from './prompt.js';
 

@@ -5,7 +5,7 @@
  * tool calls as text (`<tool_call>…</tool_call>`) go through the same stream gate.
  */
 import { ControlError } from '../errors.js';
-import { StreamGate } from '../agent/gate.js';
+import { StreamGate } from './gate.js';
 import type { ChatMessage, Engine, EngineEvent, GenerateOptions, ToolCallRequest } from './types.js';
 
 export interface OpenAIOptions {

@@ -3,7 +3,7 @@
  * the agent loop in tests and the eval harness's self-test with no model at all, through
  * exactly the same path a real engine takes (including the stream gate for raw text).
  */
-import { gateText } from '../agent/gate.js';
+import { gateText } from './gate.js';
 import type { ChatMessage, Engine, EngineEvent, GenerateOptions } from './types.js';
 
 /**

@@ -4,7 +4,7 @@
  * prose is released as soon as it cannot be the start of a tool call, so it reaches the chat
  * at once and a tool call never leaks into it.
  */
-import type { EngineEvent, ToolCallRequest } from '../engines/types.js';
+import type { EngineEvent, ToolCallRequest } from './types.js';
 
 export const OPEN = '<tool_call>';
 export const CLOSE = '</tool_call>';
