@@ -1,51 +1,10 @@
 /**
  * Code lenses over state-space models in MATLAB/Octave and Python files (and notebook
  * cells): above each `A = <matrix>` with a matching `B` nearby, "Analyse (A, B[, C, D])".
- * A family shares a suffix: A/B/C/D, A1/B1, A_c/B_c, Ad/Bd/Cd/Dd.
+ * Which assignments form a model is decided in the core (`findModels`, core/parse/models.ts).
  */
 import * as vscode from 'vscode';
-import { findAssignments, type Assignment } from '../core/parse/index.js';
-
-/** how many lines from A its B, C, D may stand */
-const NEARBY_LINES = 40;
-
-export interface ModelFamily {
-  a: Assignment;
-  members: Assignment[]; // A, B and the C, D found, in that order
-  suffix: string;
-}
-
-function suffixOf(name: string, letter: string): string | undefined {
-  return name.startsWith(letter) ? name.slice(letter.length) : undefined;
-}
-
-/** groups the matrix assignments of a text into state-space models */
-export function findModels(text: string): ModelFamily[] {
-  const all = findAssignments(text).filter((a) => a.value && !a.error);
-  const out: ModelFamily[] = [];
-  for (const a of all) {
-    const suffix = suffixOf(a.name, 'A');
-    if (suffix === undefined || !/^(_?[A-Za-z0-9]*)$/.test(suffix)) continue;
-    if (a.value!.length === 0 || a.value!.length !== a.value![0].length) continue; // A must be square
-    const near = (letter: string) => {
-      const cands = all.filter((b) => b.name === letter + suffix && Math.abs(b.range.start.line - a.range.start.line) <= NEARBY_LINES);
-      // the closest one, preferring those after A
-      cands.sort((x, y) => Math.abs(x.range.start.line - a.range.start.line) - Math.abs(y.range.start.line - a.range.start.line));
-      return cands[0];
-    };
-    const b = near('B');
-    if (!b) continue;
-    const members = [a, b];
-    const c = near('C');
-    if (c) {
-      members.push(c);
-      const d = near('D');
-      if (d) members.push(d);
-    }
-    out.push({ a, members, suffix });
-  }
-  return out;
-}
+import { findModels, type Assignment, type ModelFamily } from '../core/parse/index.js';
 
 /** MATLAB-style literal at full precision, e.g. [0 1; -2 -3] */
 export function matlabLiteral(M: number[][]): string {

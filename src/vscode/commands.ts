@@ -1,10 +1,10 @@
 /** Editor commands: analyse a selection or a code-lens model in the chat; doctor; index. */
 import * as vscode from 'vscode';
-import { findAssignments } from '../core/parse/index.js';
+import { findAssignments, findModels } from '../core/parse/index.js';
 import { doctorMarkdown, doctorPassed, formatDoctorTable, runDoctor, type DoctorCheck } from '../core/doctor.js';
 import { LM_TOOL_PREFIX } from '../core/mcp/manifest.js';
 import { TOOLS } from '../core/tools/table.js';
-import { analyseQuery, findModels } from './codelens.js';
+import { analyseQuery } from './codelens.js';
 import { LM_VENDOR } from './lmProvider.js';
 import { engineConfig, provider } from './model.js';
 

@@ -5,3 +5,4 @@
  */
 export { parseMatrixLiteral, parseMatrixAt, isLiteralName, type Origin } from './literal.js';
 export { findAssignments, type Assignment } from './assignments.js';
+export { findModels, type ModelFamily } from './models.js';
