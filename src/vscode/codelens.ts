@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { findModels, type Assignment, type ModelFamily } from '../core/parse/index.js';
+import { setting } from './settings.js';
 
 /** MATLAB-style literal at full precision, e.g. [0 1; -2 -3] */
 export function matlabLiteral(M: number[][]): string {
@@ -27,7 +28,7 @@ export class ModelLensProvider implements vscode.CodeLensProvider {
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
-    if (!vscode.workspace.getConfiguration('control', doc).get<boolean>('codeLens.enabled', true)) return [];
+    if (!setting('codeLens.enabled', doc)) return [];
     let models: ModelFamily[];
     try {
       models = findModels(doc.getText());

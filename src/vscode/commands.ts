@@ -7,6 +7,7 @@ import { TOOLS } from '../core/tools/table.js';
 import { analyseQuery } from './codelens.js';
 import { LM_VENDOR } from './lmProvider.js';
 import { engineConfig, provider } from './model.js';
+import { setting } from './settings.js';
 
 /**
  * Opens the chat pane with an @control query and submits it. Our own language model is
@@ -212,7 +213,7 @@ async function showReport(markdown: string, log: vscode.LogOutputChannel, contex
  */
 export async function doctor(log: vscode.LogOutputChannel, context?: vscode.ExtensionContext): Promise<DoctorReport> {
   const p = provider();
-  const embedder = vscode.workspace.getConfiguration('control').get<string>('embedder.path') || undefined;
+  const embedder = setting('embedder.path') || undefined;
   const o = { surface: 'vscode' as const };
   const core = await runDoctor({
     ...o,

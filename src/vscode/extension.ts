@@ -18,6 +18,7 @@ import { registerWalkthrough } from './walkthrough.js';
 import { initStorage, ModelStatus, prewarm, selectModel } from './model.js';
 import { RetrievalService } from './retrieval.js';
 import { registerMcpServer } from './mcp.js';
+import { affectsSetting } from './settings.js';
 
 /** what the extension exposes to other extensions and tests */
 export interface ControlApi {
@@ -53,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
   context.subscriptions.push(
     vscode.languages.registerCodeLensProvider(selector, lenses),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('control.codeLens')) lenses.refresh();
+      if (affectsSetting(e, 'codeLens')) lenses.refresh();
     }),
     vscode.commands.registerCommand('control.analyseSelection', () => analyseSelection(log)),
     vscode.commands.registerCommand('control.analyseAt', (uri: vscode.Uri, line: number) => analyseAt(uri, line, log)),
@@ -67,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
   configureSolverPool({ memoryMb: solveMemoryMB() });
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('control.solveMemoryMB')) configureSolverPool({ memoryMb: solveMemoryMB() });
+      if (affectsSetting(e, 'solveMemoryMB')) configureSolverPool({ memoryMb: solveMemoryMB() });
     }),
   );
 
@@ -77,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
     status,
     vscode.commands.registerCommand('control.selectModel', () => selectModel(context, log)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('control.model') || e.affectsConfiguration('control.openai')) status.refresh();
+      if (affectsSetting(e, 'model') || affectsSetting(e, 'openai')) status.refresh();
     }),
   );
   // the local model's fixed prefix and the bundled notes' index are prepared in the

@@ -14,6 +14,7 @@ import { eventsToMarkdown } from '../core/agent/events.js';
 import { createEngine } from '../core/engines/index.js';
 import type { ChatMessage, EngineToolSpec } from '../core/engines/types.js';
 import { mathEnabled, maxStates } from './render.js';
+import { affectsSetting, setting } from './settings.js';
 
 export const LM_VENDOR = 'control';
 export const LOCAL_MODEL_ID = 'control-local';
@@ -34,8 +35,7 @@ const SOLVERS: vscode.LanguageModelChatInformation = {
 };
 
 function localPath(): string {
-  const c = vscode.workspace.getConfiguration('control');
-  return c.get<string>('model.provider') === 'local' ? c.get<string>('model.path', '') : '';
+  return setting('model.provider') === 'local' ? setting('model.path') : '';
 }
 
 function localInfo(path: string): vscode.LanguageModelChatInformation {
@@ -109,7 +109,7 @@ export function registerLanguageModelProvider(context: vscode.ExtensionContext, 
   context.subscriptions.push(
     changed,
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('control.model')) changed.fire();
+      if (affectsSetting(e, 'model')) changed.fire();
     }),
   );
   const provider: vscode.LanguageModelChatProvider = {

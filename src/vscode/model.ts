@@ -17,11 +17,13 @@ import { LM_VENDOR, LOCAL_MODEL_ID } from './lmProvider.js';
 import { VsCodeEngine } from './vscodeEngine.js';
 import type { RetrievalService } from './retrieval.js';
 import { DEFAULT_MODEL_SPEC } from '../core/engines/llama.js';
+import { setting, updateSetting } from './settings.js';
+import type { SettingValue } from './settingsTable.js';
 
-export type Provider = 'vscode' | 'local' | 'openai' | 'none';
+export type Provider = SettingValue<'model.provider'>;
 
 export function provider(): Provider {
-  return vscode.workspace.getConfiguration('control').get<Provider>('model.provider', 'vscode');
+  return setting('model.provider');
 }
 
 let storageDir: string | undefined;
@@ -32,16 +34,15 @@ export function setStorageDir(dir: string): void {
 }
 
 export function engineConfig(): EngineConfig {
-  const c = vscode.workspace.getConfiguration('control');
   switch (provider()) {
     case 'local': {
-      const modelPath = c.get<string>('model.path', '');
+      const modelPath = setting('model.path');
       // one prefix state per model file: the engine checks the file and prefix hash before reuse
       const stateFile = storageDir && modelPath ? join(storageDir, `prefix-${createHash('sha1').update(modelPath).digest('hex').slice(0, 12)}.state`) : undefined;
       return { provider: 'local', modelPath, threads: os.availableParallelism(), stateFile };
     }
     case 'openai':
-      return { provider: 'openai', baseUrl: c.get<string>('openai.url', ''), model: c.get<string>('openai.model', 'default') };
+      return { provider: 'openai', baseUrl: setting('openai.url'), model: setting('openai.model') };
     default:
       return { provider: 'none' };
   }
@@ -64,14 +65,13 @@ export async function engineFor(request: vscode.ChatRequest | undefined): Promis
 }
 
 export function describeModel(): string {
-  const c = vscode.workspace.getConfiguration('control');
   switch (provider()) {
     case 'local': {
-      const path = c.get<string>('model.path', '');
+      const path = setting('model.path');
       return path ? `local ${path.split(/[\\/]/).pop()}` : 'local (no file set)';
     }
     case 'openai':
-      return `${c.get<string>('openai.model', 'default')} at ${c.get<string>('openai.url', '(no URL)')}`;
+      return `${setting('openai.model')} at ${setting('openai.url')}`;
     case 'vscode':
       return 'the model picked in the chat';
     default:
@@ -126,27 +126,26 @@ export async function selectModel(context: vscode.ExtensionContext, log: vscode.
   ];
   const pick = await vscode.window.showQuickPick(items, { title: 'Control: Select Model', placeHolder: 'Which language model should @control use?' });
   if (!pick) return;
-  const cfg = vscode.workspace.getConfiguration('control');
   if (pick.id === 'download') {
     const path = await downloadDefaultModel(context, log);
     if (!path) return;
-    await cfg.update('model.path', path, vscode.ConfigurationTarget.Global);
-    await cfg.update('model.provider', 'local', vscode.ConfigurationTarget.Global);
+    await updateSetting('model.path', path, vscode.ConfigurationTarget.Global);
+    await updateSetting('model.provider', 'local', vscode.ConfigurationTarget.Global);
   } else if (pick.id === 'file') {
     const uri = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'GGUF model': ['gguf'] }, title: 'Choose a .gguf model file' });
     if (!uri?.[0]) return;
-    await cfg.update('model.path', uri[0].fsPath, vscode.ConfigurationTarget.Global);
-    await cfg.update('model.provider', 'local', vscode.ConfigurationTarget.Global);
+    await updateSetting('model.path', uri[0].fsPath, vscode.ConfigurationTarget.Global);
+    await updateSetting('model.provider', 'local', vscode.ConfigurationTarget.Global);
   } else if (pick.id === 'openai') {
-    const url = await vscode.window.showInputBox({ title: 'Server URL', value: cfg.get('openai.url') || 'http://127.0.0.1:8080/v1', prompt: 'Base URL of an OpenAI-compatible server, including /v1' });
+    const url = await vscode.window.showInputBox({ title: 'Server URL', value: setting('openai.url') || 'http://127.0.0.1:8080/v1', prompt: 'Base URL of an OpenAI-compatible server, including /v1' });
     if (!url) return;
-    const model = await vscode.window.showInputBox({ title: 'Model name', value: cfg.get('openai.model') || 'default', prompt: 'The model name the server expects' });
+    const model = await vscode.window.showInputBox({ title: 'Model name', value: setting('openai.model') || 'default', prompt: 'The model name the server expects' });
     if (!model) return;
-    await cfg.update('openai.url', url, vscode.ConfigurationTarget.Global);
-    await cfg.update('openai.model', model, vscode.ConfigurationTarget.Global);
-    await cfg.update('model.provider', 'openai', vscode.ConfigurationTarget.Global);
+    await updateSetting('openai.url', url, vscode.ConfigurationTarget.Global);
+    await updateSetting('openai.model', model, vscode.ConfigurationTarget.Global);
+    await updateSetting('model.provider', 'openai', vscode.ConfigurationTarget.Global);
   } else {
-    await cfg.update('model.provider', pick.id, vscode.ConfigurationTarget.Global);
+    await updateSetting('model.provider', pick.id, vscode.ConfigurationTarget.Global);
   }
   log.info(`model: ${describeModel()}`);
   void prewarm(log);

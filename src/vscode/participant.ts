@@ -7,6 +7,7 @@ import { engineFor } from './model.js';
 import type { RetrievalService } from './retrieval.js';
 import { mathEnabled, maxStates, solveTimeoutSeconds, streamTurn, type FollowupCandidate } from './render.js';
 import { turnLog } from './report.js';
+import { setting } from './settings.js';
 
 export const PARTICIPANT_ID = 'control.chat';
 
@@ -84,7 +85,6 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
     }
     const ac = new AbortController();
     const sub = token.onCancellationRequested(() => ac.abort());
-    const cfg = vscode.workspace.getConfiguration('control');
     const retriever = await retrieval.retriever();
     const turn = () => streamTurn(
       // recorded for Control: Export Design Report (the last turns, in memory only)
@@ -100,9 +100,9 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
           retriever,
           agent: {
             history: historyMessages(chatContext),
-            maxSteps: cfg.get<number>('agent.maxToolSteps', 3),
-            maxCallsPerTool: cfg.get<number>('agent.maxCallsPerTool', 2),
-            maxOutputTokens: cfg.get<number>('agent.maxOutputTokens', 2048),
+            maxSteps: setting('agent.maxToolSteps'),
+            maxCallsPerTool: setting('agent.maxCallsPerTool'),
+            maxOutputTokens: setting('agent.maxOutputTokens'),
           },
         },
       ), request.prompt, request.command),

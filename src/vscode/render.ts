@@ -16,6 +16,7 @@ import { offerCode } from './codeInsert.js';
 import { describeInvocation } from '../core/mcp/invoke.js';
 import { quoteInput } from '../core/errors.js';
 import { delayedSolveProgress, type SolveProgress } from './solveProgress.js';
+import { setting } from './settings.js';
 
 /** a question's candidate readings, offered as follow-up buttons under the answer */
 export interface FollowupCandidate {
@@ -142,22 +143,22 @@ export async function streamTurn(
 
 /** whether the chat renders LaTeX (VS Code's chat.math.enabled), unless overridden */
 export function mathEnabled(): boolean {
-  const mode = vscode.workspace.getConfiguration('control').get<string>('math', 'auto');
+  const mode = setting('math');
   if (mode === 'latex') return true;
   if (mode === 'text') return false;
   return vscode.workspace.getConfiguration('chat.math').get<boolean>('enabled', false);
 }
 
 export function maxStates(): number {
-  return vscode.workspace.getConfiguration('control').get<number>('maxStates', 200);
+  return setting('maxStates');
 }
 
 /** seconds one solver call may take (machine-scoped: a workspace cannot raise it) */
 export function solveTimeoutSeconds(): number {
-  return vscode.workspace.getConfiguration('control').get<number>('solveTimeoutSeconds', 60);
+  return setting('solveTimeoutSeconds');
 }
 
 /** heap budget of a solver thread in MB (machine-scoped) */
 export function solveMemoryMB(): number {
-  return vscode.workspace.getConfiguration('control').get<number>('solveMemoryMB', 1024);
+  return setting('solveMemoryMB');
 }

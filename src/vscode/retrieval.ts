@@ -10,6 +10,7 @@ import { MultiRetriever, type Retriever } from '../core/agent/grounding.js';
 import type { IndexStore } from '../core/retrieval/store.js';
 import { NOTES_BUILD } from '../core/retrieval/sources.js';
 import type { BuildSummary } from '../core/retrieval/types.js';
+import { affectsSetting, setting, updateSetting } from './settings.js';
 
 type Store = IndexStore;
 
@@ -35,7 +36,7 @@ export class RetrievalService implements vscode.Disposable {
     // a new embedder (set by hand or by Download Embedding Model): reopen both indexes with it
     vscode.workspace.onDidChangeConfiguration(
       (e) => {
-        if (e.affectsConfiguration('control.embedder.path')) void this.reopen();
+        if (affectsSetting(e, 'embedder.path')) void this.reopen();
       },
       undefined,
       this.disposables,
@@ -61,7 +62,7 @@ export class RetrievalService implements vscode.Disposable {
    */
   async downloadEmbedder(opts: { confirmed?: boolean } = {}): Promise<string | undefined> {
     const { DEFAULT_EMBEDDER, DEFAULT_MIRROR, downloadEmbedder } = await import('../core/retrieval/embedderDownload.js');
-    const mirror = vscode.workspace.getConfiguration('control').get<string>('embedder.mirror') || process.env.HF_ENDPOINT || DEFAULT_MIRROR;
+    const mirror = setting('embedder.mirror') || process.env.HF_ENDPOINT || DEFAULT_MIRROR;
     if (!opts.confirmed) {
       const ok = await vscode.window.showWarningMessage(
         `Download the embedding model ${DEFAULT_EMBEDDER.name} (about ${DEFAULT_EMBEDDER.approxMB} MB) from ${new URL(mirror).host} into this extension's storage?`,
@@ -105,13 +106,13 @@ export class RetrievalService implements vscode.Disposable {
       }
       return undefined;
     }
-    await vscode.workspace.getConfiguration('control').update('embedder.path', dest, vscode.ConfigurationTarget.Global);
+    await updateSetting('embedder.path', dest, vscode.ConfigurationTarget.Global);
     void vscode.window.showInformationMessage(`Control: ${DEFAULT_EMBEDDER.name} is ready; passages are being embedded in the background and search turns hybrid as they are.`);
     return dest;
   }
 
   private embedderPath(): string | undefined {
-    return vscode.workspace.getConfiguration('control').get<string>('embedder.path') || undefined;
+    return setting('embedder.path') || undefined;
   }
 
   private async openStore(dir: string, name: 'corpus' | 'workspace'): Promise<Store> {
@@ -213,9 +214,9 @@ export class RetrievalService implements vscode.Disposable {
   }
 
   private globs(): { include?: string[]; exclude?: string[] } {
-    const c = vscode.workspace.getConfiguration('control', this.workspaceRoot());
-    const include = c.get<string[]>('index.include', []);
-    return { include: include.length ? include : undefined, exclude: c.get<string[]>('index.exclude', []) };
+    const root = this.workspaceRoot();
+    const include = setting('index.include', root);
+    return { include: include.length ? [...include] : undefined, exclude: [...setting('index.exclude', root)] };
   }
 
   /** Control: Rebuild Index: progress with cancel, then a summary */
