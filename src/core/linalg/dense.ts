@@ -503,3 +503,47 @@ export function reflectRight(d: Float64Array, base: number, w: number, rows: num
     if (s !== 0) for (let j = jlo; j < jhi; j++) d[o + j] -= s * v[j];
   }
 }
+
+/** y = A x (each entry's sum from the left, as a row times a column) */
+export function mulVec(A: Mat, x: ArrayLike<number>): Float64Array {
+  const y = new Float64Array(A.r);
+  const a = A.d, c = A.c, k = x.length;
+  for (let i = 0; i < A.r; i++) {
+    let s = 0;
+    const o = i * c;
+    for (let j = 0; j < k; j++) s += a[o + j] * x[j];
+    y[i] = s;
+  }
+  return y;
+}
+
+/** [A B; C D] from a grid of blocks (a block row's height from its first block; blocks may be empty) */
+export function blocks(grid: Mat[][]): Mat {
+  let r = 0, c = 0;
+  for (const b of grid[0] ?? []) c += b.c;
+  for (const row of grid) r += row[0].r;
+  const M = zeros(r, c);
+  let r0 = 0;
+  for (const row of grid) {
+    let c0 = 0;
+    for (const b of row) {
+      setBlock(M, r0, c0, b);
+      c0 += b.c;
+    }
+    r0 += row[0].r;
+  }
+  return M;
+}
+
+/**
+ * Reciprocal 1-norm condition number 1/(‖A‖₁‖A⁻¹‖₁) from the explicit inverse: exact to
+ * rounding (luRcond's estimate can only be larger), O(n³). For the small matrices whose
+ * singularity decides a refusal (I − A·Ts/2 of c2d tustin, I + A of a discrete hinfnorm).
+ * 0 when A is exactly singular or the product is not finite.
+ */
+export function rcondByInverse(A: Mat): number {
+  const F = luFactor(A);
+  if (F.singular) return 0;
+  const c = norm1(A) * norm1(luSolve(F, eye(A.r)));
+  return Number.isFinite(c) && c > 0 ? 1 / c : 0;
+}
