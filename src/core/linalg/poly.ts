@@ -3,7 +3,8 @@
  * Roots come from the eigenvalues of a balanced companion matrix.
  */
 import type { Complex } from '../types.js';
-import { eigenvalues } from '../solvers/_eig.js';
+import { zeros } from './dense.js';
+import { eigvalsSorted } from './schur.js';
 
 /** drops leading zeros; the zero polynomial becomes [0] */
 export function polyStrip(p: number[]): number[] {
@@ -22,11 +23,10 @@ export function polyRoots(p: number[]): Complex[] {
   const n = c.length - 1;
   const out: Complex[] = [];
   if (n >= 1) {
-    const C: number[][] = [];
-    for (let i = 0; i < n; i++) C.push(new Array(n).fill(0));
-    for (let j = 0; j < n; j++) C[0][j] = -c[j + 1] / c[0];
-    for (let i = 1; i < n; i++) C[i][i - 1] = 1;
-    out.push(...eigenvalues(C));
+    const C = zeros(n, n);
+    for (let j = 0; j < n; j++) C.d[j] = -c[j + 1] / c[0];
+    for (let i = 1; i < n; i++) C.d[i * n + i - 1] = 1;
+    out.push(...eigvalsSorted(C));
   }
   for (let i = 0; i < nz; i++) out.push([0, 0]);
   return out;

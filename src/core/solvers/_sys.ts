@@ -6,14 +6,15 @@ import { ControlError } from '../errors.js';
 import { checkMatrix, checkSquare, fmtSize, size } from '../tools/args.js';
 import { matrix, sampleTime, vector } from '../tools/schema.js';
 import type { JsonSchema } from '../tools/types.js';
-import { zeros, type Mat } from './_dense.js';
+import type { Matrix } from '../types.js';
 import { polyStrip } from '../linalg/poly.js';
 
+/** a state-space model as the tools take it (arrays of rows; the numerics convert to linalg's Mat) */
 export interface SS {
-  A: Mat;
-  B: Mat;
-  C: Mat;
-  D: Mat;
+  A: Matrix;
+  B: Matrix;
+  C: Matrix;
+  D: Matrix;
   n: number;
   m: number;
   p: number;
@@ -100,8 +101,8 @@ export function readSS(args: Record<string, any>, tool: string): SS {
   if (p === 0) throw new ControlError('C has no rows: the system needs at least one output.');
   if (size(C)[1] !== n)
     throw new ControlError(`C is ${fmtSize(C)} but A is ${n}x${n}; C must have ${n} columns (one per state).`);
-  let D: Mat;
-  if (args.D === undefined || args.D === null) D = zeros(p, m);
+  let D: Matrix;
+  if (args.D === undefined || args.D === null) D = Array.from({ length: p }, () => new Array(m).fill(0));
   else {
     D = checkMatrix(args.D, 'D');
     const [dr, dc] = size(D);
@@ -166,7 +167,7 @@ export function sortComplex<T extends [number, number]>(z: T[]): T[] {
 }
 
 /** the largest |entry| of a matrix (0 when empty or zero) */
-function maxEntry(M: Mat): number {
+function maxEntry(M: Matrix): number {
   let mx = 0;
   for (const r of M) for (const v of r) mx = Math.max(mx, Math.abs(v));
   return mx;

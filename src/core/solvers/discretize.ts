@@ -3,71 +3,76 @@
  * Tustin (bilinear, no prewarping). Matrix exponentials by Padé scaling and squaring.
  */
 import { ControlError } from '../errors.js';
-import type { ToolDef } from '../tools/types.js';
-import { add, block, eye, expm, lu, luSolve, luSolveRight, matmul, rcond, scale, sub, zeros, EPS, type Mat } from './_dense.js';
+import { tool } from '../tools/types.js';
+import { renderC2d } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
+import type { Matrix } from '../types.js';
+import { type Mat, add, blocks, block, eye, fromRows, luFactor, luSolve, luSolveRight, mul, rcondByInverse, scale, toRows, zeros, EPS } from '../linalg/dense.js';
+import { expm } from '../linalg/expm.js';
 import { readSS, ssProps, type SS } from './_sys.js';
 
 export type C2dMethod = 'zoh' | 'foh' | 'tustin';
 
 export interface DiscreteSS {
-  Ad: Mat;
-  Bd: Mat;
-  Cd: Mat;
-  Dd: Mat;
+  Ad: Matrix;
+  Bd: Matrix;
+  Cd: Matrix;
+  Dd: Matrix;
 }
 
 /** zero-order hold: [Ad Bd; 0 I] = expm([A B; 0 0]·Ts) */
 export function c2dZoh(A: Mat, B: Mat, Ts: number): { Ad: Mat; Bd: Mat } {
-  const n = A.length;
-  const m = B[0].length;
-  const M = scale(block([[A, B], [zeros(m, n), zeros(m, m)]]), Ts);
+  const n = A.r;
+  const m = B.c;
+  const M = scale(blocks([[A, B], [zeros(m, n), zeros(m, m)]]), Ts);
   const E = expm(M);
-  return { Ad: sub(E, 0, n, 0, n), Bd: sub(E, 0, n, n, n + m) };
+  return { Ad: block(E, 0, 0, n, n), Bd: block(E, 0, n, n, m) };
 }
 
 export function c2d(sys: SS, Ts: number, method: C2dMethod): DiscreteSS {
-  const { A, B, C, D, n, m } = sys;
+  const { n, m } = sys;
   // no states (a static gain): every method keeps y = D u; Ad, Bd, Cd are empty ([], as
   // tf2ss writes them) and Dd = D
-  if (n === 0) return { Ad: [], Bd: [], Cd: [], Dd: D.map((r) => r.slice()) };
+  if (n === 0) return { Ad: [], Bd: [], Cd: [], Dd: sys.D.map((r) => r.slice()) };
+  const A = fromRows(sys.A), B = fromRows(sys.B), C = fromRows(sys.C), D = fromRows(sys.D);
   if (method === 'zoh') {
     const { Ad, Bd } = c2dZoh(A, B, Ts);
-    return { Ad, Bd, Cd: C.map((r) => r.slice()), Dd: D.map((r) => r.slice()) };
+    return { Ad: toRows(Ad), Bd: toRows(Bd), Cd: toRows(C), Dd: toRows(D) };
   }
   if (method === 'foh') {
     // expm([A·Ts B·Ts 0; 0 0 I; 0 0 0]) (triangle hold; the state is shifted by the hold term)
-    const M = block([
+    const M = blocks([
       [scale(A, Ts), scale(B, Ts), zeros(n, m)],
       [zeros(m, n), zeros(m, m), eye(m)],
       [zeros(m, n), zeros(m, m), zeros(m, m)],
     ]);
     const E = expm(M);
-    const Phi = sub(E, 0, n, 0, n);
-    const G1 = sub(E, 0, n, n, n + m);
-    const G2 = sub(E, 0, n, n + m, n + 2 * m);
-    const Bd = add(add(G1, G2, -1), matmul(Phi, G2));
-    return { Ad: Phi, Bd, Cd: C.map((r) => r.slice()), Dd: add(D, matmul(C, G2)) };
+    const Phi = block(E, 0, 0, n, n);
+    const G1 = block(E, 0, n, n, m);
+    const G2 = block(E, 0, n + m, n, m);
+    const Bd = add(add(G1, G2, -1), mul(Phi, G2));
+    return { Ad: toRows(Phi), Bd: toRows(Bd), Cd: toRows(C), Dd: toRows(add(D, mul(C, G2))) };
   }
   // Tustin: s = (2/Ts)(z - 1)/(z + 1)
   const half = Ts / 2;
   const IminusA = add(eye(n), scale(A, half), -1);
-  const rc = rcond(IminusA);
+  const rc = rcondByInverse(IminusA);
   if (!(rc > n * EPS * 10)) {
     throw new ControlError(
       `c2d tustin: I - A·Ts/2 is singular (reciprocal condition ${rc.toExponential(2)}): A has an eigenvalue at 2/Ts = ${(2 / Ts).toPrecision(6)}, which the bilinear map sends to z = infinity. Use another Ts or method (zoh, foh).`,
       'infeasible',
     );
   }
-  const f = lu(IminusA);
+  const f = luFactor(IminusA);
   const Ad = luSolve(f, add(eye(n), scale(A, half)));
   const Bd = luSolve(f, scale(B, Ts));
   const Cd = luSolveRight(f, C);
-  const Dd = add(D, scale(matmul(C, Bd), 0.5));
-  return { Ad, Bd, Cd, Dd };
+  const Dd = add(D, scale(mul(C, Bd), 0.5));
+  return { Ad: toRows(Ad), Bd: toRows(Bd), Cd: toRows(Cd), Dd: toRows(Dd) };
 }
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'c2d',
     words: {
       calls: [
@@ -101,6 +106,11 @@ export const tools: ToolDef[] = [
       const r = c2d(sys, Ts, method);
       return { Ad: r.Ad, Bd: r.Bd, Cd: r.Cd, Dd: r.Dd, Ts, method };
     },
-  },
+    intro: null,
+    render: renderC2d,
+    code: GENERATORS.c2d,
+    model: 'offered',
+    plots: { none: 'the discretised matrices; plot the discrete system with a step or Bode request' },
+  }),
 ];
 
