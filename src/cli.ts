@@ -13,7 +13,7 @@ import { Conversation } from './core/reader/index.js';
 import { runTurn } from './core/agent/turn.js';
 import { eventsToMarkdown, type TurnEvent } from './core/agent/events.js';
 import { createEngine, disposeEngines, parseModelFlag } from './core/engines/index.js';
-import { renderToolResult } from './core/render/results.js';
+import { renderToolResult } from './core/render/answer.js';
 import { encodeNonFinite, errorMessage, solveJsonlLines, verdictOf } from './core/tools/batch.js';
 import { callTool, VerificationFailed, type RunOptions } from './core/tools/runner.js';
 import { TOOLS } from './core/tools/table.js';

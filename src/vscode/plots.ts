@@ -12,7 +12,7 @@
 import * as vscode from 'vscode';
 import { findAssignments, type Assignment } from '../core/parse/index.js';
 import { writeRefusal } from './writeGuard.js';
-import { buildPlot, closedLoopPlot, KIND_LABEL, PLOT_KINDS, plotsForTool, type PlotKind, type PlotPayload, type PlotRequest } from './plotData.js';
+import { buildPlot, KIND_LABEL, PLOT_KINDS, plotsFor, type PlotKind, type PlotPayload, type PlotRequest } from '../core/plot/data.js';
 
 export interface PlotResult {
   kind: PlotKind;
@@ -336,10 +336,7 @@ export function offerPlots(
   result: Record<string, unknown> | undefined,
   offered: Set<string>,
 ): void {
-  const items = [...plotsForTool(tool, args)];
-  const cl = closedLoopPlot(tool, args, result);
-  if (cl) items.push(cl);
-  for (const it of items) {
+  for (const it of plotsFor(tool, args, result)) {
     const key = `${it.kind} ${JSON.stringify(it.args)}`;
     if (offered.has(key)) continue;
     offered.add(key);

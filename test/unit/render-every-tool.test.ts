@@ -12,7 +12,7 @@ import { TOOLS } from '../../src/core/tools/table.js';
 import { prepareArgs } from '../../src/core/tools/call.js';
 import { isControlError } from '../../src/core/errors.js';
 import { verify } from '../../src/core/verify/index.js';
-import { renderToolResult } from '../../src/core/render/results.js';
+import { renderToolResult } from '../../src/core/render/answer.js';
 import { resultCharts } from '../../src/core/render/svgplot.js';
 import { invokeTool } from '../../src/core/mcp/invoke.js';
 

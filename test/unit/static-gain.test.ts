@@ -20,7 +20,7 @@ import assert from 'node:assert/strict';
 import { prepareArgs, runTool } from '../../src/core/tools/call.js';
 import { ControlError } from '../../src/core/errors.js';
 import { verify } from '../../src/core/verify/index.js';
-import { renderToolResult } from '../../src/core/render/results.js';
+import { renderToolResult } from '../../src/core/render/answer.js';
 import { reproduce } from '../../src/core/codegen/index.js';
 import { collectTurn } from '../../src/core/agent/turn.js';
 import { parseMatrixLiteral } from '../../src/core/parse/index.js';

@@ -9,7 +9,7 @@
  * error, and after that the turn ends with an honest message.
  */
 import { isControlError } from '../errors.js';
-import { renderToolResult } from '../render/results.js';
+import { renderToolResult } from '../render/answer.js';
 import type { RenderOptions } from '../render/markdown.js';
 import { errorMessage } from '../tools/batch.js';
 import { callTool, type RunOptions } from '../tools/runner.js';

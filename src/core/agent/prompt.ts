@@ -9,15 +9,11 @@ import type { JsonSchema, ToolDef } from '../tools/types.js';
 import type { EngineToolSpec } from '../engines/types.js';
 
 /**
- * The tools offered to a model: the design and analysis tasks. The others stay reachable
- * by slash command and CLI; leaving them out keeps the prefix small (every token of it
- * costs prefill time on a laptop): care/dare are inside lqr/dlqr, eig and ctrb/obsv inside
- * analyse, lqe inside kalman; dlyap, impulse, ss2tf, freqresp (/bode) and the H2 norm are rarely asked.
+ * The tools offered to a model: each tool's `model` facet says whether it is, or why not (the
+ * others stay reachable by slash command, CLI and MCP; leaving them out keeps the prefix small,
+ * and every token of it costs prefill time on a laptop).
  */
-export const MODEL_TOOLS = [
-  'analyse', 'lqr', 'dlqr', 'place', 'kalman', 'lyap', 'c2d', 'margins', 'step', 'stepinfo',
-  'poles_zeros', 'tf2ss', 'dcgain', 'hinfnorm',
-];
+export const MODEL_TOOLS: readonly string[] = TOOLS.filter((t) => t.model === 'offered').map((t) => t.name);
 
 /** first sentence of a description, for the compact schema */
 function brief(description: string, max = 160): string {

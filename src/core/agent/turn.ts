@@ -4,7 +4,7 @@
  * honest answer saying what works without a model.
  */
 import { isControlError } from '../errors.js';
-import { renderToolResult } from '../render/results.js';
+import { renderToolResult } from '../render/answer.js';
 import type { RenderOptions } from '../render/markdown.js';
 import type { RunOptions } from '../tools/runner.js';
 import { errorMessage } from '../tools/batch.js';
@@ -44,23 +44,6 @@ export interface TurnOptions extends RunOptions, Partial<RenderOptions> {
   /** passages to attach to a model's turn (default 4) */
   passages?: number;
 }
-
-/** what each tool computes, stated the way a textbook would, shown before its result */
-const INTROS: Record<string, string> = {
-  lqr: '**LQR design.** The state feedback u = −Kx that minimises ∫(xᵀQx + uᵀRu + 2xᵀNu) dt is K = R⁻¹(BᵀX + Nᵀ), where X is the stabilising solution of the Riccati equation AᵀX + XA − (XB + N)R⁻¹(BᵀX + Nᵀ) + Q = 0.',
-  dlqr: '**Discrete LQR design.** The state feedback u[k] = −Kx[k] that minimises Σ(xᵀQx + uᵀRu + 2xᵀNu) is K = (R + BᵀXB)⁻¹(BᵀXA + Nᵀ), with X the stabilising solution of the discrete Riccati equation.',
-  care: '**Continuous algebraic Riccati equation** AᵀX + XA − XBR⁻¹BᵀX + Q = 0, stabilising solution X, with K = R⁻¹BᵀX.',
-  dare: '**Discrete algebraic Riccati equation** AᵀXA − X − AᵀXB(R + BᵀXB)⁻¹BᵀXA + Q = 0, stabilising solution X, with K = (R + BᵀXB)⁻¹BᵀXA.',
-  lyap: '**Lyapunov equation** AX + XAᵀ + Q = 0.',
-  dlyap: '**Discrete Lyapunov (Stein) equation** AXAᵀ − X + Q = 0.',
-  eig: '**Eigenvalues** of A, sorted by real part.',
-  ctrb_rank: '**Controllability**: rank of [B, AB, …, Aⁿ⁻¹B] (numerical rank by SVD).',
-  obsv_rank: '**Observability**: rank of [C; CA; …; CAⁿ⁻¹] (numerical rank by SVD).',
-  analyse: '**State-space analysis** of ẋ = Ax + Bu, y = Cx + Du.',
-  place: '**Pole placement.** The state feedback u = −Kx with eig(A − BK) at the requested poles.',
-  lqe: '**Kalman filter (LQE).** Estimator gain L = PCᵀRn⁻¹, with P the stabilising solution of AP + PAᵀ − PCᵀRn⁻¹CP + GQnGᵀ = 0.',
-  kalman: '**Kalman filter.** Steady-state estimator gain from the filter Riccati equation.',
-};
 
 export const NO_MODEL_MESSAGE = [
   'This request needs a language model, and none is configured. In VS Code, run **Control: Select Model** (a local GGUF file, the model picked in the chat, or an OpenAI-compatible server); in the terminal, pass `--model path/to/model.gguf`. Without a model, I solve requests that name the computation and give the matrices, for example:',
@@ -138,7 +121,9 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   }
   const name = reading.tool;
   yield { type: 'reading', tool: name, markdown: describeReading(reading), origins: Object.fromEntries(Object.entries(reading.origins).map(([k, o]) => [k, originText(o)])) };
-  yield { type: 'text', text: INTROS[name] ?? `**${getTool(name)?.title ?? name}.**` };
+  // the tool's intro facet: what it computes, as a textbook states it (null: its title alone)
+  const def = getTool(name);
+  yield { type: 'text', text: def?.intro ?? `**${def?.title ?? name}.**` };
 
   // the id of the call in flight: its own, not the module counter, which another turn running
   // meanwhile (solves are awaited) may have moved on

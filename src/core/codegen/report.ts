@@ -4,7 +4,7 @@
  * external assets; matrices as tables), and the turns' events as a JSONL trace. Pure text.
  */
 import type { TurnEvent } from '../agent/events.js';
-import { renderToolResult } from '../render/results.js';
+import { renderToolResult } from '../render/answer.js';
 import { encodeNonFinite } from '../tools/batch.js';
 import type { Matrix } from '../types.js';
 import { matrix, num, vector } from './literals.js';

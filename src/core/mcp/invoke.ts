@@ -11,7 +11,7 @@ import { encodeNonFinite, errorMessage } from '../tools/batch.js';
 import { callTool, colsOf, rowsOf, VerificationFailed, type RunOptions } from '../tools/runner.js';
 import { getTool } from '../tools/table.js';
 import type { ToolDef } from '../tools/types.js';
-import { renderToolResult } from '../render/results.js';
+import { renderToolResult } from '../render/answer.js';
 import type { Verification } from '../verify/index.js';
 
 export interface Solved {

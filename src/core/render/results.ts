@@ -1,13 +1,17 @@
 /**
- * A tool result as Markdown: the numbers an engineer asked for first, then the facts they
+ * The renderers of tool results (each tool's `render` facet is one of these or written beside
+ * the tool); `render/answer.ts` adds the verification line. A tool result as Markdown: the numbers an engineer asked for first, then the facts they
  * need next (closed-loop poles with damping, stability), then the verification line.
  * Numbers are rounded to 6 significant figures here only; machine output keeps full precision.
  */
-import { modeInfo, type AnalysisResult, type ModeInfo } from '../solvers/analysis.js';
+import type { AnalysisResult } from '../solvers/analysis.js';
+import { modeInfo, type ModeInfo } from '../solvers/modes.js';
 import type { Complex, Matrix } from '../types.js';
 import type { Verification } from '../verify/index.js';
 import { fmt, fmtEigenvalues, fmtSmall } from './format.js';
 import { factsTable, matrixBlock, type RenderOptions } from './markdown.js';
+
+type R = Record<string, any>;
 
 const isMatrix = (v: unknown): v is Matrix => Array.isArray(v) && (v.length === 0 || Array.isArray(v[0]));
 const isComplexList = (v: unknown): v is Complex[] =>
@@ -50,7 +54,7 @@ export function verificationLine(v: Verification | undefined): string {
   return v.ok ? `✔ Verified: ${parts.join('; ')}.` : `⚠ **Verification failed, do not use these numbers as they are**: ${parts.join('; ')}.`;
 }
 
-function renderAnalysis(r: AnalysisResult, o: RenderOptions): string {
+export function renderAnalysis(_args: R, r: AnalysisResult, o: RenderOptions): string {
   const out: string[] = [];
   const ev = fmtEigenvalues(r.eigenvalues, o.digits);
   const domain = r.discrete ? 'discrete-time' : 'continuous-time';
@@ -118,7 +122,7 @@ export function analysisSummary(r: AnalysisResult): string {
   return `**In short.** ${s.join(' ')}`;
 }
 
-function renderFeedback(tool: string, args: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
+export function renderFeedback(tool: string, args: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
   const out: string[] = [];
   const discrete = tool === 'dlqr' || tool === 'dare' || (typeof args.Ts === 'number' && args.Ts > 0);
   const gain = tool === 'lqe' || tool === 'kalman' ? 'L' : 'K';
@@ -166,7 +170,7 @@ function samples(n: number, k: number): number[] {
   return [...new Set(Array.from({ length: k }, (_, i) => Math.round((i * (n - 1)) / (k - 1))))];
 }
 
-function renderTimeResponse(tool: string, args: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
+export function renderTimeResponse(tool: string, args: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
   const t = (r.t ?? args.t) as number[];
   const y = r.y as unknown[];
   const siso = y.every((v) => typeof v === 'number');
@@ -199,7 +203,7 @@ const MAX_FREQ_PAIRS = 16;
  * frequency on a pole has |H| = ∞ and no phase (–); a pair with no path (H = 0 at every
  * frequency) is said in one line instead of a table of −∞.
  */
-function renderFreq(args: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
+export function renderFreq(args: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
   const w = args.w as number[];
   const idx = samples(w.length, 12);
   const unit = typeof args.Ts === 'number' && args.Ts > 0 ? `H(e^{jωTs}), Ts = ${fmt(args.Ts)} s` : 'H(jω)';
@@ -239,7 +243,7 @@ function renderFreq(args: Record<string, any>, r: Record<string, any>, o: Render
   return out.join('\n\n');
 }
 
-function renderMargins(r: Record<string, any>, o: RenderOptions): string {
+export function renderMargins(_args: R, r: Record<string, any>, o: RenderOptions): string {
   if (typeof r.caution === 'string') {
     // a static-gain loop: the margins hold at every frequency, there is no crossover frequency
     const g = Number.isFinite(r.gm) ? `${fmt(r.gm, o.digits)} (${fmt(r.gm_db, o.digits)} dB)` : '∞';
@@ -255,7 +259,7 @@ function renderMargins(r: Record<string, any>, o: RenderOptions): string {
   return `${gm}\n\n${pm}`;
 }
 
-function renderStepinfo(r: Record<string, any>, o: RenderOptions): string {
+export function renderStepinfo(_args: R, r: Record<string, any>, o: RenderOptions): string {
   const rows: [string, string][] = [
     ['Rise time (10% → 90%)', `${fmt(r.rise_time, o.digits)} s`],
     ['Settling time (2%)', `${fmt(r.settling_time, o.digits)} s`],
@@ -266,7 +270,7 @@ function renderStepinfo(r: Record<string, any>, o: RenderOptions): string {
   return `**Step-response characteristics**\n\n${factsTable(rows)}`;
 }
 
-function renderGeneric(r: Record<string, unknown>, o: RenderOptions): string {
+export function renderGeneric(_args: R, r: Record<string, unknown>, o: RenderOptions): string {
   const out: string[] = [];
   for (const [k, v] of Object.entries(r)) {
     if (typeof v === 'number') out.push(`**${k}** = ${Number.isInteger(v) ? String(v) : fmt(v, o.digits)}`);
@@ -279,105 +283,73 @@ function renderGeneric(r: Record<string, unknown>, o: RenderOptions): string {
   return out.join('\n\n');
 }
 
-/** the Markdown of one tool result, verification line included */
-export function renderToolResult(
-  tool: string,
-  args: Record<string, any>,
-  result: Record<string, any>,
-  verification: Verification | undefined,
-  o: RenderOptions,
-): string {
-  let body: string;
-  switch (tool) {
-    case 'analyse':
-      body = renderAnalysis(result as AnalysisResult, o);
-      break;
-    case 'lqr':
-    case 'dlqr':
-    case 'care':
-    case 'dare':
-    case 'lqe':
-    case 'kalman':
-      body = renderFeedback(tool, args, result, o);
-      break;
-    case 'place':
-      body = renderFeedback(tool, args, result, o);
-      break;
-    case 'step':
-    case 'impulse':
-      body = renderTimeResponse(tool, args, result, o);
-      break;
-    case 'freqresp':
-      body = Array.isArray(result.mag_db) && Array.isArray(args.w) && args.w.length ? renderFreq(args, result, o) : renderGeneric(result, o);
-      break;
-    case 'margins':
-      body = renderMargins(result, o);
-      break;
-    case 'stepinfo':
-      body = renderStepinfo(result, o);
-      break;
-    case 'c2d':
-      body =
-        isMatrix(result.Ad) && !result.Ad.length
-          ? [`**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:** the model has no states (0 states, a static gain), so Ad, Bd and Cd are empty and it is the same in discrete time:`, matrixBlock('Dd', result.Dd, o)].join('\n\n')
-          : [`**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:**`, ...['Ad', 'Bd', 'Cd', 'Dd'].map((k) => matrixBlock(k, result[k], o))].join('\n\n');
-      break;
-    case 'tf2ss':
-      body = [
-        `**A state-space realisation** of (${polyText(result.num ?? args.num)}) / (${polyText(result.den ?? args.den)}):${isMatrix(result.A) && !result.A.length ? ' a constant, so the model has no states (0 states): A, B and C are empty (A = [], B = zeros(0,1), C = zeros(1,0)) and y = Du.' : ''}`,
-        ...['A', 'B', 'C', 'D'].filter((k) => isMatrix(result[k]) && result[k].length).map((k) => matrixBlock(k, result[k], o))].join('\n\n');
-      break;
-    case 'ss2tf':
-      body = `**Transfer function:** H(s) = (${polyText(result.num)}) / (${polyText(result.den)})`;
-      break;
-    case 'poles_zeros':
-      body = [`**Poles:** ${list(fmtEigenvalues(result.poles, o.digits))}`, `**Zeros:** ${list(fmtEigenvalues(result.zeros, o.digits))}`, ...(typeof result.gain === 'number' ? [`**Gain:** ${fmt(result.gain, o.digits)}`] : [])].join('\n\n');
-      break;
-    case 'dcgain':
-      body = `**DC gain** (steady-state output per unit constant input):\n\n${matrixBlock('G0', result.gain, o)}`;
-      break;
-    case 'rlocus': {
-      const a = result.asymptotes as { centroid: number; angles_deg: number[] } | undefined;
-      const br = (result.breakaway ?? []) as { s: Complex; k: number }[];
-      body = [
-        `**Root locus** of 1 + k·L(s) = 0 at ${(result.k as number[]).length} gains from ${fmt(result.k[0])} to ${fmt(result.k.at(-1))}: ${(result.open_loop_poles as Complex[]).length} branches start at the open-loop poles (${list(fmtEigenvalues(result.open_loop_poles, o.digits))}) and end at the zeros (${list(fmtEigenvalues(result.open_loop_zeros, o.digits))}) or along the asymptotes.`,
-        a && a.angles_deg.length ? `**Asymptotes:** centroid σ = ${fmt(a.centroid, o.digits)}, angles ${a.angles_deg.map((x) => `${fmt(x, o.digits)}°`).join(', ')}.` : '',
-        br.length ? `**Breakaway/break-in points:** ${br.map((b) => `s = ${fmtEigenvalues([b.s], o.digits)[0]} at k = ${fmt(b.k, o.digits)}`).join('; ')}.` : '',
-        '_Use **Plot** to see the branches._',
-      ].filter(Boolean).join('\n\n');
-      break;
-    }
-    case 'nyquist': {
-      const N = result.encirclements as number, P = result.open_loop_unstable_poles as number, Z = result.closed_loop_unstable_poles as number;
-      body = `**Nyquist criterion:** the curve of L(jω) encircles −1 ${N === 0 ? 'zero times' : `${Math.abs(N)} time${Math.abs(N) > 1 ? 's' : ''} ${N > 0 ? 'clockwise' : 'counter-clockwise'}`}; with P = ${P} open-loop pole${P === 1 ? '' : 's'} in the right half plane, the unity-feedback closed loop has Z = N + P = ${Z} unstable pole${Z === 1 ? '' : 's'}: **${Z === 0 ? 'stable' : 'unstable'}**.${(result.detours as unknown[]).length ? ` The contour detours around ${(result.detours as unknown[]).length} pole(s) on the imaginary axis.` : ''}\n\n_Use **Plot** to see the curve._`;
-      break;
-    }
-    case 'h2norm':
-      body = `**H2 norm** ‖G‖₂ = ${fmt(result.h2, o.digits)}${Number.isFinite(result.h2) ? ' (the RMS output for unit white noise on each input)' : ' (infinite: the system is unstable or has a direct feedthrough D ≠ 0 in continuous time)'}.`;
-      break;
-    case 'hinfnorm':
-      body = `**H∞ norm** ‖G‖∞ = ${fmt(result.hinf, o.digits)}${Number.isFinite(result.hinf) ? ` (${fmt(20 * Math.log10(result.hinf), o.digits)} dB), the peak gain over frequency, ${isMatrix(args.A) && !args.A.length ? 'σmax(D) at every frequency (no states: a static gain)' : `at ω = ${fmt(result.fpeak, o.digits)} rad/s`}` : ' (infinite: a pole on or beyond the stability boundary)'}.`;
-      break;
-    case 'eig': {
-      const ev = result.eigenvalues as Complex[];
-      body = ev.length ? `**Eigenvalues:** ${fmtEigenvalues(ev, o.digits).join(', ')}` : '**Eigenvalues:** none — A is 0x0 (0 states).';
-      break;
-    }
-    case 'ctrb_rank':
-    case 'obsv_rank': {
-      const n = (args.A as Matrix).length;
-      const what = tool === 'ctrb_rank' ? 'controllability' : 'observability';
-      if (n === 0) {
-        body = `**Rank of the ${what} matrix:** 0 of 0 — the model has no states (0 states), so there is nothing to ${tool === 'ctrb_rank' ? 'control' : 'observe'}.`;
-        break;
-      }
-      body = `**Rank of the ${what} matrix:** ${result.rank} of ${n} — ${result.rank === n ? (tool === 'ctrb_rank' ? 'controllable' : 'observable') : `**not ${tool === 'ctrb_rank' ? 'controllable' : 'observable'}**`}.\n\n${matrixBlock(tool === 'ctrb_rank' ? 'Co' : 'Ob', result.matrix, o)}`;
-      break;
-    }
-    default:
-      body = renderGeneric(result, o);
-  }
-  return `${body}\n\n${verificationLine(verification)}`;
+/** a renderer that needs to know which of its tools it renders (lqr or dare, step or impulse) */
+export const feedbackRenderer = (tool: string) => (args: R, r: R, o: RenderOptions) => renderFeedback(tool, args, r, o);
+export const timeResponseRenderer = (tool: string) => (args: R, r: R, o: RenderOptions) => renderTimeResponse(tool, args, r, o);
+
+export function renderFreqresp(args: R, result: R, o: RenderOptions): string {
+  return Array.isArray(result.mag_db) && Array.isArray(args.w) && args.w.length ? renderFreq(args, result, o) : renderGeneric(args, result, o);
 }
+
+export function renderC2d(args: R, result: R, o: RenderOptions): string {
+  return isMatrix(result.Ad) && !result.Ad.length
+    ? [`**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:** the model has no states (0 states, a static gain), so Ad, Bd and Cd are empty and it is the same in discrete time:`, matrixBlock('Dd', result.Dd, o)].join('\n\n')
+    : [`**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:**`, ...['Ad', 'Bd', 'Cd', 'Dd'].map((k) => matrixBlock(k, result[k], o))].join('\n\n');
+}
+
+export function renderTf2ss(args: R, result: R, o: RenderOptions): string {
+  return [
+    `**A state-space realisation** of (${polyText(result.num ?? args.num)}) / (${polyText(result.den ?? args.den)}):${isMatrix(result.A) && !result.A.length ? ' a constant, so the model has no states (0 states): A, B and C are empty (A = [], B = zeros(0,1), C = zeros(1,0)) and y = Du.' : ''}`,
+    ...['A', 'B', 'C', 'D'].filter((k) => isMatrix(result[k]) && result[k].length).map((k) => matrixBlock(k, result[k], o))].join('\n\n');
+}
+
+export function renderSs2tf(_args: R, result: R): string {
+  return `**Transfer function:** H(s) = (${polyText(result.num)}) / (${polyText(result.den)})`;
+}
+
+export function renderPolesZeros(_args: R, result: R, o: RenderOptions): string {
+  return [`**Poles:** ${list(fmtEigenvalues(result.poles, o.digits))}`, `**Zeros:** ${list(fmtEigenvalues(result.zeros, o.digits))}`, ...(typeof result.gain === 'number' ? [`**Gain:** ${fmt(result.gain, o.digits)}`] : [])].join('\n\n');
+}
+
+export function renderDcgain(_args: R, result: R, o: RenderOptions): string {
+  return `**DC gain** (steady-state output per unit constant input):\n\n${matrixBlock('G0', result.gain, o)}`;
+}
+
+export function renderRlocus(_args: R, result: R, o: RenderOptions): string {
+  const a = result.asymptotes as { centroid: number; angles_deg: number[] } | undefined;
+  const br = (result.breakaway ?? []) as { s: Complex; k: number }[];
+  return [
+    `**Root locus** of 1 + k·L(s) = 0 at ${(result.k as number[]).length} gains from ${fmt(result.k[0])} to ${fmt(result.k.at(-1))}: ${(result.open_loop_poles as Complex[]).length} branches start at the open-loop poles (${list(fmtEigenvalues(result.open_loop_poles, o.digits))}) and end at the zeros (${list(fmtEigenvalues(result.open_loop_zeros, o.digits))}) or along the asymptotes.`,
+    a && a.angles_deg.length ? `**Asymptotes:** centroid σ = ${fmt(a.centroid, o.digits)}, angles ${a.angles_deg.map((x) => `${fmt(x, o.digits)}°`).join(', ')}.` : '',
+    br.length ? `**Breakaway/break-in points:** ${br.map((b) => `s = ${fmtEigenvalues([b.s], o.digits)[0]} at k = ${fmt(b.k, o.digits)}`).join('; ')}.` : '',
+    '_Use **Plot** to see the branches._',
+  ].filter(Boolean).join('\n\n');
+}
+
+export function renderNyquist(_args: R, result: R): string {
+  const N = result.encirclements as number, P = result.open_loop_unstable_poles as number, Z = result.closed_loop_unstable_poles as number;
+  return `**Nyquist criterion:** the curve of L(jω) encircles −1 ${N === 0 ? 'zero times' : `${Math.abs(N)} time${Math.abs(N) > 1 ? 's' : ''} ${N > 0 ? 'clockwise' : 'counter-clockwise'}`}; with P = ${P} open-loop pole${P === 1 ? '' : 's'} in the right half plane, the unity-feedback closed loop has Z = N + P = ${Z} unstable pole${Z === 1 ? '' : 's'}: **${Z === 0 ? 'stable' : 'unstable'}**.${(result.detours as unknown[]).length ? ` The contour detours around ${(result.detours as unknown[]).length} pole(s) on the imaginary axis.` : ''}\n\n_Use **Plot** to see the curve._`;
+}
+
+export function renderH2(_args: R, result: R, o: RenderOptions): string {
+  return `**H2 norm** ‖G‖₂ = ${fmt(result.h2, o.digits)}${Number.isFinite(result.h2) ? ' (the RMS output for unit white noise on each input)' : ' (infinite: the system is unstable or has a direct feedthrough D ≠ 0 in continuous time)'}.`;
+}
+
+export function renderHinf(args: R, result: R, o: RenderOptions): string {
+  return `**H∞ norm** ‖G‖∞ = ${fmt(result.hinf, o.digits)}${Number.isFinite(result.hinf) ? ` (${fmt(20 * Math.log10(result.hinf), o.digits)} dB), the peak gain over frequency, ${isMatrix(args.A) && !args.A.length ? 'σmax(D) at every frequency (no states: a static gain)' : `at ω = ${fmt(result.fpeak, o.digits)} rad/s`}` : ' (infinite: a pole on or beyond the stability boundary)'}.`;
+}
+
+export function renderEig(_args: R, result: R, o: RenderOptions): string {
+  const ev = result.eigenvalues as Complex[];
+  return ev.length ? `**Eigenvalues:** ${fmtEigenvalues(ev, o.digits).join(', ')}` : '**Eigenvalues:** none — A is 0x0 (0 states).';
+}
+
+/** ctrb_rank and obsv_rank */
+export const rankRenderer = (tool: 'ctrb_rank' | 'obsv_rank') => (args: R, result: R, o: RenderOptions): string => {
+  const n = (args.A as Matrix).length;
+  const what = tool === 'ctrb_rank' ? 'controllability' : 'observability';
+  if (n === 0) return `**Rank of the ${what} matrix:** 0 of 0 — the model has no states (0 states), so there is nothing to ${tool === 'ctrb_rank' ? 'control' : 'observe'}.`;
+  return `**Rank of the ${what} matrix:** ${result.rank} of ${n} — ${result.rank === n ? (tool === 'ctrb_rank' ? 'controllable' : 'observable') : `**not ${tool === 'ctrb_rank' ? 'controllable' : 'observable'}**`}.\n\n${matrixBlock(tool === 'ctrb_rank' ? 'Co' : 'Ob', result.matrix, o)}`;
+};
 
 export { fmtSmall };

@@ -9,23 +9,19 @@ import { SingularValueDecomposition, Matrix as M, Matrix as MlMatrix } from 'ml-
 import { ControlError } from '../errors.js';
 import { checkCols, checkMatrix, checkRows, checkSquare, fmtSize } from '../tools/args.js';
 import { matrix, sampleTime } from '../tools/schema.js';
-import type { ToolDef } from '../tools/types.js';
+import { tool } from '../tools/types.js';
+import { renderAnalysis } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
+import { analysisPlots } from '../plot/specs.js';
 import type { Complex, Matrix } from '../types.js';
 import { getToolRunner } from './registry.js';
 import { singularValuesOf, unitScaled } from '../linalg/svd.js';
+import { modeInfo, type ModeInfo } from './modes.js';
+
+export { modeInfo, type ModeInfo } from './modes.js';
 
 export type Stability = 'stable' | 'marginal' | 'unstable';
 
-export interface ModeInfo {
-  value: Complex;
-  /** continuous: natural frequency |λ| (rad/s) and damping −Re λ/|λ|; discrete: from the equivalent s = ln(z)/Ts */
-  wn?: number;
-  zeta?: number;
-  /** time constant −1/Re λ of a stable mode (of the envelope, for an oscillatory one) */
-  tau?: number;
-  /** discrete: |z|, the factor the mode shrinks or grows by per sample */
-  magnitude?: number;
-}
 
 export interface AnalysisResult {
   [k: string]: unknown;
@@ -60,21 +56,6 @@ function classify([re, im]: Complex, discrete: boolean, tol: number): number {
   return Math.sign(d);
 }
 
-export function modeInfo(z: Complex, discrete: boolean, Ts: number): ModeInfo {
-  let [re, im] = z;
-  const magnitude = discrete ? Math.hypot(re, im) : undefined;
-  if (discrete) {
-    // equivalent continuous eigenvalue s = ln(z) / Ts
-    if (magnitude === 0) return { value: z, magnitude };
-    [re, im] = [Math.log(magnitude!) / Ts, Math.atan2(im, re) / Ts];
-  }
-  const wn = Math.hypot(re, im);
-  const info: ModeInfo = { value: z, wn };
-  if (magnitude !== undefined) info.magnitude = magnitude;
-  if (wn > 0) info.zeta = -re / wn;
-  if (re < 0) info.tau = -1 / re;
-  return info;
-}
 
 /**
  * The eigenvalues of A restricted to the orthogonal complement of range(Mx) (controllable
@@ -202,8 +183,8 @@ export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; T
   return out;
 }
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'analyse',
     words: {
       calls: [{ names: ['isstable', 'analyse', 'analyze', 'damp'], args: ['sys'] }, { names: ['damp', 'isstable'], args: ['A'] }],
@@ -228,5 +209,10 @@ export const tools: ToolDef[] = [
       additionalProperties: false,
     },
     run: (a) => analyse(a as { A: Matrix }),
-  },
+    intro: '**State-space analysis** of ẋ = Ax + Bu, y = Cx + Du.',
+    render: renderAnalysis,
+    code: GENERATORS.analyse,
+    model: 'offered',
+    plots: analysisPlots,
+  }),
 ];

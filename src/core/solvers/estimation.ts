@@ -7,7 +7,9 @@
  *     Z = P - MCP (a-posteriori covariance).
  * poles = eig(A - LC). Refuses when (C, A) is not detectable.
  */
-import type { ToolDef } from '../tools/types.js';
+import { tool } from '../tools/types.js';
+import { feedbackRenderer } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
 import type { Complex } from '../types.js';
 import { matrix, sampleTime } from '../tools/schema.js';
 import { checkMatrix, checkSquare, checkRows, checkCols, fmtSize } from '../tools/args.js';
@@ -106,8 +108,8 @@ const out = (s: KalmanSolution) => {
   return r;
 };
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'lqe',
     words: {
       calls: [{ names: ['lqe'], args: ['A', 'G', 'C', 'Qn', 'Rn'] }, { names: ['lqe'], args: ['sys', 'Qn', 'Rn'] }],
@@ -126,8 +128,13 @@ export const tools: ToolDef[] = [
       const a = estimatorArgs(args);
       return out(lqeMat(a.A, a.C, a.W, a.Rn));
     },
-  },
-  {
+    intro: '**Kalman filter (LQE).** Estimator gain L = PCᵀRn⁻¹, with P the stabilising solution of AP + PAᵀ − PCᵀRn⁻¹CP + GQnGᵀ = 0.',
+    render: feedbackRenderer('lqe'),
+    code: GENERATORS.lqe,
+    model: { none: 'inside kalman' },
+    plots: { none: 'an estimator gain: nothing to plot yet' },
+  }),
+  tool({
     name: 'kalman',
     words: {
       calls: [{ names: ['kalman'], args: ['sys', 'Qn', 'Rn'], note: "kalman(sys, Qn, Rn) is read with G = B of sys (every input is process noise)" }],
@@ -148,6 +155,11 @@ export const tools: ToolDef[] = [
       const Ts = typeof args.Ts === 'number' ? args.Ts : 0;
       return out(Ts > 0 ? dkalmanMat(a.A, a.C, a.W, a.Rn) : lqeMat(a.A, a.C, a.W, a.Rn));
     },
-  },
+    intro: '**Kalman filter.** Steady-state estimator gain from the filter Riccati equation.',
+    render: feedbackRenderer('kalman'),
+    code: GENERATORS.kalman,
+    model: 'offered',
+    plots: { none: 'an estimator gain: nothing to plot yet' },
+  }),
 ];
 

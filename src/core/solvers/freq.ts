@@ -5,7 +5,10 @@
  * on the exact response and applies MATLAB's selection rule.
  */
 import { ControlError } from '../errors.js';
-import type { ToolDef } from '../tools/types.js';
+import { tool } from '../tools/types.js';
+import { renderFreqresp, renderMargins } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
+import { sisoPlots } from '../plot/specs.js';
 import { vector } from '../tools/schema.js';
 import { hessenberg, hessShiftSolve, matmul, transpose, type Mat } from './_dense.js';
 import { conv, polyRoots, polyStrip, polyvalC } from '../linalg/poly.js';
@@ -385,8 +388,8 @@ function isZeroPoly(p: number[]): boolean {
 
 // ------------------------------------------------------------------ tools
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'freqresp',
     // H is infinite at a pole hit exactly, mag_db is -Infinity at a zero
     nonFinite: ['H', 'mag_db', 'phase_deg'],
@@ -434,8 +437,13 @@ export const tools: ToolDef[] = [
         phase_deg: phase,
       };
     },
-  },
-  {
+    intro: null,
+    render: renderFreqresp,
+    code: GENERATORS.freqresp,
+    model: { none: 'asked as /bode, a plan of its own; kept out of the prefix' },
+    plots: sisoPlots('bode', 'nyquist'),
+  }),
+  tool({
     name: 'margins',
     // no phase crossover: gm = Infinity, w_pc = NaN; no gain crossover: pm = Infinity, w_gc = NaN
     nonFinite: ['gm', 'gm_db', 'pm_deg', 'w_pc', 'w_gc'],
@@ -478,5 +486,10 @@ export const tools: ToolDef[] = [
       };
       return { ...margins(num, den, s.Ts, accept) };
     },
-  },
+    intro: null,
+    render: renderMargins,
+    code: GENERATORS.margins,
+    model: 'offered',
+    plots: sisoPlots('bode', 'nyquist'),
+  }),
 ];

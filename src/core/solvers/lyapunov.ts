@@ -7,7 +7,9 @@
  * λi λj = 1 (dlyap); near such pairs we refuse rather than return a huge meaningless X
  * (Octave returns X ~ 4.5e15 for a rotation).
  */
-import type { ToolDef } from '../tools/types.js';
+import { tool } from '../tools/types.js';
+import { renderGeneric } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
 import type { Matrix } from '../types.js';
 import { matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare, fmtSize } from '../tools/args.js';
@@ -253,8 +255,8 @@ function lyapArgs(args: Record<string, any>): { A: Mat; Q: Mat } {
 const negQ = (a: Record<string, unknown>) => ({ ...a, Q: Array.isArray(a.Q) ? toRows(scale(fromRows(a.Q as Matrix), -1)) : a.Q });
 const transposedNegQ = (a: Record<string, unknown>) => negQ({ ...a, A: Array.isArray(a.A) ? toRows(transpose(fromRows(a.A as Matrix))) : a.A });
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'lyap',
     words: {
       calls: [
@@ -295,8 +297,13 @@ export const tools: ToolDef[] = [
       const { A, Q } = lyapArgs(args);
       return { X: toRows(lyapunovMat(A, Q, false)) };
     },
-  },
-  {
+    intro: '**Lyapunov equation** AX + XAᵀ + Q = 0.',
+    render: renderGeneric,
+    code: GENERATORS.lyap,
+    model: 'offered',
+    plots: { none: 'a matrix solution, not a system response' },
+  }),
+  tool({
     name: 'dlyap',
     words: {
       calls: [
@@ -326,5 +333,10 @@ export const tools: ToolDef[] = [
       const { A, Q } = lyapArgs(args);
       return { X: toRows(lyapunovMat(A, Q, true)) };
     },
-  },
+    intro: '**Discrete Lyapunov (Stein) equation** AXAᵀ − X + Q = 0.',
+    render: renderGeneric,
+    code: GENERATORS.dlyap,
+    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    plots: { none: 'a matrix solution, not a system response' },
+  }),
 ];

@@ -6,7 +6,9 @@
  */
 import { EigenvalueDecomposition, Matrix as MlMatrix } from 'ml-matrix';
 import { ControlError } from '../errors.js';
-import type { ToolDef } from '../tools/types.js';
+import { tool } from '../tools/types.js';
+import { renderH2, renderHinf } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
 import { eigenvalues } from './_eig.js';
 import {
   EPS,
@@ -346,8 +348,8 @@ function unscale(norm: number, k: number, tool: string): number {
 
 // ------------------------------------------------------------------ tools
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'h2norm',
     nonFinite: ['h2'],
     words: {
@@ -369,8 +371,13 @@ export const tools: ToolDef[] = [
       const { sys, k } = ioScaled(guarded(readSS(args, 'h2norm'), 'h2norm'));
       return { h2: unscale(h2norm(sys), k, 'h2norm') };
     },
-  },
-  {
+    intro: null,
+    render: renderH2,
+    code: GENERATORS.h2norm,
+    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    plots: { none: 'a number' },
+  }),
+  tool({
     name: 'hinfnorm',
     nonFinite: ['hinf', 'fpeak'],
     words: {
@@ -394,5 +401,10 @@ export const tools: ToolDef[] = [
       const r = hinfnorm(sys);
       return { hinf: unscale(r.hinf, k, 'hinfnorm'), fpeak: r.fpeak };
     },
-  },
+    intro: null,
+    render: renderHinf,
+    code: GENERATORS.hinfnorm,
+    model: 'offered',
+    plots: { none: 'a number' },
+  }),
 ];

@@ -35,7 +35,10 @@
  * are bit for bit those of the plain loops, with fewer loads and stores.
  */
 import { ControlError } from '../errors.js';
-import type { ToolDef } from '../tools/types.js';
+import { tool } from '../tools/types.js';
+import { feedbackRenderer } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
+import { closedLoopPlots } from '../plot/specs.js';
 import type { Complex, Matrix } from '../types.js';
 import { complexList, matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare } from '../tools/args.js';
@@ -800,8 +803,8 @@ export function place(Ain: Matrix, Bin: Matrix, polesIn: unknown[]): PlaceResult
   return { K: toRows(K), poles: achieved, Acl: toRows(Acl), sweeps };
 }
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'place',
     words: {
       calls: [
@@ -839,5 +842,10 @@ export const tools: ToolDef[] = [
       const r = place(A, B, args.poles);
       return { K: r.K, poles: r.poles, Acl: r.Acl };
     },
-  },
+    intro: '**Pole placement.** The state feedback u = −Kx with eig(A − BK) at the requested poles.',
+    render: feedbackRenderer('place'),
+    code: GENERATORS.place,
+    model: 'offered',
+    plots: closedLoopPlots,
+  }),
 ];

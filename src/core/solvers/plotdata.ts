@@ -7,7 +7,9 @@
  * the Nyquist curve of a state-space loop is sampled from (A, B, C, D) itself.
  */
 import { ControlError } from '../errors.js';
-import type { ToolDef } from '../tools/types.js';
+import { tool } from '../tools/types.js';
+import { renderNyquist, renderRlocus } from '../render/results.js';
+import { systemPlots } from '../plot/specs.js';
 import type { Complex } from '../types.js';
 import { vector } from '../tools/schema.js';
 import { polyadd, polyder, polyRoots, polyStrip, polyvalC, conv } from '../linalg/poly.js';
@@ -517,8 +519,8 @@ export function nyquistData(
 
 // ------------------------------------------------------------------ tools
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'rlocus',
     // a loop of relative degree 0 has no asymptotes: centroid NaN, angles_deg []
     nonFinite: ['asymptotes'],
@@ -542,8 +544,13 @@ export const tools: ToolDef[] = [
       const out = rootLocus(loop.num, loop.den, Array.isArray(args.k) ? (args.k as number[]) : undefined, loop.rootsAt);
       return { ...out };
     },
-  },
-  {
+    intro: null,
+    render: renderRlocus,
+    code: { none: 'not written yet: MATLAB rlocus(sys) and python-control ct.root_locus_map(sys) compute the same branches' },
+    model: { none: 'a plot, asked as /rlocus; kept out of the prefix' },
+    plots: systemPlots('rlocus'),
+  }),
+  tool({
     name: 'nyquist',
     // NaN when w is given (only samples) or when the curve passes through −1
     nonFinite: ['encirclements'],
@@ -566,5 +573,10 @@ export const tools: ToolDef[] = [
       const loop = readLoop(args, 'nyquist');
       return { ...nyquistData(loop.num, loop.den, loop.Ts, Array.isArray(args.w) ? (args.w as number[]) : undefined, loop.evalH, loop.rootsAt) };
     },
-  },
+    intro: null,
+    render: renderNyquist,
+    code: { none: 'not written yet: MATLAB nyquist(sys) and python-control ct.nyquist_response(sys) compute the same curve and count' },
+    model: { none: 'a plot, asked as /nyquist; kept out of the prefix' },
+    plots: systemPlots('nyquist'),
+  }),
 ];

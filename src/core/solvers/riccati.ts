@@ -14,7 +14,9 @@
  * Both refuse when (A, B) is not stabilisable (the uncontrollable modes are found by the
  * controllability staircase) or when no stabilising solution exists.
  */
-import type { ToolDef } from '../tools/types.js';
+import { tool } from '../tools/types.js';
+import { feedbackRenderer } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
 import type { Complex, Matrix } from '../types.js';
 import { matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare, checkRows, fmtSize, size } from '../tools/args.js';
@@ -686,8 +688,8 @@ const ricParams = (withN: boolean) => ({
   additionalProperties: false,
 });
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'care',
     words: {
       calls: [
@@ -710,8 +712,13 @@ export const tools: ToolDef[] = [
       const s = careMat(a.A, a.B, a.Q, a.R, null);
       return { X: toRows(s.X), K: toRows(s.K), poles: poleList(s.poles), Acl: toRows(s.Acl) };
     },
-  },
-  {
+    intro: '**Continuous algebraic Riccati equation** AᵀX + XA − XBR⁻¹BᵀX + Q = 0, stabilising solution X, with K = R⁻¹BᵀX.',
+    render: feedbackRenderer('care'),
+    code: GENERATORS.care,
+    model: { none: 'inside lqr (its Riccati step)' },
+    plots: { none: 'a Riccati solution, not a system response' },
+  }),
+  tool({
     name: 'dare',
     words: {
       calls: [
@@ -733,7 +740,12 @@ export const tools: ToolDef[] = [
       const s = dareMat(a.A, a.B, a.Q, a.R, null);
       return { X: toRows(s.X), K: toRows(s.K), poles: poleList(s.poles), Acl: toRows(s.Acl) };
     },
-  },
+    intro: '**Discrete algebraic Riccati equation** AᵀXA − X − AᵀXB(R + BᵀXB)⁻¹BᵀXA + Q = 0, stabilising solution X, with K = (R + BᵀXB)⁻¹BᵀXA.',
+    render: feedbackRenderer('dare'),
+    code: GENERATORS.dare,
+    model: { none: 'inside dlqr (its Riccati step)' },
+    plots: { none: 'a Riccati solution, not a system response' },
+  }),
 ];
 
 export { ricParams };

@@ -5,7 +5,10 @@
  *   dlqr: K = (R + B'XB)^-1 (B'XA + N'),   X the stabilising DARE solution
  * The Riccati solvers are in riccati.ts; this module only declares the tools.
  */
-import type { ToolDef } from '../tools/types.js';
+import { tool } from '../tools/types.js';
+import { feedbackRenderer } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
+import { closedLoopPlots } from '../plot/specs.js';
 import { setBlock, toRows, transpose, zeros } from '../linalg/dense.js';
 import { eigvalsRaw } from '../linalg/schur.js';
 import { careMat, dareMat, riccatiArgs, ricParams, poleList, type RiccatiArgs } from './riccati.js';
@@ -38,8 +41,8 @@ export function weightCaution(a: RiccatiArgs): string | undefined {
   return `${what} is not positive semidefinite (smallest eigenvalue ${Number(min.toPrecision(6))}), so the cost x'Qx + u'Ru${a.N ? " + 2x'Nu" : ''} can be negative: K is the stabilising Riccati solution (verified), but it minimises no meaningful cost. Check ${a.N ? 'Q and N (Q − N R⁻¹ Nᵀ must be ⪰ 0)' : 'Q (it must be ⪰ 0)'}.`;
 }
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'lqr',
     words: {
       calls: [{ names: ['lqr'], args: ['A', 'B', 'Q', 'R', 'N'] }, { names: ['lqr'], args: ['sys', 'Q', 'R', 'N'] }, { names: ['lqr'], args: ['kind', 'A', 'B', 'Q', 'R'], note: 'lqr(Continuous, A, B, Q, R) (ControlSystems.jl)' }],
@@ -60,8 +63,13 @@ export const tools: ToolDef[] = [
       const caution = weightCaution(a);
       return { K: toRows(s.K), X: toRows(s.X), poles: poleList(s.poles), Acl: toRows(s.Acl), ...(caution ? { caution } : {}) };
     },
-  },
-  {
+    intro: '**LQR design.** The state feedback u = −Kx that minimises ∫(xᵀQx + uᵀRu + 2xᵀNu) dt is K = R⁻¹(BᵀX + Nᵀ), where X is the stabilising solution of the Riccati equation AᵀX + XA − (XB + N)R⁻¹(BᵀX + Nᵀ) + Q = 0.',
+    render: feedbackRenderer('lqr'),
+    code: GENERATORS.lqr,
+    model: 'offered',
+    plots: closedLoopPlots,
+  }),
+  tool({
     name: 'dlqr',
     words: {
       calls: [{ names: ['dlqr'], args: ['A', 'B', 'Q', 'R', 'N'] }, { names: ['dlqr'], args: ['sys', 'Q', 'R', 'N'] }],
@@ -82,5 +90,10 @@ export const tools: ToolDef[] = [
       const caution = weightCaution(a);
       return { K: toRows(s.K), X: toRows(s.X), poles: poleList(s.poles), Acl: toRows(s.Acl), ...(caution ? { caution } : {}) };
     },
-  },
+    intro: '**Discrete LQR design.** The state feedback u[k] = −Kx[k] that minimises Σ(xᵀQx + uᵀRu + 2xᵀNu) is K = (R + BᵀXB)⁻¹(BᵀXA + Nᵀ), with X the stabilising solution of the discrete Riccati equation.',
+    render: feedbackRenderer('dlqr'),
+    code: GENERATORS.dlqr,
+    model: 'offered',
+    plots: { none: 'not written yet: the closed-loop pole map of a discrete design' },
+  }),
 ];

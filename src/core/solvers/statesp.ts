@@ -2,7 +2,9 @@
  * State-space analysis: eigenvalues, controllability and observability matrices and their
  * numerical rank. Also the plain functions other solvers reuse (`eigenvalues`, `ctrbMatrix`).
  */
-import type { ToolDef } from '../tools/types.js';
+import { tool } from '../tools/types.js';
+import { rankRenderer, renderEig } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
 import type { Complex, Matrix } from '../types.js';
 import { matrix } from '../tools/schema.js';
 import { ControlError } from '../errors.js';
@@ -84,8 +86,8 @@ function refuseOverflow(M: Mat, what: string, block: string, width: number): voi
 
 export const complexOut = (list: Complex[]): number[][] => list.map(([re, im]) => [re, im]);
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'eig',
     words: {
       calls: [{ names: ['eig', 'eigvals', 'eigenvalues', 'pole', 'poles', 'spec'], args: ['A'] }],
@@ -110,8 +112,13 @@ export const tools: ToolDef[] = [
       if (checkSquare(A, 'A', true) === 0) return { eigenvalues: [] };
       return { eigenvalues: complexOut(eigenvalues(A)) };
     },
-  },
-  {
+    intro: '**Eigenvalues** of A, sorted by real part.',
+    render: renderEig,
+    code: GENERATORS.eig,
+    model: { none: 'inside analyse' },
+    plots: { none: 'the eigenvalues are listed; a pole map needs the system (analyse)' },
+  }),
+  tool({
     name: 'ctrb_rank',
     words: {
       calls: [{ names: ['ctrb', 'contr', 'cont_mat'], args: ['A', 'B'] }],
@@ -140,8 +147,13 @@ export const tools: ToolDef[] = [
       refuseOverflow(M, 'controllability', 'A^k·B', B[0].length);
       return { rank: rank(M), matrix: toRows(M) };
     },
-  },
-  {
+    intro: '**Controllability**: rank of [B, AB, …, Aⁿ⁻¹B] (numerical rank by SVD).',
+    render: rankRenderer('ctrb_rank'),
+    code: GENERATORS.ctrb_rank,
+    model: { none: 'inside analyse' },
+    plots: { none: 'a rank, not a system response' },
+  }),
+  tool({
     name: 'obsv_rank',
     words: {
       calls: [{ names: ['obsv', 'obsv_mat'], args: ['A', 'C'] }],
@@ -170,5 +182,10 @@ export const tools: ToolDef[] = [
       refuseOverflow(M, 'observability', 'C·A^k', C.length);
       return { rank: rank(M), matrix: toRows(M) };
     },
-  },
+    intro: '**Observability**: rank of [C; CA; …; CAⁿ⁻¹] (numerical rank by SVD).',
+    render: rankRenderer('obsv_rank'),
+    code: GENERATORS.obsv_rank,
+    model: { none: 'inside analyse' },
+    plots: { none: 'a rank, not a system response' },
+  }),
 ];

@@ -5,7 +5,10 @@
  * response y(t) = yf - C e^{At} xf.
  */
 import { ControlError } from '../errors.js';
-import type { ToolDef, ToolWords } from '../tools/types.js';
+import { tool, type ToolWords } from '../tools/types.js';
+import { renderStepinfo, timeResponseRenderer } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
+import { sisoPlots } from '../plot/specs.js';
 import { vector } from '../tools/schema.js';
 import { eigenvalues } from './_eig.js';
 import { EPS, add, block, expm, lu, luSolve, matmul, matvec, normFro, scale, sub, zeros, type Mat } from './_dense.js';
@@ -405,8 +408,8 @@ const RESP_WORDS: Record<Kind, ToolWords> = {
   },
 };
 
-function respTool(kind: Kind): ToolDef {
-  return {
+function respTool<K extends Kind>(kind: K) {
+  return tool({
     name: kind,
     words: RESP_WORDS[kind],
     title: kind === 'step' ? 'Step response' : 'Impulse response',
@@ -436,13 +439,18 @@ function respTool(kind: Kind): ToolDef {
         };
       return { y, t };
     },
-  };
+    intro: null,
+    render: timeResponseRenderer(kind),
+    code: GENERATORS[kind],
+    model: kind === 'step' ? 'offered' : { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    plots: sisoPlots(kind),
+  });
 }
 
-export const tools: ToolDef[] = [
+export const tools = [
   respTool('step'),
   respTool('impulse'),
-  {
+  tool({
     name: 'stepinfo',
     // no overshoot: the peak is the final value, reached as t -> Infinity
     nonFinite: ['peak_time'],
@@ -468,5 +476,10 @@ export const tools: ToolDef[] = [
       if (sys.Ts > 0) throw new ControlError('stepinfo is implemented for continuous-time systems only.', 'unsupported');
       return { ...stepinfo(sys) };
     },
-  },
+    intro: null,
+    render: renderStepinfo,
+    code: GENERATORS.stepinfo,
+    model: 'offered',
+    plots: sisoPlots('step'),
+  }),
 ];

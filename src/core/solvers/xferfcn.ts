@@ -3,7 +3,10 @@
  * by reduction of the Rosenbrock system pencil, as SLICOT AB08ND), DC gain.
  */
 import { ControlError } from '../errors.js';
-import type { ToolDef } from '../tools/types.js';
+import { tool } from '../tools/types.js';
+import { renderDcgain, renderPolesZeros, renderSs2tf, renderTf2ss } from '../render/results.js';
+import { GENERATORS } from '../codegen/code.js';
+import { systemPlots } from '../plot/specs.js';
 import type { Complex } from '../types.js';
 import { eigenvalues } from './_eig.js';
 import {
@@ -337,8 +340,8 @@ export function dcgainSS(sys: SS): number[][] {
 
 const out = (z: Complex[]) => sortComplex(z.map(([r, i]) => cplx(r, i)));
 
-export const tools: ToolDef[] = [
-  {
+export const tools = [
+  tool({
     name: 'tf2ss',
     words: {
       calls: [{ names: ['tf2ss', 'ss'], args: ['sys'] }, { names: ['tf2ss'], args: ['num', 'den'] }],
@@ -360,8 +363,13 @@ export const tools: ToolDef[] = [
       const r = tf2ss(num, den);
       return { A: r.A, B: r.B, C: r.C, D: r.D, num: r.num, den: r.den };
     },
-  },
-  {
+    intro: null,
+    render: renderTf2ss,
+    code: GENERATORS.tf2ss,
+    model: 'offered',
+    plots: { none: 'a realisation; plot the system with a step or Bode request' },
+  }),
+  tool({
     name: 'ss2tf',
     words: {
       calls: [{ names: ['ss2tf', 'tf'], args: ['sys'] }, { names: ['ss2tf'], args: ['A', 'B', 'C', 'D'] }],
@@ -388,8 +396,13 @@ export const tools: ToolDef[] = [
         throw new ControlError('ss2tf: the transfer function coefficients overflow double precision (the coefficient of s^k grows as ‖A‖^(n−k)); rescale the time units of the model.', 'numerical');
       return r;
     },
-  },
-  {
+    intro: null,
+    render: renderSs2tf,
+    code: GENERATORS.ss2tf,
+    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    plots: { none: 'a transfer function; plot it with a step or Bode request' },
+  }),
+  tool({
     name: 'poles_zeros',
     words: {
       calls: [
@@ -438,8 +451,13 @@ export const tools: ToolDef[] = [
       }
       return { poles, zeros: z };
     },
-  },
-  {
+    intro: null,
+    render: renderPolesZeros,
+    code: GENERATORS.poles_zeros,
+    model: 'offered',
+    plots: systemPlots('pzmap'),
+  }),
+  tool({
     name: 'dcgain',
     // a pole at s = 0 (z = 1): an infinite DC gain
     nonFinite: ['gain'],
@@ -464,6 +482,11 @@ export const tools: ToolDef[] = [
       scaleGuard(ss!, 'dcgain');
       return { gain: dcgainSS(ss!) };
     },
-  },
+    intro: null,
+    render: renderDcgain,
+    code: GENERATORS.dcgain,
+    model: 'offered',
+    plots: { none: 'a number per channel' },
+  }),
 ];
 

@@ -1,6 +1,7 @@
 /**
- * The one tool table. Every tool is defined once, in the solver module of its domain
- * (one module per topic, as in python-control); this file only gathers them. Front ends and
+ * The one tool table. Every tool is one typed object holding all its facets (tools/types.ts),
+ * defined once in the solver module of its domain (one module per topic, as in
+ * python-control); this file only gathers them. Front ends and
  * engines derive their formats from `TOOLS` (see `call.ts` for validation and execution).
  */
 import type { ToolDef } from './types.js';
@@ -19,7 +20,8 @@ import { tools as analysis } from '../solvers/analysis.js';
 import { tools as plotdata } from '../solvers/plotdata.js';
 import { registerRunners } from '../solvers/registry.js';
 
-export const TOOLS: readonly ToolDef[] = [
+/** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
+const ALL = [
   ...statesp,
   ...lyapunov,
   ...riccati,
@@ -34,6 +36,11 @@ export const TOOLS: readonly ToolDef[] = [
   ...analysis,
   ...plotdata,
 ];
+
+/** the name of a tool in the table: per-tool maps kept apart (the verifier's) are checked against it */
+export type ToolName = (typeof ALL)[number]['name'];
+
+export const TOOLS: readonly ToolDef[] = ALL;
 
 const byName = new Map(TOOLS.map((t) => [t.name, t]));
 if (byName.size !== TOOLS.length) throw new Error('duplicate tool name in the tool table');

@@ -1,9 +1,18 @@
 /**
- * The shape of one tool in the one tool table. Each tool is defined once, in the solver
- * module of its domain (`src/core/solvers/<domain>.ts` exports `tools: ToolDef[]`), and
- * every front end (chat, CLI, language-model tools, MCP) and every engine's tool format is
- * generated from these definitions by `src/core/tools/table.ts`.
+ * The shape of one tool in the one tool table. Each tool is one object, defined once in the
+ * solver module of its domain (`src/core/solvers/<domain>.ts` exports `tools = [tool({...})]`),
+ * holding every facet a tool has: schema, solver, vocabulary, intro, renderer, reproducing
+ * code, whether a model is offered it, plots. A facet a tool does not have is written as
+ * `{ none: 'why' }`, so a forgotten facet is a compile error, never a quiet degradation. The
+ * only per-tool table kept apart is the verifier's (`src/core/verify/checks.ts`), which must
+ * stay independent of the solver; it is `satisfies Record<ToolName, ...>`, so a tool without
+ * an entry there does not compile either. Every front end (chat, CLI, language-model tools,
+ * MCP) and every engine's tool format is derived from `src/core/tools/table.ts`.
  */
+import type { RenderOptions } from '../render/markdown.js';
+import type { Code } from '../codegen/code.js';
+import type { PlotSpec } from '../plot/specs.js';
+
 export interface JsonSchema {
   type?: string | string[];
   description?: string;
@@ -59,7 +68,22 @@ export interface ToolWords {
   example: string;
 }
 
-export interface ToolDef {
+/** a facet the tool does not have, and why (said where the facet would be) */
+export interface NoFacet {
+  none: string;
+}
+
+export const hasFacet = <T extends object>(f: T | NoFacet): f is T => !('none' in f);
+
+/** code that reproduces a result in MATLAB and python-control (codegen/code.ts writes it) */
+export interface CodeFacet<Args = Record<string, any>, Result = Record<string, any>> {
+  /** what the code computes, for its header comment */
+  title: string;
+  /** writes the code; `result` absent: the call only (it was refused) */
+  gen(code: Code, args: Args, result: Result | undefined): void;
+}
+
+export interface ToolDef<Args = Record<string, any>, Result = Record<string, any>> {
   /** MATLAB/python-control style name, exactly as in the oracle: `lqr`, `care`, ... */
   name: string;
   /** a short human title: "Continuous algebraic Riccati equation" */
@@ -77,11 +101,34 @@ export interface ToolDef {
    * of rows, finite numbers). Throws `ControlError` for bad shapes and infeasible problems.
    * Returns the oracle's result fields at full precision (non-finite numbers allowed).
    */
-  run(args: Record<string, any>): Record<string, unknown>;
+  run(args: Args): Result;
   /**
    * Result fields whose definition allows Infinity or NaN (a gain margin with no phase
    * crossover, the DC gain at a pole). A non-finite number in any other field means the
    * computation broke down, and the verified call path refuses the result.
    */
   nonFinite?: readonly string[];
+  /**
+   * What the tool computes, stated the way a textbook would, shown before its result in the
+   * chat (Markdown). `null`: the title alone introduces it (the result says the rest).
+   */
+  intro: string | null;
+  /** the result as Markdown (numbers rounded for display); the verification line is added after */
+  render(args: Args, result: Result, o: RenderOptions): string;
+  /** reproducing code for MATLAB and python-control, or why there is none */
+  code: CodeFacet<Args, Result> | NoFacet;
+  /** offered to a language model up front ('offered'), or why not (it stays reachable by command, CLI, MCP) */
+  model: 'offered' | NoFacet;
+  /** the plots that fit an answer (buttons under it in the chat), or why there are none */
+  plots: ((args: Args, result: Result | undefined) => PlotSpec[]) | NoFacet;
+}
+
+/**
+ * Defines one tool. Keeps its name as a literal type, so the table's `ToolName` union lists
+ * every tool and a per-tool map that must stay apart (the verifier's) is checked against it.
+ */
+export function tool<const N extends string, Args = Record<string, any>, Result = Record<string, any>>(
+  def: ToolDef<Args, Result> & { name: N },
+): ToolDef<Args, Result> & { name: N } {
+  return def;
 }

@@ -8,6 +8,7 @@
 import { Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import { verifySystem } from './systems.js';
+import type { ToolName } from '../tools/table.js';
 import { froNorm, ldexp, safeEigenvalues, safeSingularValues, scaled, scaleExponent } from './numeric.js';
 
 export interface Check {
@@ -307,94 +308,123 @@ export function verify(tool: string, args: Record<string, any>, result: Record<s
 /** the name of the failed check that stands for a verifier that could not run */
 export const VERIFIER_BROKE = 'verifier';
 
-function verifyOrThrow(tool: string, args: Record<string, any>, result: Record<string, any>): Verification | undefined {
-  let checks: Check[] | undefined;
-  const disc = typeof args.Ts === 'number' && args.Ts > 0;
-  switch (tool) {
-    case 'eig': {
-      // in units of 2^k ≈ max|a_ij| (exact): the checks' own sums and norms cannot overflow
-      // (eigenvalues 1e308 ± 1e308j have a sum, a trace and a Frobenius norm beyond 1.8e308)
-      const k = scaleExponent(args.A);
-      const A = scaled(args.A, -k);
-      const ev = (result.eigenvalues as Complex[]).map(([re, im]) => [ldexp(re, -k), ldexp(im, -k)] as Complex);
-      const tr = A.reduce((s, r, i) => s + r[i], 0);
-      const sum = ev.reduce((s, z) => s + z[0], 0);
-      const scale = Math.max(fro(mat(A)), 1e-300) * Math.max(1, ev.length);
-      const terr = Math.abs(sum - tr) / scale;
-      checks = [
-        { name: 'trace', ok: terr <= 1e-10, value: terr, detail: `sum of eigenvalues equals trace(A) (${sci(terr)})` },
-        eigenvaluesCheck(A, ev, 'independent eigensolver', 'eigenvalues'),
-      ];
-      break;
-    }
-    case 'ctrb_rank':
-    case 'obsv_rank':
-      checks = rankCheck(result.matrix, result.rank);
-      break;
-    case 'analyse': {
-      // eigenvalues by a second eigensolver; ranks by an SVD of matrices built here
-      checks = [eigenvaluesCheck(args.A, result.eigenvalues as Complex[], 'independent eigensolver', 'eigenvalues')];
-      const n = (args.A as Matrix).length;
-      if (n === 0) {
-        // no states (a static gain): nothing to control or observe, ranks 0 of 0
-        for (const [k, what] of [['controllability', 'B'], ['observability', 'C']] as const)
-          if (args[what] && result[k]) {
-            const [rk] = rankCheck([], result[k].rank);
-            checks.push({ ...rk, name: `${k} rank`, detail: `${k} ${rk.detail}` });
-          }
-        break;
+/** the checks of one tool's result (undefined: this result has no check, said as such) */
+type Checker = (args: Record<string, any>, result: Record<string, any>, tool: string) => Check[] | undefined;
+
+const discrete = (args: Record<string, any>) => typeof args.Ts === 'number' && args.Ts > 0;
+
+/** input-output systems: realisations, responses, frequency, norms and plots (verify/systems.ts) */
+const system: Checker = (args, result, tool) => verifySystem(tool, args, result);
+
+function eigChecks(args: Record<string, any>, result: Record<string, any>): Check[] {
+  // in units of 2^k ≈ max|a_ij| (exact): the checks' own sums and norms cannot overflow
+  // (eigenvalues 1e308 ± 1e308j have a sum, a trace and a Frobenius norm beyond 1.8e308)
+  const k = scaleExponent(args.A);
+  const A = scaled(args.A, -k);
+  const ev = (result.eigenvalues as Complex[]).map(([re, im]) => [ldexp(re, -k), ldexp(im, -k)] as Complex);
+  const tr = A.reduce((s, r, i) => s + r[i], 0);
+  const sum = ev.reduce((s, z) => s + z[0], 0);
+  const scale = Math.max(fro(mat(A)), 1e-300) * Math.max(1, ev.length);
+  const terr = Math.abs(sum - tr) / scale;
+  return [
+    { name: 'trace', ok: terr <= 1e-10, value: terr, detail: `sum of eigenvalues equals trace(A) (${sci(terr)})` },
+    eigenvaluesCheck(A, ev, 'independent eigensolver', 'eigenvalues'),
+  ];
+}
+
+function analysisChecks(args: Record<string, any>, result: Record<string, any>): Check[] {
+  // eigenvalues by a second eigensolver; ranks by an SVD of matrices built here
+  const checks = [eigenvaluesCheck(args.A, result.eigenvalues as Complex[], 'independent eigensolver', 'eigenvalues')];
+  const n = (args.A as Matrix).length;
+  if (n === 0) {
+    // no states (a static gain): nothing to control or observe, ranks 0 of 0
+    for (const [k, what] of [['controllability', 'B'], ['observability', 'C']] as const)
+      if (args[what] && result[k]) {
+        const [rk] = rankCheck([], result[k].rank);
+        checks.push({ ...rk, name: `${k} rank`, detail: `${k} ${rk.detail}` });
       }
-      const a = mat(args.A);
-      if (args.B && result.controllability) {
-        const blocks: M[] = [mat(args.B)];
-        for (let i = 1; i < n; i++) blocks.push(a.mmul(blocks[i - 1]));
-        const C = blocks.reduce((acc, b) => new M(acc.to2DArray().map((r, i) => [...r, ...b.getRow(i)])));
-        const [rk] = rankCheck(C.to2DArray(), result.controllability.rank);
-        checks.push({ ...rk, name: 'controllability rank', detail: `controllability ${rk.detail}` });
-      }
-      if (args.C && result.observability) {
-        const blocks: M[] = [mat(args.C)];
-        for (let i = 1; i < n; i++) blocks.push(blocks[i - 1].mmul(a));
-        const O = new M(blocks.flatMap((b) => b.to2DArray()));
-        const [rk] = rankCheck(O.to2DArray(), result.observability.rank);
-        checks.push({ ...rk, name: 'observability rank', detail: `observability ${rk.detail}` });
-      }
-      break;
-    }
-    case 'lyap':
-    case 'dlyap':
-      checks = lyapCheck(args.A, args.Q, result.X, tool === 'dlyap');
-      break;
-    case 'care':
-    case 'lqr':
-      checks = verifyRiccati(args.A, args.B, args.Q, args.R, args.N, result.X, result.K, result.poles, false, 'K', 'X');
-      break;
-    case 'dare':
-    case 'dlqr':
-      checks = verifyRiccati(args.A, args.B, args.Q, args.R, args.N, result.X, result.K, result.poles, true, 'K', 'X');
-      break;
-    case 'lqe':
-    case 'kalman': {
-      // the filter Riccati equation is the dual: (A', C', G Qn G', Rn), gain L'
-      const At = mat(args.A).transpose().to2DArray();
-      const Ct = mat(args.C).transpose().to2DArray();
-      const G = mat(args.G);
-      const W = G.mmul(mat(args.Qn)).mmul(G.transpose()).to2DArray();
-      const Lt = mat(result.L).transpose().to2DArray();
-      const discrete = tool === 'kalman' && disc;
-      // discrete kalman: L = A M is the predictor gain, dual of K = (Rn + C P C')⁻¹ C P A'
-      checks = verifyRiccati(At, Ct, W, args.Rn, undefined, result.P, Lt, result.poles, discrete, 'L', 'P');
-      break;
-    }
-    case 'place': {
-      const Acl = mat(args.A).sub(mat(args.B).mmul(mat(result.K)));
-      const target = (args.poles as (number | Complex)[]).map((p) => (typeof p === 'number' ? [p, 0] : p) as Complex);
-      checks = [eigenvaluesCheck(Acl.to2DArray(), target, 'poles placed', 'the requested poles and eig(A − BK)')];
-      break;
-    }
-    default:
-      checks = verifySystem(tool, args, result);
-      if (!checks) return undefined;
+    return checks;
   }
+  const a = mat(args.A);
+  if (args.B && result.controllability) {
+    const blocks: M[] = [mat(args.B)];
+    for (let i = 1; i < n; i++) blocks.push(a.mmul(blocks[i - 1]));
+    const C = blocks.reduce((acc, b) => new M(acc.to2DArray().map((r, i) => [...r, ...b.getRow(i)])));
+    const [rk] = rankCheck(C.to2DArray(), result.controllability.rank);
+    checks.push({ ...rk, name: 'controllability rank', detail: `controllability ${rk.detail}` });
+  }
+  if (args.C && result.observability) {
+    const blocks: M[] = [mat(args.C)];
+    for (let i = 1; i < n; i++) blocks.push(blocks[i - 1].mmul(a));
+    const O = new M(blocks.flatMap((b) => b.to2DArray()));
+    const [rk] = rankCheck(O.to2DArray(), result.observability.rank);
+    checks.push({ ...rk, name: 'observability rank', detail: `observability ${rk.detail}` });
+  }
+  return checks;
+}
+
+const riccati =
+  (disc: boolean): Checker =>
+  (args, result) =>
+    verifyRiccati(args.A, args.B, args.Q, args.R, args.N, result.X, result.K, result.poles, disc, 'K', 'X');
+
+function filterChecks(args: Record<string, any>, result: Record<string, any>, tool: string): Check[] {
+  // the filter Riccati equation is the dual: (A', C', G Qn G', Rn), gain L'
+  const At = mat(args.A).transpose().to2DArray();
+  const Ct = mat(args.C).transpose().to2DArray();
+  const G = mat(args.G);
+  const W = G.mmul(mat(args.Qn)).mmul(G.transpose()).to2DArray();
+  const Lt = mat(result.L).transpose().to2DArray();
+  // discrete kalman: L = A M is the predictor gain, dual of K = (Rn + C P C')⁻¹ C P A'
+  return verifyRiccati(At, Ct, W, args.Rn, undefined, result.P, Lt, result.poles, tool === 'kalman' && discrete(args), 'L', 'P');
+}
+
+function placeChecks(args: Record<string, any>, result: Record<string, any>): Check[] {
+  const Acl = mat(args.A).sub(mat(args.B).mmul(mat(result.K)));
+  const target = (args.poles as (number | Complex)[]).map((p) => (typeof p === 'number' ? [p, 0] : p) as Complex);
+  return [eigenvaluesCheck(Acl.to2DArray(), target, 'poles placed', 'the requested poles and eig(A − BK)')];
+}
+
+/**
+ * Each tool's independent check, by tool. Kept apart from the tool objects (the verifier must
+ * not share the solver's code), and `satisfies Record<ToolName, ...>`: a tool added to the
+ * table without an entry here does not compile. State-space design checks (eigenvalues, ranks,
+ * Lyapunov, Riccati, placement) are written in this file; input-output system checks
+ * (realisations, responses, frequency responses, margins, norms, plots) in verify/systems.ts.
+ */
+export const CHECKS = {
+  eig: eigChecks,
+  ctrb_rank: (_args, result) => rankCheck(result.matrix, result.rank),
+  obsv_rank: (_args, result) => rankCheck(result.matrix, result.rank),
+  analyse: analysisChecks,
+  lyap: (args, result) => lyapCheck(args.A, args.Q, result.X, false),
+  dlyap: (args, result) => lyapCheck(args.A, args.Q, result.X, true),
+  care: riccati(false),
+  lqr: riccati(false),
+  dare: riccati(true),
+  dlqr: riccati(true),
+  lqe: filterChecks,
+  kalman: filterChecks,
+  place: placeChecks,
+  c2d: system,
+  tf2ss: system,
+  ss2tf: system,
+  poles_zeros: system,
+  dcgain: system,
+  freqresp: system,
+  margins: system,
+  step: system,
+  impulse: system,
+  stepinfo: system,
+  h2norm: system,
+  hinfnorm: system,
+  rlocus: system,
+  nyquist: system,
+} satisfies Record<ToolName, Checker>;
+
+function verifyOrThrow(tool: string, args: Record<string, any>, result: Record<string, any>): Verification | undefined {
+  const checker = (CHECKS as Record<string, Checker>)[tool] ?? system;
+  const checks = checker(args, result, tool);
+  if (!checks) return undefined;
   return { ok: checks.every((c) => c.ok), checks };
 }

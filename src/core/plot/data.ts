@@ -1,28 +1,21 @@
 /**
  * What a plot shows, computed by the solvers only: the plot webview draws these numbers and
- * computes none. No `vscode` import here, so the unit tests can check the payloads.
+ * computes none. Which plots an answer offers is each tool's `plots` facet (plot/specs.ts).
  *
  *   bode     freqresp (on the chat's default grid) + margins
  *   step     step + stepinfo          impulse  impulse
  *   nyquist  nyquist                  rlocus   rlocus
  *   pzmap    poles_zeros (or eig when only A is known)
  */
-import { defaultFrequencies, defaultTimes } from '../core/agent/deterministic.js';
-import { ControlError } from '../core/errors.js';
-import { polyText } from '../core/render/results.js';
-import { callTool, type RunOptions } from '../core/tools/runner.js';
+import { defaultFrequencies, defaultTimes } from '../agent/deterministic.js';
+import { ControlError } from '../errors.js';
+import { polyText } from '../render/results.js';
+import { callTool, type RunOptions } from '../tools/runner.js';
+import { getTool } from '../tools/table.js';
+import { hasFacet } from '../tools/types.js';
+import { KIND_LABEL, PLOT_KINDS, systemArgs, type PlotKind, type PlotSpec } from './specs.js';
 
-export const PLOT_KINDS = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap'] as const;
-export type PlotKind = (typeof PLOT_KINDS)[number];
-
-export const KIND_LABEL: Record<PlotKind, string> = {
-  bode: 'Bode',
-  step: 'Step response',
-  impulse: 'Impulse response',
-  nyquist: 'Nyquist',
-  rlocus: 'Root locus',
-  pzmap: 'Pole-zero map',
-};
+export { KIND_LABEL, PLOT_KINDS, type PlotKind, type PlotSpec } from './specs.js';
 
 export interface PlotRequest {
   kind: PlotKind;
@@ -54,12 +47,6 @@ async function call(tool: string, raw: Record<string, unknown>, opts: RunOptions
     detail: v ? v.checks.map((c) => c.detail).join('; ') : 'not independently verified',
   });
   return result;
-}
-
-function systemArgs(a: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of ['num', 'den', 'A', 'B', 'C', 'D', 'Ts']) if (a[k] !== undefined && a[k] !== null) out[k] = a[k];
-  return out;
 }
 
 function describe(a: Record<string, unknown>): string {
@@ -175,49 +162,8 @@ export async function buildPlot(req: PlotRequest, opts: RunOptions = {}): Promis
   };
 }
 
-/** the kind of plot that fits a tool's answer in the chat (undefined: none) */
-export function plotsForTool(tool: string, args: Record<string, unknown>): { kind: PlotKind; args: Record<string, unknown>; title: string }[] {
-  const sys = systemArgs(args);
-  const hasTf = Array.isArray(sys.num) && Array.isArray(sys.den);
-  const B = sys.B as number[][] | undefined;
-  const C = sys.C as number[][] | undefined;
-  const siso = hasTf || (B?.[0]?.length === 1 && C?.length === 1);
-  switch (tool) {
-    case 'freqresp':
-    case 'margins':
-      return siso ? [{ kind: 'bode', args: sys, title: 'Plot Bode' }, { kind: 'nyquist', args: sys, title: 'Plot Nyquist' }] : [];
-    case 'step':
-    case 'stepinfo':
-      return siso ? [{ kind: 'step', args: sys, title: 'Plot step response' }] : [];
-    case 'impulse':
-      return siso ? [{ kind: 'impulse', args: sys, title: 'Plot impulse response' }] : [];
-    case 'rlocus':
-      return [{ kind: 'rlocus', args: sys, title: 'Plot root locus' }];
-    case 'nyquist':
-      return [{ kind: 'nyquist', args: sys, title: 'Plot Nyquist' }];
-    case 'poles_zeros':
-      return [{ kind: 'pzmap', args: sys, title: 'Plot poles and zeros' }];
-    case 'analyse': {
-      const out: { kind: PlotKind; args: Record<string, unknown>; title: string }[] = [];
-      if (sys.A !== undefined && siso) {
-        out.push({ kind: 'step', args: sys, title: 'Plot step response' }, { kind: 'bode', args: sys, title: 'Plot Bode' });
-      }
-      if (sys.A !== undefined) out.push({ kind: 'pzmap', args: sys.C !== undefined ? sys : { A: sys.A, ...(sys.Ts !== undefined ? { Ts: sys.Ts } : {}) }, title: 'Plot poles and zeros' });
-      return out;
-    }
-    default:
-      return [];
-  }
-}
-
-/** closed-loop poles of a state-feedback design (lqr, place, ...): a pole map of A − BK */
-export function closedLoopPlot(tool: string, args: Record<string, unknown>, result: Record<string, unknown> | undefined): { kind: PlotKind; args: Record<string, unknown>; title: string } | undefined {
-  if (!['lqr', 'place'].includes(tool) || !result) return undefined;
-  const A = args.A as number[][] | undefined;
-  const B = args.B as number[][] | undefined;
-  const K = result.K as number[][] | undefined;
-  if (!A || !B || !K || !Array.isArray(K[0])) return undefined;
-  // A − BK: the closed loop whose poles the design chose (the poles come from eig, in the plot)
-  const Acl = A.map((row, i) => row.map((v, j) => v - B[i].reduce((s, b, l) => s + b * K[l][j], 0)));
-  return { kind: 'pzmap', args: { A: Acl }, title: 'Plot closed-loop poles' };
+/** the plots that fit a tool's answer (the tool's `plots` facet); none for an unknown tool */
+export function plotsFor(tool: string, args: Record<string, unknown>, result: Record<string, unknown> | undefined): PlotSpec[] {
+  const def = getTool(tool);
+  return def && hasFacet(def.plots) ? def.plots(args, result) : [];
 }
