@@ -375,7 +375,7 @@ export const tools = [
     render: renderH2,
     code: GENERATORS.h2norm,
     model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
-    plots: { none: 'a number' },
+    plots: { none: 'one number: nothing to draw over time or frequency' },
   }),
   tool({
     name: 'hinfnorm',
@@ -405,6 +405,6 @@ export const tools = [
     render: renderHinf,
     code: GENERATORS.hinfnorm,
     model: 'offered',
-    plots: { none: 'a number' },
+    plots: { none: 'one number: nothing to draw over time or frequency' },
   }),
 ];
