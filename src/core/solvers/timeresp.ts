@@ -10,8 +10,10 @@ import { renderStepinfo, timeResponseRenderer } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
 import { sisoPlots } from '../plot/specs.js';
 import { vector } from '../tools/schema.js';
-import { eigenvalues } from './_eig.js';
-import { EPS, add, block, expm, lu, luSolve, matmul, matvec, normFro, scale, sub, zeros, type Mat } from './_dense.js';
+import type { Matrix } from '../types.js';
+import { type Mat, EPS, add, blocks, block, clone, fromRows, luFactor, luSolve, mul, mulVec, normF, scale, toRows, zeros } from '../linalg/dense.js';
+import { expm } from '../linalg/expm.js';
+import { eigvalsSorted } from '../linalg/schur.js';
 import { readSS, scaleGuard, ssProps, tsProp, type SS, requireSiso } from './_sys.js';
 
 // ------------------------------------------------------------------ step / impulse
@@ -32,14 +34,15 @@ function timeGrid(t: number[], name: string): void {
  * Continuous: exact on any grid (one matrix exponential per distinct step length).
  * Discrete: t are sample instants k·Ts.
  */
-export function simulate(sys: SS, t: number[], kind: Kind): Mat[] {
-  const { A, B, C, D, n, m, p, Ts } = sys;
-  const out: Mat[] = [];
+export function simulate(sys: SS, t: number[], kind: Kind): Matrix[] {
+  const { n, m, p, Ts } = sys;
+  const out: Matrix[] = [];
   // a static gain (n = 0) y = D u: the step response is D for every t >= 0. The impulse
   // response is D at k = 0, then 0 (discrete); continuous, it is D·δ(t), which samples
   // cannot hold: as for every model here (and python-control) the D·δ(t) term is left
   // out, so the samples are 0 and the tool says so (its caution)
-  const staticGain = (k0: boolean) => (kind === 'step' || k0 ? D.map((r) => r.slice()) : zeros(p, m));
+  const staticGain = (k0: boolean) => (kind === 'step' || k0 ? sys.D.map((r) => r.slice()) : toRows(zeros(p, m)));
+  const A = fromRows(sys.A), B = fromRows(sys.B), C = fromRows(sys.C), D = fromRows(sys.D);
   if (Ts > 0) {
     const idx = t.map((tk, i) => {
       const k = Math.round(tk / Ts);
@@ -53,19 +56,19 @@ export function simulate(sys: SS, t: number[], kind: Kind): Mat[] {
     // X[k] (n x m) is the state after k samples
     let X = zeros(n, m);
     if (kind === 'impulse') {
-      Y[0] = D.map((r) => r.slice());
-      X = B.map((r) => r.slice());
+      Y[0] = clone(D);
+      X = clone(B);
       for (let k = 1; k <= K; k++) {
-        Y[k] = matmul(C, X);
-        X = matmul(A, X);
+        Y[k] = mul(C, X);
+        X = mul(A, X);
       }
     } else {
       for (let k = 0; k <= K; k++) {
-        Y[k] = add(matmul(C, X), D);
-        X = add(matmul(A, X), B);
+        Y[k] = add(mul(C, X), D);
+        X = add(mul(A, X), B);
       }
     }
-    for (const k of idx) out.push(Y[k]);
+    for (const k of idx) out.push(toRows(Y[k]));
     return out;
   }
   if (n === 0) return t.map(() => staticGain(false));
@@ -74,16 +77,16 @@ export function simulate(sys: SS, t: number[], kind: Kind): Mat[] {
   const prop = (dt: number) => {
     let e = cache.get(dt);
     if (!e) {
-      const E = expm(scale(block([[A, B], [zeros(m, n), zeros(m, m)]]), dt));
-      e = { Phi: sub(E, 0, n, 0, n), Gam: sub(E, 0, n, n, n + m) };
+      const E = expm(scale(blocks([[A, B], [zeros(m, n), zeros(m, m)]]), dt));
+      e = { Phi: block(E, 0, 0, n, n), Gam: block(E, 0, n, n, m) };
       // decayed (‖e^{A·dt}‖ at rounding level, a stable A at a long step): Γ = A⁻¹(e^{A·dt} − I)B
       // is −A⁻¹B to rounding, and that solve is accurate where a thousand squarings of the
       // augmented matrix were not (t = 1e300 on a stiff model: the step's final value 2e-4 off)
-      if (normFro(e.Phi) <= EPS) {
-        const f = lu(A);
-        if (f.minPivot > 0) {
+      if (normF(e.Phi) <= EPS) {
+        const f = luFactor(A);
+        if (!f.singular) {
           const x = luSolve(f, B);
-          if (x.every((r) => r.every(Number.isFinite))) e.Gam = scale(x, -1);
+          if (x.d.every(Number.isFinite)) e.Gam = scale(x, -1);
         }
       }
       cache.set(dt, e);
@@ -97,17 +100,16 @@ export function simulate(sys: SS, t: number[], kind: Kind): Mat[] {
   if (kind === 'step') {
     X = t[0] > 0 ? prop(t[0]).Gam : zeros(n, m);
   } else {
-    X = t[0] > 0 ? matmul(prop(t[0]).Phi, B) : B.map((r) => r.slice());
+    X = t[0] > 0 ? mul(prop(t[0]).Phi, B) : clone(B);
   }
   for (let k = 0; k < t.length; k++) {
     if (k > 0) {
       const dt = uniform ? h0 : t[k] - t[k - 1];
       const { Phi, Gam } = prop(dt);
-      X = kind === 'step' ? add(matmul(Phi, X), Gam) : matmul(Phi, X);
+      X = kind === 'step' ? add(mul(Phi, X), Gam) : mul(Phi, X);
     }
-    out.push(kind === 'step' ? add(matmul(C, X), D) : matmul(C, X));
+    out.push(toRows(kind === 'step' ? add(mul(C, X), D) : mul(C, X)));
   }
-  void p;
   return out;
 }
 
@@ -116,7 +118,7 @@ export function simulate(sys: SS, t: number[], kind: Kind): Mat[] {
  * double, within the time asked for: the samples from there on are Infinity or NaN, which is
  * no response. Refused, naming the first time that overflowed and the growth.
  */
-function refuseOverflow(Y: Mat[], t: number[], kind: Kind): void {
+function refuseOverflow(Y: Matrix[], t: number[], kind: Kind): void {
   const k = Y.findIndex((M) => M.some((r) => r.some((v) => !Number.isFinite(v))));
   if (k < 0) return;
   throw new ControlError(
@@ -126,7 +128,7 @@ function refuseOverflow(Y: Mat[], t: number[], kind: Kind): void {
   );
 }
 
-function shapeY(sys: SS, Y: Mat[]): unknown {
+function shapeY(sys: SS, Y: Matrix[]): unknown {
   if (sys.m === 1 && sys.p === 1) return Y.map((M) => M[0][0]);
   return Y;
 }
@@ -208,14 +210,15 @@ export function brent(f: (x: number) => number, a: number, b: number, fa = f(a),
  * oracle README: 10-90 % rise time, 2 % settling time, overshoot relative to |yf - y0|).
  */
 export function stepinfo(sys: SS): StepInfo {
-  const { A, B, C, D, n } = sys;
+  const { C, D, n } = sys;
   if (n === 0)
     throw new ControlError(
       `stepinfo: the model has no states (a static gain D = ${D[0][0]}): its step response is the constant ${D[0][0]} for t >= 0, so it has no rise, overshoot or settling to measure (here they are measured from y(0) = D to the final value, which are equal).`,
       'infeasible',
     );
-  const ev = eigenvalues(A);
-  const nrmA = Math.max(normFro(A), 1e-300);
+  const A = fromRows(sys.A);
+  const ev = eigvalsSorted(A);
+  const nrmA = Math.max(normF(A), 1e-300);
   let sigma = -Infinity;
   let wmax = 0;
   for (const [re, im] of ev) {
@@ -227,11 +230,10 @@ export function stepinfo(sys: SS): StepInfo {
       `stepinfo needs an asymptotically stable system (a finite final value), but A has a pole at ${ev.find(([r]) => r === sigma)!.map((v) => v.toPrecision(6)).join(' + i·')} (real part >= 0).`,
       'infeasible',
     );
-  const f = lu(A);
-  const xf = luSolve(f, B).map((r) => -r[0]); // final state: -A^-1 B
+  const xf = luSolve(luFactor(A), fromRows(sys.B)).d.map((v) => -v); // final state: -A^-1 B (B one column)
   const c = C[0];
   const d = D[0][0];
-  const dot = (v: number[]) => c.reduce((s, ci, i) => s + ci * v[i], 0);
+  const dot = (v: ArrayLike<number>) => c.reduce((s, ci, i) => s + ci * v[i], 0);
   const yf = d + dot(xf);
   const y0 = d;
   const range = Math.abs(yf - y0);
@@ -249,16 +251,16 @@ export function stepinfo(sys: SS): StepInfo {
   if (T / h > MAXN / 4) h = T / (MAXN / 4);
   let Phi = expm(scale(A, h));
   const ts: number[] = [0];
-  const Z: number[][] = [xf.slice()];
+  const Z: Float64Array[] = [xf.slice()];
   const ys: number[] = [y0];
-  let z = xf.slice();
+  let z: Float64Array = xf.slice();
   // the grid ends where the response has settled; a response that stops being a number
   // (entries of A near 1e300 overflow in e^{Ah}) or never settles within 2^40 coarsenings
   // would run on forever: both are refused
   let rounds = 0;
   for (;;) {
     const k = ts.length;
-    z = matvec(Phi, z);
+    z = mulVec(Phi, z);
     ts.push(k * h);
     Z.push(z);
     ys.push(yf - dot(z));
@@ -283,14 +285,14 @@ export function stepinfo(sys: SS): StepInfo {
         const ts2 = keep(ts) as number[];
         ts.length = 0;
         ts.push(...ts2);
-        const Z2 = keep(Z) as number[][];
+        const Z2 = keep(Z) as Float64Array[];
         Z.length = 0;
         Z.push(...Z2);
         const y2 = keep(ys) as number[];
         ys.length = 0;
         ys.push(...y2);
         h *= 2;
-        Phi = matmul(Phi, Phi);
+        Phi = mul(Phi, Phi);
         z = Z[Z.length - 1];
         for (let i = 0; i < ts.length; i++) ts[i] = i * h;
       }
@@ -299,9 +301,9 @@ export function stepinfo(sys: SS): StepInfo {
   }
   const N = ts.length;
   // exact evaluation inside [ts[k], ts[k+1]]
-  const zAt = (k: number, tau: number) => (tau === 0 ? Z[k] : matvec(expm(scale(A, tau)), Z[k]));
+  const zAt = (k: number, tau: number) => (tau === 0 ? Z[k] : mulVec(expm(scale(A, tau)), Z[k]));
   const yAt = (k: number, t: number) => yf - dot(zAt(k, t - ts[k]));
-  const dyAt = (k: number, t: number) => -dot(matvec(A, zAt(k, t - ts[k])));
+  const dyAt = (k: number, t: number) => -dot(mulVec(A, zAt(k, t - ts[k])));
   // first crossing of progress level q (fraction of the range)
   const crossUp = (q: number): number => {
     const level = q * range;
@@ -370,7 +372,7 @@ export function stepinfo(sys: SS): StepInfo {
     // state was carried by k products with e^{Ah}, whose rounding grows with k (badly scaled
     // coordinates: the peak 1.4e-8 off a 40-digit value)
     if (Number.isFinite(peakTime)) {
-      const ypk = yf - dot(matvec(expm(scale(A, peakTime)), xf));
+      const ypk = yf - dot(mulVec(expm(scale(A, peakTime)), xf));
       if (Number.isFinite(ypk)) {
         peak = Math.abs(ypk);
         best = sgn * (ypk - yf);
