@@ -10,7 +10,9 @@ import { renderFreqresp, renderMargins } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
 import { sisoPlots } from '../plot/specs.js';
 import { vector } from '../tools/schema.js';
-import { hessenberg, hessShiftSolve, matmul, transpose, type Mat } from './_dense.js';
+import type { Matrix } from '../types.js';
+import { type Mat, fromRows, scale } from '../linalg/dense.js';
+import { hessenbergSystem, hessShiftSolve } from '../linalg/hessenberg.js';
 import { conv, polyRoots, polyStrip, polyvalC } from '../linalg/poly.js';
 import { readSS, readTfOrSs, ssProps, tfProps, tsProp, type SS, requireSiso } from './_sys.js';
 import { ss2tf } from './xferfcn.js';
@@ -20,12 +22,12 @@ import { brent } from './timeresp.js';
 
 export interface FreqResp {
   /** H[k] is p x m, as [re, im] entries */
-  re: Mat[];
-  im: Mat[];
+  re: Matrix[];
+  im: Matrix[];
 }
 
 /** k with 2^k near the largest |entry|, when that is outside [2^-100, 2^100]; else 0 */
-function farExponent(M: Mat): number {
+function farExponent(M: Matrix): number {
   let mx = 0;
   for (const r of M) for (const v of r) mx = Math.max(mx, Math.abs(v));
   if (!(mx > 0) || !Number.isFinite(mx)) return 0;
@@ -47,18 +49,17 @@ export function freqResponse(sys: SS, w: number[]): FreqResp {
   const { D, p, m, Ts } = sys;
   const kb = farExponent(sys.B);
   const kc = farExponent(sys.C);
-  const Bs = kb ? sys.B.map((r) => r.map((v) => v * pow2(-kb))) : sys.B;
-  const Cs = kc ? sys.C.map((r) => r.map((v) => v * pow2(-kc))) : sys.C;
+  const B = fromRows(sys.B), C = fromRows(sys.C), A = fromRows(sys.A);
+  const Bs = kb ? scale(B, pow2(-kb)) : B;
+  const Cs = kc ? scale(C, pow2(-kc)) : C;
   // A itself first (its Householder reduction squares entries too); s then in those units
   const ka = farExponent(sys.A);
-  const { H, Q } = hessenberg(ka ? sys.A.map((r) => r.map((v) => v * pow2(-ka))) : sys.A);
-  const Bt = matmul(transpose(Q), Bs);
-  const Ct = matmul(Cs, Q);
+  const { H, Bt, Ct } = hessenbergSystem(ka ? scale(A, pow2(-ka)) : A, Bs, Cs);
   let hmax = 0;
-  for (const r of H) for (const v of r) hmax = Math.max(hmax, Math.abs(v));
+  for (const v of H.d) hmax = Math.max(hmax, Math.abs(v));
   const scaledH = new Map<number, Mat>();
-  const re: Mat[] = [];
-  const im: Mat[] = [];
+  const re: Matrix[] = [];
+  const im: Matrix[] = [];
   for (const wk of w) {
     const s0r = Ts > 0 ? Math.cos(wk * Ts) : 0;
     const s0i = Ts > 0 ? Math.sin(wk * Ts) : wk;
@@ -69,15 +70,15 @@ export function freqResponse(sys: SS, w: number[]): FreqResp {
     const k = Number.isFinite(lbig) && Math.abs(lbig) > 100 ? Math.round(lbig) : 0;
     let Hk = H;
     if (k) {
-      Hk = scaledH.get(k) ?? H.map((r) => r.map((v) => v * pow2(-k)));
+      Hk = scaledH.get(k) ?? scale(H, pow2(-k));
       scaledH.set(k, Hk);
     }
     const sr = s0r * pow2(-ka - k);
     const si = s0i * pow2(-ka - k);
     const back = pow2(kb + kc - ka - k);
     const X = hessShiftSolve(Hk, sr, si, Bt);
-    const R: Mat = [];
-    const I: Mat = [];
+    const R: Matrix = [];
+    const I: Matrix = [];
     for (let i = 0; i < p; i++) {
       const rr: number[] = [];
       const ii: number[] = [];
@@ -90,10 +91,10 @@ export function freqResponse(sys: SS, w: number[]): FreqResp {
         // unscaled (back = 1): D first, the sums as they always were
         let a = back === 1 ? D[i][j] : 0;
         let b = 0;
-        const ci = Ct[i];
-        for (let l = 0; l < ci.length; l++) {
-          a += ci[l] * X.re[l][j];
-          b += ci[l] * X.im[l][j];
+        const n = Ct.c, ct = Ct.d, xr = X.re.d, xi = X.im.d;
+        for (let l = 0; l < n; l++) {
+          a += ct[i * n + l] * xr[l * m + j];
+          b += ct[i * n + l] * xi[l * m + j];
         }
         if (back !== 1) {
           a = D[i][j] + a * back;

@@ -9,33 +9,38 @@ import { ControlError } from '../errors.js';
 import { tool } from '../tools/types.js';
 import { renderH2, renderHinf } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
-import { eigenvalues } from './_eig.js';
+import type { Matrix } from '../types.js';
 import {
   EPS,
   add,
-  block,
+  blocks,
   eye,
-  hessenberg,
-  hessShiftSolve,
-  lu,
+  fromRows,
+  luFactor,
   luSolve,
   luSolveRight,
-  matmul,
-  normFro,
-  rcond,
+  mul,
+  normF,
+  rcondByInverse,
   scale,
+  symmetrize,
+  toRows,
   transpose,
+  zeros,
   type Mat,
-} from './_dense.js';
+} from '../linalg/dense.js';
+import { hessenbergSystem, hessShiftSolve } from '../linalg/hessenberg.js';
+import { eigvalsSorted } from '../linalg/schur.js';
 import { readSS, scaleGuard, ssProps, tsProp, type SS } from './_sys.js';
-import { dlyapSolve, lyapSolve } from './lyapunov.js';
+import { lyapunovMat } from './lyapunov.js';
 
 // ------------------------------------------------------------------ H2
 
 export function h2norm(sys: SS): number {
-  const { A, B, C, D, n, Ts } = sys;
-  const ev = eigenvalues(A);
-  const nrm = Math.max(normFro(A), 1e-300);
+  const { D, n, Ts } = sys;
+  const A = fromRows(sys.A);
+  const ev = n ? eigvalsSorted(A) : [];
+  const nrm = Math.max(normF(A), 1e-300);
   if (Ts > 0) {
     if (ev.some(([r, i]) => Math.hypot(r, i) >= 1 - 1e3 * EPS * Math.max(1, nrm))) return Infinity;
   } else {
@@ -45,13 +50,13 @@ export function h2norm(sys: SS): number {
   // no states (a static gain): continuous, D = 0 here (D != 0 returned Infinity above), so 0;
   // discrete, the pulse response is D at k = 0 only, so ||D||_F
   if (n === 0) return Ts > 0 ? Math.sqrt(D.reduce((s, r) => s + r.reduce((a, v) => a + v * v, 0), 0)) : 0;
-  const BBt = matmul(B, transpose(B));
-  const P = Ts > 0 ? dlyapSolve(A, BBt) : lyapSolve(A, BBt);
-  const CPCt = matmul(matmul(C, P), transpose(C));
+  const B = fromRows(sys.B), C = fromRows(sys.C);
+  const BBt = mul(B, transpose(B));
+  const P = lyapunovMat(A, BBt, Ts > 0);
+  const CPCt = mul(mul(C, P), transpose(C));
   let tr = 0;
-  for (let i = 0; i < CPCt.length; i++) tr += CPCt[i][i];
+  for (let i = 0; i < CPCt.r; i++) tr += CPCt.d[i * CPCt.c + i];
   if (Ts > 0) for (const r of D) for (const v of r) tr += v * v;
-  void n;
   return Math.sqrt(Math.max(tr, 0));
 }
 
@@ -62,76 +67,75 @@ export function h2norm(sys: SS): number {
  * the power of 2 of its largest entry (H^H H of entries near 1e200 overflowed, and the
  * eigensolver threw a TypeError on the Infinity); Infinity when an entry is not finite
  */
-export function sigmaMax(re0: Mat, im0: Mat): number {
+export function sigmaMax(re0: Matrix | Mat, im0: Matrix | Mat): number {
+  const re = Array.isArray(re0) ? fromRows(re0) : re0;
+  const im = Array.isArray(im0) ? fromRows(im0) : im0;
   let mx = 0;
-  for (const M of [re0, im0]) for (const r of M) for (const v of r) mx = Math.max(mx, Math.abs(v));
+  for (const M of [re, im]) for (const v of M.d) mx = Math.max(mx, Math.abs(v));
   if (!(mx <= Number.MAX_VALUE)) return mx === Infinity ? Infinity : NaN;
   if (mx === 0) return 0;
-  const k = pow2Exp(re0.concat(im0));
-  return times2k([[sigmaMaxUnit(times2k(re0, -k), times2k(im0, -k))]], k)[0][0];
+  const k = Math.round(Math.log2(mx));
+  return times2k(sigmaMaxUnit(times2k(re, -k), times2k(im, -k)), k);
 }
 
 function sigmaMaxUnit(re: Mat, im: Mat): number {
-  const p = re.length;
-  const m = p ? re[0].length : 0;
+  const p = re.r;
+  const m = re.c;
+  const hr = re.d, hi = im.d;
   if (p === 1 || m === 1) {
     let s = 0;
-    for (let i = 0; i < p; i++) for (let j = 0; j < m; j++) s += re[i][j] * re[i][j] + im[i][j] * im[i][j];
+    for (let i = 0; i < p * m; i++) s += hr[i] * hr[i] + hi[i] * hi[i];
     return Math.sqrt(s);
   }
   // G = H^H H (m x m Hermitian) as the real symmetric [Gr -Gi; Gi Gr]
-  const Gr: Mat = [];
-  const Gi: Mat = [];
+  const Gr = zeros(m, m);
+  const Gi = zeros(m, m);
   for (let a = 0; a < m; a++) {
-    Gr.push(new Array(m).fill(0));
-    Gi.push(new Array(m).fill(0));
     for (let b = 0; b < m; b++) {
       let sr = 0;
       let si = 0;
       for (let i = 0; i < p; i++) {
         // conj(H[i][a]) * H[i][b]
-        sr += re[i][a] * re[i][b] + im[i][a] * im[i][b];
-        si += re[i][a] * im[i][b] - im[i][a] * re[i][b];
+        const ra = hr[i * m + a], ia = hi[i * m + a], rb = hr[i * m + b], ib = hi[i * m + b];
+        sr += ra * rb + ia * ib;
+        si += ra * ib - ia * rb;
       }
-      Gr[a][b] = sr;
-      Gi[a][b] = si;
+      Gr.d[a * m + b] = sr;
+      Gi.d[a * m + b] = si;
     }
   }
-  const M = block([
+  // exactly symmetric for the symmetric solver
+  const M = symmetrize(blocks([
     [Gr, scale(Gi, -1)],
     [Gi, Gr],
-  ]);
-  // exact symmetry for the symmetric solver
-  for (let i = 0; i < 2 * m; i++) for (let j = 0; j < i; j++) M[i][j] = M[j][i] = 0.5 * (M[i][j] + M[j][i]);
-  const e = new EigenvalueDecomposition(new MlMatrix(M), { assumeSymmetric: true });
+  ]));
+  const e = new EigenvalueDecomposition(new MlMatrix(toRows(M)), { assumeSymmetric: true });
   return Math.sqrt(Math.max(0, Math.max(...e.realEigenvalues)));
 }
 
 /** sigma_max(H(jw)) evaluator for a continuous system, with one Hessenberg reduction */
 function gainEvaluator(A: Mat, B: Mat, C: Mat, D: Mat): (w: number) => number {
-  const { H, Q } = hessenberg(A);
-  const Bt = matmul(transpose(Q), B);
-  const Ct = matmul(C, Q);
-  const p = C.length;
-  const m = B[0].length;
+  const { H, Bt, Ct } = hessenbergSystem(A, B, C);
+  const p = C.r;
+  const m = B.c;
+  const n = Ct.c;
   return (w: number) => {
-    if (w === Infinity) return sigmaMax(D, D.map((r) => r.map(() => 0)));
+    if (w === Infinity) return sigmaMax(D, zeros(p, m));
     const X = hessShiftSolve(H, 0, w, Bt);
     if (!X) return Infinity;
-    const re: Mat = [];
-    const im: Mat = [];
+    const re = zeros(p, m);
+    const im = zeros(p, m);
+    const ct = Ct.d, xr = X.re.d, xi = X.im.d;
     for (let i = 0; i < p; i++) {
-      re.push(new Array(m).fill(0));
-      im.push(new Array(m).fill(0));
       for (let j = 0; j < m; j++) {
-        let a = D[i][j];
+        let a = D.d[i * m + j];
         let b = 0;
-        for (let l = 0; l < Ct[i].length; l++) {
-          a += Ct[i][l] * X.re[l][j];
-          b += Ct[i][l] * X.im[l][j];
+        for (let l = 0; l < n; l++) {
+          a += ct[i * n + l] * xr[l * m + j];
+          b += ct[i * n + l] * xi[l * m + j];
         }
-        re[i][j] = a;
-        im[i][j] = b;
+        re.d[i * m + j] = a;
+        im.d[i * m + j] = b;
       }
     }
     return sigmaMax(re, im);
@@ -140,21 +144,21 @@ function gainEvaluator(A: Mat, B: Mat, C: Mat, D: Mat): (w: number) => number {
 
 /** Hamiltonian whose imaginary eigenvalues j·w are the frequencies where gamma is a singular value of H(jw) */
 function hamiltonian(A: Mat, B: Mat, C: Mat, D: Mat, g: number): Mat {
-  const m = B[0].length;
-  const p = C.length;
+  const m = B.c;
+  const p = C.r;
   const Dt = transpose(D);
-  const R = add(matmul(Dt, D), scale(eye(m), g * g), -1); // D'D - g^2 I
-  const S = add(matmul(D, Dt), scale(eye(p), g * g), -1); // DD' - g^2 I
-  const fR = lu(R);
-  const fS = lu(S);
-  const RiDtC = luSolve(fR, matmul(Dt, C)); // R^-1 D' C
+  const R = add(mul(Dt, D), scale(eye(m), g * g), -1); // D'D - g^2 I
+  const S = add(mul(D, Dt), scale(eye(p), g * g), -1); // DD' - g^2 I
+  const fR = luFactor(R);
+  const fS = luFactor(S);
+  const RiDtC = luSolve(fR, mul(Dt, C)); // R^-1 D' C
   const RiBt = luSolve(fR, transpose(B)); // R^-1 B'
   const SiC = luSolve(fS, C); // S^-1 C
-  const H11 = add(A, matmul(B, RiDtC), -1);
-  const H12 = scale(matmul(B, RiBt), -g);
-  const H21 = scale(matmul(transpose(C), SiC), g);
-  const H22 = add(scale(transpose(A), -1), matmul(transpose(C), matmul(D, RiBt)));
-  return block([
+  const H11 = add(A, mul(B, RiDtC), -1);
+  const H12 = scale(mul(B, RiBt), -g);
+  const H21 = scale(mul(transpose(C), SiC), g);
+  const H22 = add(scale(transpose(A), -1), mul(transpose(C), mul(D, RiBt)));
+  return blocks([
     [H11, H12],
     [H21, H22],
   ]);
@@ -168,9 +172,9 @@ export interface HinfResult {
 
 /** H-infinity norm of a stable continuous system (BBBS level-set iteration), relative tolerance tol */
 function hinfContinuous(A: Mat, B: Mat, C: Mat, D: Mat, tol = 1e-12): HinfResult {
-  const n = A.length;
+  const n = A.r;
   const gain = gainEvaluator(A, B, C, D);
-  const ev = eigenvalues(A);
+  const ev = n ? eigvalsSorted(A) : [];
   // initial lower bound: w = 0, w = infinity, and the pole frequencies
   const cands = new Set<number>([0]);
   let wlo = Infinity;
@@ -197,8 +201,8 @@ function hinfContinuous(A: Mat, B: Mat, C: Mat, D: Mat, tol = 1e-12): HinfResult
   for (let it = 0; it < 60; it++) {
     const g = (1 + 2 * tol) * glb;
     const M = hamiltonian(A, B, C, D, g);
-    const nrmM = normFro(M);
-    const lam = eigenvalues(M);
+    const nrmM = normF(M);
+    const lam = eigvalsSorted(M);
     const ws: number[] = [];
     for (const [re, im] of lam)
       if (im >= 0 && Math.abs(re) <= 1e-6 * Math.hypot(re, im) + 1e-9 * nrmM) ws.push(im);
@@ -248,12 +252,13 @@ function hinfContinuous(A: Mat, B: Mat, C: Mat, D: Mat, tol = 1e-12): HinfResult
 }
 
 export function hinfnorm(sys: SS): HinfResult {
-  const { A, B, C, D, n, Ts } = sys;
+  const { n, Ts } = sys;
   // no states (a static gain): the gain is sigma_max(D) at every frequency; fpeak = 0, the
   // first frequency that attains it
-  if (n === 0) return { hinf: sigmaMax(D, D.map((r) => r.map(() => 0))), fpeak: 0 };
-  const ev = eigenvalues(A);
-  const nrm = Math.max(normFro(A), 1e-300);
+  if (n === 0) return { hinf: sigmaMax(sys.D, sys.D.map((r) => r.map(() => 0))), fpeak: 0 };
+  const A = fromRows(sys.A), B = fromRows(sys.B), C = fromRows(sys.C), D = fromRows(sys.D);
+  const ev = eigvalsSorted(A);
+  const nrm = Math.max(normF(A), 1e-300);
   if (Ts > 0) {
     let worst: [number, number] | undefined;
     for (const e of ev) if (Math.hypot(e[0], e[1]) >= 1 - 1e3 * EPS * Math.max(1, nrm)) worst = e;
@@ -263,12 +268,12 @@ export function hinfnorm(sys: SS): HinfResult {
     let flip = false;
     let Aa = A;
     let Bb = B;
-    if (!(rcond(add(I, A)) > 1e-8)) {
+    if (!(rcondByInverse(add(I, A)) > 1e-8)) {
       flip = true;
       Aa = scale(A, -1);
       Bb = scale(B, -1);
     }
-    const f = lu(add(I, Aa));
+    const f = luFactor(add(I, Aa));
     const FA = luSolve(f, add(Aa, I, -1)); // F (A - I)
     const FB = luSolve(f, Bb);
     const CF = luSolveRight(f, C);
@@ -276,7 +281,7 @@ export function hinfnorm(sys: SS): HinfResult {
     const Ac = FA;
     const Bc = scale(FB, r2);
     const Cc = scale(CF, r2);
-    const Dc = add(D, matmul(C, FB), -1);
+    const Dc = add(D, mul(C, FB), -1);
     const res = finiteOrRefused(hinfContinuous(Ac, Bc, Cc, Dc));
     let th = res.fpeak === Infinity ? Math.PI : 2 * Math.atan(res.fpeak);
     if (flip) th = Math.PI - th;
@@ -300,17 +305,23 @@ function finiteOrRefused(r: HinfResult): HinfResult {
 // ------------------------------------------------------------------ extreme input and output scales
 
 /** k with 2^k near the largest |entry|; 0 for a zero matrix */
-function pow2Exp(M: Mat): number {
+function pow2Exp(M: Matrix): number {
   let mx = 0;
   for (const r of M) for (const v of r) mx = Math.max(mx, Math.abs(v));
   return mx > 0 && Number.isFinite(mx) ? Math.round(Math.log2(mx)) : 0;
 }
 
-const times2k = (M: Mat, k: number): Mat => {
+/** x·2^k (exact while normal), entrywise for a matrix, in two factors so that each is a double */
+function times2k(x: number, k: number): number;
+function times2k(M: Matrix, k: number): Matrix;
+function times2k(M: Mat, k: number): Mat;
+function times2k(M: number | Matrix | Mat, k: number): number | Matrix | Mat {
   const k1 = Math.trunc(k / 2);
   const f1 = 2 ** k1, f2 = 2 ** (k - k1);
-  return M.map((r) => r.map((v) => v * f1 * f2));
-};
+  if (typeof M === 'number') return M * f1 * f2;
+  if (Array.isArray(M)) return M.map((r) => r.map((v) => v * f1 * f2));
+  return { r: M.r, c: M.c, d: M.d.map((v) => v * f1 * f2) };
+}
 
 /**
  * Both norms are linear in the input and output scales: ‖(A, B/b, C/c, D/(bc))‖ = ‖(A, B, C, D)‖/(bc).
