@@ -12,6 +12,7 @@
 import * as vscode from 'vscode';
 import { findAssignments, type Assignment } from '../core/parse/index.js';
 import { writeRefusal } from './writeGuard.js';
+import { setting } from './settings.js';
 import { buildPlot, KIND_LABEL, PLOT_KINDS, plotsFor, type PlotKind, type PlotPayload, type PlotRequest } from '../core/plot/data.js';
 
 export interface PlotResult {
@@ -196,10 +197,6 @@ async function saveExport(kind: PlotKind, format: string, dataUrl: string): Prom
   void vscode.window.showInformationMessage(`Control: plot saved to ${vscode.workspace.asRelativePath(target)}.`);
 }
 
-function maxN(): number {
-  return vscode.workspace.getConfiguration('control').get<number>('maxStates', 200);
-}
-
 /** the system in an editor text: num/den or A, B, C, D (the last assignment of each wins) */
 export function systemFromText(text: string): Record<string, unknown> | undefined {
   const found = findAssignments(text).filter((a) => a.value && !a.error);
@@ -279,7 +276,7 @@ export async function plotCommand(req: Partial<PlotRequest> = {}): Promise<PlotR
 export async function showPlot(req: PlotRequest): Promise<PlotResult | undefined> {
   let payload: PlotPayload;
   try {
-    payload = await buildPlot(req, { maxN: maxN() });
+    payload = await buildPlot(req, { maxN: setting('maxStates') });
   } catch (e) {
     const msg = (e as Error).message;
     log.warn(`plot ${req.kind} refused: ${msg}`);
