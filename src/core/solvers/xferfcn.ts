@@ -8,37 +8,42 @@ import { renderDcgain, renderPolesZeros, renderSs2tf, renderTf2ss } from '../ren
 import { GENERATORS } from '../codegen/code.js';
 import { systemPlots } from '../plot/specs.js';
 import type { Complex } from '../types.js';
-import { eigenvalues } from './_eig.js';
+import type { Matrix } from '../types.js';
 import {
   EPS,
   add,
-  copy,
+  blocks,
+  block,
+  clone,
   eye,
-  hessenberg,
-  lu,
+  fromRows,
+  luFactor,
   luSolve,
-  matmul,
-  matvec,
   maxAbs,
+  mul,
+  mulVec,
   norm1,
-  normFro,
-  qrp,
+  normF,
   scale,
-  sub,
+  toRows,
   transpose,
   zeros,
   type Mat,
-} from './_dense.js';
+} from '../linalg/dense.js';
+import { hessenbergQ } from '../linalg/hessenberg.js';
+import { qrp } from '../linalg/qr.js';
+import { eigvalsSorted } from '../linalg/schur.js';
+import { eigenvalues } from './statesp.js';
 import { polyadd, polyFromRoots, polyPad, polyRoots, polyStrip } from '../linalg/poly.js';
 import { cplx, readSS, readTF, readTfOrSs, scaleGuard, sortComplex, ssProps, tfProps, tsProp, type SS, requireSiso } from './_sys.js';
 
 // ------------------------------------------------------------------ tf <-> ss
 
 export interface Realization {
-  A: Mat;
-  B: Mat;
-  C: Mat;
-  D: Mat;
+  A: Matrix;
+  B: Matrix;
+  C: Matrix;
+  D: Matrix;
   /** numerator, zero-padded to the length of den */
   num: number[];
   /** monic denominator */
@@ -64,24 +69,30 @@ export function tf2ss(numIn: number[], denIn: number[]): Realization {
   const n = den.length - 1;
   const d = num[0];
   const A = zeros(n, n);
-  for (let j = 0; j < n; j++) A[0][j] = -den[j + 1];
-  for (let i = 1; i < n; i++) A[i][i - 1] = 1;
+  for (let j = 0; j < n; j++) A.d[j] = -den[j + 1];
+  for (let i = 1; i < n; i++) A.d[i * n + i - 1] = 1;
   const B = zeros(n, 1);
-  if (n) B[0][0] = 1;
+  if (n) B.d[0] = 1;
   const C = [Array.from({ length: n }, (_, j) => num[j + 1] - d * den[j + 1])];
-  return { A, B, C: n ? C : [], D: [[d]], num, den };
+  return { A: toRows(A), B: toRows(B), C: n ? C : [], D: [[d]], num, den };
 }
+
+/** eigenvalues, sorted (none for n = 0) */
+const eigs = (A: Mat): Complex[] => (A.r ? eigvalsSorted(A) : []);
 
 /** characteristic polynomial of A (monic, from the eigenvalues) */
 export function charpoly(A: Mat): number[] {
-  return polyFromRoots(eigenvalues(A));
+  return polyFromRoots(eigs(A));
 }
 
 /** SISO transfer function of (A, B, C, D): den = det(sI - A), num = det(sI - A + BC) + (D - 1) den */
-export function ss2tf(A: Mat, B: Mat, C: Mat, D: Mat): { num: number[]; den: number[] } {
-  const n = A.length;
+export function ss2tf(Ar: Matrix, Br: Matrix, Cr: Matrix, Dr: Matrix): { num: number[]; den: number[] } {
+  const A = fromRows(Ar);
+  const n = A.r;
   const den = charpoly(A);
-  if (n === 0) return { num: [D[0][0]], den: [1] };
+  const d = Dr[0][0];
+  if (n === 0) return { num: [d], den: [1] };
+  const B = fromRows(Br), C = fromRows(Cr);
   // det(sI − A + tBC) − det(sI − A) = t·N(s), N the numerator of C(sI − A)⁻¹B. The difference
   // is accurate to ε·‖A‖^k only, so BC is scaled by a power of 2 t to the size of A first (and
   // N divided by t after, exact): with ‖BC‖ = 1e-61 against ‖A‖ = 1e-30, A − BC rounded to A
@@ -90,10 +101,10 @@ export function ss2tf(A: Mat, B: Mat, C: Mat, D: Mat): { num: number[]; den: num
   const na = maxAbs(A);
   const kt = nbc > 0 && na > 0 ? Math.max(-1000, Math.min(1000, Math.round(Math.log2(na / nbc)))) : 0;
   const t = Math.abs(kt) > 10 ? 2 ** kt : 1;
-  const ABC = add(A, matmul(scale(B, t), C), -1);
+  const ABC = add(A, mul(scale(B, t), C), -1);
   const N = polyadd(charpoly(ABC), den, -1).map((v) => v / t);
-  const num = polyadd(N, den, D[0][0]);
-  num[0] = D[0][0]; // exact leading coefficient
+  const num = polyadd(N, den, d);
+  num[0] = d; // exact leading coefficient
   return { num: polyPad(num, n + 1), den };
 }
 
@@ -106,6 +117,20 @@ interface Sys4 {
   D: Mat;
 }
 
+/** inputs of a reduced system: B's columns, or D's when B has no rows */
+const inputsOf = (s: { B: Mat; D: Mat }, none: number) => (s.B.r ? s.B.c : s.D.r ? s.D.c : none);
+
+/** rows r0..r0+nr−1 of M */
+const rowsOf = (M: Mat, r0: number, nr: number) => block(M, r0, 0, nr, M.c);
+
+/** [X; Y] */
+const stack = (X: Mat, Y: Mat): Mat => {
+  const M = zeros(X.r + Y.r, X.r ? X.c : Y.c);
+  M.d.set(X.d);
+  M.d.set(Y.d, X.d.length);
+  return M;
+};
+
 /**
  * One pass of the Emami-Naeini/Van Dooren reduction: returns a system with the same finite
  * invariant zeros whose D has full row rank.
@@ -113,9 +138,9 @@ interface Sys4 {
 function reduceFullRowRankD(sys: Sys4, tol: number): Sys4 {
   let { A, B, C, D } = sys;
   for (let guard = 0; guard < 1000; guard++) {
-    const n = A.length;
-    const p = C.length;
-    const m = B.length ? B[0].length : D.length ? D[0].length : 0;
+    const n = A.r;
+    const p = C.r;
+    const m = inputsOf({ B, D }, 0);
     if (p === 0) return { A, B, C, D };
     // row compression of D: Q' D = [D1; 0]
     let sigma: number;
@@ -125,18 +150,18 @@ function reduceFullRowRankD(sys: Sys4, tol: number): Sys4 {
       const f = qrp(D, undefined, tol);
       sigma = f.rank;
       const Qt = transpose(f.Q);
-      Ct = n ? matmul(Qt, C) : C.map(() => []);
-      Dt = matmul(Qt, D);
-      for (let i = sigma; i < p; i++) Dt[i].fill(0);
+      Ct = n ? mul(Qt, C) : zeros(p, 0);
+      Dt = mul(Qt, D);
+      Dt.d.fill(0, sigma * Dt.c);
     } else {
       sigma = 0;
       Ct = C;
       Dt = D;
     }
     if (sigma === p) return { A, B, C: Ct, D: Dt };
-    const C1 = Ct.slice(0, sigma);
-    const D1 = Dt.slice(0, sigma);
-    const C2 = Ct.slice(sigma);
+    const C1 = rowsOf(Ct, 0, sigma);
+    const D1 = rowsOf(Dt, 0, sigma);
+    const C2 = rowsOf(Ct, sigma, p - sigma);
     if (n === 0) return { A, B, C: C1, D: D1 };
     // column compression of C2: C2 V = [0, G], G of full column rank rho
     const g = qrp(transpose(C2), undefined, tol);
@@ -144,20 +169,19 @@ function reduceFullRowRankD(sys: Sys4, tol: number): Sys4 {
     if (rho === 0) return { A, B, C: C1, D: D1 }; // zero rows: drop them
     const W = g.Q;
     const order = [...Array.from({ length: n - rho }, (_, k) => rho + k), ...Array.from({ length: rho }, (_, k) => k)];
-    const V = W.map((row) => order.map((k) => row[k]));
+    const V = zeros(n, n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) V.d[i * n + j] = W.d[i * n + order[j]];
     const Vt = transpose(V);
-    const At = matmul(matmul(Vt, A), V);
-    const Bt = matmul(Vt, B);
-    const C1t = sigma ? matmul(C1, V) : [];
+    const At = mul(mul(Vt, A), V);
+    const Bt = mul(Vt, B);
+    const C1t = sigma ? mul(C1, V) : zeros(0, n);
     const n1 = n - rho;
-    const A11 = sub(At, 0, n1, 0, n1);
-    const A21 = sub(At, n1, n, 0, n1);
-    const B1 = Bt.slice(0, n1);
-    const B2 = Bt.slice(n1);
-    A = A11;
-    B = B1.length ? B1 : [];
-    C = [...A21, ...C1t.map((r) => r.slice(0, n1))];
-    D = [...B2, ...D1];
+    A = block(At, 0, 0, n1, n1);
+    const A21 = block(At, n1, 0, rho, n1);
+    B = rowsOf(Bt, 0, n1);
+    const B2 = rowsOf(Bt, n1, rho);
+    C = stack(A21, block(C1t, 0, 0, sigma, n1));
+    D = stack(B2, D1);
   }
   throw new Error('zero reduction did not terminate');
 }
@@ -167,18 +191,20 @@ function reduceFullRowRankD(sys: Sys4, tol: number): Sys4 {
  * [A - sI, B; C, D] loses rank. Reduction to D square invertible on the system and its dual
  * (orthogonal compressions with rank decisions), then the eigenvalues of A - B D^-1 C.
  */
-export function invariantZeros(A: Mat, B: Mat, C: Mat, D: Mat): Complex[] {
-  const n = A.length;
-  const p = C.length;
-  const m = B[0]?.length ?? D[0]?.length ?? 0;
-  const compound = [...A.map((r, i) => [...r, ...B[i]]), ...C.map((r, i) => [...r, ...D[i]])];
-  const svlmax = normFro(compound);
+export function invariantZeros(Ar: Matrix, Br: Matrix, Cr: Matrix, Dr: Matrix): Complex[] {
+  const A = fromRows(Ar), C = fromRows(Cr), D = fromRows(Dr);
+  const n = A.r;
+  const p = C.r;
+  // B = [] (no states) holds no column count: then D's
+  const B = n ? fromRows(Br) : zeros(0, D.c);
+  const m = inputsOf({ B, D }, 0);
+  const svlmax = normF(blocks([[A, B], [C, D]]));
   if (svlmax === 0) return [];
   const tol = Math.sqrt((n + p) * (n + m)) * EPS * svlmax;
   let s = reduceFullRowRankD({ A, B, C, D }, tol);
-  const mu = s.C.length;
-  if (s.A.length === 0) return [];
-  const mCur = s.B[0]?.length ?? s.D[0]?.length ?? m;
+  const mu = s.C.r;
+  if (s.A.r === 0) return [];
+  const mCur = inputsOf(s, m);
   if (mu !== mCur) {
     // pertranspose: the dual system has D' of full column rank; reduce it as well
     const dual = reduceFullRowRankD(
@@ -187,47 +213,53 @@ export function invariantZeros(A: Mat, B: Mat, C: Mat, D: Mat): Complex[] {
     );
     s = dual; // zeros of the dual are the zeros of the system
   }
-  const nr = s.A.length;
+  const nr = s.A.r;
   if (nr === 0) return [];
-  const k = s.D.length;
-  if (k === 0) return eigenvalues(s.A);
-  if (s.D[0].length !== k) {
+  const k = s.D.r;
+  if (k === 0) return eigs(s.A);
+  if (s.D.c !== k) {
     // not square: the pencil has no finite zeros left beyond its normal rank (non-square case)
     return [];
   }
-  const f = lu(s.D);
-  if (f.minPivot === 0) return [];
+  const f = luFactor(s.D);
+  if (f.singular) return [];
   const DinvC = luSolve(f, s.C);
-  return eigenvalues(add(s.A, matmul(s.B, DinvC), -1));
+  return eigs(add(s.A, mul(s.B, DinvC), -1));
 }
 
 // ------------------------------------------------------------------ minimal SISO realisation
 
+const norm2 = (v: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
+  return Math.sqrt(s);
+};
+
 /** controllable part of (A, b, c) by a Hessenberg staircase started from b */
 function controllablePart(A: Mat, b: number[], c: number[], tol: number): { A: Mat; b: number[]; c: number[] } {
-  const n = A.length;
-  const nb = Math.sqrt(b.reduce((s, v) => s + v * v, 0));
-  if (n === 0 || nb <= tol) return { A: [], b: [], c: [] };
-  const { H, Q, b0 } = hessenberg(A, b);
+  const n = A.r;
+  const nb = norm2(b);
+  if (n === 0 || nb <= tol) return { A: zeros(0, 0), b: [], c: [] };
+  const { H, Q, b0 } = hessenbergQ(A, b);
   let k = n;
   for (let i = 0; i < n - 1; i++)
-    if (Math.abs(H[i + 1][i]) <= tol) {
+    if (Math.abs(H.d[(i + 1) * n + i]) <= tol) {
       k = i + 1;
       break;
     }
-  const cq = matvec(transpose(Q), c); // (c Q)' = Q' c'
+  const cq = mulVec(transpose(Q), c); // (c Q)' = Q' c'
   const bb = new Array(k).fill(0);
   bb[0] = b0!;
-  return { A: sub(H, 0, k, 0, k), b: bb, c: cq.slice(0, k) };
+  return { A: block(H, 0, 0, k, k), b: bb, c: Array.from(cq.subarray(0, k)) };
 }
 
 /** minimal realisation of a SISO channel (orthogonal staircase, controllable then observable) */
 export function minimalSiso(A: Mat, b: number[], c: number[]): { A: Mat; b: number[]; c: number[] } {
-  const n = A.length;
-  const nrm = Math.max(normFro(A), Math.sqrt(b.reduce((s, v) => s + v * v, 0)), Math.sqrt(c.reduce((s, v) => s + v * v, 0)));
+  const n = A.r;
+  const nrm = Math.max(normF(A), norm2(b), norm2(c));
   const tol = Math.max(n, 1) * 1e3 * EPS * nrm;
   const ctr = controllablePart(A, b, c, tol);
-  if (ctr.A.length === 0) return ctr;
+  if (ctr.A.r === 0) return ctr;
   const obs = controllablePart(transpose(ctr.A), ctr.c, ctr.b, tol);
   return { A: transpose(obs.A), b: obs.c, c: obs.b };
 }
@@ -272,6 +304,9 @@ function deflate1(p: number[]): number[] {
   return q;
 }
 
+/** a vector as an n x 1 matrix */
+const column = (v: number[]): Mat => ({ r: v.length, c: 1, d: Float64Array.from(v) });
+
 /**
  * H(0) (continuous) or H(1) (discrete); a pole there that the channel sees (decided on the
  * channel's minimal realisation) gives +-Infinity. When A itself has poles there but the
@@ -279,51 +314,53 @@ function deflate1(p: number[]): number[] {
  * channel's numerator and denominator, k the number of such poles (L'Hopital).
  */
 export function dcgainSS(sys: SS): number[][] {
-  const { A, B, C, D, n, m, p, Ts } = sys;
-  const G = zeros(p, m);
+  const { B, C, D, n, m, p, Ts } = sys;
+  const A = fromRows(sys.A);
+  const G: number[][] = Array.from({ length: p }, () => new Array(m).fill(0));
   const Mfull = Ts > 0 ? add(A, eye(n), -1) : A;
   // a pole at s = 0 (z = 1): smallest singular value of M (estimated by 1/|M^-1|) tiny against |A|
   const scaleA = Math.max(norm1(A), Ts > 0 ? 1 : 0, 1e-300);
   const nearSingular = (M: Mat) => {
-    const f = lu(M);
-    if (f.minPivot === 0) return true;
-    const Mi = luSolve(f, eye(M.length));
+    const f = luFactor(M);
+    if (f.singular) return true;
+    const Mi = luSolve(f, eye(M.r));
     return !(1 / norm1(Mi) > 1e3 * n * EPS * scaleA);
   };
   const singular = nearSingular(Mfull);
   let k0 = 0;
   if (singular) {
-    const nrm = Math.max(1, normFro(A));
-    const ev = eigenvalues(A);
+    const nrm = Math.max(1, normF(A));
+    const ev = eigs(A);
     k0 = ev.filter(([re, im]) => Math.hypot(re - (Ts > 0 ? 1 : 0), im) <= Math.sqrt(EPS) * nrm).length;
   }
+  const Mlu = singular ? undefined : luFactor(Mfull);
   for (let i = 0; i < p; i++)
     for (let j = 0; j < m; j++) {
       const b = B.map((r) => r[j]);
       const c = C[i].slice();
-      if (!singular) {
-        const x = luSolve(lu(Mfull), b.map((v) => [v]));
-        G[i][j] = D[i][j] - c.reduce((s, v, l) => s + v * x[l][0], 0);
+      if (Mlu) {
+        const x = luSolve(Mlu, column(b)).d;
+        G[i][j] = D[i][j] - c.reduce((s, v, l) => s + v * x[l], 0);
         continue;
       }
       const mr = minimalSiso(A, b, c);
-      const k = mr.A.length;
+      const k = mr.A.r;
       if (k === 0) {
         G[i][j] = D[i][j];
         continue;
       }
-      const M = Ts > 0 ? add(mr.A, eye(k), -1) : copy(mr.A);
+      const M = Ts > 0 ? add(mr.A, eye(k), -1) : clone(mr.A);
       if (nearSingular(M)) {
         // the channel sees the pole: sign of the response slightly to the right of it
-        const delta = 1e-6 * Math.max(1, normFro(mr.A));
+        const delta = 1e-6 * Math.max(1, normF(mr.A));
         const Md = add(M, scale(eye(k), delta), -1);
-        const x = luSolve(lu(Md), mr.b.map((v) => [v]));
-        const val = -mr.c.reduce((s, v, l) => s + v * x[l][0], 0);
+        const x = luSolve(luFactor(Md), column(mr.b)).d;
+        const val = -mr.c.reduce((s, v, l) => s + v * x[l], 0);
         G[i][j] = val >= 0 ? Infinity : -Infinity;
         continue;
       }
       // cancelled in this channel: coefficient ratio after removing the common factor
-      const tf = ss2tf(A, b.map((v) => [v]), [c], [[D[i][j]]]);
+      const tf = ss2tf(sys.A, b.map((v) => [v]), [c], [[D[i][j]]]);
       let nn = tf.num;
       let dd = tf.den;
       if (Ts > 0) {
@@ -442,7 +479,8 @@ export const tools = [
         if (r <= 0) gain = s.D[0][0];
         else {
           let v = s.B.map((row) => row[0]);
-          for (let k = 1; k < r; k++) v = matvec(s.A, v);
+          const A = fromRows(s.A);
+          for (let k = 1; k < r; k++) v = Array.from(mulVec(A, v));
           gain = s.C[0].reduce((acc, c, l) => acc + c * v[l], 0);
         }
         if (!Number.isFinite(gain))
