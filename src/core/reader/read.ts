@@ -1133,7 +1133,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   const planned = new Set(['t', 'w']);
   // tools that take (A, B, C, D) or num/den (margins, dcgain, …) need C when given a state-space model
-  if (props.num && Array.isArray(args.A) && (args.B === undefined || args.C === undefined)) {
+  if (props.num && Array.isArray(args.A) && (args.B === undefined || args.C === undefined) && !tool.words.poleOnly) {
     record(conv, pending);
     return askMissing(tool, args, ['B', 'C'].filter((k) => args[k] === undefined), message, conv, problems);
   }

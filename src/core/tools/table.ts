@@ -18,6 +18,7 @@ import { tools as timeresp } from '../solvers/timeresp.js';
 import { tools as norms } from '../solvers/norms.js';
 import { tools as analysis } from '../solvers/analysis.js';
 import { tools as plotdata } from '../solvers/plotdata.js';
+import { tools as lti } from '../solvers/lti.js';
 import { registerRunners } from '../solvers/registry.js';
 
 /** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
@@ -35,6 +36,7 @@ const ALL = [
   ...norms,
   ...analysis,
   ...plotdata,
+  ...lti,
 ];
 
 /** the name of a tool in the table: per-tool maps kept apart (the verifier's) are checked against it */

@@ -66,6 +66,11 @@ export interface ToolWords {
   continuous?: string;
   /** a complete request, shown when arguments are missing */
   example: string;
+  /**
+   * A alone is a whole model for this tool (it reads only the poles: damp), although it also
+   * takes num/den or A, B, C, D; otherwise a tool that takes either asks for B and C.
+   */
+  poleOnly?: boolean;
 }
 
 /** a facet the tool does not have, and why (said where the facet would be) */
@@ -120,8 +125,14 @@ export interface ToolDef<Args = Record<string, any>, Result = Record<string, any
   /** offered to a language model up front ('offered'), or why not (it stays reachable by command, CLI, MCP) */
   model: 'offered' | NoFacet;
   /** the plots that fit an answer (buttons under it in the chat), or why there are none */
-  plots: ((args: Args, result: Result | undefined) => PlotSpec[]) | NoFacet;
+  plots: PlotsFacet<Args, Result> | NoFacet;
 }
+
+/**
+ * The plots facet: method-declared (bivariant) like `run` and `render`, so a tool with typed
+ * arguments or result still fits the table's ToolDef (the table calls each tool with its own).
+ */
+export type PlotsFacet<Args, Result> = { facet(args: Args, result: Result | undefined): PlotSpec[] }['facet'];
 
 /**
  * Defines one tool. Keeps its name as a literal type, so the table's `ToolName` union lists

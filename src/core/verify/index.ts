@@ -386,6 +386,45 @@ function placeChecks(args: Record<string, any>, result: Record<string, any>): Ch
 }
 
 /**
+ * damp: the poles are the eigenvalues of A (or of the companion matrix of den), by the
+ * verifier's own eigensolver; ωn, ζ and τ are recomputed from each reported pole by the
+ * textbook formulas (a discrete pole through the complex logarithm written out here), and the
+ * order must be by ωn ascending.
+ */
+function dampChecks(args: Record<string, any>, result: Record<string, any>): Check[] {
+  const Ts = discrete(args) ? (args.Ts as number) : 0;
+  let M0: Matrix;
+  if (Array.isArray(args.den)) {
+    const den = (args.den as number[]).slice(args.den.findIndex((c: number) => c !== 0));
+    const k = den.length - 1;
+    // companion matrix of den (monic): its eigenvalues are the roots
+    M0 = Array.from({ length: k }, (_, i) => Array.from({ length: k }, (_, j) => (i === 0 ? -den[j + 1] / den[0] : j === i - 1 ? 1 : 0)));
+  } else M0 = args.A as Matrix;
+  const poles = result.poles as Complex[];
+  const checks: Check[] = [M0.length ? eigenvaluesCheck(M0, poles, 'poles', 'the poles') : { name: 'poles', ok: poles.length === 0, detail: 'no states: no poles' }];
+  let worst = 0;
+  poles.forEach(([re, im], i) => {
+    let sr = re, si = im;
+    if (Ts) {
+      const r = Math.sqrt(re * re + im * im);
+      if (r === 0) {
+        worst = Math.max(worst, result.wn[i] === Infinity && result.zeta[i] === 1 && result.tau[i] === 0 ? 0 : Infinity);
+        return;
+      }
+      sr = Math.log(r) / Ts;
+      si = Math.atan2(im, re) / Ts;
+    }
+    const wn = Math.sqrt(sr * sr + si * si);
+    const rel = (a: number, b: number) => (Number.isNaN(b) ? (Number.isNaN(a) ? 0 : Infinity) : !Number.isFinite(b) ? (a === b ? 0 : Infinity) : Math.abs(a - b) / Math.max(Math.abs(b), 1e-300));
+    worst = Math.max(worst, rel(result.wn[i], wn), wn === 0 ? rel(result.zeta[i], NaN) : Math.abs(result.zeta[i] - -sr / wn), rel(result.tau[i], sr === 0 ? Infinity : -1 / sr));
+  });
+  const sorted = (result.wn as number[]).every((w, i, a) => i === 0 || a[i - 1] <= w);
+  checks.push({ name: 'ωn, ζ, τ', ok: worst <= 1e-12, value: worst, detail: `ωn, ζ and τ recomputed from each pole${Ts ? ' (through ln(z)/Ts)' : ''} agree (${sci(worst)})` });
+  checks.push({ name: 'order', ok: sorted, detail: sorted ? 'sorted by ωn ascending' : 'not sorted by ωn ascending' });
+  return checks;
+}
+
+/**
  * Each tool's independent check, by tool. Kept apart from the tool objects (the verifier must
  * not share the solver's code), and `satisfies Record<ToolName, ...>`: a tool added to the
  * table without an entry here does not compile. State-space design checks (eigenvalues, ranks,
@@ -406,6 +445,7 @@ export const CHECKS = {
   lqe: filterChecks,
   kalman: filterChecks,
   place: placeChecks,
+  damp: dampChecks,
   c2d: system,
   tf2ss: system,
   ss2tf: system,
