@@ -10,13 +10,14 @@ import { ControlError } from '../errors.js';
 import { tool } from '../tools/types.js';
 import { renderNyquist, renderRlocus } from '../render/results.js';
 import { systemPlots } from '../plot/specs.js';
-import type { Complex } from '../types.js';
+import type { Complex, Matrix } from '../types.js';
 import { vector } from '../tools/schema.js';
 import { polyadd, polyder, polyRoots, polyStrip, polyvalC, conv } from '../linalg/poly.js';
 import { cplx, readTfOrSs, scaleGuard, sortComplex, ssProps, tfProps, tsProp, requireSiso } from './_sys.js';
 import { ss2tf } from './xferfcn.js';
-import { hessenberg, hessShiftSolve, matmul, transpose, type Mat } from './_dense.js';
-import { eigenvalues } from './_eig.js';
+import { fromRows, zeros } from '../linalg/dense.js';
+import { hessenbergSystem, hessShiftSolve } from '../linalg/hessenberg.js';
+import { eigvalsSorted } from '../linalg/schur.js';
 
 // ------------------------------------------------------------------ shared
 
@@ -37,14 +38,17 @@ interface Loop {
  * 17 relative to A in the probe). Null where 1 + kD = 0 (the polynomial then drops degree and
  * its roots are used).
  */
-function ssClosedLoopRoots(A: Mat, B: Mat, C: Mat, D: Mat): (k: number) => Complex[] | null {
-  const d = D[0][0];
+function ssClosedLoopRoots(Ar: Matrix, Br: Matrix, Cr: Matrix, Dr: Matrix): (k: number) => Complex[] | null {
+  const d = Dr[0][0];
+  const A = fromRows(Ar), B = fromRows(Br), C = fromRows(Cr);
+  const n = A.r, m = B.c;
   return (k: number) => {
     const den = 1 + k * d;
     if (!(Math.abs(den) > 1e-12 * Math.max(1, Math.abs(k * d)))) return null;
     const g = k / den;
-    const Acl = A.map((row, i) => row.map((v, j) => v - g * B[i][0] * C[0][j]));
-    return eigenvalues(Acl).map(([re, im]) => cplx(re, im));
+    const Acl = zeros(n, n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) Acl.d[i * n + j] = A.d[i * n + j] - g * B.d[i * m] * C.d[j];
+    return eigvalsSorted(Acl).map(([re, im]) => cplx(re, im));
   };
 }
 
@@ -55,18 +59,18 @@ function ssClosedLoopRoots(A: Mat, B: Mat, C: Mat, D: Mat): (k: number) => Compl
  * every digit at high frequency (H = −6e-10 − 1.7e-8j at ω = 7e4 where SciPy and a dense solve
  * give 2.2e-7 − 3.0e-5j). The polynomials still give the poles, zeros and their counts.
  */
-function ssEvaluator(A: Mat, B: Mat, C: Mat, D: Mat): (s: Complex) => Complex {
-  const { H, Q } = hessenberg(A);
-  const Bt = matmul(transpose(Q), B);
-  const Ct = matmul(C, Q);
+function ssEvaluator(A: Matrix, B: Matrix, C: Matrix, D: Matrix): (s: Complex) => Complex {
+  const { H, Bt, Ct } = hessenbergSystem(fromRows(A), fromRows(B), fromRows(C));
+  const n = Ct.c;
   return ([sr, si]: Complex): Complex => {
     const X = hessShiftSolve(H, sr, si, Bt);
     if (!X) return [Infinity, NaN];
     let a = D[0][0];
     let b = 0;
-    for (let l = 0; l < Ct[0].length; l++) {
-      a += Ct[0][l] * X.re[l][0];
-      b += Ct[0][l] * X.im[l][0];
+    // one input: X is n x 1
+    for (let l = 0; l < n; l++) {
+      a += Ct.d[l] * X.re.d[l];
+      b += Ct.d[l] * X.im.d[l];
     }
     return [a, b];
   };
@@ -87,7 +91,7 @@ function readLoop(args: Record<string, any>, tool: string): Loop {
       // gain of order 1e60 (B and C near 1e30) that matrix has norm 1e60 and its poles near the
       // boundary are placed to ±1e44, so which side they lie on is noise (two eigensolvers
       // counted differently). Refused beyond 2^60 (1e18).
-      const mx = (M: Mat) => Math.max(0, ...M.map((r) => Math.max(0, ...r.map(Math.abs))));
+      const mx = (M: Matrix) => Math.max(0, ...M.map((r) => Math.max(0, ...r.map(Math.abs))));
       const g = (mx(s.B) * mx(s.C)) / Math.max(mx(s.A), 1e-300);
       if (g > 2 ** 60)
         throw new ControlError(
