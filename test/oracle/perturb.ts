@@ -1,7 +1,7 @@
 /**
  * Deterministic damage to a results file, to validate the checker port: both the Python
  * checker and check.ts must fail the same problems (see validate.ts and
- * test/unit/checker.test.ts).
+ * test/slow/checker.test.ts).
  *
  * Each line gets one mode, chosen by a seeded generator:
  *   keep, rel (every number scaled by 1 ± 1e-4), rel1 (one number), tiny (every number

@@ -7,7 +7,7 @@
  * For test/fixtures/oracle and test/fixtures/carex, scores expected.jsonl against itself and
  * against perturbed copies (perturb.ts, seeds 1..N) with both checkers and prints where their
  * verdicts differ. With --write-verdicts it stores the Python verdicts of seed 1 in
- * test/oracle/python-verdicts.json, which test/unit/checker.test.ts compares against.
+ * test/oracle/python-verdicts.json, which test/slow/checker.test.ts compares against.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,13 +1,11 @@
-// The Doctor: every capability checked, every failure with its fix; `control doctor` exits 1
-// exactly when a check fails.
-import { before, test } from 'node:test';
+// The Doctor: every capability checked, every failure with its fix. `control doctor` through
+// the bundled CLI, exit 1 exactly when a check fails: test/slow/doctor.test.ts.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildCliBundle } from './_cliBundle.js';
 import {
   doctorMarkdown,
   doctorPassed,
@@ -24,14 +22,6 @@ import {
 } from '../../src/core/doctor.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'control-doctor-'));
-// laid out as installed: dist/cli.js with the bundled notes (corpus/) beside dist/
-const cli = join(tmp, 'pkg', 'dist', 'cli.js');
-const cache = join(tmp, 'cache');
-before(async () => {
-  await buildCliBundle(cli);
-  writeFileSync(join(tmp, 'pkg', 'package.json'), '{}\n');
-  symlinkSync(resolve('corpus'), join(tmp, 'pkg', 'corpus'), 'dir');
-});
 
 function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server }> {
   return new Promise((resolve) => {
@@ -224,31 +214,4 @@ test('retrieval: the bundled notes are always searchable (fail only when missing
   assert.equal(ws.status, 'info');
   assert.match(ws.detail, /no index yet .*; \/search covers the bundled notes only/);
   assert.match(ws.fix!, /control index build \./);
-});
-
-function control(args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: cache };
-  delete env.CONTROL_MODEL; // the model comes from --model only
-  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp, env });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-test('control doctor: a table, exit 0 when nothing fails; exit 1 and --json when something does', () => {
-  const ok = control(['doctor', '--model', 'none']);
-  assert.equal(ok.code, 0, ok.out + ok.err);
-  assert.match(ok.out, /✔ Solvers: LQR .*K = \[1, √3\]/);
-  assert.match(ok.out, /• Language model .*slash commands .* still work/);
-  assert.match(ok.out, /All checks passed/);
-  const bad = control(['doctor', '--json', '--model', join(tmp, 'nope.gguf'), '--embedder', join(tmp, 'missing')]);
-  assert.equal(bad.code, 1, bad.err);
-  const j = JSON.parse(bad.out);
-  assert.equal(j.ok, false);
-  const model = j.checks.find((c: { capability: string }) => c.capability === 'Language model');
-  assert.equal(model.status, 'fail');
-  assert.match(model.fix, /--model/);
-  assert.match(ok.out, /✔ Retrieval: bundled notes +\d+ notes in .*always searched/);
-  assert.match(ok.out, /• Retrieval: workspace index +no index yet .*\/search covers the bundled notes only/);
-  const usage = control(['doctor', '--frobnicate']);
-  assert.equal(usage.code, 2);
-  assert.equal(control(['doctor', '--index']).code, 2);
 });

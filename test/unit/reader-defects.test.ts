@@ -1,14 +1,11 @@
 // The reading defects a user trial found (issue 10), each as a conversation through the real
-// turn (reader, plan, solver, verifier) and through the CLI's `ask --session FILE`.
+// turn (reader, plan, solver, verifier); through the CLI's `ask --session FILE`:
+// test/slow/reader-defects.test.ts.
 // Reference numbers come from outside our code: closed forms, and SciPy 1.17
 // (scipy.linalg.solve_continuous_are, scipy.signal.cont2discrete(method='bilinear')), run as
 // written in each comment.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { collectTurn } from '../../src/core/agent/turn.js';
 import type { TurnEvent } from '../../src/core/agent/events.js';
 import { Conversation } from '../../src/core/reader/index.js';
@@ -117,21 +114,6 @@ test("a unit-less Ts of 50 is asked back, with '50 ms' and '50 s' as candidates"
   const ev = await say(new Conversation(), 'A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts = 50', 'c2d');
   const ask = ev.find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }>;
   assert.deepEqual(ask.candidates.map((c) => c.label), ['Ts = 50 ms', 'Ts = 50 s']);
-});
-
-test('control ask --session FILE: a scripted multi-turn conversation in the terminal', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'control-session-'));
-  const session = join(dir, 'chat.json');
-  const ask = (text: string) =>
-    execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'ask', text, '--session', session, '--json'], { encoding: 'utf8' });
-  ask('/c2d A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts=0.1');
-  const out = JSON.parse(ask('step response of num=[1], den=[1 2 1]')) as { answer: string; calls: { tool: string; args: Record<string, unknown> }[] };
-  assert.match(out.answer, /^Computed `step\(num = \[1\], den = \[1 2 1\]\)`/);
-  const step = out.calls.find((c) => c.tool === 'step')!;
-  assert.equal(step.args.Ts, undefined);
-  assert.deepEqual(step.args.A, [[-2, -1], [1, 0]]);
-  const saved = JSON.parse(readFileSync(session, 'utf8')) as { turn: number };
-  assert.equal(saved.turn, 2);
 });
 
 test("a follow-up of c2d runs on the plant, not on the discrete result: 'now 1 kHz'; 'its step response' then asks which", async () => {

@@ -1,9 +1,9 @@
-// The retrieval index: RRF, the gate and its calibration, incremental updates, crash-resume,
-// .gitignore and binary files, and the real transformers.js path on a generated tiny ONNX
-// embedder. Offline; fixtures are written to temp folders.
+// The retrieval index: RRF, the gate and its calibration, incremental updates, .gitignore and
+// binary files, and the real transformers.js path on a generated tiny ONNX embedder. Offline;
+// fixtures are written to temp folders. Crash-resume (a build process killed mid-way):
+// test/slow/retrieval-store.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,28 +13,7 @@ import { passagesForPrompt } from '../../src/core/retrieval/present.js';
 import { fenceData } from '../../src/core/agent/fence.js';
 import { writeTinyEmbedder } from '../fixtures/onnx.js';
 import { makePdf } from '../fixtures/pdf.js';
-
-const TOPICS: Record<string, string> = {
-  lqr: 'The lqr regulator chooses the weight matrices of a quadratic cost; the riccati equation gives the gain.',
-  bode: 'The bode plot shows gain and phase against frequency; the gain margin and phase margin are read at crossover.',
-  kalman: 'The kalman filter weighs the model against noisy measurements using the noise covariance to estimate the state.',
-  pid: 'A pid controller adds proportional, integral and derivative action; integral windup appears under actuator saturation.',
-  sensitivity: 'The sensitivity integral says that disturbance attenuation at low frequency is paid for at high frequency: the waterbed.',
-  lyapunov: 'A lyapunov function is an energy that decreases along trajectories; the lyapunov equation certifies stability.',
-};
-
-function workspace(n = 6): string {
-  const dir = mkdtempSync(join(tmpdir(), 'control-ws-'));
-  const names = Object.keys(TOPICS);
-  for (let i = 0; i < n; i++) {
-    const t = names[i % names.length];
-    mkdirSync(join(dir, 'notes'), { recursive: true });
-    writeFileSync(join(dir, 'notes', `${t}-${i}.md`), `# ${t} note ${i}\n\n${TOPICS[t]} ${TOPICS[t]}\n\n## More\n\n${TOPICS[t]}\n`);
-  }
-  return dir;
-}
-
-const idx = () => mkdtempSync(join(tmpdir(), 'control-idx-'));
+import { idx, workspace } from './retrieval-notes.js';
 
 test('RRF: 1/(60 + rank) summed over rankings, missing ranks contribute nothing', () => {
   const f = rrf([['a', 'b', 'c'], ['c', 'a']]);
@@ -132,41 +111,6 @@ test('.gitignore, binary, unsupported and include/exclude globs', async () => {
   assert.equal(s.files, 4);
   assert.equal(s.filesIndexed, 2);
   await store.close();
-});
-
-test('crash-resume: a build killed mid-way resumes and equals a clean build', async () => {
-  const ws = workspace(60);
-  const dir = idx();
-  const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'fixtures', 'retrievalBuildChild.ts'), ws, dir, '25'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  await new Promise<void>((resolveP, reject) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      const done = Number(out.trim().split('\n').pop());
-      if (done >= 40 && !child.killed) child.kill('SIGKILL');
-    });
-    child.on('exit', () => resolveP());
-    child.on('error', reject);
-  });
-  assert.ok(!out.includes('finished'), 'the child was killed before finishing');
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-  const checkpointed = Object.keys(manifest.files).length;
-  assert.ok(checkpointed > 0 && checkpointed < 60, `checkpoint holds ${checkpointed} files`);
-  const resumed = await IndexStore.open(dir);
-  const r = await resumed.build(ws);
-  assert.equal(r.filesIndexed, 60);
-  assert.ok(r.filesChanged <= 60 - checkpointed, `resumed: re-read ${r.filesChanged}, checkpoint had ${checkpointed}`);
-  const clean = await IndexStore.open(idx());
-  await clean.build(ws);
-  const strip = (s: IndexStore) => s.allChunks().map((c) => JSON.stringify(c)).sort();
-  assert.deepEqual(strip(resumed), strip(clean));
-  for (const q of ['kalman noise covariance', 'riccati gain', 'waterbed']) {
-    const a = (await resumed.search(q, { k: 10 })).hits.map((h) => h.chunkId);
-    const b = (await clean.search(q, { k: 10 })).hits.map((h) => h.chunkId);
-    assert.deepEqual(a, b, q);
-  }
-  await resumed.close();
-  await clean.close();
 });
 
 test('hybrid: the real transformers.js path on a tiny ONNX embedder, gate, calibration, resumable vectors', async () => {

@@ -1,7 +1,7 @@
 // The CLI end to end, through a real process (as a user runs it): bundled by esbuild as
 // `npm run build` does, into a temporary folder, then run with node.
 import { before, test } from 'node:test';
-import { buildCliBundle } from './_cliBundle.js';
+import { buildCliBundle } from '../unit/_cliBundle.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';

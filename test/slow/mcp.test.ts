@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCliBundle } from './_cliBundle.js';
+import { buildCliBundle } from '../unit/_cliBundle.js';
 import { McpServer, PROTOCOL_VERSIONS } from '../../src/core/mcp/server.js';
 import { describeInvocation } from '../../src/core/mcp/invoke.js';
 import { TOOLS } from '../../src/core/tools/table.js';

@@ -31,7 +31,7 @@ import {
   type Expect,
   type ExpectedEntry,
   type RequestSet,
-} from './reader-corpus-score.js';
+} from '../unit/reader-corpus-score.js';
 
 type Outcome = 'right' | 'asked' | 'wrong' | 'missed';
 
