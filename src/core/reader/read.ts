@@ -6,7 +6,7 @@
  */
 import { ControlError } from '../errors.js';
 import { parseMatrixLiteral } from '../parse/index.js';
-import { eye, matmul, transpose } from '../solvers/_dense.js';
+import { eye, fromRows, mulNT, mulTN, toRows, transpose } from '../linalg/dense.js';
 import { getTool, TOOLS } from '../tools/table.js';
 import type { ToolCallForm, ToolDef } from '../tools/types.js';
 import type { Matrix } from '../types.js';
@@ -1005,13 +1005,13 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const C = scope.matrix('C')?.value ?? (sysVal?.sys.kind === 'ss' ? sysVal.sys.C : undefined);
     const obs = /observab/i.test(text) || /\bgram\s*\([^)]*,\s*['"]o['"]/.test(text);
     if (obs && C && Array.isArray(args.A)) {
-      set('A', transpose(args.A as Matrix), { from: 'message', text: 'Aᵀ (observability Gramian: Aᵀ W + W A + Cᵀ C = 0)' });
-      set('Q', matmul(transpose(C), C), { from: 'message', text: 'Cᵀ C (observability Gramian)' });
-    } else if (B && !obs) set('Q', matmul(B, transpose(B)), { from: 'message', text: 'B Bᵀ (controllability Gramian: A W + W Aᵀ + B Bᵀ = 0)' });
+      set('A', toRows(transpose(fromRows(args.A as Matrix))), { from: 'message', text: 'Aᵀ (observability Gramian: Aᵀ W + W A + Cᵀ C = 0)' });
+      set('Q', toRows(mulTN(fromRows(C), fromRows(C))), { from: 'message', text: 'Cᵀ C (observability Gramian)' });
+    } else if (B && !obs) set('Q', toRows(mulNT(fromRows(B), fromRows(B))), { from: 'message', text: 'B Bᵀ (controllability Gramian: A W + W Aᵀ + B Bᵀ = 0)' });
     for (const k of ['B', 'C']) if (unused.includes(k)) unused.splice(unused.indexOf(k), 1);
   }
   if (transposeA && Array.isArray(args.A)) {
-    set('A', transpose(args.A as Matrix), { from: 'message', text: 'Aᵀ (the equation Aᵀ P + P A + Q = 0 is lyap with Aᵀ)' });
+    set('A', toRows(transpose(fromRows(args.A as Matrix))), { from: 'message', text: 'Aᵀ (the equation Aᵀ P + P A + Q = 0 is lyap with Aᵀ)' });
   }
   // "the process noise enters through B": G = B
   if (props.G && args.G === undefined && /noise\s+(?:enters|comes in|acts)\s+(?:through|via|at|on)\s+(?:the\s+)?(?:input|inputs|B)\b/i.test(text)) {
@@ -1252,7 +1252,7 @@ function identityFor(key: string, args: Record<string, unknown>): Matrix | undef
   const m = Array.isArray(args.B) ? (args.B as Matrix)[0]?.length : Array.isArray(args.G) ? (args.G as Matrix)[0]?.length : undefined;
   const p = Array.isArray(args.C) ? (args.C as Matrix).length : undefined;
   const size = key === 'Q' || key === 'G' ? n : key === 'R' || key === 'Qn' ? m : key === 'Rn' ? p : undefined;
-  return size ? eye(size) : undefined;
+  return size ? toRows(eye(size)) : undefined;
 }
 
 function askMissing(tool: ToolDef, args: Record<string, unknown>, missing: string[], message: string, conv: Conversation, problems: string[]): AskReading {

@@ -12,7 +12,7 @@ import { splitArgs } from './calls.js';
 import type { Conversation, Origin, System, SystemEntry } from './conversation.js';
 import { completeConjugates, readNumberList, timeQuantity, type Cx } from './quantities.js';
 import { gridValue, scanMessage, type Scan } from './scan.js';
-import { transpose } from '../solvers/_dense.js';
+import { fromRows, toRows, transpose } from '../linalg/dense.js';
 import { conv as polyMul, polyadd, polyFromRoots, polyStrip } from '../linalg/poly.js';
 
 /** a + b without leading zeros */
@@ -86,7 +86,7 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
   const tr = t.match(/^([A-Za-z_]\w*)\s*'$/) ?? t.match(/^([A-Za-z_]\w*)\.T$/);
   if (tr) {
     const m = scope.matrix(tr[1]);
-    if (m) return { kind: 'matrix', value: m.value.length ? transpose(m.value) : [], origin: { from: 'message', text: t } };
+    if (m) return { kind: 'matrix', value: m.value.length ? toRows(transpose(fromRows(m.value))) : [], origin: { from: 'message', text: t } };
   }
   // stepinfo(step(G)), margin(bode(G)): the system inside a response call
   const inner = t.match(/^(?:[A-Za-z_]\w*\.)*(?:step|impulse|bode|freqresp|step_response|impulse_response)\s*\(\s*([A-Za-z_]\w*)\s*(?:,[^()]*)?\)$/);
