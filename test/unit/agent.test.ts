@@ -2,7 +2,8 @@
 // cancellation, and the event sequence a model-driven turn produces.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { StreamGate, rescueJson } from '../../src/core/engines/gate.js';
 import { runAgentTurn } from '../../src/core/agent/loop.js';
 import { collectTurn } from '../../src/core/agent/turn.js';
@@ -176,12 +177,27 @@ test('the fixed prefix stays small: system prompt plus tool schemas ≤ 1,500 to
   for (const t of engineTools()) assert.ok(t.description.length <= 160, t.name);
 });
 
-test('golden: the event sequence of a scripted tool-using turn', async () => {
-  const golden = JSON.parse(readFileSync('test/fixtures/golden/agent.json', 'utf8')) as { script: string[]; prompt: string; events: { type: string; tool?: string; ok?: boolean }[] };
+/** the fixture as it is written: one script line and one event per line */
+function goldenText(g: Record<string, unknown>): string {
+  const item = (x: unknown) =>
+    typeof x === 'object' && x !== null ? `{ ${Object.entries(x).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')} }` : JSON.stringify(x);
+  const field = ([k, v]: [string, unknown]) => `  ${JSON.stringify(k)}: ${Array.isArray(v) ? `[\n${v.map((x) => `    ${item(x)}`).join(',\n')}\n  ]` : JSON.stringify(v)}`;
+  return `{\n${Object.entries(g).map(field).join(',\n')}\n}\n`;
+}
+
+test('golden: the event sequence of a scripted tool-using turn', async (t) => {
+  const file = 'test/fixtures/golden/agent.json';
+  const golden = JSON.parse(readFileSync(file, 'utf8')) as { script: string[]; prompt: string; events: { type: string; tool?: string; ok?: boolean }[] };
   const engine = new ScriptedEngine(golden.script);
   const ev = await collect(runAgentTurn(engine, golden.prompt));
   const got = ev
     .map((e) => (e.type === 'tool_call' || e.type === 'reading' ? { type: e.type, tool: e.tool } : e.type === 'tool_result' ? { type: e.type, tool: e.tool, ok: e.error === undefined } : { type: e.type }))
     .filter((e, i, a) => e.type !== 'text' || a[i - 1]?.type !== 'text');
+  // UPDATE_GOLDEN=1 writes the sequence the turn gives into the fixture instead of failing
+  if (process.env.UPDATE_GOLDEN === '1' && !isDeepStrictEqual(got, golden.events)) {
+    writeFileSync(file, goldenText({ ...golden, events: got }));
+    t.diagnostic(`UPDATE_GOLDEN=1: ${file} rewritten with the events this turn gives; review its diff`);
+    return;
+  }
   assert.deepEqual(got, golden.events);
 });

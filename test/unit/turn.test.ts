@@ -1,8 +1,9 @@
 // Deterministic turns: the event sequence (pinned by golden fixtures) and the numbers
 // (checked against closed forms derived here, never against our own output).
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { collectTurn, NO_MODEL_MESSAGE } from '../../src/core/agent/turn.js';
 import type { TurnEvent } from '../../src/core/agent/events.js';
 
@@ -18,9 +19,16 @@ const s5 = Math.sqrt(5);
 const K_REF = [s5 - 2, s5 - 2];
 
 interface GoldenEvent { type: string; tool?: string; args?: unknown; ok?: boolean; verified?: boolean; intermediate?: boolean }
-const golden: { name: string; request: { prompt: string; command?: string }; events: GoldenEvent[] }[] = JSON.parse(
-  readFileSync('test/fixtures/golden/deterministic.json', 'utf8'),
-);
+const GOLDEN_FILE = 'test/fixtures/golden/deterministic.json';
+const golden: { name: string; request: { prompt: string; command?: string }; events: GoldenEvent[] }[] = JSON.parse(readFileSync(GOLDEN_FILE, 'utf8'));
+// UPDATE_GOLDEN=1: a turn whose events differ from its fixture entry does not fail; the file is
+// rewritten at the end with the events the turns give
+const refreshed = golden.map((g) => g.events);
+after(() => {
+  if (refreshed.some((events, k) => events !== golden[k].events)) {
+    writeFileSync(GOLDEN_FILE, JSON.stringify(golden.map((g, k) => ({ ...g, events: refreshed[k] })), null, 2) + '\n');
+  }
+});
 
 function shape(events: TurnEvent[]): GoldenEvent[] {
   return events.map((e) => {
@@ -35,8 +43,8 @@ function shape(events: TurnEvent[]): GoldenEvent[] {
   });
 }
 
-for (const g of golden) {
-  test(`golden event sequence: ${g.name}`, async () => {
+for (const [k, g] of golden.entries()) {
+  test(`golden event sequence: ${g.name}`, async (t) => {
     const events = await collectTurn(g.request);
     const got = shape(events);
     // verification is pinned only where the fixture states it
@@ -45,6 +53,17 @@ for (const g of golden) {
     g.events.forEach((e, i) => {
       if (e.type === 'tool_call' && !('args' in e) && got[i]) delete got[i].args;
     });
+    if (process.env.UPDATE_GOLDEN === '1' && !isDeepStrictEqual(got, expected)) {
+      // what the fixture leaves unpinned (arguments, above; verification) stays unpinned
+      refreshed[k] = got.map((e, i) => {
+        const was = g.events[i];
+        if (was?.type !== e.type || was.tool !== e.tool || was.verified !== undefined) return e;
+        const { verified: _, ...rest } = e;
+        return rest;
+      });
+      t.diagnostic(`UPDATE_GOLDEN=1: '${g.name}' differs from its fixture; ${GOLDEN_FILE} is rewritten`);
+      return;
+    }
     assert.deepEqual(got, expected);
   });
 }
