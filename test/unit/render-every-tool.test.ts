@@ -78,6 +78,7 @@ const SETS: Record<string, Record<string, Record<string, unknown>>> = {
   analyse: { siso: SISO, mimo: MIMO, stateOnly: { A }, discrete: { A: Ad, B: B1, C: C1, Ts: 0.1 }, static: STATIC },
   rlocus: { siso: SISO, tf: TF },
   nyquist: { siso: SISO, tf: TF },
+  damp: { siso: SISO, mimo: MIMO, tf: TF, A: { A }, integrator: { num: [1], den: [1, 0, 4, 0] }, discrete: { A: [[0, 0], [0, 1.2]], Ts: 0.5 }, static: STATIC },
 };
 
 /** tools that refuse a model with several inputs or outputs, by design (said, never thrown as an internal error) */

@@ -59,7 +59,7 @@ function renderDamp(args: Record<string, any>, r: DampResult, o: RenderOptions):
   const head = Ts ? '| pole z | ωn of ln(z)/Ts (rad/s) | ζ | τ (s) |' : '| pole | ωn (rad/s) | ζ | τ (s) |';
   const rows = r.poles.map((_, i) => `| ${labels[i]} | ${show(r.wn[i])} | ${show(r.zeta[i])} | ${show(r.tau[i])} |`);
   const notes: string[] = [];
-  if (r.zeta.some((z) => Number.isNaN(z))) notes.push(`A pole at ${Ts ? 'z = 1' : 's = 0'} has ωn = 0 and no damping ratio (–; MATLAB's damp reports −1, python-control NaN).`);
+  if (r.zeta.some((z) => Number.isNaN(z))) notes.push(`A pole at ${Ts ? 'z = 1' : 's = 0'} has ωn = 0 and no damping ratio (shown as –; MATLAB's damp reports ζ = −1, python-control gives not-a-number).`);
   if (r.tau.some((t) => t < 0)) notes.push('A negative τ is an unstable pole: the mode grows like e^(t/|τ|).');
   return [`**Damping of each pole**, sorted by natural frequency${Ts ? ` (discrete, Ts = ${fmt(Ts)} s: of the equivalent continuous pole s = ln(z)/Ts)` : ''}:`, [head, '|---|---:|---:|---:|', ...rows].join('\n'), ...notes].join('\n\n');
 }
@@ -105,14 +105,10 @@ export const tools = [
       const A = checkMatrix(args.A, 'A') as Matrix;
       const n = checkSquare(A, 'A', true);
       // B, C, D do not move the poles, but a model written with them must still be one model
-      const B = args.B !== undefined ? checkMatrix(args.B, 'B') : undefined;
-      const C = args.C !== undefined ? checkMatrix(args.C, 'C') : undefined;
-      if (B) checkRows(B, n, 'B', 'A');
-      if (C) checkCols(C, n, 'C', 'A');
-      if (args.D !== undefined && B && C) {
-        const D = checkMatrix(args.D, 'D');
-        checkRows(D, C.length, 'D', 'C');
-        checkCols(D, B[0]?.length ?? 0, 'D', 'B');
+      if (args.B !== undefined && args.C !== undefined) readTfOrSs({ A, B: args.B, C: args.C, ...(args.D !== undefined ? { D: args.D } : {}) }, 'damp');
+      else {
+        if (args.B !== undefined) checkRows(checkMatrix(args.B, 'B'), n, 'B', 'A');
+        if (args.C !== undefined) checkCols(checkMatrix(args.C, 'C'), n, 'C', 'A');
       }
       return damp(n ? eigenvalues(A) : [], Ts);
     },

@@ -9,7 +9,7 @@ import { Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import { verifySystem } from './systems.js';
 import type { ToolName } from '../tools/table.js';
-import { froNorm, ldexp, safeEigenvalues, safeSingularValues, scaled, scaleExponent } from './numeric.js';
+import { froNorm, ldexp, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
 export interface Check {
   /** short name: "Riccati residual", "closed loop stable" */
@@ -32,14 +32,7 @@ export const RESIDUAL_TOL = 1e-8;
 const mat = (A: Matrix) => new M(A);
 const fro = (A: M) => froNorm(A);
 
-function sci(x: number): string {
-  return x === 0 ? '0' : x.toExponential(1).replace('e+', 'e').replace(/\.0e/, 'e');
-}
 
-/** eigenvalues by the verifier's capped hqr (independent of the solvers' own kernel), scaled and balanced first */
-export function independentEigenvalues(A: Matrix): Complex[] {
-  return safeEigenvalues(A);
-}
 
 /**
  * greedy multiset distance between two eigenvalue lists, relative to the largest modulus, or
@@ -98,23 +91,30 @@ export function eigenBackwardError(A: Matrix, list: Complex[]): number {
 }
 
 /**
- * Eigenvalues agree with a second eigensolver (forward, 1e-6 relative), or, where they do not
- * (defective eigenvalues), each one is an exact eigenvalue of a nearby matrix (backward, 1e-10).
+ * A list of eigenvalues of A against the verifier's own eigensolver: forward agreement to
+ * 1e-6, or, where two eigensolvers legitimately differ (multiple, defective eigenvalues, by
+ * ~ε^(1/k)), each one must be an exact eigenvalue of a matrix within `backwardTol` of A
+ * (σmin(A − λI)/‖A‖) and the two lists still within 1e-2.
  */
-function eigenvaluesCheck(A: Matrix, list: Complex[], name: string, what: string): Check {
-  const d = eigenvalueDistance(list, independentEigenvalues(A), fro(mat(A)));
-  if (d <= 1e-6) return { name, ok: true, value: d, detail: `${what} agree with an independent eigensolver (${sci(d)})` };
+function spectrumCheck(A: Matrix, list: Complex[], name: string, agree: string, ill: string, backwardTol: number, sayTol: boolean): Check {
+  const d = eigenvalueDistance(list, safeEigenvalues(A), fro(mat(A)));
+  if (d <= 1e-6) return { name, ok: true, value: d, detail: `${agree} (${sci(d)})` };
   const be = eigenBackwardError(A, list);
   return {
     name,
-    ok: be <= 1e-10 && d <= 1e-2,
+    ok: be <= backwardTol && d <= 1e-2,
     value: be,
-    detail: `${what}: ill-conditioned (solvers differ by ${sci(d)}), backward error ${sci(be)}`,
+    detail: `${ill}: ill-conditioned (solvers differ by ${sci(d)}), backward error ${sci(be)}${sayTol ? ` (at most ${sci(backwardTol)})` : ''}`,
   };
 }
 
+/** eigenvalues of A (backward error up to 1e-10 where the eigensolvers differ) */
+function eigenvaluesCheck(A: Matrix, list: Complex[], name: string, what: string): Check {
+  return spectrumCheck(A, list, name, `${what} agree with an independent eigensolver`, what, 1e-10, false);
+}
+
 function stabilityCheck(Acl: M, discrete: boolean): Check {
-  const ev = independentEigenvalues(Acl.to2DArray());
+  const ev = safeEigenvalues(Acl.to2DArray());
   if (discrete) {
     const rho = Math.max(...ev.map(([r, i]) => Math.hypot(r, i)));
     return {
@@ -175,18 +175,9 @@ function residualCheck(label: string, res: number, floor = 0): Check {
  */
 function polesCheck(reported: unknown, Acl: M, label: string, formScale: number): Check | undefined {
   if (!Array.isArray(reported)) return undefined;
-  const list = reported as Complex[];
-  const d = eigenvalueDistance(list, independentEigenvalues(Acl.to2DArray()), fro(Acl));
-  if (d <= 1e-6) return { name: 'poles consistent', ok: true, value: d, detail: `reported poles match ${label} (${sci(d)})` };
   const n = Acl.rows;
-  const be = eigenBackwardError(Acl.to2DArray(), list);
-  const tol = 10 * n * Number.EPSILON * formScale / Math.max(fro(Acl), 1e-300);
-  return {
-    name: 'poles consistent',
-    ok: be <= Math.max(tol, 1e3 * n * Number.EPSILON) && d <= 1e-2,
-    value: be,
-    detail: `reported poles and ${label}: ill-conditioned (solvers differ by ${sci(d)}), backward error ${sci(be)} (at most ${sci(Math.max(tol, 1e3 * n * Number.EPSILON))})`,
-  };
+  const tol = Math.max((10 * n * Number.EPSILON * formScale) / Math.max(fro(Acl), 1e-300), 1e3 * n * Number.EPSILON);
+  return spectrumCheck(Acl.to2DArray(), reported as Complex[], 'poles consistent', `reported poles match ${label}`, `reported poles and ${label}`, tol, true);
 }
 
 /**
@@ -257,17 +248,35 @@ function rankCheck(matrix: unknown, reported: unknown): Check[] {
   const sv = safeSingularValues(Mx);
   const tol = Math.max(Mx.rows, Mx.columns) * Number.EPSILON * (sv[0] ?? 0);
   const rank = sv.filter((x) => x > tol).length;
-  // how clear the decision was: smallest kept and largest dropped singular value vs tol
+  // how clear the decision was (information in the detail, not a check that cannot fail):
+  // smallest kept and largest dropped singular value against the tolerance
   const kept = rank > 0 ? sv[rank - 1] / Math.max(tol, 1e-300) : Infinity;
   const dropped = rank < sv.length ? sv[rank] / Math.max(tol, 1e-300) : 0;
+  const margin = `smallest kept singular value ${sci(kept)}× the tolerance${rank < sv.length ? `, largest dropped ${sci(dropped)}×` : ''}`;
+  return [{ name: 'rank', ok: rank === reported, value: rank, detail: `rank ${rank} by an independent SVD (${margin})` }];
+}
+
+/**
+ * ctrb_rank / obsv_rank: the Krylov matrix rebuilt here from A and B (or A and C), never taken
+ * from the solver, compared with the one reported; then its rank by an independent SVD.
+ */
+function krylovChecks(args: Record<string, any>, result: Record<string, any>, tool: string): Check[] {
+  const A = args.A as Matrix;
+  const n = A.length;
+  const ctrb = tool === 'ctrb_rank';
+  const blocks: M[] = [mat(ctrb ? args.B : args.C)];
+  if (n) {
+    const a = mat(A);
+    for (let i = 1; i < n; i++) blocks.push(ctrb ? a.mmul(blocks[i - 1]) : blocks[i - 1].mmul(a));
+  }
+  const built: Matrix = !n ? [] : ctrb ? A.map((_, i) => blocks.flatMap((b) => b.getRow(i))) : blocks.flatMap((b) => b.to2DArray());
+  const got = result.matrix as Matrix;
+  const same = Array.isArray(got) && got.length === built.length && got.every((r, i) => r.length === built[i].length);
+  const diff = same ? Math.max(0, ...built.flatMap((r, i) => r.map((v, j) => Math.abs(v - got[i][j])))) / Math.max(froNorm(built), 1e-300) : Infinity;
+  const what = ctrb ? '[B, AB, …, Aⁿ⁻¹B]' : '[C; CA; …; CAⁿ⁻¹]';
   return [
-    { name: 'rank', ok: rank === reported, value: rank, detail: `rank ${rank} by an independent SVD` },
-    {
-      name: 'rank margin',
-      ok: true,
-      value: kept,
-      detail: `smallest kept singular value ${sci(kept)}× the tolerance${rank < sv.length ? `, largest dropped ${sci(dropped)}×` : ''}`,
-    },
+    { name: 'matrix', ok: diff <= 1e-12, value: diff, detail: same ? `the reported matrix equals ${what} rebuilt from the arguments (${sci(diff)})` : `the reported matrix does not have the shape of ${what}` },
+    ...rankCheck(n ? built : [], result.rank),
   ];
 }
 
@@ -433,8 +442,8 @@ function dampChecks(args: Record<string, any>, result: Record<string, any>): Che
  */
 export const CHECKS = {
   eig: eigChecks,
-  ctrb_rank: (_args, result) => rankCheck(result.matrix, result.rank),
-  obsv_rank: (_args, result) => rankCheck(result.matrix, result.rank),
+  ctrb_rank: krylovChecks,
+  obsv_rank: krylovChecks,
   analyse: analysisChecks,
   lyap: (args, result) => lyapCheck(args.A, args.Q, result.X, false),
   dlyap: (args, result) => lyapCheck(args.A, args.Q, result.X, true),

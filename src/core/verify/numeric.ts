@@ -20,6 +20,11 @@ import { expm as mjExpm, matrix as mjMatrix } from 'mathjs';
 import type { Complex, Matrix } from '../types.js';
 
 /** x·2^k without overflow or underflow of 2^k itself (k may be up to ±2100) */
+/** a number in a check's detail line: 3.1e-16 */
+export function sci(x: number): string {
+  return x === 0 ? '0' : x.toExponential(1).replace('e+', 'e').replace(/\.0e/, 'e');
+}
+
 export function ldexp(x: number, k: number): number {
   while (k > 1000) {
     x *= 2 ** 1000;

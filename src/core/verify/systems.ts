@@ -9,13 +9,10 @@
 import { inverse, Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
-import { froNorm, ldexp, safeEigenvalues, safeSingularValues, safeExpm, scaled, scaleExponent } from './numeric.js';
+import { froNorm, ldexp, safeEigenvalues, safeSingularValues, safeExpm, scaled, scaleExponent, sci } from './numeric.js';
 
 export type C = Complex;
 
-function sci(x: number): string {
-  return x === 0 ? '0' : x.toExponential(1).replace('e+', 'e').replace(/\.0e/, 'e');
-}
 
 const cabs = ([a, b]: C) => Math.hypot(a, b);
 /** a/b by Smith's method: no c² + d² to overflow (1e217² was Infinity, the quotient NaN) */
@@ -221,7 +218,6 @@ function isDiscrete(args: Record<string, any>): boolean {
 // poles by ml-matrix's eigensolver on companion or closed-loop matrices
 
 /** eigenvalues by ml-matrix's EVD (not the solvers' kernel), scaled and balanced first */
-const evd = safeEigenvalues;
 
 function stripLead(p: number[]): number[] {
   let i = 0;
@@ -364,10 +360,10 @@ function verifyNyquist(args: Record<string, any>, r: Record<string, any>): Check
   // "on the boundary" relative to the model's own frequency scale in continuous time (the
   // largest pole modulus), not to 1: with every pole near 1e-8 a floor of 1e-8 called them all
   // marginal; the unit circle is its own scale
-  const sc = disc ? 1 : Math.max(1e-300, ...[...evd(Aol), ...evd(Acl)].map(cabs));
+  const sc = disc ? 1 : Math.max(1e-300, ...[...safeEigenvalues(Aol), ...safeEigenvalues(Acl)].map(cabs));
   const tol = (z: C) => 1e-8 * Math.max(sc, cabs(z));
-  const P = evd(Aol).filter((z) => unstable(z) > tol(z)).length;
-  const cl = evd(Acl);
+  const P = safeEigenvalues(Aol).filter((z) => unstable(z) > tol(z)).length;
+  const cl = safeEigenvalues(Acl);
   const Z = cl.filter((z) => unstable(z) > tol(z)).length;
   const onEdge = cl.some((z) => Math.abs(unstable(z)) <= 1e-6 * Math.max(sc, cabs(z)));
   if (Number.isFinite(r.encirclements)) {
@@ -388,12 +384,11 @@ function verifyNyquist(args: Record<string, any>, r: Record<string, any>): Check
   return checks;
 }
 
-const independentEigs = safeEigenvalues;
 
 function eigNear(A: Matrix, at: C): number {
   let norm = 1;
   for (const row of A) for (const v of row) norm = Math.max(norm, Math.abs(v));
-  return independentEigs(A).filter((z) => cabs([z[0] - at[0], z[1] - at[1]]) <= 1e-6 * norm).length;
+  return safeEigenvalues(A).filter((z) => cabs([z[0] - at[0], z[1] - at[1]]) <= 1e-6 * norm).length;
 }
 
 function polyRootsNear(den: number[], at: C): number {
@@ -816,7 +811,7 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
     case 'h2norm': {
       if (!Number.isFinite(r.h2)) {
         const hasD = !isDiscrete(args) && (args.D ?? []).flat().some((v: number) => v !== 0);
-        const unstable = independentEigs(args.A).some(([re, im]) => (isDiscrete(args) ? Math.hypot(re, im) >= 1 - 1e-9 : re >= -1e-9 * Math.max(1, cabs([re, im]))));
+        const unstable = safeEigenvalues(args.A).some(([re, im]) => (isDiscrete(args) ? Math.hypot(re, im) >= 1 - 1e-9 : re >= -1e-9 * Math.max(1, cabs([re, im]))));
         return [
           {
             name: 'unbounded',
@@ -835,7 +830,7 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
     }
     case 'hinfnorm': {
       if (!Number.isFinite(r.hinf)) {
-        const bad = independentEigs(args.A).some(([re, im]) => (isDiscrete(args) ? Math.hypot(re, im) >= 1 - 1e-9 : re >= -1e-9 * Math.max(1, cabs([re, im]))));
+        const bad = safeEigenvalues(args.A).some(([re, im]) => (isDiscrete(args) ? Math.hypot(re, im) >= 1 - 1e-9 : re >= -1e-9 * Math.max(1, cabs([re, im]))));
         return [
           bad
             ? { name: 'unbounded', ok: true, detail: 'A has a pole on or beyond the stability boundary, so the gain is unbounded' }
