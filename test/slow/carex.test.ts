@@ -17,7 +17,7 @@ const inTable = new Set(TOOLS.map((t) => t.name));
 for (const tool of ['care', 'dare']) {
   const mine = problems.filter((p) => p.tool === tool);
   if (!inTable.has(tool)) {
-    test.todo(`carex ${tool}: not in the tool table yet (${mine.length} problems)`);
+    test(`carex ${tool}: in the tool table`, () => assert.fail(`${tool} is not in the tool table: ${mine.length} CAREX/DAREX problems cannot be solved`));
     continue;
   }
   test(`carex ${tool}: all ${mine.length} problems pass`, async (t) => {
