@@ -6,6 +6,8 @@
  *
  *   B = D^-1 P' A P D,   with (P x)[perm[i]] = x[i] and D = diag(scale).
  * An invariant subspace V of B maps back to A as  V_A[perm[i], :] = scale[i] * V[i, :].
+ * With `inputs` (an n x m matrix G, no permutation), each state's row norm includes its row of G
+ * and G's rows are scaled with A's (D^-1 G): the state scaling of SLICOT TB01ID for (A, B).
  */
 import { type Mat, clone, EPS, SAFMIN } from './dense.js';
 
@@ -15,9 +17,14 @@ export interface Balanced {
   scale: Float64Array;
   ilo: number; // 0-based, first row of the active block
   ihi: number; // 0-based, last row of the active block
+  /** D^-1 G when `inputs` G was given */
+  inputs?: Mat;
 }
 
-export function balance(A: Mat, opts: { permute?: boolean; scale?: boolean } = {}): Balanced {
+export function balance(A: Mat, opts: { permute?: boolean; scale?: boolean; inputs?: Mat } = {}): Balanced {
+  const G = opts.inputs ? clone(opts.inputs) : undefined;
+  if (G && opts.permute !== false) throw new Error('balance: inputs need permute: false');
+  const gd = G?.d, mg = G?.c ?? 0;
   const permute = opts.permute ?? true;
   const doScale = opts.scale ?? true;
   const n = A.r;
@@ -92,7 +99,7 @@ export function balance(A: Mat, opts: { permute?: boolean; scale?: boolean } = {
       }
     }
   }
-  if (l < k) return { B, perm, scale, ilo: 0, ihi: -1 };
+  if (l < k) return { B, perm, scale, ilo: 0, ihi: -1, inputs: G };
 
   if (doScale) {
     const radix = 2;
@@ -115,6 +122,15 @@ export function balance(A: Mat, opts: { permute?: boolean; scale?: boolean } = {
         r = Math.sqrt(r);
         for (let j = 0; j <= l; j++) ca = Math.max(ca, Math.abs(b[j * n + i]));
         for (let j = k; j < n; j++) ra = Math.max(ra, Math.abs(b[i * n + j]));
+        if (gd) {
+          let rg = 0;
+          for (let j = 0; j < mg; j++) {
+            const v = gd[i * mg + j];
+            rg += v * v;
+            ra = Math.max(ra, Math.abs(v));
+          }
+          r = Math.sqrt(r * r + rg);
+        }
         if (c === 0 || r === 0) continue;
         let g = r / radix;
         let f = 1;
@@ -144,10 +160,11 @@ export function balance(A: Mat, opts: { permute?: boolean; scale?: boolean } = {
         noconv = true;
         for (let j = k; j < n; j++) b[i * n + j] *= gi;
         for (let j = 0; j <= l; j++) b[j * n + i] *= f;
+        if (gd) for (let j = 0; j < mg; j++) gd[i * mg + j] *= gi;
       }
     }
   }
-  return { B, perm, scale, ilo: k, ihi: l };
+  return { B, perm, scale, ilo: k, ihi: l, inputs: G };
 }
 
 /** maps rows of a basis of an invariant subspace of the balanced matrix back to A (in place into a new Mat) */

@@ -8,7 +8,10 @@
  * decides ranks of well-scaled blocks instead). Rank decisions by Householder QR with column
  * pivoting. Written by hand: no JS library offers it.
  */
-import { type Mat, clone, zeros, normF, EPS, reflectLeft, reflectRight } from './dense.js';
+import type { Complex } from '../types.js';
+import { type Mat, block, clone, zeros, normF, EPS, reflectLeft, reflectRight } from './dense.js';
+import { balance } from './balance.js';
+import { eigvalsSorted } from './schur.js';
 
 export interface Staircase {
   /** dimension of the controllable part */
@@ -94,7 +97,11 @@ function staircase(A: Mat, B: Mat, tol: number | undefined, accumulate: boolean)
   const clean = new Uint8Array(w);
   let jlo = 0;
   const norm = Math.max(an, bn * bscale, Number.MIN_VALUE);
-  const t = tol ?? Math.max(n, m, 10) * EPS * norm;
+  // the one tolerance: n²·ε·max(‖A‖F, ‖B‖F) (B scaled to A's norm), SLICOT AB01ND's default.
+  // max(n, m, 10)·ε·‖A‖ was below the rounding the reduction itself accumulates: an exactly
+  // unobservable 8-state model (three states C and the others never see) kept a 3.1e-14 where
+  // the zero is, against 9e-15, and came out observable
+  const t = tol ?? Math.max(n * n, m, 10) * EPS * norm;
   const d = M.d;
   const v = new Float64Array(n);
   const acc = new Float64Array(w);
@@ -176,4 +183,59 @@ function staircase(A: Mat, B: Mat, tol: number | undefined, accumulate: boolean)
   const At = zeros(n, n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) At.d[i * n + j] = d[i * w + m + j];
   return { nc: k, At, Z, blocks, refl };
+}
+
+/**
+ * The state scaling the controllability decision is made in: a diagonal D of powers of 2
+ * (exact) that balances the rows of [A B] against the columns of A (SLICOT TB01ID for A and
+ * B, as TB01PD and MATLAB's minreal scale before their staircase). Controllability does not
+ * depend on the units of the states, and neither does the decision then: with A12 = 1e-30 and
+ * A21 = -2e30 (a state measured in units 1e30 too small) the staircase of (A, B) itself saw
+ * the coupling below its tolerance and called a controllable pair uncontrollable.
+ * As LAPACK's dlaqge equilibrates only beyond a threshold, D is used only when the states'
+ * scales spread by more than 2^20 (about 1e6): a coupling the staircase of (A, B) itself misses
+ * (below 1e-14 of ‖A‖) needs a spread of about 1e7, and within that range place keeps designing
+ * in the model's own coordinates (the robust multi-input gain depends on them).
+ */
+export function balanceStates(A: Mat, B: Mat): { A: Mat; B: Mat; d: Float64Array } {
+  const bal = balance(A, { permute: false, inputs: B });
+  let lo = Infinity, hi = 0;
+  for (const v of bal.scale) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  if (!(hi > lo * 2 ** 20)) return { A, B, d: new Float64Array(A.r).fill(1) };
+  return { A: bal.B, B: bal.inputs!, d: bal.scale };
+}
+
+/** The staircase of the balanced pair (D⁻¹AD, D⁻¹B), with D = diag(d): x = D Z x̃ */
+export interface BalancedStaircase extends StaircaseFactored {
+  d: Float64Array;
+}
+
+/**
+ * The one controllability staircase: (A, B) balanced (balanceStates), then the staircase with
+ * its one tolerance. Every decision about (A, B) comes from here: analyse (controllable,
+ * observable by the dual (A', C'), the modes that are not), ctrb_rank/obsv_rank's rank, place,
+ * and the stabilisability / detectability checks of lqr, care, dlqr, dare, lqe and kalman.
+ */
+export function balancedStaircase(A: Mat, B: Mat): BalancedStaircase {
+  const bal = balanceStates(A, B);
+  return { ...controllabilityStaircaseFactored(bal.A, bal.B), d: bal.d };
+}
+
+export interface Controllability {
+  /** dimension of the controllable subspace (n: controllable) */
+  nc: number;
+  /** the uncontrollable modes: eigenvalues of the staircase's trailing block, sorted */
+  uncontrollable: Complex[];
+}
+
+/** controllable dimension and uncontrollable modes of (A, B), from balancedStaircase */
+export function controllability(A: Mat, B: Mat): Controllability {
+  const n = A.r;
+  if (n === 0) return { nc: 0, uncontrollable: [] };
+  const st = balancedStaircase(A, B);
+  const nu = n - st.nc;
+  return { nc: st.nc, uncontrollable: nu ? eigvalsSorted(block(st.At, st.nc, st.nc, nu, nu)) : [] };
 }

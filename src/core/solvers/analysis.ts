@@ -1,11 +1,13 @@
 /**
  * `analyse`: the first look a control engineer takes at a state-space model: poles and
  * stability, damping, controllability and observability with the modes that are not
- * (Kalman decomposition through an orthonormal basis of the controllable subspace), and
- * whether the model is stabilisable and detectable. Composed from the table's own tools so
- * every number comes from the same verified solvers.
+ * (the modes of the uncontrollable block of the one controllability staircase,
+ * linalg/staircase.ts; observability by the same staircase of the dual (A', C')), and
+ * whether the model is stabilisable and detectable. Composed from the solvers' own plain
+ * functions (eigenvalues of statesp.ts, the staircase place, lqr and ctrb_rank decide with),
+ * so /analyse, /place and /lqr cannot disagree about the same (A, B).
  */
-import { SingularValueDecomposition, Matrix as M, Matrix as MlMatrix } from 'ml-matrix';
+import { Matrix as MlMatrix } from 'ml-matrix';
 import { ControlError } from '../errors.js';
 import { checkCols, checkMatrix, checkRows, checkSquare, fmtSize } from '../tools/args.js';
 import { matrix, sampleTime } from '../tools/schema.js';
@@ -14,8 +16,10 @@ import { renderAnalysis } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
 import { analysisPlots } from '../plot/specs.js';
 import type { Complex, Matrix } from '../types.js';
-import { getToolRunner } from './registry.js';
-import { singularValuesOf, unitScaled } from '../linalg/svd.js';
+import { singularValuesOf } from '../linalg/svd.js';
+import { fromRows, transpose } from '../linalg/dense.js';
+import { controllability, type Controllability } from '../linalg/staircase.js';
+import { eigenvalues as eigenvaluesOf } from './statesp.js';
 import { modeInfo, type ModeInfo } from './modes.js';
 
 export { modeInfo, type ModeInfo } from './modes.js';
@@ -56,25 +60,6 @@ function classify([re, im]: Complex, discrete: boolean, tol: number): number {
   return Math.sign(d);
 }
 
-
-/**
- * The eigenvalues of A restricted to the orthogonal complement of range(Mx) (controllable
- * case: Mx = ctrb) or to null(Mx) (observable case: Mx = obsv), given the rank r.
- */
-function restrictedModes(A: Matrix, Mx: Matrix, r: number, complement: 'range' | 'null'): Complex[] {
-  const n = A.length;
-  if (r >= n) return [];
-  // For ctrb (n x nm), range(ctrb) is the row space of ctrb'; for obsv (pn x n), null(obsv)
-  // is spanned by its trailing right singular vectors. Both come from the V of an SVD.
-  const T = complement === 'range' ? new M(Mx).transpose() : new M(Mx);
-  const padded = T.rows >= n ? T : new M(n, n).setSubMatrix(T, 0, 0);
-  // in unit scale (exact, same V): ml-matrix's SVD cycled forever on subnormal entries
-  const svd = new SingularValueDecomposition(new M(unitScaled(padded.to2DArray()).rows), { computeLeftSingularVectors: false, autoTranspose: false });
-  const V = svd.rightSingularVectors; // n x n, columns ordered by decreasing singular value
-  const V2 = V.subMatrix(0, n - 1, r, n - 1);
-  const A22 = V2.transpose().mmul(new M(A)).mmul(V2).to2DArray();
-  return (getToolRunner('eig')({ A: A22 }) as { eigenvalues: Complex[] }).eigenvalues;
-}
 
 /**
  * Repeated boundary eigenvalues whose eigenspace is smaller than their multiplicity: for
@@ -131,7 +116,7 @@ export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; T
   const discrete = typeof args.Ts === 'number' && args.Ts > 0;
   const Ts = discrete ? (args.Ts as number) : 0;
   const tol = boundaryTol(A);
-  const eigenvalues = (getToolRunner('eig')({ A }) as { eigenvalues: Complex[] }).eigenvalues;
+  const eigenvalues = eigenvaluesOf(A);
   const cls = eigenvalues.map((z) => classify(z, discrete, tol));
   const defective = defectiveOnBoundary(A, eigenvalues.filter((_, i) => cls[i] === 0));
   const stability: Stability =
@@ -161,16 +146,23 @@ export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; T
   if (args.B !== undefined) {
     const B = checkMatrix(args.B, 'B');
     checkRows(B, n, 'B', `A (${fmtSize(A)})`);
-    const c = getToolRunner('ctrb_rank')({ A, B }) as { rank: number; matrix: Matrix };
-    const unc = restrictedModes(A, c.matrix, c.rank, 'range');
-    out.controllability = { rank: c.rank, uncontrollable: unc, stabilisable: !unc.some(isBad) };
+    let c: Controllability = { nc: 0, uncontrollable: [] };
+    if (n > 0) {
+      if (B[0].length === 0) throw new ControlError('B has no columns.');
+      c = controllability(fromRows(A), fromRows(B));
+    }
+    out.controllability = { rank: c.nc, uncontrollable: c.uncontrollable, stabilisable: !c.uncontrollable.some(isBad) };
   }
   if (args.C !== undefined) {
     const C = checkMatrix(args.C, 'C');
     checkCols(C, n, 'C', `A (${fmtSize(A)}), so ${n} columns`);
-    const o = getToolRunner('obsv_rank')({ A, C }) as { rank: number; matrix: Matrix };
-    const uno = restrictedModes(A, o.matrix, o.rank, 'null');
-    out.observability = { rank: o.rank, unobservable: uno, detectable: !uno.some(isBad) };
+    // observability of (A, C) is controllability of the dual (A', C'): the same staircase
+    let o: Controllability = { nc: 0, uncontrollable: [] };
+    if (n > 0) {
+      if (C.length === 0) throw new ControlError('C has no rows.');
+      o = controllability(transpose(fromRows(A)), transpose(fromRows(C)));
+    }
+    out.observability = { rank: o.nc, unobservable: o.uncontrollable, detectable: !o.uncontrollable.some(isBad) };
   }
   if (args.D !== undefined) {
     const D = checkMatrix(args.D, 'D');

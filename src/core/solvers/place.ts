@@ -1,10 +1,11 @@
 /**
  * Pole placement by state feedback u = -Kx, so that eig(A - BK) are the requested poles.
  *
- * Everything runs in the coordinates of the controllability staircase (linalg/staircase.ts,
- * one orthogonal O(n^3) reduction, Z kept as reflectors): Z'AZ = At is block upper Hessenberg,
- * Z'B = [B1; 0] with B1 of full row rank r = rank(B). The staircase also decides
- * controllability (refused, naming the modes no feedback moves).
+ * Everything runs in the coordinates of the controllability staircase of the balanced pair
+ * (linalg/staircase.ts balancedStaircase: a power-of-2 state scaling D, then one orthogonal
+ * O(n^3) reduction, Z kept as reflectors): Z'D⁻¹ADZ = At is block upper Hessenberg,
+ * Z'D⁻¹B = [B1; 0] with B1 of full row rank r = rank(B); K = K~ Z'D⁻¹. The staircase also
+ * decides controllability, as for every tool (refused, naming the modes no feedback moves).
  *
  * Single effective input (r = 1): K is unique. At is upper Hessenberg and the gain is
  * e_n' p(At) / (b1 h21 ... h(n,n-1)), which handles repeated poles; O(n^3).
@@ -43,7 +44,7 @@ import type { Complex, Matrix } from '../types.js';
 import { complexList, matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare } from '../tools/args.js';
 import {
-  block, controllabilityStaircaseFactored, eigvalsSorted, EPS, eye, fromRows, luFactor, luSolve, luSolveRight, type LU, mul, mulNT, mulTN, normF, toRows, transpose, zeros, type Mat,
+  balancedStaircase, block, eigvalsSorted, EPS, eye, fromRows, luFactor, luSolve, luSolveRight, type LU, mul, mulNT, mulTN, normF, toRows, transpose, zeros, type Mat,
 } from '../linalg/index.js';
 import { cplx, scaleGuard } from './_sys.js';
 
@@ -754,7 +755,10 @@ export function place(Ain: Matrix, Bin: Matrix, polesIn: unknown[]): PlaceResult
   const m = Bin[0].length;
   const poles = parsePoles(polesIn, n);
   const A = fromRows(Ain), B = fromRows(Bin);
-  const st = controllabilityStaircaseFactored(A, B);
+  // the one controllability decision (linalg/staircase.ts): the staircase of the balanced pair
+  // (D⁻¹AD, D⁻¹B); the gain is designed there and K = K_D D⁻¹
+  const st = balancedStaircase(A, B);
+  const d = st.d;
   if (st.nc < n) {
     const unc = eigvalsSorted(block(st.At, st.nc, st.nc, n - st.nc, n - st.nc)).map((z) => fmtPole(z, 6)).join(', ');
     throw new ControlError(
@@ -764,7 +768,9 @@ export function place(Ain: Matrix, Bin: Matrix, polesIn: unknown[]): PlaceResult
   }
   const { At, blocks } = st;
   const r = blocks[0];
-  const B1 = block(st.mulZt(B), 0, 0, r, m); // Z'B = [B1; 0]
+  const Bd = zeros(n, m); // D⁻¹B
+  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) Bd.d[i * m + j] = B.d[i * m + j] / d[i];
+  const B1 = block(st.mulZt(Bd), 0, 0, r, m); // Z'D⁻¹B = [B1; 0]
   let Kt: Mat;
   let sweeps: number | undefined;
   if (r === 1) {
@@ -791,7 +797,8 @@ export function place(Ain: Matrix, Bin: Matrix, polesIn: unknown[]): PlaceResult
     else ({ X, sweeps } = robustEigenvectors(At, blocks, poles));
     Kt = gainFromEigenvectors(At, B1, X, poles);
   }
-  const K = transpose(st.mulZ(transpose(Kt))); // K = K~ Z' = (Z K~')'
+  const K = transpose(st.mulZ(transpose(Kt))); // K_D = K~ Z' = (Z K~')'
+  for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) K.d[i * n + j] /= d[j]; // K = K_D D⁻¹
   const Acl = mul(B, K);
   const normA = normF(A);
   const normBK = normF(Acl);

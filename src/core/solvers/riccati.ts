@@ -27,7 +27,7 @@ import {
 } from '../linalg/dense.js';
 import { balance } from '../linalg/balance.js';
 import { realSchur, reorderSchur, schurEigenvalues, eigvalsSorted } from '../linalg/schur.js';
-import { controllabilityStaircase } from '../linalg/staircase.js';
+import { controllability } from '../linalg/staircase.js';
 import { lyapunovMat } from './lyapunov.js';
 
 export interface RiccatiSolution {
@@ -60,12 +60,9 @@ export function checkStabilisable(A: Mat, B: Mat, discrete: boolean, dual = fals
   const evA = eigvalsSorted(A);
   const rho = evA.reduce((m, [re, im]) => Math.max(m, Math.hypot(re, im)), 0);
   if (evA.every(([re, im]) => (discrete ? Math.hypot(re, im) < 1 - margin : re < -margin * Math.max(rho, 1e-300)))) return;
-  const { nc, At } = controllabilityStaircase(A, B);
+  // the one controllability decision (linalg/staircase.ts), as analyse, ctrb_rank and place
+  const { nc, uncontrollable: ev } = controllability(A, B);
   if (nc === n) return;
-  const nu = n - nc;
-  const Au = zeros(nu, nu);
-  for (let i = 0; i < nu; i++) for (let j = 0; j < nu; j++) Au.d[i * nu + j] = At.d[(nc + i) * n + nc + j];
-  const ev = eigvalsSorted(Au);
   const anorm = Math.max(normF(A), Number.MIN_VALUE);
   const tol = 1e3 * n * EPS * anorm;
   const bad = ev.filter(([re, im]) => (discrete ? Math.hypot(re, im) >= 1 - tol : re >= -tol));
@@ -295,12 +292,9 @@ function checkBoundaryModesSeen(A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null, d
   const qev = eigvalsSorted(Qt);
   const qmax = qev.reduce((m, [re]) => Math.max(m, Math.abs(re)), 0);
   if (qev.some(([re]) => re < -1e-10 * qmax)) return;
-  const { nc, At: St } = controllabilityStaircase(transposeOf(At), Qt);
+  const { nc, uncontrollable } = controllability(transposeOf(At), Qt);
   if (nc === n) return;
-  const nu = n - nc;
-  const Au = zeros(nu, nu);
-  for (let i = 0; i < nu; i++) for (let j = 0; j < nu; j++) Au.d[i * nu + j] = St.d[(nc + i) * n + nc + j];
-  const bad = eigvalsSorted(Au).filter(([re, im]) => near(re, im));
+  const bad = uncontrollable.filter(([re, im]) => near(re, im));
   if (!bad.length) return;
   const shown = bad.filter(([, im]) => im >= 0).map(([re, im]) => fmtMode(re, im, discrete));
   const pl = shown.length > 1;

@@ -9,15 +9,30 @@ import type { Complex, Matrix } from '../types.js';
 import { matrix } from '../tools/schema.js';
 import { ControlError } from '../errors.js';
 import { checkMatrix, checkSquare, checkRows, checkCols } from '../tools/args.js';
-import { fromRows, toRows, zeros, type Mat } from '../linalg/dense.js';
+import { fromRows, toRows, transpose, zeros, type Mat } from '../linalg/dense.js';
 import { eigvalsSorted } from '../linalg/schur.js';
-import { rank } from '../linalg/svd.js';
+import { controllability } from '../linalg/staircase.js';
 
 /** eigenvalues of a real square matrix, sorted by real part then imaginary part */
 export function eigenvalues(A: Matrix | Mat): Complex[] {
   const M = Array.isArray(A) ? fromRows(A) : A;
   if (M.r === 0) return [];
   return eigvalsSorted(M);
+}
+
+/**
+ * The rank of [B, AB, ..., A^(n-1) B] as decided by the one controllability staircase
+ * (linalg/staircase.ts), not by an SVD of that matrix: its columns grow as ‖A‖^k, and with
+ * A, B of order 1e30 the SVD's tolerance swallowed a direction of a controllable pair (rank 1
+ * for the companion form of s² + 3s + 2 scaled by 1e30, which place and lqr solved).
+ */
+export function ctrbRank(A: Mat, B: Mat): number {
+  return controllability(A, B).nc;
+}
+
+/** the rank of [C; CA; ...; C A^(n-1)]: the staircase of the dual pair (A', C') */
+export function obsvRank(A: Mat, C: Mat): number {
+  return controllability(transpose(A), transpose(C)).nc;
 }
 
 /** [B, AB, ..., A^(n-1) B] */
@@ -143,9 +158,10 @@ export const tools = [
       if (n === 0) return { rank: 0, matrix: [] };
       checkRows(B, n, 'B', 'A');
       if (B[0].length === 0) throw new ControlError('B has no columns.');
-      const M = ctrbMat(fromRows(A), fromRows(B));
+      const Am = fromRows(A), Bm = fromRows(B);
+      const M = ctrbMat(Am, Bm);
       refuseOverflow(M, 'controllability', 'A^k·B', B[0].length);
-      return { rank: rank(M), matrix: toRows(M) };
+      return { rank: ctrbRank(Am, Bm), matrix: toRows(M) };
     },
     intro: '**Controllability**: rank of [B, AB, …, Aⁿ⁻¹B] (numerical rank by SVD).',
     render: rankRenderer('ctrb_rank'),
@@ -178,9 +194,10 @@ export const tools = [
       if (n === 0) return { rank: 0, matrix: [] };
       checkCols(C, n, 'C', 'A');
       if (C.length === 0) throw new ControlError('C has no rows.');
-      const M = obsvMat(fromRows(A), fromRows(C));
+      const Am = fromRows(A), Cm = fromRows(C);
+      const M = obsvMat(Am, Cm);
       refuseOverflow(M, 'observability', 'C·A^k', C.length);
-      return { rank: rank(M), matrix: toRows(M) };
+      return { rank: obsvRank(Am, Cm), matrix: toRows(M) };
     },
     intro: '**Observability**: rank of [C; CA; …; CAⁿ⁻¹] (numerical rank by SVD).',
     render: rankRenderer('obsv_rank'),

@@ -19,7 +19,6 @@ import { tools as norms } from '../solvers/norms.js';
 import { tools as analysis } from '../solvers/analysis.js';
 import { tools as plotdata } from '../solvers/plotdata.js';
 import { tools as lti } from '../solvers/lti.js';
-import { registerRunners } from '../solvers/registry.js';
 
 /** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
 const ALL = [
@@ -46,7 +45,6 @@ export const TOOLS: readonly ToolDef[] = ALL;
 
 const byName = new Map(TOOLS.map((t) => [t.name, t]));
 if (byName.size !== TOOLS.length) throw new Error('duplicate tool name in the tool table');
-registerRunners(TOOLS.map((t) => [t.name, t.run]));
 
 export function getTool(name: string): ToolDef | undefined {
   return byName.get(name);
