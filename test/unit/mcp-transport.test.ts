@@ -4,31 +4,17 @@
  * echoed byte-identical (they were parsed as doubles and altered), ids that are neither a
  * string, a number nor null refused (they were silently replaced by null), and errors that
  * quote at most a short prefix of the input (a 1 MB method name came back in full).
- * In-process, on PassThrough streams: no build, no child process.
+ * In-process, on PassThrough streams: no build, no child process. Cancellation of a running
+ * call (a solver thread stopped): test/slow/mcp-transport.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
-import { LineSplitter, McpServer, serveStdio, MAX_LINE_CHARS, type McpServerOptions } from '../../src/core/mcp/server.js';
+import { LineSplitter, McpServer, MAX_LINE_CHARS } from '../../src/core/mcp/server.js';
 import { invokeTool } from '../../src/core/mcp/invoke.js';
 import { runTool } from '../../src/core/tools/call.js';
 import { TOOLS } from '../../src/core/tools/table.js';
 import { quoteInput } from '../../src/core/errors.js';
-
-/** serves the given chunks (written one by one) and returns every output line */
-async function serve(chunks: (string | Buffer)[], opts: McpServerOptions = {}): Promise<string[]> {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let out = '';
-  output.setEncoding('utf8').on('data', (d: string) => (out += d));
-  const done = serveStdio(input, output, opts);
-  for (const c of chunks) input.write(c);
-  input.end();
-  await done;
-  return out.split('\n').filter(Boolean);
-}
-
-const ping = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}`;
+import { ping, serve } from './mcp-serve.js';
 
 test('lines: split at \\n and \\r\\n across any chunk boundary, several per chunk, the last without a newline', async () => {
   const text = `${ping('1')}\r\n${ping('2')}\n\n${ping('3')}\n${ping('4')}`;
@@ -166,40 +152,4 @@ test('tool refusals quote at most a short prefix of a 1 MB argument, key or tool
   }
   assert.deepEqual(problems, []);
   assert.throws(() => runTool(big, {}), (e: Error) => e.message.length < 1000 && e.message.includes('(1000000 characters)'));
-});
-
-test('notifications/cancelled ends the tools/call it names at once: no response for it, the next request answered', async () => {
-  // an n = 200 care: seconds on a solver thread
-  const n = 200;
-  const args = {
-    A: Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? -2 : j === i + 1 ? 1 : 0))),
-    B: Array.from({ length: n }, () => [1]),
-    Q: Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0))),
-    R: [[1]],
-  };
-  const input = new PassThrough();
-  const output = new PassThrough();
-  const lines: { at: number; msg: { id?: unknown } }[] = [];
-  const t0 = performance.now();
-  output.setEncoding('utf8').on('data', (d: string) => {
-    for (const l of d.split('\n').filter(Boolean)) lines.push({ at: performance.now() - t0, msg: JSON.parse(l) });
-  });
-  const done = serveStdio(input, output);
-  input.write(JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'tools/call', params: { name: 'care', arguments: args } }) + '\n');
-  // soon after the request: the call is queued or running (a whole care takes seconds)
-  await new Promise((r) => setTimeout(r, 300));
-  const tCancel = performance.now() - t0;
-  input.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'big', reason: 'user stopped it' } }) + '\n');
-  input.write(ping('"after"') + '\n');
-  // the ping is answered once the cancelled call has ended
-  while (!lines.some((l) => l.msg.id === 'after')) await new Promise((r) => setTimeout(r, 20));
-  const answered = lines.find((l) => l.msg.id === 'after')!.at;
-  input.end();
-  await done;
-  assert.deepEqual(lines.map((l) => l.msg.id), ['after'], 'the cancelled call got no response; the ping got one');
-  // the same care run to the end takes far longer than the cancel took to take effect
-  const solo = performance.now();
-  await serve([JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'care', arguments: args } }) + '\n']);
-  const full = performance.now() - solo;
-  assert.ok(answered - tCancel < full / 2, `the ping came ${(answered - tCancel).toFixed(0)} ms after the cancel; a whole care takes ${full.toFixed(0)} ms`);
 });
