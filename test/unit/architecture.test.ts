@@ -34,3 +34,20 @@ test('every tool is declared once with an object schema and a description', asyn
     for (const r of t.parameters.required ?? []) assert.ok(r in t.parameters.properties, `${t.name}: required ${r} is not a property`);
   }
 });
+
+/** relative imports of a source file (static, re-exports and dynamic), resolved against its folder */
+function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
+  return specs.map((s) => join(file, '..', s).replace(/\\/g, '/'));
+}
+
+test('the numerical kernel (src/core/linalg) imports nothing from the solvers or the tool layer', () => {
+  const outside = (file: string, text?: string) =>
+    importsOf(file, text).filter((p) => p.startsWith('src/core/solvers/') || p.startsWith('src/core/tools/'));
+  // the check itself sees such an import (linalg/poly.ts once took eigenvalues from solvers/_eig.ts)
+  assert.deepEqual(outside('src/core/linalg/poly.ts', "import { eigenvalues } from '../solvers/_eig.js';"), ['src/core/solvers/_eig.js']);
+  const linalg = files('src/core/linalg');
+  assert.ok(linalg.length >= 5);
+  const offenders = linalg.flatMap((f) => outside(f).map((p) => `${f} imports ${p}`));
+  assert.deepEqual(offenders, []);
+});

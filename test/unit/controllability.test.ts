@@ -1,0 +1,118 @@
+/**
+ * One controllability decision: analyse, ctrb_rank, place and lqr decide about the same (A, B)
+ * with the one staircase of linalg/staircase.ts, so they agree. Expected answers by hand
+ * (each case says why); before the staircase was shared, analyse and ctrb_rank (SVD of
+ * [B, AB]) called the 1e30 companion pair uncontrollable, and place refused the pair whose
+ * second state is measured in units 1e30 too small.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { getTool } from '../../src/core/tools/table.js';
+import type { Matrix } from '../../src/core/types.js';
+
+const run = (tool: string, args: Record<string, unknown>): any => getTool(tool)!.run(args as any);
+const refusal = (tool: string, args: Record<string, unknown>): string => {
+  try {
+    run(tool, args);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return '';
+};
+const R = Math.SQRT1_2;
+
+interface Case {
+  name: string;
+  A: Matrix;
+  B: Matrix;
+  /** the hand answer */
+  controllable: boolean;
+  /** the uncontrollable mode when not */
+  mode?: number;
+  poles: [number, number][];
+  Q: Matrix;
+  Rw: Matrix;
+}
+
+const cases: Case[] = [
+  {
+    // companion form of s² + 3s + 2 with A and B scaled by 1e30: det[B, AB] = −A12·B2² ≠ 0,
+    // and a common scale changes neither controllability nor its distance relative to ‖[A B]‖
+    name: 'companion form scaled by 1e30',
+    A: [[0, 1e30], [-2e30, -3e30]],
+    B: [[0], [1e30]],
+    controllable: true,
+    poles: [[-1e30, 0], [-2e30, 0]],
+    Q: [[1, 0], [0, 1]],
+    Rw: [[1]],
+  },
+  {
+    // x1 measured in units 1e30 too small: with x = diag(1e-30, 1) z this is
+    // z' = [0 1; −2 −3] z + [0; 1e30] u, controllable (det[B, AB] = −1e30 ≠ 0); the weights
+    // Q = diag(1e60, 1), R = 1e60 are z'z + u² in those units
+    name: 'badly scaled states (A12 = 1e-30, A21 = -2e30)',
+    A: [[0, 1e-30], [-2e30, -3]],
+    B: [[0], [1e30]],
+    controllable: true,
+    poles: [[-1, 0], [-2, 0]],
+    Q: [[1e60, 0], [0, 1]],
+    Rw: [[1e60]],
+  },
+  {
+    // A = V diag(−1, 2) V', V the 45° rotation (A is exact in binary), B = V [1; δ] with
+    // δ = 1e-17: R ± R·1e-17 rounds to R, so the stored B is [R; R] and w = [1, −1] has
+    // w'A = 2w' and w'B = 0 exactly: the unstable mode 2 is uncontrollable (PBH)
+    name: 'near-uncontrollable, below rounding (delta = 1e-17)',
+    A: [[0.5, -1.5], [-1.5, 0.5]],
+    B: [[R - R * 1e-17], [R + R * 1e-17]],
+    controllable: false,
+    mode: 2,
+    poles: [[-3, 0], [-4, 0]],
+    Q: [[1, 0], [0, 1]],
+    Rw: [[1]],
+  },
+  {
+    // the same with δ = 1e-3: w'B = −2Rδ ≈ −1.4e-3, far above the rounding of the data
+    name: 'near-uncontrollable, above rounding (delta = 1e-3)',
+    A: [[0.5, -1.5], [-1.5, 0.5]],
+    B: [[R - R * 1e-3], [R + R * 1e-3]],
+    controllable: true,
+    poles: [[-3, 0], [-4, 0]],
+    Q: [[1, 0], [0, 1]],
+    Rw: [[1]],
+  },
+];
+
+for (const c of cases) {
+  test(`analyse, ctrb_rank, place and lqr agree: ${c.name}`, () => {
+    const n = c.A.length;
+    const an = run('analyse', { A: c.A, B: c.B });
+    const rank = run('ctrb_rank', { A: c.A, B: c.B }).rank;
+    assert.equal(an.controllability.rank, c.controllable ? n : n - 1, 'analyse rank');
+    assert.equal(rank, an.controllability.rank, 'ctrb_rank agrees with analyse');
+    if (c.controllable) {
+      assert.deepEqual(an.controllability.uncontrollable, []);
+      assert.equal(an.controllability.stabilisable, true);
+      const pl = run('place', { A: c.A, B: c.B, poles: c.poles });
+      const got = (pl.poles as [number, number][]).map(([re]) => re).sort((a, b) => a - b);
+      const want = c.poles.map(([re]) => re).sort((a, b) => a - b);
+      got.forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1e-8 * Math.abs(want[i]), `place pole ${v} vs ${want[i]}`));
+      const lq = run('lqr', { A: c.A, B: c.B, Q: c.Q, R: c.Rw });
+      assert.ok((lq.poles as [number, number][]).every(([re]) => re < 0), 'lqr closed loop stable');
+    } else {
+      const [z] = an.controllability.uncontrollable;
+      assert.ok(Math.abs(z[0] - c.mode!) <= 1e-12 && z[1] === 0, `analyse names the mode ${c.mode}: ${z}`);
+      assert.equal(an.controllability.stabilisable, false);
+      assert.match(refusal('place', { A: c.A, B: c.B, poles: c.poles }), /not controllable: only 1 of 2 poles.*at 2\.0/);
+      assert.match(refusal('lqr', { A: c.A, B: c.B, Q: c.Q, R: c.Rw }), /not stabilisable: the mode at s = 2 is uncontrollable/);
+    }
+  });
+}
+
+test('obsv_rank and analyse decide observability with the same staircase (dual pair)', () => {
+  // the transpose of the 1e30 companion pair: (A', B') is observable for the same reason
+  const A = [[0, -2e30], [1e30, -3e30]];
+  const C = [[0, 1e30]];
+  assert.equal(run('obsv_rank', { A, C }).rank, 2);
+  assert.equal(run('analyse', { A, C }).observability.rank, 2);
+});
