@@ -54,16 +54,34 @@ export function transpose(M: Mat): Mat {
   return T;
 }
 
-/** C = A*B (i-k-j loop order for row-major locality) */
+/**
+ * C = A*B (i-k-j loop order for row-major locality). Four terms of a row of C a step where
+ * A's four entries are nonzero: each entry's sum is still added term by term, k ascending
+ * (((c + a1 b1) + a2 b2) + ...), and a zero a_ik is still skipped, so the same numbers as one
+ * term at a time.
+ */
 export function mul(A: Mat, B: Mat): Mat {
   if (A.c !== B.r) throw new Error(`mul: ${A.r}x${A.c} times ${B.r}x${B.c}`);
   const C = zeros(A.r, B.c);
   const n = A.r, m = A.c, p = B.c;
   const a = A.d, b = B.d, c = C.d;
   for (let i = 0; i < n; i++) {
-    const ci = i * p;
-    for (let k = 0; k < m; k++) {
-      const aik = a[i * m + k];
+    const ci = i * p, ai = i * m;
+    let k = 0;
+    for (; k + 3 < m; k += 4) {
+      const a1 = a[ai + k], a2 = a[ai + k + 1], a3 = a[ai + k + 2], a4 = a[ai + k + 3];
+      const b1 = k * p, b2 = b1 + p, b3 = b2 + p, b4 = b3 + p;
+      if (a1 !== 0 && a2 !== 0 && a3 !== 0 && a4 !== 0) {
+        for (let j = 0; j < p; j++) c[ci + j] = c[ci + j] + a1 * b[b1 + j] + a2 * b[b2 + j] + a3 * b[b3 + j] + a4 * b[b4 + j];
+      } else {
+        if (a1 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a1 * b[b1 + j];
+        if (a2 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a2 * b[b2 + j];
+        if (a3 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a3 * b[b3 + j];
+        if (a4 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a4 * b[b4 + j];
+      }
+    }
+    for (; k < m; k++) {
+      const aik = a[ai + k];
       if (aik === 0) continue;
       const bk = k * p;
       for (let j = 0; j < p; j++) c[ci + j] += aik * b[bk + j];
