@@ -35,32 +35,21 @@
  * its last checkpoint. Dense embedding runs in the background while lexical search answers;
  * files given to `update` are embedded at once (else the cosine gate would hide them).
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ControlError } from '../errors.js';
 import type { Embedder } from './embedder.js';
 import { calibrateThreshold, dot, IN_DOMAIN_PROBES, OFF_DOMAIN_PROBES, rrf } from './fusion.js';
 import { ingestFile } from './ingest/index.js';
-import { TEMP_NAME, writeAtomicStream } from './atomic.js';
-import { crc32 } from './checksum.js';
 import { LexicalBuilder } from './lexicalBuilder.js';
-import { DEFAULT_LEXICAL, LexicalIndex, loadSnapshot, sameLexical, saveSnapshot, SnapshotError, splitDigitRuns, type LexicalConfig, type SnapshotHeader } from './lexical.js';
-import { acceptsPath, sha256, toPosix, walk, writeAtomic, type FoundFile } from './files.js';
-import type {
-  BuildOptions,
-  BuildSummary,
-  CalibrationResult,
-  BuildTimings,
-  Chunk,
-  ChunkRange,
-  GateInfo,
-  IndexStats,
-  SearchHit,
-  SearchResult,
-} from './types.js';
+import { DEFAULT_LEXICAL, LexicalIndex, loadSnapshot, saveSnapshot, SnapshotError, splitDigitRuns, type LexicalConfig } from './lexical.js';
+import { writeAtomic } from './atomic.js';
+import { acceptsPath, sha256, toPosix, walk, type FoundFile } from './files.js';
+import { ChunkTable, TextReader, type FileRef, type OnDamage } from './store/chunks.js';
+import { encodeShard, readShardHeader, shardIsOf, shardKey, shardPath, SHARD_FILE, snapshotProblem, writeManifestFile, type FileEntry, type Manifest, type ShardHeader } from './store/format.js';
+import { readManifest, removeStaleTemps, tryRemove } from './store/repair.js';
+import type { BuildOptions, BuildSummary, CalibrationResult, BuildTimings, Chunk, GateInfo, IndexStats, SearchHit, SearchResult } from './types.js';
 
-/** 2: binary shards with texts read on demand, NDJSON lexical snapshot (1: JSON shards, all texts in memory) */
-const FORMAT = 2;
 /** files above this are skipped (a PDF of this size is a scan, not a text) */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 const CHECKPOINT_MS = 500;
@@ -79,390 +68,6 @@ const GATE_MISSES = 3;
 /** lexical-only gate: share of the query's terms a passage must contain */
 export const LEXICAL_COVERAGE = 0.5;
 const EMBED_BATCH = 16;
-/** a temp file of a live writer is left alone unless it is older than this (then it is abandoned) */
-const STALE_TEMP_MS = 10 * 60 * 1000;
-
-interface FileEntry {
-  hash: string;
-  size: number;
-  mtimeMs: number;
-  key: string;
-  firstId: number;
-  count: number;
-  source: string;
-  dropped?: Record<string, number>;
-  repaired?: number;
-}
-
-interface Manifest {
-  format: number;
-  root?: string;
-  lexical: LexicalConfig;
-  nextId: number;
-  files: Record<string, FileEntry>;
-  skipped: Record<string, string>;
-  calibration?: Record<string, CalibrationResult>;
-  include?: string[];
-  exclude?: string[];
-  builtAt?: string;
-  /** files that left the index because their stored copy failed a check, until a build re-reads them */
-  reindex?: string[];
-}
-
-interface ShardHeader {
-  v: number;
-  path: string;
-  hash: string;
-  source: string;
-  /** the file's low-value text left out and lines repaired (as in its FileEntry: a lost manifest is rebuilt from the shards) */
-  dropped?: Record<string, number>;
-  repaired?: number;
-  /** len: bytes of the chunk's data (heading line and text), hl: bytes of the heading line (0: none), c: CRC-32 of the data */
-  chunks: { id: string; range: ChunkRange; heading?: string; len: number; hl: number; c: number }[];
-}
-
-/** one indexed file as search sees it (shared by its chunks) */
-interface FileRef {
-  rel: string;
-  key: string;
-  hash: string;
-  source: string;
-  firstId: number;
-  count: number;
-  /** the shard header and its texts' offsets, while cached (see ChunkTable) */
-  cache?: { header: ShardHeader; dataStart: number; offs: number[] };
-}
-
-/** where one chunk's data (heading line + text) sits in its shard, and its checksum */
-interface Span {
-  file: FileRef;
-  /** byte offset of the data in the shard, its byte length, the heading line's length, its CRC-32 */
-  at: number;
-  len: number;
-  hl: number;
-  crc: number;
-}
-
-/** one chunk's metadata, read from its shard header: the text stays in the shard */
-interface ChunkMeta extends Span {
-  id: string;
-  range: ChunkRange;
-  heading?: string;
-}
-
-/** a stored copy of a file that cannot be served: the store drops the file and says why */
-type OnDamage = (file: FileRef, why: string) => void;
-
-/** shard headers kept in memory at once (a search touches at most ~100 files) */
-const HEADER_CACHE = 256;
-
-/**
- * Which file owns each numeric chunk id (one pointer per id): liveness and counts without any
- * per-chunk object. A chunk's metadata comes from its shard header, read on demand and cached
- * for the few files recently looked at.
- */
-class ChunkTable {
-  private owner: (FileRef | undefined)[] = [];
-  /** per id: where its data (heading line + text) sits in its shard, its length, the heading line's length */
-  private pos = new Uint32Array(1024);
-  private len = new Uint32Array(1024);
-  private hl = new Uint32Array(1024);
-  private crc = new Uint32Array(1024);
-  private cached: FileRef[] = [];
-  size = 0;
-
-  constructor(
-    private readonly dir: string,
-    private readonly onDamage: OnDamage,
-  ) {}
-
-  addFile(file: FileRef, header: ShardHeader, dataStart: number): void {
-    const end = file.firstId + file.count;
-    // grown by push, never by a far index: the array keeps fast (non-dictionary) elements
-    while (this.owner.length < file.firstId) this.owner.push(undefined);
-    if (end > this.pos.length) {
-      const grow = (a: Uint32Array) => {
-        const b = new Uint32Array(Math.max(end, a.length * 2));
-        b.set(a);
-        return b;
-      };
-      this.pos = grow(this.pos);
-      this.len = grow(this.len);
-      this.hl = grow(this.hl);
-      this.crc = grow(this.crc);
-    }
-    let at = dataStart;
-    for (let i = 0; i < file.count; i++) {
-      const id = file.firstId + i;
-      if (!this.owner[id]) this.size++;
-      this.owner[id] = file;
-      const c = header.chunks[i];
-      this.pos[id] = at;
-      this.len[id] = c.len;
-      this.hl[id] = c.hl;
-      this.crc[id] = c.c;
-      at += c.len;
-    }
-  }
-
-  /** where the chunk's indexed text (heading line + text) is, without its metadata */
-  span(id: number): Span | undefined {
-    const file = this.owner[id];
-    return file && { file, at: this.pos[id], len: this.len[id], hl: this.hl[id], crc: this.crc[id] };
-  }
-
-  delete(id: number): void {
-    if (this.owner[id]) {
-      this.owner[id] = undefined;
-      this.size--;
-    }
-  }
-
-  has(id: number): boolean {
-    return this.owner[id] !== undefined;
-  }
-
-  private load(file: FileRef): FileRef['cache'] {
-    if (file.cache) return file.cache;
-    const shard = readShardHeader(shardPath(this.dir, file.key));
-    if (!shard.ok || shard.header.hash !== file.hash || shard.header.path !== file.rel || shard.header.chunks.length !== file.count) {
-      // the store decides: damage, gone, or replaced by a newer write (see shardFailed)
-      if (this.owner[file.firstId] === file) this.onDamage(file, shard.ok ? 'its shard no longer matches it' : shard.why);
-      return undefined;
-    }
-    const offs: number[] = [];
-    let at = shard.dataStart;
-    for (const c of shard.header.chunks) {
-      offs.push(at);
-      at += c.len;
-    }
-    file.cache = { header: shard.header, dataStart: shard.dataStart, offs };
-    this.cached.push(file);
-    if (this.cached.length > HEADER_CACHE) this.cached.shift()!.cache = undefined;
-    return file.cache;
-  }
-
-  get(id: number): ChunkMeta | undefined {
-    const file = this.owner[id];
-    if (!file) return undefined;
-    const cache = this.load(file);
-    if (!cache) return undefined;
-    const i = id - file.firstId;
-    const c = cache.header.chunks[i];
-    return { file, id: c.id, range: c.range, ...(c.heading ? { heading: c.heading } : {}), at: cache.offs[i], len: c.len, hl: c.hl, crc: c.c };
-  }
-
-  /** live ids in order */
-  *ids(): Generator<number> {
-    for (let id = 0; id < this.owner.length; id++) if (this.owner[id]) yield id;
-  }
-}
-
-/**
- * 4: a u32 header length, the header's CRC-32 (u32), the header, then each chunk's data
- * (`heading\n` when it has one, then its text: the indexed text is one read) with its CRC-32
- * in the header. 3 (no checksums) is not served: its file is re-read at the next build.
- */
-const SHARD_VERSION = 4;
-const OLD_SHARD_VERSION = 3;
-
-function shardPath(dir: string, key: string): string {
-  return join(dir, 'shards', `${key}.shard`);
-}
-
-/** encode one file's chunks as a shard */
-function encodeShard(
-  path: string,
-  hash: string,
-  source: string,
-  chunks: Chunk[],
-  extra: Pick<ShardHeader, 'dropped' | 'repaired'> = {},
-): { buf: Buffer; header: ShardHeader; dataStart: number } {
-  const heads = chunks.map((c) => (c.heading ? Buffer.from(`${c.heading}\n`, 'utf8') : Buffer.alloc(0)));
-  const texts = chunks.map((c) => Buffer.from(c.text, 'utf8'));
-  const header: ShardHeader = {
-    v: SHARD_VERSION,
-    path,
-    hash,
-    source,
-    ...extra,
-    chunks: chunks.map((c, i) => ({
-      id: c.id,
-      range: c.range,
-      ...(c.heading ? { heading: c.heading } : {}),
-      len: heads[i].length + texts[i].length,
-      hl: heads[i].length,
-      c: crc32(texts[i], crc32(heads[i])),
-    })),
-  };
-  const head = Buffer.from(JSON.stringify(header), 'utf8');
-  const pre = Buffer.allocUnsafe(8);
-  pre.writeUInt32LE(head.length, 0);
-  pre.writeUInt32LE(crc32(head), 4);
-  return { buf: Buffer.concat([pre, head, ...chunks.flatMap((_, i) => [heads[i], texts[i]])]), header, dataStart: 8 + head.length };
-}
-
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const isCount = (x: unknown, min = 0): x is number => Number.isSafeInteger(x) && (x as number) >= min;
-
-type ShardRead = { ok: true; header: ShardHeader; dataStart: number } | { ok: false; kind: 'missing' | 'old' | 'damaged'; why: string };
-
-/**
- * A shard's header and where its texts start, without reading the texts: checked against its
- * CRC-32 and for a layout that adds up (the texts' own CRCs are checked as they are read).
- * 'missing' (no file), 'old' (the layout without checksums) or 'damaged' otherwise.
- */
-function readShardHeader(file: string): ShardRead {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return { ok: false, kind: 'missing', why: 'its shard is missing' };
-  }
-  const damaged = (why: string): ShardRead => ({ ok: false, kind: 'damaged', why: `its shard ${why}` });
-  try {
-    const size = fstatSync(fd).size;
-    if (size < 8) return damaged('is cut short');
-    const pre = Buffer.allocUnsafe(8);
-    readSync(fd, pre, 0, 8, 0);
-    const hlen = pre.readUInt32LE(0);
-    if (8 + hlen > size) {
-      if (4 + hlen <= size) {
-        const hb = Buffer.allocUnsafe(hlen);
-        readSync(fd, hb, 0, hlen, 4);
-        if (isOldShard(hb)) return { ok: false, kind: 'old', why: 'its shard is of the older layout without checksums' };
-      }
-      return damaged('is cut short');
-    }
-    const hb = Buffer.allocUnsafe(hlen);
-    readSync(fd, hb, 0, hlen, 8);
-    if (crc32(hb) !== pre.readUInt32LE(4)) {
-      const old = Buffer.allocUnsafe(Math.min(hlen, size - 4));
-      readSync(fd, old, 0, old.length, 4);
-      if (isOldShard(old)) return { ok: false, kind: 'old', why: 'its shard is of the older layout without checksums' };
-      return damaged('header failed its checksum');
-    }
-    let header: ShardHeader;
-    try {
-      header = JSON.parse(hb.toString('utf8')) as ShardHeader;
-    } catch {
-      return damaged('header is not JSON');
-    }
-    if (!isObject(header) || header.v !== SHARD_VERSION || !Array.isArray(header.chunks)) return damaged('is of an unknown layout');
-    if (typeof header.path !== 'string' || typeof header.hash !== 'string' || typeof header.source !== 'string') return damaged('header is incomplete');
-    let total = 0;
-    for (const c of header.chunks) {
-      if (!isObject(c) || typeof c.id !== 'string' || !isObject(c.range) || !isCount(c.len) || !isCount(c.hl) || c.hl > c.len || !isCount(c.c)) return damaged('header is incomplete');
-      total += c.len;
-    }
-    if (8 + hlen + total !== size) return damaged(`holds ${size - 8 - hlen} bytes of text where its header says ${total}`);
-    return { ok: true, header, dataStart: 8 + hlen };
-  } catch (e) {
-    return damaged(`could not be read (${(e as Error).message})`);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** whether `hb` (the bytes after a u32 length) is the JSON header of a version 3 shard */
-function isOldShard(hb: Buffer): boolean {
-  if (hb[0] !== 0x7b) return false;
-  try {
-    const h = JSON.parse(hb.toString('utf8')) as { v?: unknown };
-    return isObject(h) && h.v === OLD_SHARD_VERSION;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Reads chunk texts from shards, keeping each shard open until close(), or with `max` the
- * `max` most recently read (searches: opening a shard per candidate was most of a query's
- * time). Keyed by the file's registration, not its path: a re-indexed file's new shard is a
- * new registration, so a descriptor of the replaced shard never serves it.
- */
-class TextReader {
-  private fds = new Map<FileRef, number>();
-  constructor(
-    private readonly dir: string,
-    private readonly onDamage: OnDamage,
-    private readonly max = Infinity,
-  ) {}
-
-  /**
-   * The chunk's text, or with `indexed` its indexed text (the heading line and the text);
-   * undefined when its shard cannot be read or the data fails its CRC-32 (never served: the
-   * store is told, and drops the file).
-   */
-  text(m: Span, indexed = false): string | undefined {
-    let fd: number | undefined;
-    try {
-      fd = this.fds.get(m.file);
-      if (fd === undefined) {
-        try {
-          fd = openSync(shardPath(this.dir, m.file.key), 'r');
-        } catch {
-          this.onDamage(m.file, 'its shard is missing');
-          return undefined;
-        }
-        this.fds.set(m.file, fd);
-        if (this.fds.size > this.max) {
-          const [oldest, ofd] = this.fds.entries().next().value as [FileRef, number];
-          this.fds.delete(oldest);
-          closeSync(ofd);
-        }
-      } else if (this.max !== Infinity) {
-        this.fds.delete(m.file); // most recently used last
-        this.fds.set(m.file, fd);
-      }
-      const buf = Buffer.allocUnsafe(m.len);
-      let got = 0;
-      while (got < m.len) {
-        const n = readSync(fd, buf, got, m.len - got, m.at + got);
-        if (n <= 0) break;
-        got += n;
-      }
-      if (got < m.len) {
-        this.forget(m.file);
-        this.onDamage(m.file, 'its shard is cut short');
-        return undefined;
-      }
-      if (crc32(buf) !== m.crc) {
-        this.forget(m.file);
-        this.onDamage(m.file, 'a passage in its shard failed its checksum');
-        return undefined;
-      }
-      return buf.toString('utf8', indexed ? 0 : m.hl);
-    } catch (e) {
-      if (fd !== undefined) this.forget(m.file);
-      this.onDamage(m.file, `its shard could not be read (${(e as Error).message})`);
-      return undefined;
-    }
-  }
-
-  /** close the file's shard (it was dropped) */
-  forget(file: FileRef): void {
-    const fd = this.fds.get(file);
-    if (fd === undefined) return;
-    this.fds.delete(file);
-    try {
-      closeSync(fd);
-    } catch {
-      /* already closed */
-    }
-  }
-
-  close(): void {
-    for (const fd of this.fds.values()) {
-      try {
-        closeSync(fd);
-      } catch {
-        /* already closed */
-      }
-    }
-    this.fds.clear();
-  }
-}
 
 export interface OpenOptions {
   /** an embedder already loaded, or the path of a local ONNX model folder to load */
@@ -487,227 +92,10 @@ export interface SearchOptions {
   threshold?: number;
 }
 
-function shardKey(rel: string): string {
-  return sha256(rel).slice(0, 24);
-}
-
 const yieldNow = () => new Promise<void>((r) => setImmediate(r));
 
 function vectorDirName(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]/g, '_');
-}
-
-/** what a value is, for a message ("null", "a list", "a string") */
-function kindOf(x: unknown): string {
-  if (x === null) return 'null';
-  if (Array.isArray(x)) return 'a list';
-  return typeof x === 'object' ? 'an object' : `a ${typeof x}`;
-}
-
-/**
- * a workspace-relative path as the index writes it (not absolute, no `..` segment): it names
- * a file under the root (anything else a walk can produce is accepted: a false alarm here
- * would repair the index at every open)
- */
-function isRelPath(rel: string): boolean {
-  return rel.length > 0 && !/^\/|\0|(^|\/)\.\.(\/|$)/.test(rel);
-}
-
-const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
-const isFiniteNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-
-function fileEntryProblem(rel: string, f: unknown): string | undefined {
-  const at = `files[${JSON.stringify(rel)}]`;
-  if (!isRelPath(rel)) return `${at} is not a relative path`;
-  if (!isObject(f)) return `${at} is ${kindOf(f)} where an object is expected`;
-  if (typeof f.hash !== 'string' || !/^[0-9a-f]{64}$/.test(f.hash)) return `${at}.hash is not a content hash`;
-  if (!isFiniteNumber(f.size)) return `${at}.size is ${kindOf(f.size)} where a number is expected`;
-  if (!isFiniteNumber(f.mtimeMs)) return `${at}.mtimeMs is ${kindOf(f.mtimeMs)} where a number is expected`;
-  if (f.key !== shardKey(rel)) return `${at}.key is not the file's shard key`;
-  if (!isCount(f.firstId, 1)) return `${at}.firstId is not a whole number >= 1`;
-  if (!isCount(f.count, 1)) return `${at}.count is not a whole number >= 1`;
-  if (typeof f.source !== 'string') return `${at}.source is ${kindOf(f.source)} where a string is expected`;
-  if (f.dropped !== undefined && !(isObject(f.dropped) && Object.values(f.dropped).every((v) => isCount(v)))) return `${at}.dropped is not a table of counts`;
-  if (f.repaired !== undefined && !isCount(f.repaired)) return `${at}.repaired is not a count`;
-  return undefined;
-}
-
-function calibrationProblem(c: unknown): string | undefined {
-  if (c === undefined) return undefined;
-  if (!isObject(c)) return `calibration is ${kindOf(c)} where an object is expected`;
-  for (const [id, r] of Object.entries(c)) {
-    if (
-      !isObject(r) ||
-      !isFiniteNumber(r.threshold) ||
-      !isFiniteNumber(r.inWorst) ||
-      !isFiniteNumber(r.offBest) ||
-      typeof r.separable !== 'boolean' ||
-      !isFiniteNumber(r.accuracy) ||
-      !isCount(r.chunks) ||
-      typeof r.at !== 'string'
-    ) {
-      return `calibration[${JSON.stringify(id)}] is not a calibration`;
-    }
-  }
-  return undefined;
-}
-
-/**
- * Check a parsed manifest's types and invariants (files keyed by path with their shard key,
- * id ranges that do not overlap and lie below nextId, the skipped table, the calibration).
- * The first problem found, or undefined when it can be used as it is. A lexical config of
- * another version is not a problem (the lexical index is re-indexed from the shards).
- */
-function manifestProblem(m: Record<string, unknown>): string | undefined {
-  const lex = m.lexical;
-  if (!isObject(lex) || (lex.tokenize !== 'strict' && lex.tokenize !== 'forward') || (lex.encoder !== undefined && !isCount(lex.encoder, 1))) {
-    return lex === undefined ? '"lexical" is missing' : '"lexical" is not a tokenizer config';
-  }
-  if (!isCount(m.nextId, 1)) return m.nextId === undefined ? '"nextId" is missing' : `"nextId" is ${kindOf(m.nextId)} where a whole number >= 1 is expected`;
-  if (!isObject(m.files)) return m.files === undefined ? '"files" is missing' : `"files" is ${kindOf(m.files)} where an object is expected`;
-  if (!isObject(m.skipped)) return m.skipped === undefined ? '"skipped" is missing' : `"skipped" is ${kindOf(m.skipped)} where an object is expected`;
-  for (const [rel, why] of Object.entries(m.skipped)) if (typeof why !== 'string') return `skipped[${JSON.stringify(rel)}] is ${kindOf(why)} where a string is expected`;
-  const ranges: [number, number, string][] = [];
-  for (const [rel, f] of Object.entries(m.files)) {
-    const p = fileEntryProblem(rel, f);
-    if (p) return p;
-    const e = f as unknown as FileEntry;
-    ranges.push([e.firstId, e.firstId + e.count, rel]);
-  }
-  ranges.sort((a, b) => a[0] - b[0]);
-  for (let i = 1; i < ranges.length; i++) {
-    if (ranges[i][0] < ranges[i - 1][1]) return `the chunk ids of ${ranges[i - 1][2]} and ${ranges[i][2]} overlap`;
-  }
-  if (ranges.length && ranges[ranges.length - 1][1] > (m.nextId as number)) return `"nextId" is below the chunk ids already given out`;
-  const cal = calibrationProblem(m.calibration);
-  if (cal) return cal;
-  for (const k of ['root', 'builtAt'] as const) if (m[k] !== undefined && typeof m[k] !== 'string') return `"${k}" is ${kindOf(m[k])} where a string is expected`;
-  for (const k of ['include', 'exclude'] as const) if (m[k] !== undefined && !isStrings(m[k])) return `"${k}" is not a list of globs`;
-  if (m.reindex !== undefined && !isStrings(m.reindex)) return '"reindex" is not a list of paths';
-  return undefined;
-}
-
-/**
- * A manifest rebuilt from the shards on disk (the manifest was lost or damaged): every shard
- * that checks out names its file, hash, source and chunks; ids are given in path order (as a
- * clean build gives them). What of `salvage` (the damaged manifest) is well-typed is kept:
- * the folder, globs, build time, calibration, skipped files, and a file's size and mtime
- * when its entry agrees with its shard (else the next build re-hashes the file: a content
- * hash that matches is not re-read). Returns the manifest and the shards it could not use
- * (damaged, or of the older layout: removed; their files are re-read by the next build).
- */
-function manifestFromShards(dir: string, config: LexicalConfig, salvage: Record<string, unknown> = {}): { manifest: Manifest; unusable: string[] } {
-  const found: { rel: string; header: ShardHeader }[] = [];
-  const unusable: string[] = [];
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(dir, 'shards'));
-  } catch {
-    /* no shards */
-  }
-  for (const name of names) {
-    const m = /^([0-9a-f]{24})\.shard$/.exec(name);
-    if (!m) continue;
-    const r = readShardHeader(join(dir, 'shards', name));
-    if (!r.ok || r.header.chunks.length === 0 || !isRelPath(r.header.path) || shardKey(r.header.path) !== m[1]) {
-      unusable.push(`shards/${name}`);
-      tryRemove(join(dir, 'shards', name));
-      continue;
-    }
-    found.push({ rel: r.header.path, header: r.header });
-  }
-  found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  const oldFiles = isObject(salvage.files) ? salvage.files : {};
-  const files: Record<string, FileEntry> = {};
-  let nextId = 1;
-  for (const { rel, header } of found) {
-    const old = oldFiles[rel];
-    const keep = !fileEntryProblem(rel, old) && (old as unknown as FileEntry).hash === header.hash && (old as unknown as FileEntry).count === header.chunks.length;
-    files[rel] = {
-      hash: header.hash,
-      size: keep ? (old as unknown as FileEntry).size : -1,
-      mtimeMs: keep ? (old as unknown as FileEntry).mtimeMs : -1,
-      key: shardKey(rel),
-      firstId: nextId,
-      count: header.chunks.length,
-      source: header.source,
-      ...(isObject(header.dropped) ? { dropped: header.dropped } : {}),
-      ...(isCount(header.repaired) ? { repaired: header.repaired } : {}),
-    };
-    nextId += header.chunks.length;
-  }
-  const skipped: Record<string, string> = {};
-  if (isObject(salvage.skipped)) for (const [rel, why] of Object.entries(salvage.skipped)) if (typeof why === 'string' && !files[rel]) skipped[rel] = why;
-  const manifest: Manifest = { format: FORMAT, lexical: config, nextId, files, skipped };
-  if (typeof salvage.root === 'string') manifest.root = salvage.root;
-  if (typeof salvage.builtAt === 'string') manifest.builtAt = salvage.builtAt;
-  if (isStrings(salvage.include)) manifest.include = salvage.include;
-  if (isStrings(salvage.exclude)) manifest.exclude = salvage.exclude;
-  if (isObject(salvage.calibration) && !calibrationProblem(salvage.calibration)) manifest.calibration = salvage.calibration as Record<string, CalibrationResult>;
-  if (isStrings(salvage.reindex)) manifest.reindex = salvage.reindex;
-  return { manifest, unusable };
-}
-
-/** remove a file of the index if it can be (a read-only folder keeps it: the checks find it again, nothing is served from it) */
-function tryRemove(path: string): void {
-  try {
-    rmSync(path, { force: true });
-  } catch {
-    /* not removable here */
-  }
-}
-
-/** whether a process with this id is running (a writer whose temp files are still its own) */
-function running(pid: number): boolean {
-  if (pid === process.pid) return true;
-  if (!(pid > 0)) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Remove the temp files of atomic writes (`<name>.tmp-<pid>-<n>`) in the index folder, its
- * shards and vectors, older than `before` (the open): a writer killed between writing and
- * renaming leaves one. A running writer's are left alone unless older than STALE_TEMP_MS.
- */
-function removeStaleTemps(dir: string, before: number): number {
-  let removed = 0;
-  const sweep = (d: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(d);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const m = TEMP_NAME.exec(name);
-      if (!m) continue;
-      const p = join(d, name);
-      try {
-        const st = statSync(p);
-        if (!st.isFile() || st.mtimeMs >= before) continue;
-        if (running(Number(m[1])) && before - st.mtimeMs < STALE_TEMP_MS) continue;
-        unlinkSync(p);
-        removed++;
-      } catch {
-        /* gone meanwhile, or not ours to remove */
-      }
-    }
-  };
-  sweep(dir);
-  sweep(join(dir, 'shards'));
-  let models: string[] = [];
-  try {
-    models = readdirSync(join(dir, 'vectors'));
-  } catch {
-    /* no vectors */
-  }
-  for (const v of models) sweep(join(dir, 'vectors', v));
-  return removed;
 }
 
 export class IndexStore {
@@ -775,73 +163,15 @@ export class IndexStore {
     mkdirSync(join(dir, 'shards'), { recursive: true });
     removeStaleTemps(dir, openedAt);
     const config: LexicalConfig = { ...DEFAULT_LEXICAL, ...opts.lexical };
-    const said: string[] = [];
-    const mpath = join(dir, 'manifest.json');
-    let raw: unknown;
-    let problem: string | undefined;
-    if (existsSync(mpath)) {
-      try {
-        raw = JSON.parse(readFileSync(mpath, 'utf8'));
-        if (!isObject(raw)) problem = `it is ${kindOf(raw)}, not a manifest`;
-      } catch (e) {
-        problem = (e as NodeJS.ErrnoException).code ? `it could not be read (${(e as Error).message})` : 'it is not valid JSON';
-      }
-    }
-    let m: Manifest | undefined;
-    /** the manifest's ids are new (rebuilt from the shards): the snapshot on disk does not fit them */
-    let freshLexical = false;
-    let repaired = false;
-    let lost: string[] = [];
-    if (isObject(raw) && isCount(raw.format, 1) && raw.format < FORMAT) {
-      // an older layout: start afresh rather than misread it; vectors stay (each file is
-      // checked against its content hash and reused when it matches). Any other format that
-      // is not this one (0, -1, 1.5, 1e308: damage, or a newer layout) is ill-typed below and
-      // rebuilt from the shards: a shard this version cannot check is dropped, never misread
-      rmSync(join(dir, 'shards'), { recursive: true, force: true });
-      mkdirSync(join(dir, 'shards'), { recursive: true });
-      for (const f of ['lexical.json', 'lexical.ndjson']) rmSync(join(dir, f), { force: true });
-      m = { format: FORMAT, lexical: config, nextId: 1, files: {}, skipped: {} };
-    } else if (isObject(raw) && !problem) {
-      problem =
-        raw.format === undefined
-          ? '"format" is missing'
-          : typeof raw.format !== 'number'
-            ? `"format" is ${kindOf(raw.format)}`
-            : raw.format !== FORMAT
-              ? `"format" is ${raw.format}, not a layout this version knows`
-              : manifestProblem(raw);
-      if (!problem) {
-        m = raw as unknown as Manifest;
-        // another tokenizer or encoder version: the files stay, the lexical index is re-indexed from the shards
-        if (!sameLexical(m.lexical, config)) {
-          m.lexical = config;
-          repaired = true;
-        }
-      }
-    }
-    if (!m) {
-      // no manifest, or a damaged one: rebuilt from the shards (a build killed before its
-      // first checkpoint leaves shards and no manifest; that is not damage, and not said)
-      const { manifest, unusable } = manifestFromShards(dir, config, isObject(raw) ? raw : {});
-      m = manifest;
-      lost = unusable;
-      freshLexical = true;
-      const n = Object.keys(m.files).length;
-      const recheck = Object.values(m.files).filter((f) => f.size < 0).length;
-      if (problem) {
-        said.push(
-          `the index manifest was damaged (${problem}): rebuilt from the shards on disk (${n} file${n === 1 ? '' : 's'}${unusable.length ? `, ${unusable.length} unusable shard${unusable.length === 1 ? '' : 's'} left out` : ''})` +
-            (recheck ? `; the next build re-checks ${recheck === n ? 'every file' : `${recheck} of them`} against its content hash` : ''),
-        );
-        repaired = true;
-      }
-    }
+    const opened = readManifest(dir, config);
+    const m = opened.manifest;
+    let repaired = opened.repaired;
     const store = new IndexStore(dir, m, new LexicalIndex(config), opts.onWarning);
-    for (const w of said) store.warn(w);
+    if (opened.said) store.warn(opened.said);
     for (const r of m.reindex ?? []) store.reindex.add(r); // found by an earlier session, not re-read yet
-    for (const u of lost) store.reindex.add(u); // files unknown (their shards unreadable): the next build finds them
+    for (const u of opened.unusable) store.reindex.add(u); // files unknown (their shards unreadable): the next build finds them
     if (store.loadChunks()) repaired = true;
-    const { missing, fromDisk } = store.loadLexical(false, freshLexical);
+    const { missing, fromDisk } = store.loadLexical(false, opened.freshLexical);
     await store.addMissing(missing, fromDisk);
     if (repaired) {
       try {
@@ -884,7 +214,7 @@ export class IndexStore {
     let changed = false;
     for (const [rel, f] of Object.entries(this.manifest.files).sort((a, b) => a[1].firstId - b[1].firstId)) {
       const shard = readShardHeader(shardPath(this.dir, f.key));
-      if (!shard.ok || shard.header.hash !== f.hash || shard.header.path !== rel || shard.header.chunks.length !== f.count) {
+      if (!shard.ok || !shardIsOf(shard.header, rel, f.hash, f.count)) {
         delete this.manifest.files[rel];
         if (!shard.ok && shard.kind === 'damaged') damaged.push(`${rel} (${shard.why})`);
         if (!shard.ok && shard.kind === 'old') old++;
@@ -924,7 +254,7 @@ export class IndexStore {
     const f = this.manifest.files[file.rel];
     if (!f || f.key !== file.key || f.firstId !== file.firstId) return; // already dropped or replaced here
     const now = readShardHeader(shardPath(this.dir, file.key));
-    if (now.ok && (now.header.hash !== file.hash || now.header.path !== file.rel || now.header.chunks.length !== file.count)) return;
+    if (now.ok && !shardIsOf(now.header, file.rel, file.hash, file.count)) return;
     if (!now.ok && now.kind === 'old') return;
     const gone = !now.ok && now.kind === 'missing';
     this.searchReader.forget(file);
@@ -967,7 +297,7 @@ export class IndexStore {
     else if (existsSync(file)) {
       try {
         const { index, head } = loadSnapshot(file, cfg);
-        const bad = this.snapshotDisagrees(index, head);
+        const bad = snapshotProblem(this.manifest, index, head);
         if (bad) throw new SnapshotError(bad, true);
         this.lexical = index;
         have = head.ranges;
@@ -991,33 +321,6 @@ export class IndexStore {
     if (!addMissing) return { missing, fromDisk };
     for (const f of missing) this.addLexicalFromShard(f);
     return { missing: [], fromDisk };
-  }
-
-  /**
-   * Why a snapshot that loaded does not fit the manifest, or undefined when it does: its
-   * ranges must be well-formed and not overlap, no id it holds may lie beyond the ids the
-   * manifest gave out, and the ids of files it does not list (added since) must not be in it
-   * (re-adding them would merge two texts under one id).
-   */
-  private snapshotDisagrees(index: LexicalIndex, head: SnapshotHeader): string | undefined {
-    const nextId = this.manifest.nextId;
-    const spans: [number, number, string][] = [];
-    for (const [rel, r] of Object.entries(head.ranges)) {
-      if (!Array.isArray(r) || r.length !== 2 || !isCount(r[0], 1) || !isCount(r[1], 1)) return `the range of ${rel} in its header is not an id range`;
-      spans.push([r[0], r[0] + r[1], rel]);
-    }
-    spans.sort((a, b) => a[0] - b[0]);
-    for (let i = 1; i < spans.length; i++) if (spans[i][0] < spans[i - 1][1]) return `the id ranges of ${spans[i - 1][2]} and ${spans[i][2]} overlap in its header`;
-    if (spans.length && spans[spans.length - 1][1] > nextId) return 'its header lists chunk ids the manifest has not given out';
-    const census = index.census();
-    if (census && census.ids > 0 && census.maxId >= nextId) return 'it holds chunk ids the manifest has not given out';
-    if (census && census.ids > head.size) return `it holds ${census.ids} chunks where its header says ${head.size}`;
-    for (const [rel, f] of Object.entries(this.manifest.files)) {
-      const r = head.ranges[rel];
-      if (r && r[0] === f.firstId && r[1] === f.count) continue;
-      for (let id = f.firstId; id < f.firstId + f.count; id++) if (index.has(id)) return `it holds chunks of ${rel} its header does not list`;
-    }
-    return undefined;
   }
 
   /**
@@ -1315,26 +618,7 @@ export class IndexStore {
     const t = performance.now();
     if (this.reindex.size) this.manifest.reindex = [...this.reindex];
     else delete this.manifest.reindex;
-    // the same JSON as JSON.stringify(manifest), written in pieces of ~200 files: at 10k files
-    // one string would be ~1.5 MB, allocated straight into V8's large-object space at every
-    // checkpoint and left there as garbage until a full GC (it raised the RSS after a build)
-    const { files, ...rest } = this.manifest;
-    const head = JSON.stringify(rest);
-    writeAtomicStream(join(this.dir, 'manifest.json'), (write) => {
-      write(`${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"files":{`);
-      let piece = '';
-      let n = 0;
-      let first = true;
-      for (const rel in files) {
-        piece += `${first ? '' : ','}${JSON.stringify(rel)}:${JSON.stringify(files[rel])}`;
-        first = false;
-        if (++n % 200 === 0) {
-          write(piece);
-          piece = '';
-        }
-      }
-      write(`${piece}}}`);
-    });
+    writeManifestFile(this.dir, this.manifest);
     this.lastManifestMs = performance.now() - t;
     if (this.timings) this.timings.checkpointMs += this.lastManifestMs;
   }
@@ -1922,7 +1206,7 @@ export class IndexStore {
   static exists(dir: string): boolean {
     if (existsSync(join(dir, 'manifest.json'))) return true;
     try {
-      return readdirSync(join(dir, 'shards')).some((name) => /^[0-9a-f]{24}\.shard$/.test(name));
+      return readdirSync(join(dir, 'shards')).some((name) => SHARD_FILE.test(name));
     } catch {
       return false;
     }
