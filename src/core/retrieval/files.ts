@@ -1,6 +1,6 @@
 /**
- * File-system helpers for the index: atomic writes, hashing, and the walk that finds the
- * files to index (supported types, .gitignore honoured, include/exclude globs).
+ * File-system helpers for the index: hashing, and the walk that finds the files to index
+ * (supported types, .gitignore honoured, include/exclude globs). Atomic writes: atomic.ts.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
@@ -8,17 +8,6 @@ import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { minimatch } from 'minimatch';
 import { isSupported } from './ingest/index.js';
-
-export { writeAtomic } from './atomic.js';
-
-export function readJsonFile<T>(path: string): T | undefined {
-  if (!existsSync(path)) return undefined;
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
-  } catch {
-    return undefined; // a torn or foreign file: treated as absent (the index rebuilds what it needs)
-  }
-}
 
 export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
