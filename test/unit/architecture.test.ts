@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -22,6 +22,34 @@ test('src/core never imports vscode', () => {
 test('src/core does not reach into the editor adapter', () => {
   const offenders = files('src/core').filter((f) => /from\s+['"][./]*\/vscode\//.test(readFileSync(f, 'utf8')));
   assert.deepEqual(offenders, []);
+});
+
+test('the retrieval modules (the index store\'s among them) import each other without a cycle', () => {
+  // the store is split by concern behind the IndexStore facade (retrieval/store.ts, store/*.ts):
+  // a module that reaches back up (format.ts importing state.ts, a store module importing the
+  // facade) would merge two concerns again. Type-only imports count: they are the same coupling.
+  const mods = files('src/core/retrieval');
+  const imports = new Map(
+    mods.map((m) => [
+      m,
+      [...readFileSync(m, 'utf8').matchAll(/(?:\bfrom|\bimport\(?)\s*['"](\.[^'"]+)['"]/g)]
+        .map((x) => normalize(join(dirname(m), x[1].replace(/\.js$/, '.ts'))))
+        .filter((d) => mods.includes(d)),
+    ]),
+  );
+  assert.ok(imports.get(join('src/core/retrieval/store.ts'))!.some((d) => d.includes(join('store', 'state.ts'))), 'the facade composes the store modules');
+  const cycles: string[] = [];
+  const mark = new Map<string, 'open' | 'done'>();
+  const visit = (m: string, path: string[]) => {
+    mark.set(m, 'open');
+    for (const d of imports.get(m)!) {
+      if (mark.get(d) === 'open') cycles.push([...path.slice(path.indexOf(d)), d].join(' -> '));
+      else if (!mark.has(d)) visit(d, [...path, d]);
+    }
+    mark.set(m, 'done');
+  };
+  for (const m of mods) if (!mark.has(m)) visit(m, [m]);
+  assert.deepEqual(cycles, []);
 });
 
 test('every tool is declared once with an object schema and a description', async () => {
