@@ -116,3 +116,19 @@ test('obsv_rank and analyse decide observability with the same staircase (dual p
   assert.equal(run('obsv_rank', { A, C }).rank, 2);
   assert.equal(run('analyse', { A, C }).observability.rank, 2);
 });
+
+test('the verified call path agrees: the verifier decides the rank on its own scaled Krylov matrix, and passes every case', async () => {
+  const { callTool } = await import('../../src/core/tools/runner.js');
+  for (const c of cases) {
+    const want = c.controllable ? c.A.length : c.A.length - 1;
+    const ct = await callTool('ctrb_rank', { A: c.A, B: c.B });
+    assert.equal(ct.result.rank, want, `${c.name}: ctrb_rank`);
+    assert.equal(ct.verification?.ok, true, `${c.name}: ${JSON.stringify(ct.verification)}`);
+    const an = await callTool('analyse', { A: c.A, B: c.B });
+    assert.equal(an.result.controllability.rank, want, `${c.name}: analyse`);
+    // the dual pair (A', B') is observable exactly when (A, B) is controllable
+    const At = c.A.map((_, i) => c.A.map((r) => r[i]));
+    const ob = await callTool('obsv_rank', { A: At, C: [c.B.map((r) => r[0])] });
+    assert.equal(ob.result.rank, want, `${c.name}: obsv_rank of the dual`);
+  }
+});

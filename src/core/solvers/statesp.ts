@@ -142,8 +142,8 @@ export const tools = [
     },
     title: 'Controllability matrix and rank',
     description:
-      'Controllability matrix [B, AB, ..., A^(n-1)B] of (A, B) and its numerical rank (SVD, tolerance ' +
-      'max(size)*eps*sigma_1). Rank n means (A, B) is controllable.',
+      'Controllability matrix [B, AB, ..., A^(n-1)B] of (A, B) and the rank of (A, B), decided by an orthogonal ' +
+      'controllability staircase (SLICOT AB01OD style, tolerance n^2*eps*max(|A|, |B|)). Rank n means (A, B) is controllable.',
     parameters: {
       type: 'object',
       properties: { A: matrix('state matrix A (n x n)'), B: matrix('input matrix B (n x m)') },
@@ -163,7 +163,7 @@ export const tools = [
       refuseOverflow(M, 'controllability', 'A^k·B', B[0].length);
       return { rank: ctrbRank(Am, Bm), matrix: toRows(M) };
     },
-    intro: '**Controllability**: rank of [B, AB, …, Aⁿ⁻¹B] (numerical rank by SVD).',
+    intro: '**Controllability**: rank of [B, AB, …, Aⁿ⁻¹B], decided by an orthogonal staircase of (A, B) (not an SVD of that matrix, whose columns grow like ‖A‖ᵏ).',
     render: rankRenderer('ctrb_rank'),
     code: GENERATORS.ctrb_rank,
     model: { none: 'inside analyse' },
@@ -178,8 +178,8 @@ export const tools = [
     },
     title: 'Observability matrix and rank',
     description:
-      'Observability matrix [C; CA; ...; CA^(n-1)] of (A, C) and its numerical rank (SVD, tolerance ' +
-      'max(size)*eps*sigma_1). Rank n means (A, C) is observable.',
+      'Observability matrix [C; CA; ...; CA^(n-1)] of (A, C) and the rank of (A, C), decided by the staircase of ' +
+      "the dual pair (A', C') (tolerance n^2*eps*max(|A|, |C|)). Rank n means (A, C) is observable.",
     parameters: {
       type: 'object',
       properties: { A: matrix('state matrix A (n x n)'), C: matrix('output matrix C (p x n)') },
@@ -199,7 +199,7 @@ export const tools = [
       refuseOverflow(M, 'observability', 'C·A^k', C.length);
       return { rank: obsvRank(Am, Cm), matrix: toRows(M) };
     },
-    intro: '**Observability**: rank of [C; CA; …; CAⁿ⁻¹] (numerical rank by SVD).',
+    intro: '**Observability**: rank of [C; CA; …; CAⁿ⁻¹], decided by an orthogonal staircase of the dual pair (Aᵀ, Cᵀ).',
     render: rankRenderer('obsv_rank'),
     code: GENERATORS.obsv_rank,
     model: { none: 'inside analyse' },

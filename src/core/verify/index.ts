@@ -9,7 +9,7 @@ import { Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import { verifySystem } from './systems.js';
 import type { ToolName } from '../tools/table.js';
-import { froNorm, ldexp, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
+import { balancing, froNorm, ldexp, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
 export interface Check {
   /** short name: "Riccati residual", "closed loop stable" */
@@ -257,6 +257,26 @@ function rankCheck(matrix: unknown, reported: unknown): Check[] {
 }
 
 /**
+ * [B, AB, …, Aⁿ⁻¹B] (or, dual, [C; CA; …; CAⁿ⁻¹]) for the rank decision, built on a scaled
+ * pair with the same rank: A balanced by powers of 2 (D⁻¹AD, B → D⁻¹B, C → CD) and divided
+ * by a power of 2 near its norm (the columns A^kB then shrink or grow by O(1) per power, not
+ * by ‖A‖: a companion pair scaled by 1e30 has det[B, AB] ≠ 0 but an SVD of the raw matrix
+ * calls it rank 1), B or C divided by a power of 2 near its norm. Every scaling is exact.
+ */
+function scaledKrylov(A: Matrix, BC: Matrix, dual: boolean): Matrix {
+  const n = A.length;
+  const { A: Ab, d } = balancing(A);
+  const ka = scaleExponent(Ab);
+  const As = scaled(Ab, -ka);
+  const X0 = dual ? BC.map((r) => r.map((v, j) => v * d[j])) : BC.map((r, i) => r.map((v) => v / d[i]));
+  const Xs = scaled(X0, -scaleExponent(X0));
+  const a = mat(As);
+  const blocks: M[] = [mat(Xs)];
+  for (let i = 1; i < n; i++) blocks.push(dual ? blocks[i - 1].mmul(a) : a.mmul(blocks[i - 1]));
+  return dual ? blocks.flatMap((b) => b.to2DArray()) : As.map((_, i) => blocks.flatMap((b) => b.getRow(i)));
+}
+
+/**
  * ctrb_rank / obsv_rank: the Krylov matrix rebuilt here from A and B (or A and C), never taken
  * from the solver, compared with the one reported; then its rank by an independent SVD.
  */
@@ -276,7 +296,7 @@ function krylovChecks(args: Record<string, any>, result: Record<string, any>, to
   const what = ctrb ? '[B, AB, …, Aⁿ⁻¹B]' : '[C; CA; …; CAⁿ⁻¹]';
   return [
     { name: 'matrix', ok: diff <= 1e-12, value: diff, detail: same ? `the reported matrix equals ${what} rebuilt from the arguments (${sci(diff)})` : `the reported matrix does not have the shape of ${what}` },
-    ...rankCheck(n ? built : [], result.rank),
+    ...rankCheck(n ? scaledKrylov(A, ctrb ? args.B : args.C, !ctrb) : [], result.rank),
   ];
 }
 
@@ -354,19 +374,12 @@ function analysisChecks(args: Record<string, any>, result: Record<string, any>):
       }
     return checks;
   }
-  const a = mat(args.A);
   if (args.B && result.controllability) {
-    const blocks: M[] = [mat(args.B)];
-    for (let i = 1; i < n; i++) blocks.push(a.mmul(blocks[i - 1]));
-    const C = blocks.reduce((acc, b) => new M(acc.to2DArray().map((r, i) => [...r, ...b.getRow(i)])));
-    const [rk] = rankCheck(C.to2DArray(), result.controllability.rank);
+    const [rk] = rankCheck(scaledKrylov(args.A, args.B, false), result.controllability.rank);
     checks.push({ ...rk, name: 'controllability rank', detail: `controllability ${rk.detail}` });
   }
   if (args.C && result.observability) {
-    const blocks: M[] = [mat(args.C)];
-    for (let i = 1; i < n; i++) blocks.push(blocks[i - 1].mmul(a));
-    const O = new M(blocks.flatMap((b) => b.to2DArray()));
-    const [rk] = rankCheck(O.to2DArray(), result.observability.rank);
+    const [rk] = rankCheck(scaledKrylov(args.A, args.C, true), result.observability.rank);
     checks.push({ ...rk, name: 'observability rank', detail: `observability ${rk.detail}` });
   }
   return checks;

@@ -82,8 +82,14 @@ export function scaled(A: Matrix, k: number): Matrix {
  * so the eigensolver's backward error ε‖D⁻¹AD‖ is far smaller than ε‖A‖ for badly scaled A.
  */
 export function balanced(A: Matrix): Matrix {
+  return balancing(A).A;
+}
+
+/** balanced(A) with its scaling: A_bal = D⁻¹AD, D = diag(d) (powers of 2) */
+export function balancing(A: Matrix): { A: Matrix; d: number[] } {
   const n = A.length;
   const B = A.map((r) => r.slice());
+  const d = new Array<number>(n).fill(1);
   for (let sweep = 0; sweep < 100; sweep++) {
     let done = true;
     for (let i = 0; i < n; i++) {
@@ -111,11 +117,12 @@ export function balanced(A: Matrix): Matrix {
         done = false;
         for (let j = 0; j < n; j++) B[i][j] /= f;
         for (let j = 0; j < n; j++) B[j][i] *= f;
+        d[i] *= f;
       }
     }
     if (done) break;
   }
-  return B;
+  return { A: B, d };
 }
 
 /** thrown by the verifier's own kernels when they give up; verify() turns it into a failed check */
