@@ -138,6 +138,34 @@ export function scale(A: Mat, s: number): Mat {
   return C;
 }
 
+/**
+ * The power of 2 that brings the largest |entry| of M near 1, when that entry is outside
+ * [2^-100, 2^100]; otherwise 0 (no scaling: every result bit-identical to the unscaled run).
+ * Iterations that square entries (QR shifts and rotations, Schur-form solves) overflow near
+ * 1e200 and underflow near 1e-200; a power-of-2 scaling is exact.
+ */
+export function pow2Exponent(M: Mat): number {
+  let mx = 0;
+  for (const v of M.d) mx = Math.max(mx, Math.abs(v));
+  if (!(mx > 0) || !Number.isFinite(mx)) return 0;
+  const k = Math.round(Math.log2(mx));
+  return Math.abs(k) > 100 ? k : 0;
+}
+
+/** d·2^k in place, with 2^k in two factors (2^±1023 is the edge of the range) */
+export function scalePow2InPlace(d: Float64Array, k: number): void {
+  const k1 = Math.trunc(k / 2), k2 = k - k1;
+  const f1 = 2 ** k1, f2 = 2 ** k2;
+  for (let i = 0; i < d.length; i++) d[i] = d[i] * f1 * f2;
+}
+
+/** M·2^k, a new matrix (see scalePow2InPlace) */
+export function scalePow2(M: Mat, k: number): Mat {
+  const out = clone(M);
+  scalePow2InPlace(out.d, k);
+  return out;
+}
+
 /** in place (A + A')/2 */
 export function symmetrize(A: Mat): Mat {
   const n = A.r, d = A.d;

@@ -10,7 +10,7 @@
  * Ahues-Tisseur deflation test and exceptional shifts), dlanv2 (standardised 2x2 blocks),
  * and dtrexc/dlaexc-style swaps (via a small Sylvester solve) for reordering.
  */
-import { type Mat, clone, eye, zeros, EPS, SAFMIN, reflectLeft, reflectRight } from './dense.js';
+import { type Mat, clone, eye, zeros, EPS, SAFMIN, reflectLeft, reflectRight, pow2Exponent, scalePow2InPlace } from './dense.js';
 import { balance } from './balance.js';
 import type { Complex } from '../types.js';
 import { ControlError } from '../errors.js';
@@ -433,53 +433,30 @@ export interface RealSchur {
   wi: Float64Array;
 }
 
-/**
- * The power of 2 that brings the largest |entry| of A near 1, when that entry is outside
- * [2^-100, 2^100]; otherwise 0 (no scaling: every result bit-identical to the unscaled run).
- * The QR iteration squares entries (shifts, rotations): with entries near 1e200 they
- * overflowed to NaN and the iteration never converged, near 1e-200 they underflowed to 0 and
- * the eigenvalues came out wrong. A power-of-2 scaling is exact and scales T and the
- * eigenvalues exactly, and leaves Z unchanged.
- */
-function safeScaleExponent(A: Mat): number {
-  let mx = 0;
-  for (const v of A.d) mx = Math.max(mx, Math.abs(v));
-  if (!(mx > 0) || !Number.isFinite(mx)) return 0;
-  const k = Math.round(Math.log2(mx));
-  return Math.abs(k) > 100 ? k : 0;
-}
-
-function scaleByPow2(d: Float64Array, k: number): void {
-  // 2^k in two factors: 2^±1023 is the edge of the range
-  const k1 = Math.trunc(k / 2), k2 = k - k1;
-  const f1 = 2 ** k1, f2 = 2 ** k2;
-  for (let i = 0; i < d.length; i++) d[i] = d[i] * f1 * f2;
-}
-
 /** real Schur form A = Z T Z' (no balancing: Z stays orthogonal) */
 export function realSchur(A: Mat): RealSchur {
-  const k = safeScaleExponent(A);
+  const k = pow2Exponent(A);
   const T = clone(A);
-  if (k) scaleByPow2(T.d, -k);
+  if (k) scalePow2InPlace(T.d, -k);
   const Z = eye(A.r);
   hessenbergInPlace(T, Z);
   const { wr, wi } = hqrInPlace(T, Z);
-  if (k) for (const d of [T.d, wr, wi]) scaleByPow2(d, k);
+  if (k) for (const d of [T.d, wr, wi]) scalePow2InPlace(d, k);
   return { T, Z, wr, wi };
 }
 
 /** eigenvalues of a real square matrix (balanced Hessenberg QR), unsorted */
 export function eigvalsRaw(A: Mat, doBalance = true): { wr: Float64Array; wi: Float64Array } {
-  const k = safeScaleExponent(A);
+  const k = pow2Exponent(A);
   let As = A;
   if (k) {
     As = clone(A);
-    scaleByPow2(As.d, -k);
+    scalePow2InPlace(As.d, -k);
   }
   const H = doBalance ? balance(As).B : clone(As);
   hessenbergInPlace(H);
   const ev = hqrInPlace(H, undefined, false);
-  if (k) for (const d of [ev.wr, ev.wi]) scaleByPow2(d, k);
+  if (k) for (const d of [ev.wr, ev.wi]) scalePow2InPlace(d, k);
   return ev;
 }
 

@@ -14,7 +14,7 @@ import type { Matrix } from '../types.js';
 import { matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare, fmtSize } from '../tools/args.js';
 import { ControlError } from '../errors.js';
-import { type Mat, fromRows, toRows, mul, mulTN, mulNT, normF, scale, symmetrize, transpose, zeros, EPS } from '../linalg/dense.js';
+import { type Mat, pow2Exponent, scalePow2, fromRows, toRows, mul, mulTN, mulNT, normF, scale, symmetrize, transpose, zeros, EPS } from '../linalg/dense.js';
 import { realSchur, schurEigenvalues, solveCompletePivot } from '../linalg/schur.js';
 import { balance } from '../linalg/balance.js';
 
@@ -157,24 +157,6 @@ export function lyapunovMat(A: Mat, Q: Mat, discrete: boolean): Mat {
     return X;
   }
   return lyapunovCore(A, Q, discrete);
-}
-
-/** k with 2^k near the largest |entry|, when that is outside [2^-100, 2^100]; else 0 */
-function pow2Exponent(M: Mat): number {
-  let mx = 0;
-  for (const v of M.d) mx = Math.max(mx, Math.abs(v));
-  if (!(mx > 0) || !Number.isFinite(mx)) return 0;
-  const k = Math.round(Math.log2(mx));
-  return Math.abs(k) > 100 ? k : 0;
-}
-
-/** M·2^k, with 2^k in two factors (2^±1023 is the edge of the range) */
-function scalePow2(M: Mat, k: number): Mat {
-  const k1 = Math.trunc(k / 2);
-  const f1 = 2 ** k1, f2 = 2 ** (k - k1);
-  const out = zeros(M.r, M.c);
-  for (let i = 0; i < M.d.length; i++) out.d[i] = M.d[i] * f1 * f2;
-  return out;
 }
 
 function lyapunovCore(A: Mat, Q: Mat, discrete: boolean): Mat {
