@@ -79,3 +79,23 @@ test('the numerical kernel (src/core/linalg) imports nothing from the solvers or
   const offenders = linalg.flatMap((f) => outside(f).map((p) => `${f} imports ${p}`));
   assert.deepEqual(offenders, []);
 });
+
+/** every module a source file names: static and type-only imports, re-exports, import(), require() */
+function anyImportsOf(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]);
+}
+
+test('the inspection types (src/core/inspection.ts) import nothing, and no subsystem inspection imports the Doctor', () => {
+  // every subsystem imports inspection.ts for DoctorCheck and fixFor, and the Doctor imports every
+  // subsystem's inspection: one import in inspection.ts, or one of doctor.ts in an inspection,
+  // could close a cycle. Type-only imports count (the same coupling).
+  const specimen = "import type { EngineConfig } from './engines/index.js';\nexport { x } from \"node:fs\";\nconst m = await import('./doctor.js');";
+  assert.deepEqual(anyImportsOf(specimen), ['./engines/index.js', 'node:fs', './doctor.js']);
+  assert.deepEqual(anyImportsOf(readFileSync('src/core/inspection.ts', 'utf8')), []);
+  const inspections = ['src/core/tools/selfTest.ts', 'src/core/engines/inspect.ts', 'src/core/retrieval/inspect.ts'];
+  for (const f of inspections) {
+    const deps = importsOf(f);
+    assert.ok(deps.includes('src/core/inspection.js'), `${f} returns the DoctorCheck of inspection.ts`);
+    assert.ok(!deps.includes('src/core/doctor.js'), `${f} imports the Doctor`);
+  }
+});
