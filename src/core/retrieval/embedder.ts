@@ -100,15 +100,20 @@ interface TensorLike {
   dims: number[];
 }
 
+/** the files a model folder needs beside its ONNX file (the Doctor checks the same: retrieval/inspect.ts) */
+export const EMBEDDER_FILES: readonly string[] = ['config.json', 'tokenizer.json'];
+/** the ONNX files in `onnx/` loadEmbedder accepts, the first present one taken: fp32, then int8-quantised */
+export const EMBEDDER_ONNX: readonly string[] = ['model.onnx', 'model_quantized.onnx', 'model_int8.onnx'];
+
 /**
  * Load the model in `dir`. Throws ControlError('unsupported') with the reason when the folder
  * is not a usable model (missing files, a load error).
  */
 export async function loadEmbedder(dir: string, opts: { threads?: number } = {}): Promise<Embedder> {
-  for (const f of ['config.json', 'tokenizer.json']) {
+  for (const f of EMBEDDER_FILES) {
     if (!existsSync(join(dir, f))) throw new ControlError(`No embedding model in ${dir}: ${f} is missing (expected config.json, tokenizer.json, onnx/model.onnx).`, 'unsupported');
   }
-  const onnxFile = ['model.onnx', 'model_quantized.onnx', 'model_int8.onnx'].find((f) => existsSync(join(dir, 'onnx', f)));
+  const onnxFile = EMBEDDER_ONNX.find((f) => existsSync(join(dir, 'onnx', f)));
   if (!onnxFile) throw new ControlError(`No ONNX model in ${join(dir, 'onnx')} (model.onnx or model_quantized.onnx).`, 'unsupported');
   const dtype = onnxFile === 'model.onnx' ? 'fp32' : onnxFile === 'model_quantized.onnx' ? 'q8' : 'int8';
   const conv = detectConventions(dir);

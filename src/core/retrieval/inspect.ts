@@ -6,14 +6,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixFor, type DoctorCheck, type InspectOptions } from '../inspection.js';
+import { EMBEDDER_FILES, EMBEDDER_ONNX } from './embedder.js';
 import { countNotes } from './sources.js';
 
 export const NOTES_CAPABILITY = 'Retrieval: bundled notes';
 export const WORKSPACE_INDEX_CAPABILITY = 'Retrieval: workspace index';
-
-const EMBEDDER_FILES = ['config.json', 'tokenizer.json'];
-/** the ONNX files loadEmbedder accepts (fp32, int8-quantised) */
-const EMBEDDER_ONNX = ['model.onnx', 'model_quantized.onnx', 'model_int8.onnx'];
 
 export function embedderCheck(dir: string | undefined, o: InspectOptions = {}): DoctorCheck {
   const surface = o.surface ?? 'cli';
