@@ -1,7 +1,8 @@
 /** Editor commands: analyse a selection or a code-lens model in the chat; doctor; index. */
 import * as vscode from 'vscode';
 import { findAssignments, findModels } from '../core/parse/index.js';
-import { doctorMarkdown, doctorPassed, formatDoctorTable, runDoctor, type DoctorCheck } from '../core/doctor.js';
+import { doctorMarkdown, doctorPassed, formatDoctorTable, runDoctor } from '../core/doctor.js';
+import type { DoctorCheck } from '../core/inspection.js';
 import { LM_TOOL_PREFIX } from '../core/mcp/manifest.js';
 import { TOOLS } from '../core/tools/table.js';
 import { analyseQuery } from './codelens.js';
