@@ -110,6 +110,50 @@ export function mulNT(A: Mat, B: Mat): Mat {
   return mul(A, transpose(B));
 }
 
+/**
+ * A*B' for a product known to be symmetric (A B' with A = B M, M symmetric: Z Y Z', Z' Q Z):
+ * the entries on and above the diagonal, each the sum over k ascending, two rows of A against
+ * two rows of B a step (four independent sums), mirrored below. Half mulNT's work, and the
+ * result exactly symmetric.
+ */
+export function mulNTSym(A: Mat, B: Mat): Mat {
+  if (A.c !== B.c || A.r !== B.r) throw new Error(`mulNTSym: ${A.r}x${A.c} times (${B.r}x${B.c})'`);
+  const n = A.r, m = A.c;
+  const C = zeros(n, n);
+  const a = A.d, b = B.d, c = C.d;
+  for (let i = 0; i < n; i += 2) {
+    const two = i + 1 < n;
+    const a0 = i * m, a1 = a0 + m;
+    for (let j = i; j < n; j += 2) {
+      const b0 = j * m, b1 = b0 + m;
+      if (two && j + 1 < n) {
+        let s00 = 0, s01 = 0, s10 = 0, s11 = 0;
+        for (let k = 0; k < m; k++) {
+          const x0 = a[a0 + k], x1 = a[a1 + k], y0 = b[b0 + k], y1 = b[b1 + k];
+          s00 += x0 * y0;
+          s01 += x0 * y1;
+          s10 += x1 * y0;
+          s11 += x1 * y1;
+        }
+        c[i * n + j] = s00;
+        c[i * n + j + 1] = s01;
+        if (j > i) c[(i + 1) * n + j] = s10;
+        c[(i + 1) * n + j + 1] = s11;
+      } else {
+        // the last row or column when n is odd
+        for (let ii = i; ii < Math.min(i + 2, n); ii++)
+          for (let jj = Math.max(j, ii); jj < Math.min(j + 2, n); jj++) {
+            let s = 0;
+            for (let k = 0; k < m; k++) s += a[ii * m + k] * b[jj * m + k];
+            c[ii * n + jj] = s;
+          }
+      }
+    }
+  }
+  for (let i = 1; i < n; i++) for (let j = 0; j < i; j++) c[i * n + j] = c[j * n + i];
+  return C;
+}
+
 export function add(A: Mat, B: Mat, beta = 1): Mat {
   const C = clone(A);
   for (let i = 0; i < C.d.length; i++) C.d[i] += beta * B.d[i];

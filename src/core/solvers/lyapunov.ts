@@ -14,7 +14,7 @@ import type { Matrix } from '../types.js';
 import { matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare, fmtSize } from '../tools/args.js';
 import { ControlError } from '../errors.js';
-import { type Mat, pow2Exponent, scalePow2, fromRows, toRows, mul, mulTN, mulNT, normF, scale, symmetrize, transpose, zeros, EPS } from '../linalg/dense.js';
+import { type Mat, pow2Exponent, scalePow2, fromRows, toRows, mul, mulNT, mulNTSym, normF, scale, symmetrize, transpose, zeros, EPS } from '../linalg/dense.js';
 import { realSchur, schurEigenvalues, solveCompletePivot } from '../linalg/schur.js';
 import { balance } from '../linalg/balance.js';
 
@@ -32,74 +32,163 @@ function blocksOf(T: Mat): { st: Int32Array; sz: Int32Array; nb: number } {
   return { st, sz, nb };
 }
 
+/** solves the p x q block equation of triangularLyap (Kronecker form, at most 4x4) in place in rhs */
+function blockSolve(t: Float64Array, n: number, i0: number, p: number, j0: number, q: number, discrete: boolean, rhs: Float64Array, M: Float64Array, tiny: number): void {
+  if (p === 1 && q === 1) {
+    // the 1x1 case of the Kronecker solve below (solveCompletePivot): a tiny pivot is replaced by ±tiny
+    let m = discrete ? t[i0 * n + i0] * t[j0 * n + j0] - 1 : t[i0 * n + i0] + t[j0 * n + j0];
+    if (Math.abs(m) < tiny) m = m < 0 ? -tiny : tiny;
+    rhs[0] /= m;
+    return;
+  }
+  const N = p * q;
+  M.fill(0, 0, N * N);
+  for (let a = 0; a < p; a++)
+    for (let b = 0; b < q; b++) {
+      const row = (a * q + b) * N;
+      if (!discrete) {
+        for (let k = 0; k < p; k++) M[row + k * q + b] += t[(i0 + a) * n + i0 + k];
+        for (let l = 0; l < q; l++) M[row + a * q + l] += t[(j0 + b) * n + j0 + l];
+      } else {
+        for (let k = 0; k < p; k++)
+          for (let l = 0; l < q; l++) M[row + k * q + l] += t[(i0 + a) * n + i0 + k] * t[(j0 + b) * n + j0 + l];
+        M[row + a * q + b] -= 1;
+      }
+    }
+  solveCompletePivot(M, rhs, N, tiny);
+}
+
 /**
  * Solves the quasi-triangular equation  T Y + Y T' + C = 0 (continuous) or T Y T' - Y + C = 0
- * (discrete) for Y, T in real Schur form. O(n^3).
+ * (discrete) for Y, T in real Schur form, in O(n^3): column blocks of Y from the last, each by
+ * back substitution over the row blocks (1x1 and 2x2 diagonal blocks, small Kronecker systems
+ * as LAPACK dlasy2). Y is built by columns (a column of Y contiguous), so every inner loop is a
+ * contiguous row of T against a contiguous column of Y. With `symmetric` (C symmetric, so Y
+ * is), only the entries on and above the diagonal are solved for (the rest by symmetry), half
+ * the work; C is then read from its upper triangle.
+ *   continuous, column block J:  T Y_J + Y_J S' = −C_J − Σ_{l after J} Y_l T_Jl'   (S = T_JJ)
+ *   discrete:  T Y_J S' − Y_J = −C_J − T W,  W = Σ_{l after J} Y_l T_Jl'  (SLICOT SB03MX's order)
  */
-export function triangularLyap(T: Mat, C: Mat, discrete: boolean): Mat {
+export function triangularLyap(T: Mat, C: Mat, discrete: boolean, symmetric = false): Mat {
   const n = T.r, t = T.d, c = C.d;
-  const Y = zeros(n, n);
-  const y = Y.d;
+  const yc = new Float64Array(n * n); // yc[j*n + i] = Y[i, j]
   const { st, sz, nb } = blocksOf(T);
   let tnorm = 0;
   for (const v of t) tnorm = Math.max(tnorm, Math.abs(v));
   const tiny = Math.max(EPS * (discrete ? Math.max(1, tnorm * tnorm) : tnorm), 1e-300);
-  const P = new Float64Array(n * 2); // P[k, b] = sum_{l > j-block} Y[k, l] T[jb, l]
-  const W = new Float64Array(n * 2); // discrete: W[k, b] = (Y_kj T_jj')[b] + P[k, b]
+  const R = new Float64Array(2 * n); // R[b*n + i]: right-hand side of column j0+b
+  const W = new Float64Array(2 * n); // discrete: W[b*n + k] = (Σ_{l ≥ jend} Y[k, l] T[j0+b, l])
+  const U = new Float64Array(2 * n); // discrete: U[b*n + k] = (Y T')[k, j0+b] for solved rows k
   const M = new Float64Array(16), rhs = new Float64Array(4);
   for (let jb = nb - 1; jb >= 0; jb--) {
     const j0 = st[jb], q = sz[jb], jend = j0 + q;
-    // P = Y[:, jend:] * T[j0:jend, jend:]'
-    for (let k = 0; k < n; k++)
+    // rows to solve for: all, or (symmetric) those up to the end of this block
+    const rowsEnd = symmetric ? jend : n;
+    if (symmetric)
       for (let b = 0; b < q; b++) {
-        let s = 0;
-        const tj = (j0 + b) * n;
-        for (let l = jend; l < n; l++) s += y[k * n + l] * t[tj + l];
-        P[k * 2 + b] = s;
+        const col = (j0 + b) * n;
+        for (let k = jend; k < n; k++) yc[col + k] = yc[k * n + j0 + b];
       }
-    for (let ib = nb - 1; ib >= 0; ib--) {
+    // R_b = −C[:, j0+b] (rows < rowsEnd); continuous: R_b −= Σ_{l ≥ jend} T[j0+b, l] Y[:, l];
+    // discrete: W_b = Σ_{l ≥ jend} T[j0+b, l] Y[:, l] (all rows). Two solved columns a step.
+    const acc = discrete ? W : R;
+    const sgn = discrete ? 1 : -1;
+    const lim = discrete ? n : rowsEnd;
+    for (let b = 0; b < q; b++) {
+      const rb = b * n, j = j0 + b;
+      if (symmetric) for (let i = 0; i < rowsEnd; i++) R[rb + i] = -(i <= j ? c[i * n + j] : c[j * n + i]);
+      else for (let i = 0; i < n; i++) R[rb + i] = -c[i * n + j];
+      if (discrete) W.fill(0, rb, rb + n);
+      const tj = j * n;
+      let l = jend;
+      for (; l + 1 < n; l += 2) {
+        const f1 = sgn * t[tj + l], f2 = sgn * t[tj + l + 1];
+        const y1 = l * n, y2 = y1 + n;
+        for (let i = 0; i < lim; i++) acc[rb + i] += f1 * yc[y1 + i] + f2 * yc[y2 + i];
+      }
+      if (l < n) {
+        const f = sgn * t[tj + l], yl = l * n;
+        for (let i = 0; i < lim; i++) acc[rb + i] += f * yc[yl + i];
+      }
+    }
+    // back substitution over the row blocks, from the last one that is solved for
+    let ib = nb - 1;
+    if (symmetric) ib = jb;
+    if (discrete && symmetric)
+      // U for the rows known by symmetry (k ≥ jend): W[k] + Y[k, J] S'
+      for (let b = 0; b < q; b++)
+        for (let k = jend; k < n; k++) {
+          let s = W[b * n + k];
+          for (let l = 0; l < q; l++) s += yc[(j0 + l) * n + k] * t[(j0 + b) * n + j0 + l];
+          U[b * n + k] = s;
+        }
+    // the other terms of a row block's equations: dot products of T's rows (from iend) with the
+    // block's solved columns (continuous: Y's columns; discrete: U's), all p·q of them in one
+    // loop (independent sums, the latency of one sum's additions hidden behind the others)
+    const v0 = discrete ? U : yc, o0 = discrete ? 0 : j0 * n, o1 = discrete ? n : (j0 + 1) * n;
+    const vw = discrete ? W : yc;
+    for (; ib >= 0; ib--) {
       const i0 = st[ib], p = sz[ib], iend = i0 + p;
-      const N = p * q;
-      for (let a = 0; a < p; a++)
+      const t0 = i0 * n, t1 = t0 + n;
+      let s00 = 0, s01 = 0, s10 = 0, s11 = 0;
+      if (p === 2 && q === 2)
+        for (let k = iend; k < n; k++) {
+          const a0 = t[t0 + k], a1 = t[t1 + k], y0 = v0[o0 + k], y1 = v0[o1 + k];
+          s00 += a0 * y0;
+          s01 += a0 * y1;
+          s10 += a1 * y0;
+          s11 += a1 * y1;
+        }
+      else if (p === 2)
+        for (let k = iend; k < n; k++) {
+          const y0 = v0[o0 + k];
+          s00 += t[t0 + k] * y0;
+          s10 += t[t1 + k] * y0;
+        }
+      else if (q === 2)
+        for (let k = iend; k < n; k++) {
+          const a0 = t[t0 + k];
+          s00 += a0 * v0[o0 + k];
+          s01 += a0 * v0[o1 + k];
+        }
+      else {
+        // one sum as two halves (odd and even k), then added
+        let k = iend;
+        for (; k + 1 < n; k += 2) {
+          s00 += t[t0 + k] * v0[o0 + k];
+          s01 += t[t0 + k + 1] * v0[o0 + k + 1];
+        }
+        if (k < n) s00 += t[t0 + k] * v0[o0 + k];
+        s00 += s01;
+      }
+      for (let a = 0; a < p; a++) {
+        const ti = (i0 + a) * n;
         for (let b = 0; b < q; b++) {
-          let s = -c[(i0 + a) * n + j0 + b];
-          const ti = (i0 + a) * n;
-          if (!discrete) {
-            s -= P[(i0 + a) * 2 + b];
-            for (let k = iend; k < n; k++) s -= t[ti + k] * y[k * n + j0 + b];
-          } else {
-            for (let k = i0; k < iend; k++) s -= t[ti + k] * P[k * 2 + b];
-            for (let k = iend; k < n; k++) s -= t[ti + k] * W[k * 2 + b];
+          let s = R[b * n + i0 + a] - (a === 0 ? (b === 0 ? s00 : s01) : b === 0 ? s10 : s11);
+          if (discrete) {
+            const wb = b * n;
+            for (let k = i0; k < iend; k++) s -= t[ti + k] * vw[wb + k];
           }
           rhs[a * q + b] = s;
         }
-      // Kronecker system for the (p x q) block Y_ij, unknown index a*q + b
-      M.fill(0, 0, N * N);
-      for (let a = 0; a < p; a++)
-        for (let b = 0; b < q; b++) {
-          const row = (a * q + b) * N;
-          if (!discrete) {
-            for (let k = 0; k < p; k++) M[row + k * q + b] += t[(i0 + a) * n + i0 + k];
-            for (let l = 0; l < q; l++) M[row + a * q + l] += t[(j0 + b) * n + j0 + l];
-          } else {
-            for (let k = 0; k < p; k++)
-              for (let l = 0; l < q; l++) M[row + k * q + l] += t[(i0 + a) * n + i0 + k] * t[(j0 + b) * n + j0 + l];
-            M[row + a * q + b] -= 1;
-          }
-        }
-      solveCompletePivot(M, rhs, N, tiny);
-      for (let a = 0; a < p; a++) for (let b = 0; b < q; b++) y[(i0 + a) * n + j0 + b] = rhs[a * q + b];
-      if (discrete) {
-        // W rows of block i: Y_ij T_jj' + P_i
+      }
+      blockSolve(t, n, i0, p, j0, q, discrete, rhs, M, tiny);
+      for (let a = 0; a < p; a++) for (let b = 0; b < q; b++) yc[(j0 + b) * n + i0 + a] = rhs[a * q + b];
+      if (discrete)
         for (let a = 0; a < p; a++)
           for (let b = 0; b < q; b++) {
-            let s = P[(i0 + a) * 2 + b];
-            for (let l = 0; l < q; l++) s += y[(i0 + a) * n + j0 + l] * t[(j0 + b) * n + j0 + l];
-            W[(i0 + a) * 2 + b] = s;
+            const k = i0 + a;
+            let s = W[b * n + k];
+            for (let l = 0; l < q; l++) s += yc[(j0 + l) * n + k] * t[(j0 + b) * n + j0 + l];
+            U[b * n + k] = s;
           }
-      }
     }
   }
+  // Y = yc' (row-major); symmetric: the lower triangle from the upper
+  const Y = zeros(n, n);
+  const y = Y.d;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) y[i * n + j] = yc[j * n + i];
+  if (symmetric) for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) y[i * n + j] = y[j * n + i];
   return Y;
 }
 
@@ -185,27 +274,39 @@ function lyapunovCore(A: Mat, Q: Mat, discrete: boolean): Mat {
       'infeasible',
     );
   }
+  // Q symmetric (the usual case: B B', C'C, I): X is symmetric, and so is every product on the
+  // way; the triangular solve and the products then compute only one triangle
+  const sym = isSymmetric(Q);
+  const Zt = transpose(Z);
   const solveB = (R: Mat): Mat => {
-    const C = mulTN(Z, mul(R, Z));
+    if (sym) {
+      // C = Z' R Z = (R Z)' Z, Y, X = (Z Y) Z', each product's upper triangle
+      const C = mulNTSym(transpose(mul(R, Z)), Zt);
+      const Y = triangularLyap(T, C, discrete, true);
+      return mulNTSym(mul(Z, Y), Z);
+    }
+    const C = mul(Zt, mul(R, Z));
     const Y = triangularLyap(T, C, discrete);
     return mulNT(mul(Z, Y), Z);
   };
   const residual = (X: Mat): Mat => {
-    const R = discrete ? mulNT(mul(Ab, X), Ab) : mul(Ab, X);
+    const AX = mul(Ab, X);
     if (discrete) {
+      const R = sym ? mulNTSym(AX, Ab) : mulNT(AX, Ab);
       for (let k = 0; k < R.d.length; k++) R.d[k] += Qb.d[k] - X.d[k];
-    } else {
-      const XA = mulNT(X, Ab);
-      for (let k = 0; k < R.d.length; k++) R.d[k] += XA.d[k] + Qb.d[k];
+      return R;
     }
-    return R;
+    // A X + X A' + Q; X symmetric: X A' = (A X)', so R is exactly symmetric
+    const XA = sym ? transpose(AX) : mulNT(X, Ab);
+    for (let k = 0; k < AX.d.length; k++) AX.d[k] += XA.d[k] + Qb.d[k];
+    return AX;
   };
-  let Xb = solveB(Qb);
+  const Xb = solveB(Qb);
   // one step of iterative refinement (the correction solves the same equation with the residual)
   const R = residual(Xb);
   const dX = solveB(R);
   for (let k = 0; k < Xb.d.length; k++) Xb.d[k] += dX.d[k];
-  if (isSymmetric(Q)) symmetrize(Xb);
+  if (sym) symmetrize(Xb);
   // back: X = S Xb S', S = P D  ->  X[perm[i], perm[j]] = scale[i] Xb[i, j] scale[j]
   const X = zeros(n, n);
   for (let i = 0; i < n; i++)
