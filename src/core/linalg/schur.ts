@@ -10,7 +10,7 @@
  * Ahues-Tisseur deflation test and exceptional shifts), dlanv2 (standardised 2x2 blocks),
  * and dtrexc/dlaexc-style swaps (via a small Sylvester solve) for reordering.
  */
-import { type Mat, clone, eye, zeros, EPS, SAFMIN, reflectLeft, reflectRight, pow2Exponent, scalePow2InPlace } from './dense.js';
+import { type Mat, clone, eye, transpose, zeros, EPS, SAFMIN, reflectLeft, reflectRight, pow2Exponent, scalePow2InPlace } from './dense.js';
 import { balance } from './balance.js';
 import type { Complex } from '../types.js';
 import { ControlError } from '../errors.js';
@@ -19,9 +19,11 @@ import { ControlError } from '../errors.js';
 
 /**
  * Householder reduction to upper Hessenberg form, in place on H; if Q is given, it is
- * post-multiplied by the transformations (start from I to get H = Q' A Q).
+ * post-multiplied by the transformations (start from I to get H = Q' A Q). With `qTransposed`,
+ * Q holds Q' and is pre-multiplied instead (the same numbers, transposed: each reflector then
+ * runs over contiguous rows).
  */
-export function hessenbergInPlace(H: Mat, Q?: Mat): void {
+export function hessenbergInPlace(H: Mat, Q?: Mat, qTransposed = false): void {
   const n = H.r, h = H.d;
   const v = new Float64Array(n);
   const acc = new Float64Array(n);
@@ -49,7 +51,10 @@ export function hessenbergInPlace(H: Mat, Q?: Mat): void {
     reflectLeft(h, n, k + 1, n, k + 1, n, v, tau, acc);
     // H := H (I - tau v v') on all rows, columns k+1..
     reflectRight(h, 0, n, n, k + 1, n, v, tau);
-    if (Q) reflectRight(Q.d, 0, Q.c, Q.r, k + 1, n, v, tau);
+    if (Q) {
+      if (qTransposed) reflectLeft(Q.d, Q.c, k + 1, n, 0, Q.c, v, tau, acc);
+      else reflectRight(Q.d, 0, Q.c, Q.r, k + 1, n, v, tau);
+    }
   }
 }
 
@@ -167,10 +172,12 @@ export function lanv2(a: number, b: number, c: number, d: number): Lanv2 {
 
 /**
  * Francis double-shift QR on an upper Hessenberg H (in place), following LAPACK dlahqr with
- * wantt = true. If Z is given, it is post-multiplied by the orthogonal transformations.
+ * wantt = true. If Z is given, it is post-multiplied by the orthogonal transformations; with
+ * `zTransposed`, Z holds Z' and is pre-multiplied (the same numbers: each reflector then
+ * updates three contiguous rows of Z' instead of three entries of every row of Z).
  * Returns the eigenvalues (wr, wi). Throws if the iteration fails to converge.
  */
-export function hqrInPlace(H: Mat, Z?: Mat, wantT = true): { wr: Float64Array; wi: Float64Array } {
+export function hqrInPlace(H: Mat, Z?: Mat, wantT = true, zTransposed = false): { wr: Float64Array; wi: Float64Array } {
   // without Schur vectors or T (eigenvalues only) the sweeps touch only the active block (dlahqr's wantt = false)
   const wantt = wantT || !!Z;
   const n = H.r, h = H.d;
@@ -345,13 +352,22 @@ export function hqrInPlace(H: Mat, Z?: Mat, wantT = true): { wr: Float64Array; w
             h[o + 1] -= sum * t2;
             h[o + 2] -= sum * t3;
           }
-          for (let j = 0; j < nz; j++) {
-            const o = j * zc + k2;
-            const sum = zd[o] + v2 * zd[o + 1] + v3 * zd[o + 2];
-            zd[o] -= sum * t1;
-            zd[o + 1] -= sum * t2;
-            zd[o + 2] -= sum * t3;
-          }
+          if (zTransposed) {
+            const z0 = k2 * zc, z1 = z0 + zc, z2 = z1 + zc;
+            for (let j = 0; j < zc; j++) {
+              const sum = zd[z0 + j] + v2 * zd[z1 + j] + v3 * zd[z2 + j];
+              zd[z0 + j] -= sum * t1;
+              zd[z1 + j] -= sum * t2;
+              zd[z2 + j] -= sum * t3;
+            }
+          } else
+            for (let j = 0; j < nz; j++) {
+              const o = j * zc + k2;
+              const sum = zd[o] + v2 * zd[o + 1] + v3 * zd[o + 2];
+              zd[o] -= sum * t1;
+              zd[o + 1] -= sum * t2;
+              zd[o + 2] -= sum * t3;
+            }
         } else if (nr === 2) {
           const r0 = k2 * n, r1 = (k2 + 1) * n;
           for (let j = k2; j <= i2; j++) {
@@ -365,12 +381,20 @@ export function hqrInPlace(H: Mat, Z?: Mat, wantT = true): { wr: Float64Array; w
             h[o] -= sum * t1;
             h[o + 1] -= sum * t2;
           }
-          for (let j = 0; j < nz; j++) {
-            const o = j * zc + k2;
-            const sum = zd[o] + v2 * zd[o + 1];
-            zd[o] -= sum * t1;
-            zd[o + 1] -= sum * t2;
-          }
+          if (zTransposed) {
+            const z0 = k2 * zc, z1 = z0 + zc;
+            for (let j = 0; j < zc; j++) {
+              const sum = zd[z0 + j] + v2 * zd[z1 + j];
+              zd[z0 + j] -= sum * t1;
+              zd[z1 + j] -= sum * t2;
+            }
+          } else
+            for (let j = 0; j < nz; j++) {
+              const o = j * zc + k2;
+              const sum = zd[o] + v2 * zd[o + 1];
+              zd[o] -= sum * t1;
+              zd[o + 1] -= sum * t2;
+            }
         }
       }
     }
@@ -388,7 +412,7 @@ export function hqrInPlace(H: Mat, Z?: Mat, wantT = true): { wr: Float64Array; w
       wi[i - 1] = r.rt1i;
       wr[i] = r.rt2r;
       wi[i] = r.rt2i;
-      if (wantt) applyRot(H, Z, i - 1, r.cs, r.sn, i + 1, i - 1);
+      if (wantt) applyRot(H, Z, i - 1, r.cs, r.sn, i + 1, i - 1, zTransposed);
     }
     kdefl = 0;
     i = l - 1;
@@ -400,7 +424,7 @@ export function hqrInPlace(H: Mat, Z?: Mat, wantT = true): { wr: Float64Array; w
  * Applies the plane rotation of a standardised 2x2 block at rows/cols (p, p+1):
  * rows p, p+1 of columns colFrom..n-1, columns p, p+1 of rows 0..rowTo-1, and Z's columns.
  */
-function applyRot(H: Mat, Z: Mat | undefined, p: number, cs: number, sn: number, colFrom: number, rowTo: number): void {
+function applyRot(H: Mat, Z: Mat | undefined, p: number, cs: number, sn: number, colFrom: number, rowTo: number, zTransposed = false): void {
   const n = H.r, h = H.d;
   for (let j = colFrom; j < n; j++) {
     const x = h[p * n + j], y = h[(p + 1) * n + j];
@@ -412,7 +436,14 @@ function applyRot(H: Mat, Z: Mat | undefined, p: number, cs: number, sn: number,
     h[j * n + p] = cs * x + sn * y;
     h[j * n + p + 1] = cs * y - sn * x;
   }
-  if (Z) {
+  if (Z && zTransposed) {
+    const zc = Z.c, zd = Z.d, z0 = p * zc, z1 = z0 + zc;
+    for (let j = 0; j < zc; j++) {
+      const x = zd[z0 + j], y = zd[z1 + j];
+      zd[z0 + j] = cs * x + sn * y;
+      zd[z1 + j] = cs * y - sn * x;
+    }
+  } else if (Z) {
     const zc = Z.c, zd = Z.d;
     for (let j = 0; j < Z.r; j++) {
       const x = zd[j * zc + p], y = zd[j * zc + p + 1];
@@ -438,11 +469,12 @@ export function realSchur(A: Mat): RealSchur {
   const k = pow2Exponent(A);
   const T = clone(A);
   if (k) scalePow2InPlace(T.d, -k);
-  const Z = eye(A.r);
-  hessenbergInPlace(T, Z);
-  const { wr, wi } = hqrInPlace(T, Z);
+  // Z' is accumulated (every update a contiguous row), then transposed once
+  const Zt = eye(A.r);
+  hessenbergInPlace(T, Zt, true);
+  const { wr, wi } = hqrInPlace(T, Zt, true, true);
   if (k) for (const d of [T.d, wr, wi]) scalePow2InPlace(d, k);
-  return { T, Z, wr, wi };
+  return { T, Z: transpose(Zt), wr, wi };
 }
 
 /** eigenvalues of a real square matrix (balanced Hessenberg QR), unsorted */
