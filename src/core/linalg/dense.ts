@@ -65,21 +65,39 @@ export function mul(A: Mat, B: Mat): Mat {
   const C = zeros(A.r, B.c);
   const n = A.r, m = A.c, p = B.c;
   const a = A.d, b = B.d, c = C.d;
-  for (let i = 0; i < n; i++) {
-    const ci = i * p, ai = i * m;
+  let i = 0;
+  // two rows of C a step where all eight of their A entries are nonzero: B's four rows loaded
+  // once for both (each entry's sum still term by term, k ascending: the same numbers)
+  for (; i + 1 < n; i += 2) {
+    const ci = i * p, ai = i * m, ci2 = ci + p, ai2 = ai + m;
     let k = 0;
     for (; k + 3 < m; k += 4) {
       const a1 = a[ai + k], a2 = a[ai + k + 1], a3 = a[ai + k + 2], a4 = a[ai + k + 3];
+      const e1 = a[ai2 + k], e2 = a[ai2 + k + 1], e3 = a[ai2 + k + 2], e4 = a[ai2 + k + 3];
       const b1 = k * p, b2 = b1 + p, b3 = b2 + p, b4 = b3 + p;
-      if (a1 !== 0 && a2 !== 0 && a3 !== 0 && a4 !== 0) {
-        for (let j = 0; j < p; j++) c[ci + j] = c[ci + j] + a1 * b[b1 + j] + a2 * b[b2 + j] + a3 * b[b3 + j] + a4 * b[b4 + j];
+      if (a1 !== 0 && a2 !== 0 && a3 !== 0 && a4 !== 0 && e1 !== 0 && e2 !== 0 && e3 !== 0 && e4 !== 0) {
+        for (let j = 0; j < p; j++) {
+          const x1 = b[b1 + j], x2 = b[b2 + j], x3 = b[b3 + j], x4 = b[b4 + j];
+          c[ci + j] = c[ci + j] + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4;
+          c[ci2 + j] = c[ci2 + j] + e1 * x1 + e2 * x2 + e3 * x3 + e4 * x4;
+        }
       } else {
-        if (a1 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a1 * b[b1 + j];
-        if (a2 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a2 * b[b2 + j];
-        if (a3 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a3 * b[b3 + j];
-        if (a4 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a4 * b[b4 + j];
+        rowStep(c, ci, b, b1, p, a1, a2, a3, a4);
+        rowStep(c, ci2, b, b1, p, e1, e2, e3, e4);
       }
     }
+    for (; k < m; k++) {
+      const bk = k * p;
+      const aik = a[ai + k];
+      if (aik !== 0) for (let j = 0; j < p; j++) c[ci + j] += aik * b[bk + j];
+      const eik = a[ai2 + k];
+      if (eik !== 0) for (let j = 0; j < p; j++) c[ci2 + j] += eik * b[bk + j];
+    }
+  }
+  for (; i < n; i++) {
+    const ci = i * p, ai = i * m;
+    let k = 0;
+    for (; k + 3 < m; k += 4) rowStep(c, ci, b, k * p, p, a[ai + k], a[ai + k + 1], a[ai + k + 2], a[ai + k + 3]);
     for (; k < m; k++) {
       const aik = a[ai + k];
       if (aik === 0) continue;
@@ -88,6 +106,19 @@ export function mul(A: Mat, B: Mat): Mat {
     }
   }
   return C;
+}
+
+/** one row of C (at ci) plus four terms a1..a4 times B's rows from b1 (stride p), zeros skipped */
+function rowStep(c: Float64Array, ci: number, b: Float64Array, b1: number, p: number, a1: number, a2: number, a3: number, a4: number): void {
+  const b2 = b1 + p, b3 = b2 + p, b4 = b3 + p;
+  if (a1 !== 0 && a2 !== 0 && a3 !== 0 && a4 !== 0) {
+    for (let j = 0; j < p; j++) c[ci + j] = c[ci + j] + a1 * b[b1 + j] + a2 * b[b2 + j] + a3 * b[b3 + j] + a4 * b[b4 + j];
+  } else {
+    if (a1 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a1 * b[b1 + j];
+    if (a2 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a2 * b[b2 + j];
+    if (a3 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a3 * b[b3 + j];
+    if (a4 !== 0) for (let j = 0; j < p; j++) c[ci + j] += a4 * b[b4 + j];
+  }
 }
 
 /**
