@@ -10,7 +10,7 @@
 import { tool } from '../tools/types.js';
 import { renderGeneric } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
-import type { Matrix } from '../types.js';
+import type { Complex, Matrix } from '../types.js';
 import { matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare, fmtSize } from '../tools/args.js';
 import { ControlError } from '../errors.js';
@@ -227,36 +227,66 @@ function isSymmetric(Q: Mat): boolean {
  * Throws ControlError when the equation is singular or nearly so.
  */
 export function lyapunovMat(A: Mat, Q: Mat, discrete: boolean): Mat {
-  const n = A.r;
-  if (n === 0) return zeros(0, 0);
+  if (A.r === 0) return zeros(0, 0);
+  return prepareLyapunov(A, discrete).solve(Q);
+}
+
+/** A's real Schur form, ready for Lyapunov (or Stein) equations in A, and A's eigenvalues */
+export interface PreparedLyapunov {
+  /** eigenvalues of A (from its Schur form), unsorted */
+  eigenvalues: Complex[];
+  /** X with A X + X A' + Q = 0 (or A X A' − X + Q = 0): lyapunovMat(A, Q, discrete) */
+  solve(Q: Mat): Mat;
+}
+
+/**
+ * The Schur-form half of lyapunovMat, kept for solves with it: a caller that also needs A's
+ * eigenvalues (h2norm's stability test) reads them here instead of computing a second
+ * eigenvalue decomposition. A is n x n with n ≥ 1.
+ */
+export function prepareLyapunov(A: Mat, discrete: boolean): PreparedLyapunov {
   // Entries far from 1 (below 2^-100 or above 2^100): solve in units where they are near 1.
   // A X + X A' + Q = 0 holds for (A/a, Q/q) with X·a/q, and A X A' − X + Q = 0 for (A, Q/q)
   // with X/q, a and q powers of 2 (exact). With A near 1e-307 the products underflowed and the
   // solution was wrong (residual 1); with A near 1e300 they overflowed.
   const ka = discrete ? 0 : pow2Exponent(A);
-  const kq = pow2Exponent(Q);
-  if (ka || kq) {
-    const As = ka ? scalePow2(A, -ka) : A;
-    const Qs = kq ? scalePow2(Q, -kq) : Q;
-    const Xs = lyapunovCore(As, Qs, discrete);
-    const X = scalePow2(Xs, kq - ka);
-    for (const v of X.d)
-      if (!Number.isFinite(v))
-        throw new ControlError(`The Lyapunov solution overflows double precision (its entries exceed 1.8e308: A and Q differ in scale by about 2^${kq - ka}); rescale the problem.`, 'numerical');
-    return X;
-  }
-  return lyapunovCore(A, Q, discrete);
+  const core = prepareCore(ka ? scalePow2(A, -ka) : A, discrete);
+  const f1 = 2 ** Math.trunc(ka / 2), f2 = 2 ** (ka - Math.trunc(ka / 2));
+  const eigenvalues: Complex[] = ka ? core.ev.map(([re, im]) => [re * f1 * f2, im * f1 * f2]) : core.ev;
+  return {
+    eigenvalues,
+    solve(Q: Mat): Mat {
+      const kq = pow2Exponent(Q);
+      if (!ka && !kq) return solveCore(core, Q);
+      const Xs = solveCore(core, kq ? scalePow2(Q, -kq) : Q);
+      const X = scalePow2(Xs, kq - ka);
+      for (const v of X.d)
+        if (!Number.isFinite(v))
+          throw new ControlError(`The Lyapunov solution overflows double precision (its entries exceed 1.8e308: A and Q differ in scale by about 2^${kq - ka}); rescale the problem.`, 'numerical');
+      return X;
+    },
+  };
 }
 
-function lyapunovCore(A: Mat, Q: Mat, discrete: boolean): Mat {
+interface Core {
+  discrete: boolean;
+  Ab: Mat;
+  perm: Int32Array;
+  scale: Float64Array;
+  T: Mat;
+  Z: Mat;
+  Zt: Mat;
+  ev: Complex[];
+  /** the refusal when the equation has no unique solution (thrown by a solve) */
+  singular?: ControlError;
+}
+
+function prepareCore(A: Mat, discrete: boolean): Core {
   const n = A.r;
   // balancing: Ab = D^-1 P' A P D. With S = P D: S^-1 Q S^-T = D^-1 P' Q P D^-1
   const bal = balance(A);
   const { perm, scale } = bal;
   const Ab = bal.B;
-  const Qb = zeros(n, n);
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) Qb.d[i * n + j] = Q.d[perm[i] * n + perm[j]] / (scale[i] * scale[j]);
   const { T, Z } = realSchur(Ab);
   const ev = schurEigenvalues(T);
   let anorm = 0;
@@ -264,20 +294,30 @@ function lyapunovCore(A: Mat, Q: Mat, discrete: boolean): Mat {
   anorm = Math.max(anorm, normF(Ab) / Math.sqrt(n));
   const { sep, li, lj } = lyapSeparation(ev, discrete);
   const tol = discrete ? 1e3 * n * EPS * Math.max(1, anorm * anorm) : 1e3 * n * EPS * Math.max(anorm, 1e-300);
+  let singular: ControlError | undefined;
   if (sep <= tol) {
     const why = discrete
       ? `A has eigenvalues ${fmtC(li)} and ${fmtC(lj)} whose product is 1`
       : `A has eigenvalues ${fmtC(li)} and ${fmtC(lj)} whose sum is 0`;
-    throw new ControlError(
+    singular = new ControlError(
       `The ${discrete ? 'discrete ' : ''}Lyapunov equation has no unique solution: ${why}` +
         (discrete ? ' (an eigenvalue on or mirrored across the unit circle).' : ' (an eigenvalue on or mirrored across the imaginary axis).'),
       'infeasible',
     );
   }
+  return { discrete, Ab, perm, scale, T, Z, Zt: transpose(Z), ev, singular };
+}
+
+function solveCore(core: Core, Q: Mat): Mat {
+  const { discrete, Ab, perm, scale, T, Z, Zt } = core;
+  if (core.singular) throw core.singular;
+  const n = Ab.r;
+  const Qb = zeros(n, n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) Qb.d[i * n + j] = Q.d[perm[i] * n + perm[j]] / (scale[i] * scale[j]);
   // Q symmetric (the usual case: B B', C'C, I): X is symmetric, and so is every product on the
   // way; the triangular solve and the products then compute only one triangle
   const sym = isSymmetric(Q);
-  const Zt = transpose(Z);
   const solveB = (R: Mat): Mat => {
     if (sym) {
       // C = Z' R Z = (R Z)' Z, Y, X = (Z Y) Z', each product's upper triangle

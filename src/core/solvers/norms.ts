@@ -32,19 +32,23 @@ import {
 import { hessenbergSystem, hessShiftSolve } from '../linalg/hessenberg.js';
 import { eigvalsSorted } from '../linalg/schur.js';
 import { readSS, scaleGuard, ssProps, tsProp, type SS } from './_sys.js';
-import { lyapunovMat } from './lyapunov.js';
+import { prepareLyapunov } from './lyapunov.js';
 
 // ------------------------------------------------------------------ H2
 
 export function h2norm(sys: SS): number {
   const { D, n, Ts } = sys;
   const A = fromRows(sys.A);
-  const ev = n ? eigvalsSorted(A) : [];
+  // continuous with D != 0: Infinity whatever A is (checked below before anything else is used)
+  const dNonzero = D.some((r) => r.some((v) => v !== 0));
+  // A's Schur form serves both the stability test (its eigenvalues) and the Gramian's equation
+  const lyap = n && (Ts > 0 || !dNonzero) ? prepareLyapunov(A, Ts > 0) : null;
+  const ev = lyap ? lyap.eigenvalues : [];
   const nrm = Math.max(normF(A), 1e-300);
   if (Ts > 0) {
     if (ev.some(([r, i]) => Math.hypot(r, i) >= 1 - 1e3 * EPS * Math.max(1, nrm))) return Infinity;
   } else {
-    if (D.some((r) => r.some((v) => v !== 0))) return Infinity;
+    if (dNonzero) return Infinity;
     if (ev.some(([r]) => r >= -1e3 * EPS * nrm)) return Infinity;
   }
   // no states (a static gain): continuous, D = 0 here (D != 0 returned Infinity above), so 0;
@@ -52,7 +56,7 @@ export function h2norm(sys: SS): number {
   if (n === 0) return Ts > 0 ? Math.sqrt(D.reduce((s, r) => s + r.reduce((a, v) => a + v * v, 0), 0)) : 0;
   const B = fromRows(sys.B), C = fromRows(sys.C);
   const BBt = mul(B, transpose(B));
-  const P = lyapunovMat(A, BBt, Ts > 0);
+  const P = lyap!.solve(BBt);
   const CPCt = mul(mul(C, P), transpose(C));
   let tr = 0;
   for (let i = 0; i < CPCt.r; i++) tr += CPCt.d[i * CPCt.c + i];
