@@ -11,12 +11,12 @@
  *     skew-symmetric [[0,1,2],[-1,0,3],[-2,-3,0]];
  *   - singular values: Golub-Kahan-Reinsch as ml-matrix's SVD, ported with a power-of-2
  *     scaling and an iteration cap (ml-matrix's cycled forever on subnormal entries);
- *   - the matrix exponential: mathjs refuses a matrix of large norm ("Could not find acceptable
+ *   - the matrix exponential: mathjs's algorithm (Moler-Van Loan Padé, ported to flat arrays in
+ *     mathjsExpm); it refuses a matrix of large norm ("Could not find acceptable
  *     parameters"), so the scaling and squaring is done here around it; an exponential that
  *     overflows is null (the check then fails and says why) rather than NaN or a throw.
  */
 import { Matrix as M } from 'ml-matrix';
-import { expm as mjExpm, matrix as mjMatrix } from 'mathjs';
 import type { Complex, Matrix } from '../types.js';
 
 /** x·2^k without overflow or underflow of 2^k itself (k may be up to ±2100) */
@@ -570,7 +570,7 @@ export function safeExpm(Mx: Matrix, t: number): number[][] | null {
   const s = nrm > 1 ? Math.ceil(Math.log2(nrm)) : 0;
   let E: number[][];
   try {
-    E = (mjExpm(mjMatrix(scaled(Mt, -s))) as unknown as { toArray(): number[][] }).toArray();
+    E = mathjsExpm(scaled(Mt, -s));
   } catch {
     return null;
   }
@@ -582,4 +582,208 @@ export function safeExpm(Mx: Matrix, t: number): number[][] | null {
   }
   const out = R.to2DArray();
   return allFinite(out) ? out : null;
+}
+
+/** a/b for complex a = (ar, ai), b = (br, bi) by Smith's method (no |b|² to overflow) */
+function smithDiv(ar: number, ai: number, br: number, bi: number, out: Float64Array, at: number): void {
+  if (Math.abs(br) >= Math.abs(bi)) {
+    const r = bi / br, t = br + bi * r;
+    out[at] = (ar + ai * r) / t;
+    out[at + 1] = (ai - ar * r) / t;
+  } else {
+    const r = br / bi, t = br * r + bi;
+    out[at] = (ar * r + ai) / t;
+    out[at + 1] = (ai * r - ar) / t;
+  }
+}
+
+/**
+ * X = M⁻¹B for a complex n x n M (row-major real and imaginary parts, overwritten) and an
+ * n x m B (likewise, overwritten by X): Gaussian elimination with partial pivoting on the
+ * largest modulus, complex quotients by Smith's method (entries near 1e200 do not overflow).
+ * Written here, on flat arrays, for the verifier's H(s) = C(sI − A)⁻¹B + D: the real 2n
+ * embedding through ml-matrix's LU did 8x the arithmetic through its accessors (16 such solves
+ * of a 256 x 256 tustin check took 0.5 s at n = 128). Throws when a pivot is exactly zero
+ * (M singular), as ml-matrix's solve did.
+ */
+export function complexSolve(Mr: Float64Array, Mi: Float64Array, n: number, Br: Float64Array, Bi: Float64Array, m: number): void {
+  const q = new Float64Array(2);
+  for (let k = 0; k < n; k++) {
+    // pivot: the largest |M(i, k)| for i >= k (hypot: no overflow of the comparison)
+    let p = k;
+    let big = -1;
+    for (let i = k; i < n; i++) {
+      const a = Math.hypot(Mr[i * n + k], Mi[i * n + k]);
+      if (a > big) {
+        big = a;
+        p = i;
+      }
+    }
+    if (!(big > 0)) throw new Error('the matrix sI − A is singular');
+    if (p !== k) {
+      for (let j = 0; j < n; j++) {
+        let t = Mr[k * n + j]; Mr[k * n + j] = Mr[p * n + j]; Mr[p * n + j] = t;
+        t = Mi[k * n + j]; Mi[k * n + j] = Mi[p * n + j]; Mi[p * n + j] = t;
+      }
+      for (let j = 0; j < m; j++) {
+        let t = Br[k * m + j]; Br[k * m + j] = Br[p * m + j]; Br[p * m + j] = t;
+        t = Bi[k * m + j]; Bi[k * m + j] = Bi[p * m + j]; Bi[p * m + j] = t;
+      }
+    }
+    const pr = Mr[k * n + k], pi = Mi[k * n + k];
+    for (let i = k + 1; i < n; i++) {
+      const ar = Mr[i * n + k], ai = Mi[i * n + k];
+      if (ar === 0 && ai === 0) continue;
+      smithDiv(ar, ai, pr, pi, q, 0);
+      const lr = q[0], li = q[1];
+      Mr[i * n + k] = 0;
+      Mi[i * n + k] = 0;
+      const ri = i * n, rk = k * n;
+      for (let j = k + 1; j < n; j++) {
+        const ur = Mr[rk + j], ui = Mi[rk + j];
+        Mr[ri + j] -= lr * ur - li * ui;
+        Mi[ri + j] -= lr * ui + li * ur;
+      }
+      const bi = i * m, bk = k * m;
+      for (let j = 0; j < m; j++) {
+        const ur = Br[bk + j], ui = Bi[bk + j];
+        Br[bi + j] -= lr * ur - li * ui;
+        Bi[bi + j] -= lr * ui + li * ur;
+      }
+    }
+  }
+  // back substitution, U upper triangular
+  for (let k = n - 1; k >= 0; k--) {
+    const pr = Mr[k * n + k], pi = Mi[k * n + k];
+    for (let j = 0; j < m; j++) {
+      let sr = Br[k * m + j], si = Bi[k * m + j];
+      for (let l = k + 1; l < n; l++) {
+        const ur = Mr[k * n + l], ui = Mi[k * n + l];
+        const xr = Br[l * m + j], xi = Bi[l * m + j];
+        sr -= ur * xr - ui * xi;
+        si -= ur * xi + ui * xr;
+      }
+      smithDiv(sr, si, pr, pi, q, 0);
+      Br[k * m + j] = q[0];
+      Bi[k * m + j] = q[1];
+    }
+  }
+}
+
+/** C = A·B, n x n, row-major */
+function mulSq(A: Float64Array, B: Float64Array, n: number): Float64Array {
+  const C = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let k = 0; k < n; k++) {
+      const a = A[i * n + k];
+      if (a === 0) continue;
+      const bk = k * n, ci = i * n;
+      for (let j = 0; j < n; j++) C[ci + j] += a * B[bk + j];
+    }
+  return C;
+}
+
+/**
+ * e^A by mathjs's expm algorithm (Moler and Van Loan's diagonal Padé approximant R_qq of the
+ * smallest cost q + j whose error estimate 8 (‖A‖∞/2^j)^2q (q!)² / ((2q)!(2q+1)!) is below
+ * 1e-15, on A/2^j, as D⁻¹N with D inverted by Gauss-Jordan elimination with partial
+ * pivoting, then j squarings), ported to flat arrays: through mathjs's typed scalar
+ * functions it took 0.1-0.5 s at n = 128 to 200, most of a c2d check. The same steps and
+ * parameters, so still a route of its own beside the solvers' Higham degree-13 Padé with an
+ * LU solve. Throws as mathjs did (no parameters within 30 terms, a singular D).
+ */
+export function mathjsExpm(Ain: Matrix): number[][] {
+  const n = Ain.length;
+  let inf = 0;
+  for (const row of Ain) inf = Math.max(inf, row.reduce((s, v) => s + Math.abs(v), 0));
+  const est = (q: number, j: number) => {
+    let qf = 1;
+    for (let i = 2; i <= q; i++) qf *= i;
+    let tqf = qf;
+    for (let i = q + 1; i <= 2 * q; i++) tqf *= i;
+    return (8 * Math.pow(inf / Math.pow(2, j), 2 * q) * qf * qf) / (tqf * (tqf * (2 * q + 1)));
+  };
+  let q = -1, j = 0;
+  search: for (let k = 0; k < 30; k++)
+    for (let qq = 0; qq <= k; qq++)
+      if (est(qq, k - qq) < 1e-15) {
+        q = qq;
+        j = k - qq;
+        break search;
+      }
+  if (q < 0) throw new Error('Could not find acceptable parameters to compute the matrix exponential');
+  const s = Math.pow(2, -j);
+  const Ap = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let c = 0; c < n; c++) Ap[i * n + c] = Ain[i][c] * s;
+  const N = new Float64Array(n * n), D = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) N[i * n + i] = D[i * n + i] = 1;
+  let factor = 1;
+  let P: Float64Array = Ap;
+  let alt = -1;
+  for (let i = 1; i <= q; i++) {
+    if (i > 1) {
+      P = mulSq(P, Ap, n);
+      alt = -alt;
+    }
+    factor = (factor * (q - i + 1)) / ((2 * q - i + 1) * i);
+    const fd = factor * alt;
+    for (let k = 0; k < n * n; k++) {
+      N[k] += factor * P[k];
+      D[k] += fd * P[k];
+    }
+  }
+  // D⁻¹ by Gauss-Jordan with partial pivoting (mathjs inv; 1x1 and 2x2 by formula there)
+  let Dinv: Float64Array;
+  if (n === 1) {
+    if (D[0] === 0) throw new Error('Cannot calculate inverse, determinant is zero');
+    Dinv = new Float64Array([1 / D[0]]);
+  } else if (n === 2) {
+    const d = D[0] * D[3] - D[1] * D[2];
+    if (d === 0) throw new Error('Cannot calculate inverse, determinant is zero');
+    Dinv = new Float64Array([D[3] / d, -D[1] / d, -D[2] / d, D[0] / d]);
+  } else {
+    const A = D;
+    const B = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) B[i * n + i] = 1;
+    const swap = (X: Float64Array, r1: number, r2: number) => {
+      for (let c = 0; c < n; c++) {
+        const t = X[r1 * n + c];
+        X[r1 * n + c] = X[r2 * n + c];
+        X[r2 * n + c] = t;
+      }
+    };
+    for (let c = 0; c < n; c++) {
+      let big = Math.abs(A[c * n + c]);
+      let rb = c;
+      for (let r = c + 1; r < n; r++)
+        if (Math.abs(A[r * n + c]) > big) {
+          big = Math.abs(A[r * n + c]);
+          rb = r;
+        }
+      if (big === 0) throw new Error('Cannot calculate inverse, determinant is zero');
+      if (rb !== c) {
+        swap(A, c, rb);
+        swap(B, c, rb);
+      }
+      const ac = c * n;
+      for (let r = 0; r < n; r++) {
+        const ar = r * n;
+        if (r !== c) {
+          if (A[ar + c] !== 0) {
+            const f = -A[ar + c] / A[ac + c];
+            for (let x = c; x < n; x++) A[ar + x] += f * A[ac + x];
+            for (let x = 0; x < n; x++) B[ar + x] += f * B[ac + x];
+          }
+        } else {
+          const f = A[ac + c];
+          for (let x = c; x < n; x++) A[ar + x] /= f;
+          for (let x = 0; x < n; x++) B[ar + x] /= f;
+        }
+      }
+    }
+    Dinv = B;
+  }
+  let R = mulSq(Dinv, N, n);
+  for (let k = 0; k < j; k++) R = mulSq(R, R, n);
+  return Array.from({ length: n }, (_, i) => Array.from(R.subarray(i * n, (i + 1) * n)));
 }
