@@ -180,7 +180,11 @@ for (const t of targets) {
     const pj = join(stage, dst, 'package.json');
     const m = readJson(pj);
     let changed = false;
-    for (const d of DROP) if (m.dependencies?.[d]) (delete m.dependencies[d], (changed = true));
+    for (const d of DROP)
+      if (m.dependencies?.[d]) {
+        delete m.dependencies[d];
+        changed = true;
+      }
     if (changed) writeFileSync(pj, JSON.stringify(m, null, 2));
   }
 

@@ -660,6 +660,7 @@ export function anyId(r: Rng, k: number): { id: unknown; raw?: string } {
     () => ({ id: [k] }),
     () => ({ id: { k } }),
     () => ({ id: undefined }),
+    // eslint-disable-next-line no-loss-of-precision -- on purpose: an id above 2^53 that JSON.parse rounds
     () => ({ id: 9007199254740993 + k * 4096, raw: `${9007199254740993n + BigInt(k) * 4096n}` }),
     () => ({ id: Infinity, raw: '1e400' }),
     () => ({ id: 'x'.repeat(r.int(100, 5000)) }),

@@ -23,7 +23,10 @@ function poleError(got: C[], want: C[]): number {
     let bd = Infinity;
     left.forEach((w, i) => {
       const d = Math.hypot(g[0] - w[0], g[1] - w[1]);
-      if (d < bd) ((bd = d), (bi = i));
+      if (d < bd) {
+        bd = d;
+        bi = i;
+      }
     });
     worst = Math.max(worst, bd);
     left.splice(bi, 1);

@@ -461,11 +461,8 @@ export class LlamaEngine implements Engine {
   }
 
   generate(messages: readonly ChatMessage[], opts: GenerateOptions): AsyncIterable<EngineEvent> {
-    const self = this;
     return {
-      [Symbol.asyncIterator]() {
-        return self.run(messages, opts);
-      },
+      [Symbol.asyncIterator]: () => this.run(messages, opts),
     };
   }
 

@@ -50,7 +50,8 @@ export function lineChart(o: ChartOptions): string {
   const m = { l: 64, r: 16, t: 32, b: 48 };
   const pts = o.series.flatMap((s) => s.x.map((x, i) => [o.logX ? Math.log10(x) : x, s.y[i]] as const)).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
   if (!pts.length) return '';
-  let [x0, x1] = [Math.min(...pts.map((p) => p[0])), Math.max(...pts.map((p) => p[0]))];
+  const x0 = Math.min(...pts.map((p) => p[0]));
+  let x1 = Math.max(...pts.map((p) => p[0]));
   let [y0, y1] = [Math.min(...pts.map((p) => p[1])), Math.max(...pts.map((p) => p[1]))];
   if (x1 === x0) x1 = x0 + 1;
   if (y1 === y0) [y0, y1] = [y0 - 1, y1 + 1];

@@ -364,7 +364,10 @@ export function dcgainSS(sys: SS): number[][] {
       let nn = tf.num;
       let dd = tf.den;
       if (Ts > 0) {
-        for (let l = 0; l < k0; l++) ((nn = deflate1(nn)), (dd = deflate1(dd)));
+        for (let l = 0; l < k0; l++) {
+          nn = deflate1(nn);
+          dd = deflate1(dd);
+        }
         G[i][j] = nn.reduce((s, v) => s + v, 0) / dd.reduce((s, v) => s + v, 0);
       } else {
         G[i][j] = nn[nn.length - 1 - k0] / dd[dd.length - 1 - k0];

@@ -26,6 +26,7 @@ export function usableTitle(t: string | undefined): string | undefined {
   if (s.length < 3 || s.length > 200) return undefined;
   if (/^(untitled|microsoft word|title|document\d*|slide \d+|powerpoint presentation)\b/i.test(s)) return undefined;
   if (/\.(pdf|docx?|tex|dvi|ps|md|txt)$/i.test(s)) return undefined;
+  // eslint-disable-next-line no-control-regex -- control bytes mark a title decoded from binary junk
   if (/[ÿ\ufffd]|[\x00-\x08]/.test(s)) return undefined;
   return s;
 }

@@ -45,6 +45,7 @@ function coverage(s: IndexState, terms: RegExp[], id: number, reader: TextReader
   const raw = reader.indexed(s.chunks, id); // the heading line and the text, as indexed
   if (raw === undefined) return 0;
   let text = raw.toLowerCase();
+  // eslint-disable-next-line no-control-regex -- the ASCII range, \x00 included
   if (/[^\x00-\x7f]/.test(text)) text = text.normalize('NFKD').replace(/\p{M}+/gu, '');
   // the words the encoder makes: digit runs split from letters as it splits them
   // ("rev2024" is "rev" and "2024"), and "_" a separator (for \b it is a letter)
@@ -80,6 +81,7 @@ export async function search(s: IndexState, query: string, opts: SearchOptions =
     // times, on text folded the same way (coverage), so the gate sees what the index saw
     const e = [...t].map((ch) => `${ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}+`).join('');
     // ASCII terms: \b is enough and much faster than Unicode property classes
+    // eslint-disable-next-line no-control-regex -- the ASCII range, \x00 included
     return /^[\x00-\x7f]*$/.test(t) ? new RegExp(`\\b${e}\\b`) : new RegExp(`(?<![\\p{L}\\p{N}])${e}(?![\\p{L}\\p{N}])`, 'u');
   });
   const hybrid = !!embedder && vectors.size > 0;
