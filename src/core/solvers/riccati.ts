@@ -52,12 +52,11 @@ const fmtMode = (re: number, im: number, discrete: boolean) => {
  * Throws ControlError if (A, B) has an uncontrollable mode with Re >= 0 (continuous) or
  * |z| >= 1 (discrete), naming the modes.
  */
-export function checkStabilisable(A: Mat, B: Mat, discrete: boolean, dual = false): void {
+export function checkStabilisable(A: Mat, B: Mat, discrete: boolean, dual = false, evA: Complex[] = eigvalsSorted(A)): void {
   const n = A.r;
   // a stable A is trivially stabilisable: skip the staircase (whose rank decisions are the
   // fragile part for badly scaled, highly non-normal A such as CAREX 4.4)
   const margin = 1e3 * n * EPS;
-  const evA = eigvalsSorted(A);
   const rho = evA.reduce((m, [re, im]) => Math.max(m, Math.hypot(re, im)), 0);
   if (evA.every(([re, im]) => (discrete ? Math.hypot(re, im) < 1 - margin : re < -margin * Math.max(rho, 1e-300)))) return;
   // the one controllability decision (linalg/staircase.ts), as analyse, ctrb_rank and place
@@ -153,7 +152,7 @@ function closedLoop(A: Mat, B: Mat, K: Mat): Mat {
  * Ak' dX + dX Ak + Res(X) = 0 (continuous) or Ak' dX Ak - dX + Res(X) = 0 (discrete).
  * Stops when the residual no longer drops by half; keeps the best iterate.
  */
-function newtonRefine(P: Prepared, X0: Mat, discrete: boolean, maxSteps: number): { X: Mat; K: Mat; rel: number } {
+function newtonRefine(P: Prepared, X0: Mat, discrete: boolean, maxSteps: number): Refined {
   const resid = discrete ? (X: Mat) => dareResidual(P, X) : (X: Mat) => careResidual(P, X);
   let X = X0;
   let cur = resid(X);
@@ -181,8 +180,11 @@ function newtonRefine(P: Prepared, X0: Mat, discrete: boolean, maxSteps: number)
     cur = next;
     if (!improved) break;
   }
-  return { X, K: cur.K, rel: cur.rel };
+  return { X, K: cur.K, rel: cur.rel, den: cur.den };
 }
+
+/** a candidate X with its gain and normalised residual (rel = ‖Res‖/den, den the terms' norms) */
+type Refined = { X: Mat; K: Mat; rel: number; den: number };
 
 function transposeOf(M: Mat): Mat {
   const n = M.r, c = M.c;
@@ -191,7 +193,7 @@ function transposeOf(M: Mat): Mat {
   return T;
 }
 
-function finish(P: Prepared, X: Mat, K: Mat, rel: number, discrete: boolean, known?: { Acl: Mat; poles: Complex[] }): RiccatiSolution {
+function finish(P: Prepared, X: Mat, K: Mat, rel: number, den: number, discrete: boolean, known?: { Acl: Mat; poles: Complex[] }): RiccatiSolution {
   for (const v of X.d)
     if (!Number.isFinite(v))
       throw new ControlError('The Riccati solution is not finite: no stabilising solution can be computed.', 'numerical');
@@ -205,7 +207,7 @@ function finish(P: Prepared, X: Mat, K: Mat, rel: number, discrete: boolean, kno
         `This happens when a mode of A on the ${discrete ? 'unit circle' : 'imaginary axis'} is unobservable through Q, or (A, B) is not stabilisable.`,
       'infeasible',
     );
-  refuseInaccurate(P, X, Acl, discrete);
+  refuseInaccurate(P, X, Acl, discrete, rel, den);
   return { X, K, Acl, poles, residual: rel };
 }
 
@@ -221,8 +223,7 @@ const RESIDUAL_TOL = 1e-8;
  * solve_discrete_are leaves a residual of 1.2e-5 on the same problem, 4e-4 off in X), the
  * result is refused rather than returned with a residual the verifier rejects.
  */
-function refuseInaccurate(P: Prepared, X: Mat, Acl: Mat, discrete: boolean): void {
-  const { rel, den } = discrete ? dareResidual(P, X) : careResidual(P, X);
+function refuseInaccurate(P: Prepared, X: Mat, Acl: Mat, discrete: boolean, rel: number, den: number): void {
   const ac = normF(Acl);
   const op = discrete ? ac * ac + 1 : 2 * ac;
   const floor = (10 * Math.max(P.n, 1) * EPS * op * normF(X)) / Math.max(den, 1e-300);
@@ -256,8 +257,10 @@ export function careMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { 
 function checkedFirst(
   solve: () => RiccatiSolution, A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null | undefined, discrete: boolean, dual?: boolean,
 ): RiccatiSolution {
-  checkStabilisable(A, B, discrete, dual);
-  checkBoundaryModesSeen(A, B, Q, R, N ?? null, discrete, dual);
+  // eig(A) once: both checks need it (the boundary check on A − BR⁻¹N', which is A without N)
+  const evA = eigvalsSorted(A);
+  checkStabilisable(A, B, discrete, dual, evA);
+  checkBoundaryModesSeen(A, B, Q, R, N ?? null, discrete, dual, N ? undefined : evA);
   return solve();
 }
 
@@ -268,7 +271,7 @@ function checkedFirst(
  * (symplectic pencil) then has that eigenvalue on the boundary and no stabilising solution
  * exists, only one that leaves the mode where it is; in rounding it may look just stable.
  */
-function checkBoundaryModesSeen(A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null, discrete: boolean, dual?: boolean): void {
+function checkBoundaryModesSeen(A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null, discrete: boolean, dual?: boolean, evAt?: Complex[]): void {
   const n = A.r;
   let At = A, Qt = Q;
   if (N) {
@@ -283,7 +286,7 @@ function checkBoundaryModesSeen(A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null, d
     for (let k = 0; k < Qt.d.length; k++) Qt.d[k] -= NRN.d[k];
     symmetrize(Qt);
   }
-  const evA = eigvalsSorted(At);
+  const evA = evAt ?? eigvalsSorted(At);
   const anorm = Math.max(normF(At), Number.MIN_VALUE);
   const tol = 1e3 * n * EPS * anorm;
   const near = (re: number, im: number) => (discrete ? Math.abs(Math.hypot(re, im) - 1) <= 1e3 * n * EPS * Math.max(1, anorm) : Math.abs(re) <= tol);
@@ -382,14 +385,14 @@ function careCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSoluti
   if (!best) {
     if (firstErr) throw firstErr;
     const ref = newtonRefine(P, first, false, 6);
-    return finish(P, ref.X, ref.K, ref.rel, false); // throws, naming the unstable poles
+    return finish(P, ref.X, ref.K, ref.rel, ref.den, false); // throws, naming the unstable poles
   }
-  return finish(P, best.X, best.K, best.rel, false, best);
+  return finish(P, best.X, best.K, best.rel, best.den, false, best);
 }
 
-type Checked = { X: Mat; K: Mat; rel: number; Acl: Mat; poles: Complex[] };
+type Checked = Refined & { Acl: Mat; poles: Complex[] };
 
-function stabilisingOrNull(P: Prepared, r: { X: Mat; K: Mat; rel: number }): Checked | null {
+function stabilisingOrNull(P: Prepared, r: Refined): Checked | null {
   for (const v of r.X.d) if (!Number.isFinite(v)) return null;
   const Acl = closedLoop(P.A, P.B, r.K);
   const poles = eigvalsSorted(Acl);
@@ -464,7 +467,7 @@ function dareCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSoluti
   }
   const X0 = sda(Ak, Gk, Hk);
   const first = X0 ? dStabilisingOrNull(P, safeRefine(P, X0)) : null;
-  if (first) return finish(P, first.X, first.K, first.rel, true, first);
+  if (first) return finish(P, first.X, first.K, first.rel, first.den, true, first);
   // SDA converges to the stabilising solution only when (A, Q) is detectable (with Q = 0 and
   // an unstable A it stays at X = 0). Fall back to Newton-Hewer from a stabilising gain,
   // obtained from the same equation with Q = I (detectable, so SDA gives a stabilising K0).
@@ -481,10 +484,10 @@ function dareCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSoluti
     for (let k = 0; k < K0.d.length; k++) K0.d[k] += RiNt.d[k];
   }
   const ref = newtonRefine(P, hewer(P, K0), true, 6);
-  return finish(P, ref.X, ref.K, ref.rel, true);
+  return finish(P, ref.X, ref.K, ref.rel, ref.den, true);
 }
 
-function safeRefine(P: Prepared, X: Mat): { X: Mat; K: Mat; rel: number } | null {
+function safeRefine(P: Prepared, X: Mat): Refined | null {
   try {
     return newtonRefine(P, X, true, 6);
   } catch {
@@ -492,7 +495,7 @@ function safeRefine(P: Prepared, X: Mat): { X: Mat; K: Mat; rel: number } | null
   }
 }
 
-function dStabilisingOrNull(P: Prepared, r: { X: Mat; K: Mat; rel: number } | null): Checked | null {
+function dStabilisingOrNull(P: Prepared, r: Refined | null): Checked | null {
   if (!r) return null;
   for (const v of r.X.d) if (!Number.isFinite(v)) return null;
   const Acl = closedLoop(P.A, P.B, r.K);
