@@ -9,7 +9,7 @@
  * pivoting. Written by hand: no JS library offers it.
  */
 import type { Complex } from '../types.js';
-import { type Mat, block, clone, zeros, normF, EPS, reflectLeft, reflectRight } from './dense.js';
+import { type Mat, block, clone, zeros, normF, EPS, reflectLeft, reflectRight, pow2Exponent, scalePow2, scalePow2InPlace } from './dense.js';
 import { balance } from './balance.js';
 import { eigvalsSorted } from './schur.js';
 
@@ -221,7 +221,13 @@ export interface BalancedStaircase extends StaircaseFactored {
  */
 export function balancedStaircase(A: Mat, B: Mat): BalancedStaircase {
   const bal = balanceStates(A, B);
-  return { ...controllabilityStaircaseFactored(bal.A, bal.B), d: bal.d };
+  // entries beyond 2^±100 (1e-200, 1e300): scaled by powers of 2 first (exact; the rank of
+  // (αA, βB) is that of (A, B)), since the pivot norms' sums of squares underflow to 0 near
+  // 1e-160 and a controllable pair of entries 1e-200 came out with rank 0. At is scaled back.
+  const ka = pow2Exponent(bal.A), kb = pow2Exponent(bal.B);
+  const st = controllabilityStaircaseFactored(ka ? scalePow2(bal.A, -ka) : bal.A, kb ? scalePow2(bal.B, -kb) : bal.B);
+  if (ka) scalePow2InPlace(st.At.d, ka);
+  return { ...st, d: bal.d };
 }
 
 export interface Controllability {

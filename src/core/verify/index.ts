@@ -263,17 +263,83 @@ function rankCheck(matrix: unknown, reported: unknown): Check[] {
  * by ‖A‖: a companion pair scaled by 1e30 has det[B, AB] ≠ 0 but an SVD of the raw matrix
  * calls it rank 1), B or C divided by a power of 2 near its norm. Every scaling is exact.
  */
+function scaledPair(A: Matrix, BC: Matrix, dual: boolean): { As: Matrix; Xs: Matrix } {
+  const { A: Ab, d } = balancing(A);
+  const As = scaled(Ab, -scaleExponent(Ab));
+  const X0 = dual ? BC.map((r) => r.map((v, j) => v * d[j])) : BC.map((r, i) => r.map((v) => v / d[i]));
+  return { As, Xs: scaled(X0, -scaleExponent(X0)) };
+}
+
 function scaledKrylov(A: Matrix, BC: Matrix, dual: boolean): Matrix {
   const n = A.length;
-  const { A: Ab, d } = balancing(A);
-  const ka = scaleExponent(Ab);
-  const As = scaled(Ab, -ka);
-  const X0 = dual ? BC.map((r) => r.map((v, j) => v * d[j])) : BC.map((r, i) => r.map((v) => v / d[i]));
-  const Xs = scaled(X0, -scaleExponent(X0));
+  const { As, Xs } = scaledPair(A, BC, dual);
   const a = mat(As);
   const blocks: M[] = [mat(Xs)];
   for (let i = 1; i < n; i++) blocks.push(dual ? blocks[i - 1].mmul(a) : a.mmul(blocks[i - 1]));
   return dual ? blocks.flatMap((b) => b.to2DArray()) : As.map((_, i) => blocks.flatMap((b) => b.getRow(i)));
+}
+
+/** PBH on models up to this many states (an SVD per eigenvalue: O(n⁴)) */
+const PBH_MAX_N = 40;
+
+/**
+ * The Popov-Belevitch-Hautus test, the second route where the Krylov matrix's SVD and the
+ * reported rank disagree: the columns AᵏB grow like ‖A‖ᵏ, so a stiff model's Krylov matrix
+ * has singular values below the rounding of its largest although the pair is controllable. At
+ * each eigenvalue λ of A (the verifier's eigensolver), σmin([A − λI, B]) (dual: [A − λI; C])
+ * relative to ‖[A, B]‖ says whether that mode is uncontrollable: clearly (≤ 1e3·n·ε), clearly
+ * not (≥ 1e-8), or in between. Returns the counts, or undefined above PBH_MAX_N states.
+ */
+function pbhCounts(A: Matrix, BC: Matrix, dual: boolean): { clear: number; unsure: number } | undefined {
+  const n = A.length;
+  if (n > PBH_MAX_N) return undefined;
+  const { As, Xs } = scaledPair(A, BC, dual);
+  const norm = Math.max(froNorm(As), froNorm(Xs), 1e-300);
+  let clear = 0, unsure = 0;
+  for (const [re, im] of safeEigenvalues(As)) {
+    if (im < 0) continue;
+    const k = Xs[0]?.length ?? 0, p = Xs.length;
+    // the real form [[R, −J], [J, R]] of the complex matrix R + iJ (A − λI with B beside or C below)
+    const rows = dual ? n + p : n, cols = dual ? n : n + k;
+    const R = (i: number, j: number) => (dual ? (i < n ? As[i][j] - (i === j ? re : 0) : Xs[i - n][j]) : j < n ? As[i][j] - (i === j ? re : 0) : Xs[i][j - n]);
+    const I = (i: number, j: number) => (i === j && i < n && j < n ? -im : 0);
+    const big = new M(2 * rows, 2 * cols);
+    for (let i = 0; i < rows; i++)
+      for (let j = 0; j < cols; j++) {
+        big.set(i, j, R(i, j));
+        big.set(rows + i, cols + j, R(i, j));
+        big.set(i, cols + j, -I(i, j));
+        big.set(rows + i, j, I(i, j));
+      }
+    const sv = safeSingularValues(big);
+    const rel = sv[Math.min(2 * rows, 2 * cols) - 1] / norm;
+    const mult = im > 0 ? 2 : 1;
+    if (rel <= 1e3 * n * Number.EPSILON) clear += mult;
+    else if (rel < 1e-8) unsure += mult;
+  }
+  return { clear, unsure };
+}
+
+/**
+ * The rank of (A, B) (dual: (A, C)): the SVD of the scaled Krylov matrix, and where that does
+ * not give the reported rank, the PBH test, which passes the reported rank when its count of
+ * uncontrollable modes allows it.
+ */
+function pairRankCheck(A: Matrix, BC: Matrix, dual: boolean, reported: unknown): Check {
+  const n = A.length;
+  const [rk] = rankCheck(n ? scaledKrylov(A, BC, dual) : [], reported);
+  if (!rk || rk.ok || typeof reported !== 'number' || !n) return rk;
+  const pbh = pbhCounts(A, BC, dual);
+  if (!pbh) return rk;
+  const missing = n - reported;
+  const ok = missing >= pbh.clear && missing <= pbh.clear + pbh.unsure;
+  const what = dual ? 'unobservable' : 'uncontrollable';
+  return {
+    name: 'rank',
+    ok,
+    value: reported,
+    detail: `${rk.detail}; the Krylov matrix is ill-conditioned, and the PBH test at each eigenvalue finds ${pbh.clear} clearly ${what} mode${pbh.clear === 1 ? '' : 's'}${pbh.unsure ? ` and ${pbh.unsure} undecided` : ''}, ${ok ? 'consistent with' : 'not'} rank ${reported}`,
+  };
 }
 
 /**
@@ -296,7 +362,7 @@ function krylovChecks(args: Record<string, any>, result: Record<string, any>, to
   const what = ctrb ? '[B, AB, …, Aⁿ⁻¹B]' : '[C; CA; …; CAⁿ⁻¹]';
   return [
     { name: 'matrix', ok: diff <= 1e-12, value: diff, detail: same ? `the reported matrix equals ${what} rebuilt from the arguments (${sci(diff)})` : `the reported matrix does not have the shape of ${what}` },
-    ...rankCheck(n ? scaledKrylov(A, ctrb ? args.B : args.C, !ctrb) : [], result.rank),
+    ...(n ? [pairRankCheck(A, ctrb ? args.B : args.C, !ctrb, result.rank)] : rankCheck([], result.rank)),
   ];
 }
 
@@ -375,11 +441,11 @@ function analysisChecks(args: Record<string, any>, result: Record<string, any>):
     return checks;
   }
   if (args.B && result.controllability) {
-    const [rk] = rankCheck(scaledKrylov(args.A, args.B, false), result.controllability.rank);
+    const rk = pairRankCheck(args.A, args.B, false, result.controllability.rank);
     checks.push({ ...rk, name: 'controllability rank', detail: `controllability ${rk.detail}` });
   }
   if (args.C && result.observability) {
-    const [rk] = rankCheck(scaledKrylov(args.A, args.C, true), result.observability.rank);
+    const rk = pairRankCheck(args.A, args.C, true, result.observability.rank);
     checks.push({ ...rk, name: 'observability rank', detail: `observability ${rk.detail}` });
   }
   return checks;
@@ -428,7 +494,7 @@ function dampChecks(args: Record<string, any>, result: Record<string, any>): Che
   poles.forEach(([re, im], i) => {
     let sr = re, si = im;
     if (Ts) {
-      const r = Math.sqrt(re * re + im * im);
+      const r = Math.hypot(re, im);
       if (r === 0) {
         worst = Math.max(worst, result.wn[i] === Infinity && result.zeta[i] === 1 && result.tau[i] === 0 ? 0 : Infinity);
         return;
@@ -436,7 +502,7 @@ function dampChecks(args: Record<string, any>, result: Record<string, any>): Che
       sr = Math.log(r) / Ts;
       si = Math.atan2(im, re) / Ts;
     }
-    const wn = Math.sqrt(sr * sr + si * si);
+    const wn = Math.hypot(sr, si);
     const rel = (a: number, b: number) => (Number.isNaN(b) ? (Number.isNaN(a) ? 0 : Infinity) : !Number.isFinite(b) ? (a === b ? 0 : Infinity) : Math.abs(a - b) / Math.max(Math.abs(b), 1e-300));
     worst = Math.max(worst, rel(result.wn[i], wn), wn === 0 ? rel(result.zeta[i], NaN) : Math.abs(result.zeta[i] - -sr / wn), rel(result.tau[i], sr === 0 ? Infinity : -1 / sr));
   });
