@@ -187,7 +187,10 @@ function hinfContinuous(A: Mat, B: Mat, C: Mat, D: Mat, tol = 1e-12): HinfResult
     if (im !== 0) cands.add(Math.abs(im));
     const r = Math.hypot(re, im);
     cands.add(r);
-    if (r > 0) ((wlo = Math.min(wlo, r)), (whi = Math.max(whi, r)));
+    if (r > 0) {
+      wlo = Math.min(wlo, r);
+      whi = Math.max(whi, r);
+    }
   }
   // and a log grid over the poles' frequencies: when the best candidate is w = ∞ (σmax(D))
   // while the peak is finite, the first level sits just above σmax(D), D'D − γ²I is nearly
@@ -199,7 +202,10 @@ function hinfContinuous(A: Mat, B: Mat, C: Mat, D: Mat, tol = 1e-12): HinfResult
   let fpeak = Infinity;
   for (const w of cands) {
     const g = gain(w);
-    if (g > glb) ((glb = g), (fpeak = w));
+    if (g > glb) {
+      glb = g;
+      fpeak = w;
+    }
   }
   if (n === 0 || glb === 0) return { hinf: glb, fpeak: glb === 0 ? 0 : fpeak };
   for (let it = 0; it < 60; it++) {
@@ -250,7 +256,10 @@ function hinfContinuous(A: Mat, B: Mat, C: Mat, D: Mat, tol = 1e-12): HinfResult
     }
     const xm = f1 > f2 ? x1 : x2;
     const fm = Math.max(f1, f2);
-    if (fm > glb) ((glb = fm), (fpeak = xm));
+    if (fm > glb) {
+      glb = fm;
+      fpeak = xm;
+    }
   }
   return { hinf: glb, fpeak };
 }
