@@ -452,7 +452,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       }
     } else {
       record(conv, pending);
-      const missingNames = ids.filter((id, k) => !vals[k]);
+      const missingNames = ids.filter((_id, k) => !vals[k]);
       return { kind: 'ask', question: `${ex[1]} uses ${missingNames.join(', ')}, which I do not have. Please give ${missingNames.join(' and ')} (e.g. ${missingNames[0]} = [...]).`, candidates: [] };
     }
   }
