@@ -202,6 +202,8 @@ test('every tool with a generator writes code from a real turn, and the matrices
     ['eig', 'A=[0 1; -2 -3]'],
     ['ctrb_rank', 'A=[0 1; -2 -3], B=[0;1]'],
     ['obsv_rank', 'A=[0 1; -2 -3], C=[1 0]'],
+    ['damp', 'A=[0 1; -4 -0.8]'],
+    ['damp', 'H(z) = 1/(z^2 - 1.5z + 0.7), Ts=0.1'],
   ];
   const seen = new Set<string>();
   for (const [cmd, prompt] of prompts) {
