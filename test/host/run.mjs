@@ -373,6 +373,22 @@ async function main() {
       await page.screenshot({ path: join(env.RESULTS_DIR, 'chat-lqr.png') });
     });
 
+    // issue 12: damp was added as one tool object; the real chat shows its intro, its table
+    // (s^2 + 0.8s + 4: wn = 2, zeta = 0.8/(2*2) = 0.2, tau = 1/(zeta*wn) = 2.5, closed form)
+    // and its plot button, all from that one object
+    await uiTest(page, 'ui: chat "natural frequencies and damping of G(s) = 1/(s^2+0.8s+4)" shows wn = 2, zeta = 0.2, tau = 2.5 and a pole-map button (test-results/chat-damp.png)', async () => {
+      const before = await chatTurnIndex(page);
+      await askInChat(page, '@control natural frequencies and damping of G(s) = 1/(s^2+0.8s+4)');
+      const text = await responseAfter(page, { after: before, mustMatch: /Verified/ });
+      expect(/Computed damp\(num = \[1\], den = \[1 0\.8 4\]\)/.test(text), `no reading line: ${text.slice(0, 300)}`);
+      expect(/Damping\./.test(text), `no intro: ${text.slice(0, 300)}`);
+      // the rendered table's cells, as the page's text has them (tabs or newlines between cells)
+      expect((text.match(/(?:^|\s)2\s+0\.2\s+2\.5(?=\s|$)/g) ?? []).length === 2, `expected two rows wn 2, zeta 0.2, tau 2.5: ${text}`);
+      expect(/Plot poles and zeros/.test(text), `no pole-map button: ${text.slice(-400)}`);
+      await showNewestAnswerTop(page);
+      await page.screenshot({ path: join(env.RESULTS_DIR, 'chat-damp.png') });
+    });
+
     // issue 11: a long solve shows progress with Cancel (a notification: a chat progress part
     // would fold the answer's reading away); Cancel ends it and the answer says so
     await uiTest(page, 'ui: an n = 200 care shows a progress notification; its Cancel ends the solve and the answer says so', async () => {
