@@ -198,6 +198,9 @@ function finish(P: Prepared, X: Mat, K: Mat, rel: number, den: number, discrete:
     if (!Number.isFinite(v))
       throw new ControlError('The Riccati solution is not finite: no stabilising solution can be computed.', 'numerical');
   const Acl = known?.Acl ?? closedLoop(P.A, P.B, K);
+  // accuracy first: an X whose residual is far off says nothing about stabilisability (its
+  // closed loop may be unstable only because X is inaccurate), so that is the reason given
+  refuseInaccurate(P, X, Acl, discrete, rel, den);
   const poles = known?.poles ?? eigvalsSorted(Acl);
   const unstable = poles.filter(([re, im]) => (discrete ? Math.hypot(re, im) >= 1 : re >= 0));
   if (unstable.length)
@@ -207,7 +210,6 @@ function finish(P: Prepared, X: Mat, K: Mat, rel: number, den: number, discrete:
         `This happens when a mode of A on the ${discrete ? 'unit circle' : 'imaginary axis'} is unobservable through Q, or (A, B) is not stabilisable.`,
       'infeasible',
     );
-  refuseInaccurate(P, X, Acl, discrete, rel, den);
   return { X, K, Acl, poles, residual: rel };
 }
 
@@ -484,7 +486,19 @@ function dareCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSoluti
     for (let k = 0; k < K0.d.length; k++) K0.d[k] += RiNt.d[k];
   }
   const ref = newtonRefine(P, hewer(P, K0), true, 6);
-  return finish(P, ref.X, ref.K, ref.rel, ref.den, true);
+  const closed = closedLoop(P.A, P.B, ref.K);
+  const poles = eigvalsSorted(closed);
+  const out = poles.filter(([re, im]) => Math.hypot(re, im) >= 1);
+  if (out.length)
+    // Newton-Hewer from a stabilising K0 keeps every closed loop stable in exact arithmetic (a
+    // mode it cannot stabilise stops it earlier, in the Stein solve): ending unstable is
+    // rounding, not the absence of a stabilising solution
+    throw new ControlError(
+      `The discrete Riccati equation could not be solved accurately in double precision: the Newton iteration, whose closed loops are stable in exact arithmetic, ended with a pole at ${out.map(([re, im]) => fmtMode(re, im, true)).join(', ')} and a normalised residual of ${ref.rel.toExponential(1)}. ` +
+        'The problem is too ill-conditioned here (the closed loop\'s Stein operator is nearly singular; gains and weights of very different scales); no result is given rather than an inaccurate one. Rescaling the weights or the state units may help.',
+      'numerical',
+    );
+  return finish(P, ref.X, ref.K, ref.rel, ref.den, true, { Acl: closed, poles });
 }
 
 function safeRefine(P: Prepared, X: Mat): Refined | null {
