@@ -2,6 +2,7 @@
 // Octave and SciPy times measured on this machine kind (shared oracle README).
 // Prints per tool: problems, total and median ms (after one warm-up pass), and the ratio of
 // our median to Octave's. Writes nothing unless --write is given (then bench/RESULTS.md).
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { solveProblem, type Problem } from '../src/core/tools/batch.js';
@@ -11,6 +12,13 @@ import { runRetrievalBench } from './retrieval.js';
 import { runTurnsBench } from './turns.js';
 import { runMcpBench } from './mcp.js';
 import { runPlaceBench } from './place.js';
+
+// `npm run bench -- --sweep [--quick] [--write]`: instead, every tool by size beside Octave and
+// SciPy (bench/sweep.ts; section "Size sweep vs Octave and SciPy" of RESULTS.md)
+if (process.argv.includes('--sweep')) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/sweep.ts', ...process.argv.slice(2).filter((a) => a !== '--sweep')], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
 
 // Octave control 3.4 / SciPy 1.17 per-tool totals (s) and medians (ms), from the oracle README.
 const REF: Record<string, [number, number, number, number]> = {
@@ -108,6 +116,8 @@ const retrieval = await runRetrievalBench(process.argv.includes('--quick') ? [10
 console.log(retrieval);
 if (process.argv.includes('--write')) {
   const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}, ${os.availableParallelism()} cores.\n\n## Solvers over the 512 reference problems\n\nOne warm-up pass, then one timed pass per problem (validation and solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summarySolvers}\n\n## Deterministic turns (no language model)\n\nEvery single request of the request corpus through the whole turn (read, plan, solve, verify, render), each in a fresh conversation, after one warm-up pass.\n\n${turns}\n\n## MCP transport: one long line\n\nOne \`ping\` line with a long parameter written to \`serveStdio\` in 64 KiB chunks (as a pipe delivers it), timed from the first chunk to the answer; the line was read quadratically before issue 11 (50 MB: 30.7 s on this machine, 18.7 s in the report).\n\n${mcp}\n\n## Pole placement by size\n\nbench/place.ts: the seeded problems of test/fixtures/placeProblems.ts; ours is the whole solver (staircase, gain, A - BK and its eigenvalues), CPU time, min of 3 after two warm-up passes; Octave's place (SLICOT SB01BD) run live when installed, CPU time, BLAS on one thread; SciPy's place_poles from bench/place-scipy.json. Errors: largest |achieved - target| / |target| after a greedy match.\n\n${placeTable}\n\n## Local model (node-llama-cpp)\n\nThe product's fixed prefix (system prompt + compact tool schemas). The tiny model is generated (random weights, byte-level vocabulary, so its token counts are larger than a real tokenizer's); the percentages are what matters: how much of the context a step re-evaluates.\n\n${llama}\n\n## Retrieval index (flexsearch, strict tokenizer)\n\nSynthetic chunks of about 200 words; each measurement in its own process (RSS). See bench/retrieval.ts for exactly what each row measures.\n\n${retrieval}\n`;
-  writeFileSync('bench/RESULTS.md', md);
+  // the size sweep's section (bench/sweep.ts, run on its own) is kept as it is
+  const sweep = /## Size sweep vs Octave and SciPy\n[\s\S]*?(?=\n## |$)/.exec(readFileSync('bench/RESULTS.md', 'utf8'))?.[0];
+  writeFileSync('bench/RESULTS.md', sweep ? `${md}\n${sweep.trimEnd()}\n` : md);
 }
 })();
