@@ -146,3 +146,30 @@ test('probe cases: entries near 1e-200 and stiff models get the PBH rank (numpy,
     assert.equal(r.verification?.ok, true, `${c.tool} ${want[i].kind} #${i}: ${JSON.stringify(r.verification)}`);
   }
 });
+
+test('large models: the verifier confirms the staircase by an orthogonal (Arnoldi) basis where the Krylov SVD cannot (n = 128 full rank; n = 40 with 10 hidden uncontrollable states)', async () => {
+  const { callTool } = await import('../../src/core/tools/runner.js');
+  let seed = 3;
+  const rnd = () => ((seed = (seed * 16807) % 2147483647), seed / 2147483647 - 0.5);
+  // a random stable 128-state, 2-input model: controllable with probability 1 (Octave's isctrb agrees on such models)
+  const n = 128;
+  const A = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => rnd() / Math.sqrt(n) - (i === j ? 1.5 : 0)));
+  const B = Array.from({ length: n }, () => [rnd(), rnd()]);
+  const full = await callTool('ctrb_rank', { A, B });
+  assert.equal(full.result.rank, n);
+  assert.equal(full.verification?.ok, true, JSON.stringify(full.verification?.checks));
+  // blkdiag(A1, A2) with B = [B1; 0]: exactly 30 controllable states (A2's 10 never see u),
+  // hidden by one Householder reflection H = I − 2vv'/v'v (A → HAH, B → HB: same rank).
+  // (At 60 states the staircase's rounding over 25+ steps passes its n²·ε tolerance and it
+  // reports full rank, as Octave's isctrb (SLICOT AB01OD) does on the same model: a known limit.)
+  const m = 40, k = 30;
+  const A0 = Array.from({ length: m }, (_, i) => Array.from({ length: m }, (_, j) => ((i < k) === (j < k) ? rnd() / Math.sqrt(m) : 0) - (i === j ? 1 + (i % 7) / 7 : 0)));
+  const B0 = Array.from({ length: m }, (_, i) => (i < k ? [rnd(), rnd()] : [0, 0]));
+  const v = Array.from({ length: m }, () => rnd());
+  const vv = v.reduce((s, x) => s + x * x, 0);
+  const H = v.map((vi, i) => v.map((vj, j) => (i === j ? 1 : 0) - (2 * vi * vj) / vv));
+  const mm = (X: number[][], Y: number[][]) => X.map((r) => Y[0].map((_, j) => r.reduce((s, x, l) => s + x * Y[l][j], 0)));
+  const hidden = await callTool('ctrb_rank', { A: mm(mm(H, A0), H), B: mm(H, B0) });
+  assert.equal(hidden.result.rank, k);
+  assert.equal(hidden.verification?.ok, true, JSON.stringify(hidden.verification?.checks));
+});

@@ -33,3 +33,19 @@ test('the rank margin is said in the rank check, and no check is a pass that can
   assert.deepEqual(v.checks.map((c) => c.name), ['matrix', 'rank']);
   assert.match(v.checks[1].detail, /smallest kept singular value .*× the tolerance, largest dropped/);
 });
+
+test('rlocus (state space): a wrong closed-loop pole is caught by the independent eigensolver; poles_zeros: a wrong zero is caught', async () => {
+  const { getTool } = await import('../../src/core/tools/table.js');
+  const args = { A: [[0, 1, 0], [0, 0, 1], [-6, -11, -6]], B: [[0], [0], [1]], C: [[1, 0, 0]] };
+  const r = getTool('rlocus')!.run(args) as Record<string, any>;
+  assert.equal(verify('rlocus', args, r)!.ok, true);
+  const bad = structuredClone(r);
+  bad.poles[0][0] = [bad.poles[0][0][0] + 1e-3, bad.poles[0][0][1]];
+  const v = verify('rlocus', args, bad)!;
+  assert.equal(v.ok, false, JSON.stringify(v));
+  // (s + 2)/((s + 1)(s + 3)) in state space: the zero is at −2
+  const pz = { A: [[0, 1], [-3, -4]], B: [[0], [1]], C: [[2, 1]] };
+  const z = getTool('poles_zeros')!.run(pz) as Record<string, any>;
+  assert.equal(verify('poles_zeros', pz, z)!.ok, true);
+  assert.equal(verify('poles_zeros', pz, { ...z, zeros: [[-2.01, 0]] })!.ok, false);
+});

@@ -279,6 +279,41 @@ function scaledKrylov(A: Matrix, BC: Matrix, dual: boolean): Matrix {
   return dual ? blocks.flatMap((b) => b.to2DArray()) : As.map((_, i) => blocks.flatMap((b) => b.getRow(i)));
 }
 
+/**
+ * The dimension of the controllable subspace by block Arnoldi: orthonormalise the columns of
+ * B, then A times each new basis vector, with Gram-Schmidt twice (CGS2) against everything
+ * kept, keeping a vector whose remaining norm exceeds n²·ε (the pair scaled to norm ~1, the
+ * staircase's tolerance). A second route to the rank that, unlike [B, AB, …], never forms
+ * powers of A (a stiff or large model's Krylov matrix has columns of sizes 1e±k), written
+ * here with plain arrays: Gram-Schmidt where the solvers' staircase uses Householder.
+ */
+function arnoldiRank(As: Matrix, Xs: Matrix): number {
+  const n = As.length;
+  const tol = n * n * Number.EPSILON * Math.max(froNorm(As), froNorm(Xs), 1e-300);
+  const Q: number[][] = [];
+  let level: number[][] = (Xs[0] ?? []).map((_, j) => Xs.map((r) => r[j]));
+  while (level.length && Q.length < n) {
+    const kept: number[][] = [];
+    for (const v of level) {
+      const w = v.slice();
+      for (let pass = 0; pass < 2; pass++)
+        for (const q of Q) {
+          let dot = 0;
+          for (let i = 0; i < n; i++) dot += q[i] * w[i];
+          for (let i = 0; i < n; i++) w[i] -= dot * q[i];
+        }
+      const nrm = Math.hypot(...w);
+      if (nrm > tol && Q.length < n) {
+        const q = w.map((x) => x / nrm);
+        Q.push(q);
+        kept.push(q);
+      }
+    }
+    level = kept.map((q) => As.map((row) => row.reduce((acc, a, j) => acc + a * q[j], 0)));
+  }
+  return Q.length;
+}
+
 /** PBH on models up to this many states (an SVD per eigenvalue: O(n⁴)) */
 const PBH_MAX_N = 40;
 
@@ -329,8 +364,13 @@ function pairRankCheck(A: Matrix, BC: Matrix, dual: boolean, reported: unknown):
   const n = A.length;
   const [rk] = rankCheck(n ? scaledKrylov(A, BC, dual) : [], reported);
   if (!rk || rk.ok || typeof reported !== 'number' || !n) return rk;
+  // second route: block Arnoldi on the scaled pair (dual: (A', C'))
+  const { As, Xs } = scaledPair(A, BC, dual);
+  const ar = dual ? arnoldiRank(As[0].map((_, j) => As.map((r) => r[j])), Xs[0].map((_, j) => Xs.map((r) => r[j]))) : arnoldiRank(As, Xs);
+  if (ar === reported)
+    return { name: 'rank', ok: true, value: reported, detail: `${rk.detail}; the Krylov matrix is ill-conditioned, and an orthogonal (Arnoldi) basis of the same space has dimension ${ar}` };
   const pbh = pbhCounts(A, BC, dual);
-  if (!pbh) return rk;
+  if (!pbh) return { ...rk, detail: `${rk.detail}; an orthogonal (Arnoldi) basis of the same space has dimension ${ar}` };
   const missing = n - reported;
   const ok = missing >= pbh.clear && missing <= pbh.clear + pbh.unsure;
   const what = dual ? 'unobservable' : 'uncontrollable';
