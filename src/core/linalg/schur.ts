@@ -529,7 +529,7 @@ export function schurBlocks(T: Mat): { start: number[]; size: number[] } {
 const SY_M = new Float64Array(16), SY_R = new Float64Array(4);
 const SW_D = new Float64Array(16), SW_T11 = new Float64Array(4), SW_T22 = new Float64Array(4), SW_S12 = new Float64Array(4);
 const SW_X = new Float64Array(4), SW_W = new Float64Array(8), SW_Q = new Float64Array(16), SW_V = new Float64Array(4);
-const SW_TMP = new Float64Array(16), SW_D2 = new Float64Array(16), SW_ROW = new Float64Array(4);
+const SW_TMP = new Float64Array(16), SW_D2 = new Float64Array(16);
 const CP_COL = new Int32Array(4), CP_Y = new Float64Array(4);
 
 function smallSylvester(
@@ -608,6 +608,56 @@ export function solveCompletePivot(M: Float64Array, rhs: Float64Array, N: number
   }
   for (let i = 0; i < N; i++) rhs[colp[i]] = y[i];
   return minPiv;
+}
+
+/** X := Q' X on rows j1..j1+nb-1, columns c0..c1-1 of the row-major d (width w); Q is nb x nb, nb = 3 or 4 */
+function smallOrthLeftT(d: Float64Array, w: number, j1: number, nb: number, c0: number, c1: number, Q: Float64Array): void {
+  const o0 = j1 * w, o1 = o0 + w, o2 = o1 + w;
+  if (nb === 3) {
+    const q00 = Q[0], q01 = Q[1], q02 = Q[2], q10 = Q[3], q11 = Q[4], q12 = Q[5], q20 = Q[6], q21 = Q[7], q22 = Q[8];
+    for (let j = c0; j < c1; j++) {
+      const x0 = d[o0 + j], x1 = d[o1 + j], x2 = d[o2 + j];
+      d[o0 + j] = q00 * x0 + q10 * x1 + q20 * x2;
+      d[o1 + j] = q01 * x0 + q11 * x1 + q21 * x2;
+      d[o2 + j] = q02 * x0 + q12 * x1 + q22 * x2;
+    }
+  } else {
+    const o3 = o2 + w;
+    const q00 = Q[0], q01 = Q[1], q02 = Q[2], q03 = Q[3], q10 = Q[4], q11 = Q[5], q12 = Q[6], q13 = Q[7];
+    const q20 = Q[8], q21 = Q[9], q22 = Q[10], q23 = Q[11], q30 = Q[12], q31 = Q[13], q32 = Q[14], q33 = Q[15];
+    for (let j = c0; j < c1; j++) {
+      const x0 = d[o0 + j], x1 = d[o1 + j], x2 = d[o2 + j], x3 = d[o3 + j];
+      d[o0 + j] = q00 * x0 + q10 * x1 + q20 * x2 + q30 * x3;
+      d[o1 + j] = q01 * x0 + q11 * x1 + q21 * x2 + q31 * x3;
+      d[o2 + j] = q02 * x0 + q12 * x1 + q22 * x2 + q32 * x3;
+      d[o3 + j] = q03 * x0 + q13 * x1 + q23 * x2 + q33 * x3;
+    }
+  }
+}
+
+/** X := X Q on rows r0..r1-1, columns j1..j1+nb-1 of the row-major d (width w); Q is nb x nb, nb = 3 or 4 */
+function smallOrthRight(d: Float64Array, w: number, r0: number, r1: number, j1: number, nb: number, Q: Float64Array): void {
+  if (nb === 3) {
+    const q00 = Q[0], q01 = Q[1], q02 = Q[2], q10 = Q[3], q11 = Q[4], q12 = Q[5], q20 = Q[6], q21 = Q[7], q22 = Q[8];
+    for (let i = r0; i < r1; i++) {
+      const o = i * w + j1;
+      const x0 = d[o], x1 = d[o + 1], x2 = d[o + 2];
+      d[o] = x0 * q00 + x1 * q10 + x2 * q20;
+      d[o + 1] = x0 * q01 + x1 * q11 + x2 * q21;
+      d[o + 2] = x0 * q02 + x1 * q12 + x2 * q22;
+    }
+  } else {
+    const q00 = Q[0], q01 = Q[1], q02 = Q[2], q03 = Q[3], q10 = Q[4], q11 = Q[5], q12 = Q[6], q13 = Q[7];
+    const q20 = Q[8], q21 = Q[9], q22 = Q[10], q23 = Q[11], q30 = Q[12], q31 = Q[13], q32 = Q[14], q33 = Q[15];
+    for (let i = r0; i < r1; i++) {
+      const o = i * w + j1;
+      const x0 = d[o], x1 = d[o + 1], x2 = d[o + 2], x3 = d[o + 3];
+      d[o] = x0 * q00 + x1 * q10 + x2 * q20 + x3 * q30;
+      d[o + 1] = x0 * q01 + x1 * q11 + x2 * q21 + x3 * q31;
+      d[o + 2] = x0 * q02 + x1 * q12 + x2 * q22 + x3 * q32;
+      d[o + 3] = x0 * q03 + x1 * q13 + x2 * q23 + x3 * q33;
+    }
+  }
 }
 
 /**
@@ -720,36 +770,11 @@ export function swapBlocks(T: Mat, Z: Mat | undefined, j1: number, n1: number, n
   if (lowerleft > thresh) return false;
   // accept: apply Q to the full T and Z
   // rows j1..j1+nb-1: T[rows, :] = Q' T[rows, :]   (columns j1+nb.. ; the window is set from D2)
-  const rowbuf = SW_ROW;
-  for (let j = j1 + nb; j < n; j++) {
-    for (let i = 0; i < nb; i++) {
-      let s = 0;
-      for (let k = 0; k < nb; k++) s += Q[k * nb + i] * t[(j1 + k) * n + j];
-      rowbuf[i] = s;
-    }
-    for (let i = 0; i < nb; i++) t[(j1 + i) * n + j] = rowbuf[i];
-  }
-  for (let i = 0; i < j1; i++) {
-    for (let j = 0; j < nb; j++) {
-      let s = 0;
-      for (let k = 0; k < nb; k++) s += t[i * n + j1 + k] * Q[k * nb + j];
-      rowbuf[j] = s;
-    }
-    for (let j = 0; j < nb; j++) t[i * n + j1 + j] = rowbuf[j];
-  }
+  smallOrthLeftT(t, n, j1, nb, j1 + nb, n, Q);
+  smallOrthRight(t, n, 0, j1, j1, nb, Q);
   for (let i = 0; i < nb; i++) for (let j = 0; j < nb; j++) t[(j1 + i) * n + j1 + j] = D2[i * nb + j];
   for (let i = n2; i < nb; i++) for (let j = 0; j < n2; j++) t[(j1 + i) * n + j1 + j] = 0;
-  if (Z) {
-    const zc = Z.c, zd = Z.d;
-    for (let i = 0; i < Z.r; i++) {
-      for (let j = 0; j < nb; j++) {
-        let s = 0;
-        for (let k = 0; k < nb; k++) s += zd[i * zc + j1 + k] * Q[k * nb + j];
-        rowbuf[j] = s;
-      }
-      for (let j = 0; j < nb; j++) zd[i * zc + j1 + j] = rowbuf[j];
-    }
-  }
+  if (Z) smallOrthRight(Z.d, Z.c, 0, Z.r, j1, nb, Q);
   // re-standardise the new blocks: sizes n2 (at j1) and n1 (at j1+n2)
   if (n2 === 2) standardize(T, Z, j1);
   else t[(j1 + 1) * n + j1] = 0;
