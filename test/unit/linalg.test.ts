@@ -34,6 +34,85 @@ test('real Schur form of random matrices: residual, orthogonality, standard bloc
   }
 });
 
+/** orthogonal n x n: product of a few Householder reflectors of random vectors (independent of the kernel) */
+function randomOrthogonal(n: number, rand: () => number): M {
+  let Q = eye(n);
+  for (let r = 0; r < 4; r++) {
+    const v = Array.from({ length: n }, () => rand());
+    const vv = v.reduce((s, x) => s + x * x, 0);
+    Q = Q.map((row) => {
+      const d = row.reduce((s, x, j) => s + x * v[j], 0);
+      return row.map((x, j) => x - (2 * d * v[j]) / vv);
+    });
+  }
+  return Q;
+}
+
+test('real Schur form by aggressive early deflation (laqr0): residual, orthogonality, standard blocks, known spectra', () => {
+  const rand = rng(23);
+  // random, and the same with entries graded from 1 down to 1e-8 along the diagonal (D R D)
+  for (const n of [20, 50, 120]) {
+    const A = randM(n, n, rand);
+    const { T, Z } = realSchur(fromRows(A), 'aed');
+    checkSchur(A, toRows(T), toRows(Z), 100 * n * EPS);
+    const d = Array.from({ length: n }, (_, i) => 10 ** ((-4 * i) / n));
+    const G = A.map((r, i) => r.map((v, j) => d[i] * v * d[j]));
+    const g = realSchur(fromRows(G), 'aed');
+    checkSchur(G, toRows(g.T), toRows(g.Z), 100 * n * EPS);
+  }
+  // known spectra: Q B Q' with B block diagonal (real eigenvalues, complex pairs a ± bi, Jordan blocks of size 2)
+  const n = 60;
+  const B = Array.from({ length: n }, () => new Array(n).fill(0));
+  const want: [number, number][] = [];
+  for (let i = 0; i < n; ) {
+    const kind = i % 3;
+    const a = Math.round(20 * rand()) / 4, b = 0.5 + Math.round(8 * (rand() + 0.5)) / 4;
+    if (kind === 0) {
+      B[i][i] = a;
+      want.push([a, 0]);
+      i++;
+    } else if (kind === 1) {
+      B[i][i] = a;
+      B[i][i + 1] = b;
+      B[i + 1][i] = -b;
+      B[i + 1][i + 1] = a;
+      want.push([a, b], [a, -b]);
+      i += 2;
+    } else {
+      B[i][i] = a;
+      B[i][i + 1] = 1;
+      B[i + 1][i + 1] = a;
+      want.push([a, 0], [a, 0]);
+      i += 2;
+    }
+  }
+  const Q = randomOrthogonal(n, rand);
+  const A = mm(mm(Q, B), tr(Q));
+  const { T, Z } = realSchur(fromRows(A), 'aed');
+  checkSchur(A, toRows(T), toRows(Z), 100 * n * EPS);
+  // each computed eigenvalue near a distinct wanted one (Jordan pairs: to about sqrt(eps))
+  const got = schurEigenvalues(T);
+  const used = new Array(n).fill(false);
+  for (const [re, im] of got) {
+    let best = -1, bd = Infinity;
+    for (let k = 0; k < n; k++) {
+      const dist = Math.hypot(re - want[k][0], im - want[k][1]);
+      if (!used[k] && dist < bd) {
+        bd = dist;
+        best = k;
+      }
+    }
+    used[best] = true;
+    assert.ok(bd < 1e-6, `eigenvalue ${re} + ${im}i is ${bd} from the nearest of the spectrum`);
+  }
+  // structured: zero, identity, a companion matrix (its Schur form is a hard case for deflation)
+  const companion = Array.from({ length: 30 }, (_, i) => Array.from({ length: 30 }, (_, j) => (i === 29 ? -1 / (j + 1) : j === i + 1 ? 1 : 0)));
+  for (const S of [Array.from({ length: 20 }, () => new Array(20).fill(0)), eye(20), companion]) {
+    const r = realSchur(fromRows(S), 'aed');
+    checkSchur(S, toRows(r.T), toRows(r.Z), 100 * S.length * EPS);
+  }
+});
+
 test('Schur form of structured matrices (zero, identity, Jordan, rotation, companion)', () => {
   const cases: M[] = [
     [[0, 0, 0], [0, 0, 0], [0, 0, 0]],

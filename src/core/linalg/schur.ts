@@ -171,21 +171,50 @@ export function lanv2(a: number, b: number, c: number, d: number): Lanv2 {
 // ---------------------------------------------------------------- Francis QR (dlahqr)
 
 /**
+ * From this order on, the Schur form with T (or Z) runs laqr0 (aggressive early deflation,
+ * multishift sweeps) instead of lahqr. Measured (bench/schur-time.ts, CPU time, realSchur of the
+ * seeded random matrices): laqr0 slower at n = 100 (+15%), 130 (+4%) and 160 (+4%), faster at
+ * 200 (-10%), 250 (-10%), 300 (-15%) and 500 (-26%). Eigenvalues alone (wantt = false: the
+ * sweeps touch only the active block, so the deflation window's fixed cost weighs more) stay
+ * with lahqr: laqr0 was slower there up to n = 250 and even at 300.
+ */
+const AED_MIN = 180;
+
+/** which QR iteration: by order (auto), always aggressive early deflation (laqr0), always dlahqr (tests, benches) */
+export type QrMethod = 'auto' | 'aed' | 'dlahqr';
+
+/**
  * Francis double-shift QR on an upper Hessenberg H (in place), following LAPACK dlahqr with
  * wantt = true. If Z is given, it is post-multiplied by the orthogonal transformations; with
  * `zTransposed`, Z holds Z' and is pre-multiplied (the same numbers: each reflector then
  * updates three contiguous rows of Z' instead of three entries of every row of Z).
- * Returns the eigenvalues (wr, wi). Throws if the iteration fails to converge.
+ * Returns the eigenvalues (wr, wi). Throws if the iteration fails to converge. `method`: from
+ * order AED_MIN on (with T or Z) aggressive early deflation and multishift sweeps (laqr0, as
+ * LAPACK dhseqr does from n = 75), below dlahqr; 'aed' / 'dlahqr' force one (tests, benches).
  */
-export function hqrInPlace(H: Mat, Z?: Mat, wantT = true, zTransposed = false): { wr: Float64Array; wi: Float64Array } {
+export function hqrInPlace(H: Mat, Z?: Mat, wantT = true, zTransposed = false, method: QrMethod = 'auto'): { wr: Float64Array; wi: Float64Array } {
   // without Schur vectors or T (eigenvalues only) the sweeps touch only the active block (dlahqr's wantt = false)
   const wantt = wantT || !!Z;
-  const n = H.r, h = H.d;
+  const n = H.r;
   const wr = new Float64Array(n), wi = new Float64Array(n);
-  if (n === 0) return { wr, wi };
+  const aed = method === 'aed' || (method === 'auto' && wantt && n >= AED_MIN);
+  const info = aed ? laqr0(H, Z, wantt, zTransposed, wr, wi) : lahqr(H, Z, wantt, zTransposed, wr, wi);
+  if (info) throw new ControlError('The eigenvalue iteration (QR algorithm for the real Schur form) did not converge for this matrix, so no result is given; this is rare and usually means entries of wildly different magnitudes: rescale the units.', 'numerical');
+  return { wr, wi };
+}
+
+/**
+ * dlahqr (wantt, optional Z or Z'): the body of hqrInPlace, eigenvalues into wr, wi. Returns 0,
+ * or on failure to converge i + 1 > 0 such that rows/columns 0..i are not yet reduced (the
+ * eigenvalues i+1..n-1 are, and T is quasi-triangular there), as dlahqr's INFO.
+ */
+function lahqr(H: Mat, Z: Mat | undefined, wantt: boolean, zTransposed: boolean, wr: Float64Array, wi: Float64Array): number {
+  const n = H.r, h = H.d;
+  if (n === 0) return 0;
   if (n === 1) {
     wr[0] = h[0];
-    return { wr, wi };
+    wi[0] = 0;
+    return 0;
   }
   const nz = Z ? Z.r : 0;
   const zc = Z ? Z.c : 0;
@@ -304,101 +333,9 @@ export function hqrInPlace(H: Mat, Z?: Mat, wantT = true, zTransposed = false): 
         if (h00 <= ulp * h01) break;
       }
       // double-shift QR sweep
-      for (let k2 = m; k2 <= i - 1; k2++) {
-        const nr = Math.min(3, i - k2 + 1);
-        if (k2 > m) {
-          v[0] = H_(k2, k2 - 1);
-          v[1] = H_(k2 + 1, k2 - 1);
-          if (nr === 3) v[2] = H_(k2 + 2, k2 - 1);
-        }
-        // dlarfg(nr, v[0], v[1..])
-        let t1 = 0;
-        {
-          const alpha = v[0];
-          const xnorm = nr === 3 ? Math.hypot(v[1], v[2]) : Math.abs(v[1]);
-          if (xnorm !== 0) {
-            const beta = -sign(Math.hypot(alpha, xnorm), alpha);
-            t1 = (beta - alpha) / beta;
-            const sc = 1 / (alpha - beta);
-            v[1] *= sc;
-            if (nr === 3) v[2] *= sc;
-            v[0] = beta;
-          }
-        }
-        if (k2 > m) {
-          h[k2 * n + k2 - 1] = v[0];
-          h[(k2 + 1) * n + k2 - 1] = 0;
-          if (k2 < i - 1) h[(k2 + 2) * n + k2 - 1] = 0;
-        } else if (m > l) {
-          h[k2 * n + k2 - 1] *= 1 - t1;
-        }
-        const v2 = v[1];
-        const t2 = t1 * v2;
-        if (nr === 3) {
-          const v3 = v[2];
-          const t3 = t1 * v3;
-          const r0 = k2 * n, r1 = (k2 + 1) * n, r2 = (k2 + 2) * n;
-          for (let j = k2; j <= i2; j++) {
-            const sum = h[r0 + j] + v2 * h[r1 + j] + v3 * h[r2 + j];
-            h[r0 + j] -= sum * t1;
-            h[r1 + j] -= sum * t2;
-            h[r2 + j] -= sum * t3;
-          }
-          const jmax = Math.min(k2 + 3, i);
-          for (let j = i1; j <= jmax; j++) {
-            const o = j * n + k2;
-            const sum = h[o] + v2 * h[o + 1] + v3 * h[o + 2];
-            h[o] -= sum * t1;
-            h[o + 1] -= sum * t2;
-            h[o + 2] -= sum * t3;
-          }
-          if (zTransposed) {
-            const z0 = k2 * zc, z1 = z0 + zc, z2 = z1 + zc;
-            for (let j = 0; j < zc; j++) {
-              const sum = zd[z0 + j] + v2 * zd[z1 + j] + v3 * zd[z2 + j];
-              zd[z0 + j] -= sum * t1;
-              zd[z1 + j] -= sum * t2;
-              zd[z2 + j] -= sum * t3;
-            }
-          } else
-            for (let j = 0; j < nz; j++) {
-              const o = j * zc + k2;
-              const sum = zd[o] + v2 * zd[o + 1] + v3 * zd[o + 2];
-              zd[o] -= sum * t1;
-              zd[o + 1] -= sum * t2;
-              zd[o + 2] -= sum * t3;
-            }
-        } else if (nr === 2) {
-          const r0 = k2 * n, r1 = (k2 + 1) * n;
-          for (let j = k2; j <= i2; j++) {
-            const sum = h[r0 + j] + v2 * h[r1 + j];
-            h[r0 + j] -= sum * t1;
-            h[r1 + j] -= sum * t2;
-          }
-          for (let j = i1; j <= i; j++) {
-            const o = j * n + k2;
-            const sum = h[o] + v2 * h[o + 1];
-            h[o] -= sum * t1;
-            h[o + 1] -= sum * t2;
-          }
-          if (zTransposed) {
-            const z0 = k2 * zc, z1 = z0 + zc;
-            for (let j = 0; j < zc; j++) {
-              const sum = zd[z0 + j] + v2 * zd[z1 + j];
-              zd[z0 + j] -= sum * t1;
-              zd[z1 + j] -= sum * t2;
-            }
-          } else
-            for (let j = 0; j < nz; j++) {
-              const o = j * zc + k2;
-              const sum = zd[o] + v2 * zd[o + 1];
-              zd[o] -= sum * t1;
-              zd[o + 1] -= sum * t2;
-            }
-        }
-      }
+      doubleSweep(h, n, l, m, i, i1, i2, v, zd, zc, nz, zTransposed);
     }
-    if (!converged) throw new ControlError('The eigenvalue iteration (QR algorithm for the real Schur form) did not converge for this matrix, so no result is given; this is rare and usually means entries of wildly different magnitudes: rescale the units.', 'numerical');
+    if (!converged) return i + 1;
     if (l === i) {
       wr[i] = h[i * n + i];
       wi[i] = 0;
@@ -417,7 +354,540 @@ export function hqrInPlace(H: Mat, Z?: Mat, wantT = true, zTransposed = false): 
     kdefl = 0;
     i = l - 1;
   }
-  return { wr, wi };
+  return 0;
+}
+
+// ---------------------------------------------------------------- aggressive early deflation (dlaqr0, dlaqr3)
+
+/** dlaqr0's number of shifts per sweep for an active block of nh (LAPACK iparmq, ISPEC 15) */
+function aedShiftCount(nh: number): number {
+  let ns = 2;
+  if (nh >= 30) ns = 4;
+  if (nh >= 60) ns = 10;
+  if (nh >= 150) ns = Math.max(10, Math.floor(nh / Math.round(Math.log2(nh))));
+  if (nh >= 590) ns = 64;
+  if (nh >= 3000) ns = 128;
+  if (nh >= 6000) ns = 256;
+  return Math.max(2, ns - (ns % 2));
+}
+
+/**
+ * Moves the diagonal block of T starting at ifst up to start at ilst <= ifst by adjacent swaps
+ * (dtrexc), updating V's columns. Returns the block's final start (> ilst if a swap was refused
+ * because the eigenvalues are too close to separate). A 2x2 block that splits into two real
+ * eigenvalues on the way is moved on as two 1x1 blocks.
+ */
+function moveBlockUp(T: Mat, V: Mat, ifst: number, ilst: number): number {
+  const n = T.r, t = T.d;
+  let here = ifst;
+  const nbf = here + 1 < n && t[(here + 1) * n + here] !== 0 ? 2 : 1;
+  while (here > ilst) {
+    const nbnext = here - 2 >= 0 && t[(here - 1) * n + here - 2] !== 0 ? 2 : 1;
+    if (!swapBlocks(T, V, here - nbnext, nbnext, nbf)) return here;
+    here -= nbnext;
+    if (nbf === 2 && t[(here + 1) * n + here] === 0) {
+      const p = moveBlockUp(T, V, here, ilst);
+      if (p === ilst) moveBlockUp(T, V, here + 1, ilst + 1);
+      return p;
+    }
+  }
+  return here;
+}
+
+/** Ahues-Tisseur test of dlahqr for the subdiagonal entry H(k, k-1), rows ktop..kbot */
+function negligibleSubdiag(h: Float64Array, n: number, k: number, ktop: number, kbot: number, smlnum: number, ulp: number): boolean {
+  const hkk1 = Math.abs(h[k * n + k - 1]);
+  if (hkk1 <= smlnum) return true;
+  const hkk = h[k * n + k], hk1k1 = h[(k - 1) * n + k - 1];
+  let tst = Math.abs(hk1k1) + Math.abs(hkk);
+  if (tst === 0) {
+    if (k - 2 >= ktop) tst += Math.abs(h[(k - 1) * n + k - 2]);
+    if (k + 1 <= kbot) tst += Math.abs(h[(k + 1) * n + k]);
+  }
+  if (hkk1 > ulp * tst) return false;
+  const hk1k = Math.abs(h[(k - 1) * n + k]);
+  const ab = Math.max(hkk1, hk1k), ba = Math.min(hkk1, hk1k);
+  const aa = Math.max(Math.abs(hkk), Math.abs(hk1k1 - hkk)), bb = Math.min(Math.abs(hkk), Math.abs(hk1k1 - hkk));
+  const s = aa + ab;
+  return ba * (ab / s) <= Math.max(smlnum, ulp * (bb * (aa / s)));
+}
+
+/** X := X V on rows r0..r1-1, columns c0..c0+jw-1 of the row-major d (width w) */
+function mulWindowRight(d: Float64Array, w: number, r0: number, r1: number, c0: number, V: Float64Array, jw: number, tmp: Float64Array): void {
+  for (let r = r0; r < r1; r++) {
+    const o = r * w + c0;
+    tmp.fill(0, 0, jw);
+    let k = 0;
+    for (; k + 3 < jw; k += 4) {
+      const x0 = d[o + k], x1 = d[o + k + 1], x2 = d[o + k + 2], x3 = d[o + k + 3];
+      const v0 = k * jw, v1 = v0 + jw, v2 = v1 + jw, v3 = v2 + jw;
+      for (let j = 0; j < jw; j++) tmp[j] += x0 * V[v0 + j] + x1 * V[v1 + j] + x2 * V[v2 + j] + x3 * V[v3 + j];
+    }
+    for (; k < jw; k++) {
+      const x = d[o + k], vo = k * jw;
+      for (let j = 0; j < jw; j++) tmp[j] += x * V[vo + j];
+    }
+    for (let j = 0; j < jw; j++) d[o + j] = tmp[j];
+  }
+}
+
+/** X := V' X on rows r0..r0+jw-1, columns c0..c1-1 of the row-major d (width w) */
+function mulWindowLeftT(d: Float64Array, w: number, r0: number, c0: number, c1: number, V: Float64Array, jw: number): void {
+  const nc = c1 - c0;
+  if (nc <= 0) return;
+  const buf = new Float64Array(jw * nc);
+  let k = 0;
+  for (; k + 3 < jw; k += 4) {
+    const x0 = (r0 + k) * w + c0, x1 = x0 + w, x2 = x1 + w, x3 = x2 + w;
+    const v0 = k * jw, v1 = v0 + jw, v2 = v1 + jw, v3 = v2 + jw;
+    for (let j = 0; j < jw; j++) {
+      const a0 = V[v0 + j], a1 = V[v1 + j], a2 = V[v2 + j], a3 = V[v3 + j];
+      const bo = j * nc;
+      for (let c = 0; c < nc; c++) buf[bo + c] += a0 * d[x0 + c] + a1 * d[x1 + c] + a2 * d[x2 + c] + a3 * d[x3 + c];
+    }
+  }
+  for (; k < jw; k++) {
+    const ro = (r0 + k) * w + c0;
+    for (let j = 0; j < jw; j++) {
+      const vkj = V[k * jw + j];
+      const bo = j * nc;
+      for (let c = 0; c < nc; c++) buf[bo + c] += vkj * d[ro + c];
+    }
+  }
+  for (let j = 0; j < jw; j++) {
+    const ro = (r0 + j) * w + c0, bo = j * nc;
+    for (let c = 0; c < nc; c++) d[ro + c] = buf[bo + c];
+  }
+}
+
+/**
+ * Aggressive early deflation (LAPACK dlaqr3) on the window of the last jw = min(nw, kbot-ktop+1)
+ * rows of the active block ktop..kbot: the window's own Schur form T = V' W V (dlahqr), then the
+ * spike s V(0, :) (s = H(kwtop, kwtop-1)) decides from the bottom which eigenvalues have
+ * converged (|s V(0, j)| negligible next to the eigenvalue); those that have not are moved up
+ * (dtrexc), sorted by decreasing magnitude, and the window is returned to Hessenberg form with
+ * the spike reduced to one entry. Writes the deflated eigenvalues and the undeflated ones (the
+ * next shifts) into wr, wi at kwtop..kbot. Returns ls (undeflated eigenvalues usable as shifts)
+ * and ld (deflated: the active block ends at kbot - ld).
+ */
+function aggressiveDeflation(
+  H: Mat, Z: Mat | undefined, wantt: boolean, zTransposed: boolean, ktop: number, kbot: number, nw: number,
+  wr: Float64Array, wi: Float64Array, smlnum: number, ulp: number,
+): { ls: number; ld: number } {
+  const n = H.r, h = H.d;
+  const jw = Math.min(nw, kbot - ktop + 1);
+  const kwtop = kbot - jw + 1;
+  let s = kwtop === ktop ? 0 : h[kwtop * n + kwtop - 1];
+  if (kbot === kwtop) {
+    wr[kwtop] = h[kwtop * n + kwtop];
+    wi[kwtop] = 0;
+    if (Math.abs(s) <= Math.max(smlnum, ulp * Math.abs(h[kwtop * n + kwtop]))) {
+      if (kwtop > ktop) h[kwtop * n + kwtop - 1] = 0;
+      return { ls: 0, ld: 1 };
+    }
+    return { ls: 1, ld: 0 };
+  }
+  // the window's Schur form T = V' W V
+  const T = zeros(jw), t = T.d;
+  for (let i = 0; i < jw; i++) for (let j = Math.max(0, i - 1); j < jw; j++) t[i * jw + j] = h[(kwtop + i) * n + kwtop + j];
+  const sr = new Float64Array(jw), si = new Float64Array(jw);
+  // V' accumulated (contiguous rows), then transposed
+  const Vt = eye(jw);
+  const infqr = lahqr(T, Vt, true, true, sr, si);
+  const V = transpose(Vt), vd = V.d;
+  for (let i = 2; i < jw; i++) for (let j = 0; j < i - 1; j++) t[i * jw + j] = 0;
+  // deflation test on the spike, bottom up; what does not deflate moves up to ilst
+  let ns = jw;
+  let ilst = infqr;
+  while (ilst < ns) {
+    const bulge = ns >= 2 && t[(ns - 1) * jw + ns - 2] !== 0;
+    if (!bulge) {
+      let foo = Math.abs(t[(ns - 1) * jw + ns - 1]);
+      if (foo === 0) foo = Math.abs(s);
+      if (Math.abs(s * vd[ns - 1]) <= Math.max(smlnum, ulp * foo)) ns--;
+      else ilst = moveBlockUp(T, V, ns - 1, ilst) + 1;
+    } else {
+      let foo = Math.abs(t[(ns - 1) * jw + ns - 1]) + Math.sqrt(Math.abs(t[(ns - 1) * jw + ns - 2])) * Math.sqrt(Math.abs(t[(ns - 2) * jw + ns - 1]));
+      if (foo === 0) foo = Math.abs(s);
+      if (Math.max(Math.abs(s * vd[ns - 1]), Math.abs(s * vd[ns - 2])) <= Math.max(smlnum, ulp * foo)) ns -= 2;
+      else ilst = moveBlockUp(T, V, ns - 2, ilst) + 2;
+    }
+  }
+  if (ns === 0) s = 0;
+  if (ns < jw) {
+    // sort the undeflated eigenvalues by decreasing magnitude (bubble sort by adjacent swaps)
+    const blockEnd = (i: number, last: number) => (i === last || t[(i + 1) * jw + i] === 0 ? i + 1 : i + 2);
+    const mag = (i: number, k: number) => (k === i + 1 ? Math.abs(t[i * jw + i]) : Math.abs(t[i * jw + i]) + Math.sqrt(Math.abs(t[(i + 1) * jw + i])) * Math.sqrt(Math.abs(t[i * jw + i + 1])));
+    let sorted = false;
+    let i = ns;
+    while (!sorted) {
+      sorted = true;
+      const kend = i - 1;
+      i = infqr;
+      let k = blockEnd(i, ns - 1);
+      while (k <= kend) {
+        const evi = mag(i, k);
+        const evk = mag(k, blockEnd(k, kend));
+        if (evi >= evk) i = k;
+        else {
+          sorted = false;
+          const nbi = k - i, nbk = blockEnd(k, kend) - k;
+          i = swapBlocks(T, V, i, nbi, nbk) ? i + nbk : k;
+        }
+        k = blockEnd(i, kend);
+      }
+    }
+  }
+  // eigenvalues of the window (the undeflated ones are the next shifts)
+  for (let i = jw - 1; i >= infqr; ) {
+    if (i === infqr || t[i * jw + i - 1] === 0) {
+      wr[kwtop + i] = t[i * jw + i];
+      wi[kwtop + i] = 0;
+      i--;
+    } else {
+      const r = lanv2(t[(i - 1) * jw + i - 1], t[(i - 1) * jw + i], t[i * jw + i - 1], t[i * jw + i]);
+      wr[kwtop + i - 1] = r.rt1r;
+      wi[kwtop + i - 1] = r.rt1i;
+      wr[kwtop + i] = r.rt2r;
+      wi[kwtop + i] = r.rt2i;
+      i -= 2;
+    }
+  }
+  for (let i = 0; i < infqr; i++) {
+    wr[kwtop + i] = t[i * jw + i];
+    wi[kwtop + i] = 0;
+  }
+  if (ns < jw || s === 0) {
+    const acc = new Float64Array(jw);
+    if (ns > 1 && s !== 0) {
+      // reflector taking the spike V(0, 0..ns-1) to a multiple of e1, then Hessenberg form of T(0..ns-1, 0..ns-1)
+      const w = new Float64Array(jw);
+      for (let j = 0; j < ns; j++) w[j] = vd[j];
+      let xnorm = 0;
+      for (let j = 1; j < ns; j++) xnorm = Math.hypot(xnorm, w[j]);
+      if (xnorm !== 0) {
+        const alpha = w[0];
+        const beta = -sign(Math.hypot(alpha, xnorm), alpha);
+        const tau = (beta - alpha) / beta;
+        const sc = 1 / (alpha - beta);
+        for (let j = 1; j < ns; j++) w[j] *= sc;
+        w[0] = 1;
+        reflectLeft(t, jw, 0, ns, 0, jw, w, tau, acc);
+        reflectRight(t, 0, jw, ns, 0, ns, w, tau);
+        reflectRight(vd, 0, jw, jw, 0, ns, w, tau);
+      }
+      for (let k = 0; k < ns - 2; k++) {
+        let scl = 0;
+        for (let i = k + 2; i < ns; i++) scl = Math.max(scl, Math.abs(t[i * jw + k]));
+        if (scl === 0) continue;
+        let xn = 0;
+        for (let i = k + 2; i < ns; i++) {
+          const q = t[i * jw + k] / scl;
+          xn += q * q;
+        }
+        xn = scl * Math.sqrt(xn);
+        const alpha = t[(k + 1) * jw + k];
+        const beta = -Math.sign(alpha || 1) * Math.hypot(alpha, xn);
+        const tau = (beta - alpha) / beta;
+        const inv = 1 / (alpha - beta);
+        w[k + 1] = 1;
+        for (let i = k + 2; i < ns; i++) w[i] = t[i * jw + k] * inv;
+        t[(k + 1) * jw + k] = beta;
+        for (let i = k + 2; i < ns; i++) t[i * jw + k] = 0;
+        reflectLeft(t, jw, k + 1, ns, k + 1, jw, w, tau, acc);
+        reflectRight(t, 0, jw, ns, k + 1, ns, w, tau);
+        reflectRight(vd, 0, jw, jw, k + 1, ns, w, tau);
+      }
+    }
+    if (kwtop > 0) h[kwtop * n + kwtop - 1] = s === 0 ? 0 : s * vd[0];
+    for (let i = 0; i < jw; i++) {
+      const ho = (kwtop + i) * n + kwtop;
+      for (let j = 0; j < i - 1; j++) h[ho + j] = 0;
+      for (let j = Math.max(0, i - 1); j < jw; j++) h[ho + j] = t[i * jw + j];
+    }
+    // the rest of H and Z: columns kwtop..kbot times V, rows kwtop..kbot times V'
+    mulWindowRight(h, n, wantt ? 0 : ktop, kwtop, kwtop, vd, jw, acc);
+    if (wantt) mulWindowLeftT(h, n, kwtop, kbot + 1, n, vd, jw);
+    if (Z) {
+      if (zTransposed) mulWindowLeftT(Z.d, Z.c, kwtop, 0, Z.c, vd, jw);
+      else mulWindowRight(Z.d, Z.c, 0, Z.r, kwtop, vd, jw, acc);
+    }
+  }
+  return { ls: ns - infqr, ld: jw - ns };
+}
+
+/**
+ * Real Schur form by the small-bulge multishift QR algorithm with aggressive early deflation
+ * (LAPACK dlaqr0; n > 15): each step runs aggressiveDeflation on a window at the bottom of the
+ * active block, and, unless it deflated enough, a sweep with the window's undeflated eigenvalues
+ * as shifts: ns/2 double-shift bulges chased one after the other (the arithmetic of dlaqr5's
+ * chain of bulges, applied without its level-3 blocking), deepest-going pair first. Same
+ * arguments and result as lahqr.
+ */
+function laqr0(H: Mat, Z: Mat | undefined, wantt: boolean, zTransposed: boolean, wr: Float64Array, wi: Float64Array): number {
+  const n = H.r, h = H.d;
+  if (n <= 15) return lahqr(H, Z, wantt, zTransposed, wr, wi);
+  for (let i = 2; i < n; i++) for (let j = 0; j < i - 1; j++) h[i * n + j] = 0;
+  const ulp = EPS;
+  const smlnum = SAFMIN * (n / ulp);
+  const KEXNW = 5, KEXSH = 6, NMIN = 75, NIBBLE = 14;
+  const nsCount = aedShiftCount(n);
+  const nwr = Math.min(n, Math.floor((n - 1) / 3), Math.max(2, n <= 500 ? nsCount : Math.floor((3 * nsCount) / 2)));
+  let nsr = Math.min(nsCount, Math.floor((n - 3) / 6), n - 1);
+  nsr = Math.max(2, nsr - (nsr % 2));
+  const nwmax = Math.floor((n - 1) / 3);
+  let nsmax = Math.floor((n - 3) / 6);
+  nsmax -= nsmax % 2;
+  let nw = nwmax;
+  let ndfl = 1, ndec = -1;
+  const itmax = 30 * Math.max(10, n);
+  const zd = Z ? Z.d : new Float64Array(0), zc = Z ? Z.c : 0, nz = Z ? Z.r : 0;
+  const v = new Float64Array(3);
+  let kbot = n - 1;
+  for (let it = 0; it < itmax; it++) {
+    if (kbot < 0) {
+      // no -0 on the subdiagonal (the blocks are read off by !== 0 alike, but callers may compare)
+      for (let k = 1; k < n; k++) if (h[k * n + k - 1] === 0) h[k * n + k - 1] = 0;
+      return 0;
+    }
+    let ktop = kbot;
+    while (ktop > 0 && h[ktop * n + ktop - 1] !== 0) ktop--;
+    const nh = kbot - ktop + 1;
+    const nwupbd = Math.min(nh, nwmax);
+    nw = ndfl < KEXNW ? Math.min(nwupbd, nwr) : Math.min(nwupbd, 2 * nw);
+    if (nw < nwmax) {
+      if (nw >= nh - 1) nw = nh;
+      else {
+        const kwtop = kbot - nw + 1;
+        if (Math.abs(h[kwtop * n + kwtop - 1]) > Math.abs(h[(kwtop - 1) * n + kwtop - 2])) nw++;
+      }
+    }
+    if (ndfl < KEXNW) ndec = -1;
+    else if (ndec >= 0 || nw >= nwupbd) {
+      ndec++;
+      if (nw - ndec < 2) ndec = 0;
+      nw -= ndec;
+    }
+    const { ls, ld } = aggressiveDeflation(H, Z, wantt, zTransposed, ktop, kbot, nw, wr, wi, smlnum, ulp);
+    kbot -= ld;
+    let ks = kbot - ls + 1;
+    if (ld === 0 || (100 * ld <= nw * NIBBLE && kbot - ktop + 1 > Math.min(NMIN, nwmax))) {
+      let ns = Math.min(nsmax, nsr, Math.max(2, kbot - ktop));
+      ns -= ns % 2;
+      if (ndfl % KEXSH === 0) {
+        // exceptional shifts
+        ks = kbot - ns + 1;
+        for (let i = kbot; i >= Math.max(ks + 1, ktop + 2); i -= 2) {
+          const ss = Math.abs(h[i * n + i - 1]) + Math.abs(h[(i - 1) * n + i - 2]);
+          const aa = 0.75 * ss + h[i * n + i];
+          const r = lanv2(aa, ss, -0.4375 * ss, aa);
+          wr[i - 1] = r.rt1r;
+          wi[i - 1] = r.rt1i;
+          wr[i] = r.rt2r;
+          wi[i] = r.rt2i;
+        }
+        if (ks === ktop) {
+          wr[ks + 1] = h[(ks + 1) * n + ks + 1];
+          wi[ks + 1] = 0;
+          wr[ks] = wr[ks + 1];
+          wi[ks] = wi[ks + 1];
+        }
+      } else {
+        if (kbot - ks + 1 <= ns / 2) {
+          // too few shifts from the window: the eigenvalues of the trailing ns x ns block
+          ks = kbot - ns + 1;
+          const W = zeros(ns);
+          for (let i = 0; i < ns; i++) for (let j = 0; j < ns; j++) W.d[i * ns + j] = h[(ks + i) * n + ks + j];
+          const swr = new Float64Array(ns), swi = new Float64Array(ns);
+          const inf = lahqr(W, undefined, false, false, swr, swi);
+          for (let i = inf; i < ns; i++) {
+            wr[ks + i] = swr[i];
+            wi[ks + i] = swi[i];
+          }
+          ks += inf;
+          if (ks >= kbot) {
+            const r = lanv2(h[(kbot - 1) * n + kbot - 1], h[(kbot - 1) * n + kbot], h[kbot * n + kbot - 1], h[kbot * n + kbot]);
+            wr[kbot - 1] = r.rt1r;
+            wi[kbot - 1] = r.rt1i;
+            wr[kbot] = r.rt2r;
+            wi[kbot] = r.rt2i;
+            ks = kbot - 1;
+          }
+        }
+        if (kbot - ks + 1 > ns) {
+          // the smallest ones go last (used first)
+          for (let k = kbot, sorted = false; k >= ks + 1 && !sorted; k--) {
+            sorted = true;
+            for (let i = ks; i < k; i++)
+              if (Math.abs(wr[i]) + Math.abs(wi[i]) < Math.abs(wr[i + 1]) + Math.abs(wi[i + 1])) {
+                sorted = false;
+                let sw = wr[i];
+                wr[i] = wr[i + 1];
+                wr[i + 1] = sw;
+                sw = wi[i];
+                wi[i] = wi[i + 1];
+                wi[i + 1] = sw;
+              }
+          }
+        }
+        // pairs of real shifts and complex conjugate pairs
+        for (let i = kbot; i >= ks + 2; i -= 2)
+          if (wi[i] !== -wi[i - 1]) {
+            let sw = wr[i];
+            wr[i] = wr[i - 1];
+            wr[i - 1] = wr[i - 2];
+            wr[i - 2] = sw;
+            sw = wi[i];
+            wi[i] = wi[i - 1];
+            wi[i - 1] = wi[i - 2];
+            wi[i - 2] = sw;
+          }
+      }
+      if (kbot - ks + 1 === 2 && wi[kbot] === 0) {
+        // two real shifts: use the one closer to H(kbot, kbot) twice
+        if (Math.abs(wr[kbot] - h[kbot * n + kbot]) < Math.abs(wr[kbot - 1] - h[kbot * n + kbot])) wr[kbot - 1] = wr[kbot];
+        else wr[kbot] = wr[kbot - 1];
+      }
+      ns = Math.min(ns, kbot - ks + 1);
+      ns -= ns % 2;
+      ks = kbot - ns + 1;
+      // the sweep: one double-shift bulge per pair of shifts, the last pair first
+      if (kbot - ktop + 1 >= 3) {
+        const i1 = wantt ? 0 : ktop, i2 = wantt ? n - 1 : kbot;
+        for (let j = kbot - 1; j >= ks; j -= 2) {
+          const rt1r = wr[j], rt1i = wi[j], rt2r = wr[j + 1], rt2i = wi[j + 1];
+          const m = ktop;
+          let h21s = h[(m + 1) * n + m];
+          let sc = Math.abs(h[m * n + m] - rt2r) + Math.abs(rt2i) + Math.abs(h21s);
+          h21s /= sc;
+          v[0] = h21s * h[m * n + m + 1] + (h[m * n + m] - rt1r) * ((h[m * n + m] - rt2r) / sc) - rt1i * (rt2i / sc);
+          v[1] = h21s * (h[m * n + m] + h[(m + 1) * n + m + 1] - rt1r - rt2r);
+          v[2] = h21s * h[(m + 2) * n + m + 1];
+          sc = Math.abs(v[0]) + Math.abs(v[1]) + Math.abs(v[2]);
+          if (sc === 0 || !Number.isFinite(sc)) continue;
+          v[0] /= sc;
+          v[1] /= sc;
+          v[2] /= sc;
+          doubleSweep(h, n, ktop, m, kbot, i1, i2, v, zd, zc, nz, zTransposed);
+          // deflation behind the bulges: stop this sweep's remaining shifts if the block split
+          let split = false;
+          for (let k = kbot; k > ktop; k--)
+            if (negligibleSubdiag(h, n, k, ktop, kbot, smlnum, ulp)) {
+              h[k * n + k - 1] = 0;
+              split = true;
+            }
+          if (split) break;
+        }
+      }
+    }
+    if (ld > 0) ndfl = 1;
+    else ndfl++;
+  }
+  return kbot + 1;
+}
+
+/**
+ * One Francis double-shift sweep (dlahqr's inner loop) on rows/columns m..i of H, the bulge
+ * introduced by the reflector of v = (H - s1 I)(H - s2 I) e_m (first three entries, any scale,
+ * in `v`, overwritten). Columns i1..i2 / rows i1.. of H are updated (the whole matrix for T,
+ * the active block for eigenvalues only); l is the top of the active block (m > l: H(m, m-1) is
+ * scaled along, as dlahqr). Z (or Z' with zTransposed) accumulates the reflectors.
+ */
+function doubleSweep(h: Float64Array, n: number, l: number, m: number, i: number, i1: number, i2: number, v: Float64Array, zd: Float64Array, zc: number, nz: number, zTransposed: boolean): void {
+  const H_ = (r: number, c: number) => h[r * n + c];
+  for (let k2 = m; k2 <= i - 1; k2++) {
+    const nr = Math.min(3, i - k2 + 1);
+    if (k2 > m) {
+      v[0] = H_(k2, k2 - 1);
+      v[1] = H_(k2 + 1, k2 - 1);
+      if (nr === 3) v[2] = H_(k2 + 2, k2 - 1);
+    }
+    // dlarfg(nr, v[0], v[1..])
+    let t1 = 0;
+    {
+      const alpha = v[0];
+      const xnorm = nr === 3 ? Math.hypot(v[1], v[2]) : Math.abs(v[1]);
+      if (xnorm !== 0) {
+        const beta = -sign(Math.hypot(alpha, xnorm), alpha);
+        t1 = (beta - alpha) / beta;
+        const sc = 1 / (alpha - beta);
+        v[1] *= sc;
+        if (nr === 3) v[2] *= sc;
+        v[0] = beta;
+      }
+    }
+    if (k2 > m) {
+      h[k2 * n + k2 - 1] = v[0];
+      h[(k2 + 1) * n + k2 - 1] = 0;
+      if (k2 < i - 1) h[(k2 + 2) * n + k2 - 1] = 0;
+    } else if (m > l) {
+      h[k2 * n + k2 - 1] *= 1 - t1;
+    }
+    const v2 = v[1];
+    const t2 = t1 * v2;
+    if (nr === 3) {
+      const v3 = v[2];
+      const t3 = t1 * v3;
+      const r0 = k2 * n, r1 = (k2 + 1) * n, r2 = (k2 + 2) * n;
+      for (let j = k2; j <= i2; j++) {
+        const sum = h[r0 + j] + v2 * h[r1 + j] + v3 * h[r2 + j];
+        h[r0 + j] -= sum * t1;
+        h[r1 + j] -= sum * t2;
+        h[r2 + j] -= sum * t3;
+      }
+      const jmax = Math.min(k2 + 3, i);
+      for (let j = i1; j <= jmax; j++) {
+        const o = j * n + k2;
+        const sum = h[o] + v2 * h[o + 1] + v3 * h[o + 2];
+        h[o] -= sum * t1;
+        h[o + 1] -= sum * t2;
+        h[o + 2] -= sum * t3;
+      }
+      if (zTransposed) {
+        const z0 = k2 * zc, z1 = z0 + zc, z2 = z1 + zc;
+        for (let j = 0; j < zc; j++) {
+          const sum = zd[z0 + j] + v2 * zd[z1 + j] + v3 * zd[z2 + j];
+          zd[z0 + j] -= sum * t1;
+          zd[z1 + j] -= sum * t2;
+          zd[z2 + j] -= sum * t3;
+        }
+      } else
+        for (let j = 0; j < nz; j++) {
+          const o = j * zc + k2;
+          const sum = zd[o] + v2 * zd[o + 1] + v3 * zd[o + 2];
+          zd[o] -= sum * t1;
+          zd[o + 1] -= sum * t2;
+          zd[o + 2] -= sum * t3;
+        }
+    } else if (nr === 2) {
+      const r0 = k2 * n, r1 = (k2 + 1) * n;
+      for (let j = k2; j <= i2; j++) {
+        const sum = h[r0 + j] + v2 * h[r1 + j];
+        h[r0 + j] -= sum * t1;
+        h[r1 + j] -= sum * t2;
+      }
+      for (let j = i1; j <= i; j++) {
+        const o = j * n + k2;
+        const sum = h[o] + v2 * h[o + 1];
+        h[o] -= sum * t1;
+        h[o + 1] -= sum * t2;
+      }
+      if (zTransposed) {
+        const z0 = k2 * zc, z1 = z0 + zc;
+        for (let j = 0; j < zc; j++) {
+          const sum = zd[z0 + j] + v2 * zd[z1 + j];
+          zd[z0 + j] -= sum * t1;
+          zd[z1 + j] -= sum * t2;
+        }
+      } else
+        for (let j = 0; j < nz; j++) {
+          const o = j * zc + k2;
+          const sum = zd[o] + v2 * zd[o + 1];
+          zd[o] -= sum * t1;
+          zd[o + 1] -= sum * t2;
+        }
+    }
+  }
 }
 
 /**
@@ -465,20 +935,20 @@ export interface RealSchur {
 }
 
 /** real Schur form A = Z T Z' (no balancing: Z stays orthogonal) */
-export function realSchur(A: Mat): RealSchur {
+export function realSchur(A: Mat, method: QrMethod = 'auto'): RealSchur {
   const k = pow2Exponent(A);
   const T = clone(A);
   if (k) scalePow2InPlace(T.d, -k);
   // Z' is accumulated (every update a contiguous row), then transposed once
   const Zt = eye(A.r);
   hessenbergInPlace(T, Zt, true);
-  const { wr, wi } = hqrInPlace(T, Zt, true, true);
+  const { wr, wi } = hqrInPlace(T, Zt, true, true, method);
   if (k) for (const d of [T.d, wr, wi]) scalePow2InPlace(d, k);
   return { T, Z: transpose(Zt), wr, wi };
 }
 
 /** eigenvalues of a real square matrix (balanced Hessenberg QR), unsorted */
-export function eigvalsRaw(A: Mat, doBalance = true): { wr: Float64Array; wi: Float64Array } {
+export function eigvalsRaw(A: Mat, doBalance = true, method: QrMethod = 'auto'): { wr: Float64Array; wi: Float64Array } {
   const k = pow2Exponent(A);
   let As = A;
   if (k) {
@@ -487,7 +957,7 @@ export function eigvalsRaw(A: Mat, doBalance = true): { wr: Float64Array; wi: Fl
   }
   const H = doBalance ? balance(As).B : clone(As);
   hessenbergInPlace(H);
-  const ev = hqrInPlace(H, undefined, false);
+  const ev = hqrInPlace(H, undefined, false, false, method);
   if (k) for (const d of [ev.wr, ev.wi]) scalePow2InPlace(d, k);
   return ev;
 }
