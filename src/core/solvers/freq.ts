@@ -46,6 +46,11 @@ const pow2 = (k: number) => 2 ** Math.trunc(k / 2) * 2 ** (k - Math.trunc(k / 2)
  * the value 9e-299 came out 0.
  */
 export function freqResponse(sys: SS, w: number[]): FreqResp {
+  return freqEvaluator(sys)(w);
+}
+
+/** H at any frequencies of one model: its Hessenberg form is computed once (O(n³)), each frequency is then O(n²) */
+export function freqEvaluator(sys: SS): (w: number[]) => FreqResp {
   const { D, p, m, Ts } = sys;
   const kb = farExponent(sys.B);
   const kc = farExponent(sys.C);
@@ -58,6 +63,7 @@ export function freqResponse(sys: SS, w: number[]): FreqResp {
   let hmax = 0;
   for (const v of H.d) hmax = Math.max(hmax, Math.abs(v));
   const scaledH = new Map<number, Mat>();
+  return (w: number[]): FreqResp => {
   const re: Matrix[] = [];
   const im: Matrix[] = [];
   for (const wk of w) {
@@ -116,6 +122,7 @@ export function freqResponse(sys: SS, w: number[]): FreqResp {
     im.push(I);
   }
   return { re, im };
+  };
 }
 
 /** unwraps a phase sequence in degrees (jumps larger than 180 removed) */
@@ -238,11 +245,17 @@ function polysub(a: number[], b: number[]): number[] {
  * `accept` lets a caller veto a crossover the polynomial form found, e.g. one created by
  * round-off in a numerator computed from a state-space model (see the margins tool).
  */
-export function margins(numIn: number[], denIn: number[], Ts: number, accept?: (w: number, kind: 'pc' | 'gc') => boolean): Margins {
+export function margins(
+  numIn: number[],
+  denIn: number[],
+  Ts: number,
+  accept?: (w: number, kind: 'pc' | 'gc') => boolean,
+  exact?: (w: number) => [number, number],
+): Margins {
   const num = polyStrip(numIn);
   const den = polyStrip(denIn);
   if (den.length === 1 && num.length === 1) return staticMargins(num[0] / den[0]);
-  const evalH = (w: number): [number, number] => {
+  const polyH = (w: number): [number, number] => {
     const zr = Ts > 0 ? Math.cos(w * Ts) : 0;
     const zi = Ts > 0 ? Math.sin(w * Ts) : w;
     const [nr, ni] = polyvalC(num, zr, zi);
@@ -250,6 +263,9 @@ export function margins(numIn: number[], denIn: number[], Ts: number, accept?: (
     const d2 = dr * dr + di * di;
     return [(nr * dr + ni * di) / d2, (ni * dr - nr * di) / d2];
   };
+  // the model's own H where the caller has it (state space): the polynomial form of a large
+  // model is too ill-conditioned to judge |H| = 1 to 1e-6 (n = 128: |H| = 1 + 9e-6 at its root)
+  const evalH = exact ?? polyH;
   // g_im(w) = Im(N conj D), g_mag(w) = |N|^2 - |D|^2 (same zeros as Im H and |H| - 1)
   const parts = (w: number) => {
     const zr = Ts > 0 ? Math.cos(w * Ts) : 0;
@@ -318,37 +334,47 @@ export function margins(numIn: number[], denIn: number[], Ts: number, accept?: (
     for (let k = 0; k <= N; k++) grid.push(Math.pow(10, lo + ((hi - lo) * k) / N));
   }
   grid.sort((a, b) => a - b);
+  // the scan's functions: the polynomial parts, or (with the model's own H) Im H and |H|² − 1
+  // themselves, so a crossover the ill-conditioned polynomial misplaces is still bracketed
+  const exIm = (w: number) => evalH(w)[1];
+  const exMag = (w: number) => {
+    const [hr, hi] = evalH(w);
+    return hr * hr + hi * hi - 1;
+  };
+  const scanIm = exact ? exIm : gIm;
+  const scanMag = exact ? exMag : gMag;
   {
     let w0 = grid[0];
-    let q = parts(w0);
-    let i0 = q.ni * q.dr - q.nr * q.di;
-    let m0 = q.nr * q.nr + q.ni * q.ni - (q.dr * q.dr + q.di * q.di);
+    let i0 = scanIm(w0);
+    let m0 = scanMag(w0);
     for (let k = 1; k < grid.length; k++) {
       const w1 = grid[k];
-      q = parts(w1);
-      const i1 = q.ni * q.dr - q.nr * q.di;
-      const m1 = q.nr * q.nr + q.ni * q.ni - (q.dr * q.dr + q.di * q.di);
+      const i1 = scanIm(w1);
+      const m1 = scanMag(w1);
       if (i0 === 0) candIm.push(w0);
-      else if (i0 * i1 < 0) candIm.push(brent(gIm, w0, w1, i0, i1));
+      else if (i0 * i1 < 0) candIm.push(brent(scanIm, w0, w1, i0, i1));
       if (m0 === 0) candMag.push(w0);
-      else if (m0 * m1 < 0) candMag.push(brent(gMag, w0, w1, m0, m1));
+      else if (m0 * m1 < 0) candMag.push(brent(scanMag, w0, w1, m0, m1));
       w0 = w1;
       i0 = i1;
       m0 = m1;
     }
   }
-  const refine = (c: number[], g: (w: number) => number) => {
+  // with the model's own H: each crossover polished again on it (a polynomial root within 1e-3
+  // of the model's crossover is bracketed; the search of polish starts at 1e-12)
+  const refine = (c: number[], g: (w: number) => number, ge: (w: number) => number) => {
     const out: number[] = [];
     for (const w0 of c) {
-      const w = w0 >= wmax ? wmax : polish(g, w0, 0, wmax);
+      let w = w0 >= wmax ? wmax : polish(g, w0, 0, wmax);
+      if (exact && w < wmax && w > 0) w = polish(ge, w, 0, wmax);
       if (!(w > 0) || w > wmax) continue;
       if (out.some((x) => Math.abs(x - w) <= 1e-9 * Math.max(w, 1e-300))) continue;
       out.push(w);
     }
     return out;
   };
-  const wPc = refine(candIm, gIm);
-  const wGc = refine(candMag, gMag);
+  const wPc = refine(candIm, gIm, exIm);
+  const wGc = refine(candMag, gMag, exMag);
   let gm = Infinity;
   let wpc = NaN;
   let bestG = Infinity;
@@ -473,10 +499,12 @@ export const tools = [
       // create a phase crossover far out where the phase only approaches -180°. A phase
       // crossover must show a sign change of Im H in the model itself (or Im H exactly 0).
       const wmax = s.Ts > 0 ? Math.PI / s.Ts : Infinity;
-      const imH = (w: number) => {
-        const f = freqResponse(s, [w]);
+      const ev = freqEvaluator(s);
+      const H = (w: number): [number, number] => {
+        const f = ev([w]);
         return [f.re[0][0][0], f.im[0][0][0]];
       };
+      const imH = H;
       const accept = (w: number, kind: 'pc' | 'gc') => {
         if (kind === 'gc' || w >= wmax * (1 - 1e-12)) return true;
         const [re0, im0] = imH(w);
@@ -485,7 +513,8 @@ export const tools = [
         const hi = imH(w * (1 + 1e-6))[1];
         return Math.sign(lo) !== Math.sign(hi);
       };
-      return { ...margins(num, den, s.Ts, accept) };
+      // crossovers judged on the model's own H (one Hessenberg form, O(n²) per frequency)
+      return { ...margins(num, den, s.Ts, accept, H) };
     },
     intro: null,
     render: renderMargins,
