@@ -52,7 +52,10 @@ export function qrp(A: Mat, tol?: number, absTol?: number): { Q: Mat; R: Mat; pe
     for (let j = k; j < n; j++) {
       let s = 0;
       for (let i = k; i < m; i++) s += r[i * n + j] * r[i * n + j];
-      if (s > best) ((best = s), (p = j));
+      if (s > best) {
+        best = s;
+        p = j;
+      }
     }
     if (p !== k) {
       for (let i = 0; i < m; i++) {

@@ -78,7 +78,10 @@ function parsePoles(raw: unknown[], n: number): Complex[] {
     for (let j = 0; j < n; j++) {
       if (used[j]) continue;
       const d = Math.hypot(p[j][0] - re, p[j][1] + im);
-      if (d < best) ((best = d), (partner = j));
+      if (d < best) {
+        best = d;
+        partner = j;
+      }
     }
     if (partner < 0 || best > 1e-9 * sc)
       throw new ControlError(
@@ -202,7 +205,10 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
     for (let k = 0; k < cand.length; k++) {
       const c = cand[k];
       const v = cplxMode ? Math.hypot(Mr[c * L + i], Mi[c * L + i]) : Math.abs(Mr[c * L + i]);
-      if (v > best) ((best = v), (bk = k));
+      if (v > best) {
+        best = v;
+        bk = k;
+      }
     }
     if (!(best > 0)) throw new ControlError('place: an allowed eigenvector subspace could not be computed (rank lost in the staircase form).', 'numerical');
     const p = cand[bk];
@@ -228,7 +234,10 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
       const xr = Mr[co + i], xi = cplxMode ? Mi[co + i] : 0;
       if (xr === 0 && xi === 0) continue;
       const lr = cplxMode ? (xr * pr + xi * pi) / den : xr / pr, li = cplxMode ? (xi * pr - xr * pi) / den : 0;
-      opsP[nOps] = p, opsC[nOps] = c, opsLr[nOps] = lr, opsLi[nOps] = li;
+      opsP[nOps] = p;
+      opsC[nOps] = c;
+      opsLr[nOps] = lr;
+      opsLi[nOps] = li;
       nOps++;
       Mr[co + i] = 0;
       if (cplxMode) Mi[co + i] = 0;
@@ -305,7 +314,8 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
   const Vr = new Float64Array(n * r), Vi = cplxMode ? new Float64Array(n * r) : null;
   const vr = new Float64Array(n), vi = new Float64Array(n);
   for (let k = 0; k < r; k++) {
-    vr.fill(0), vi.fill(0);
+    vr.fill(0);
+    vi.fill(0);
     vr[free[k]] = 1;
     for (let t = nOps - 1; t >= 0; t--) {
       const c = opsC[t], p = opsP[t];
@@ -611,7 +621,8 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
       rowOf(j, y);
       if (pair) rowOf(j + 1, y2);
       // x = S S^H y, normalised
-      cr.fill(0), ci.fill(0);
+      cr.fill(0);
+      ci.fill(0);
       for (let i = 0; i < n; i++) {
         const a = y[i], b = pair ? y2[i] : 0;
         for (let k = 0; k < r; k++) {
@@ -634,7 +645,10 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
       }
       s = Math.sqrt(s);
       if (!(s > 1e-300)) continue;
-      for (let i = 0; i < n; i++) (xr[i] /= s), (xi[i] /= s);
+      for (let i = 0; i < n; i++) {
+        xr[i] /= s;
+        xi[i] /= s;
+      }
       if (!pair) {
         // Sherman-Morrison: X <- X + u e_j', d = 1 + (X^-1 u)_j = |P_j y| >= 1
         for (let i = 0; i < n; i++) u[i] = xr[i] - x[i * n + j];

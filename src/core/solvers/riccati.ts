@@ -456,9 +456,9 @@ function dareCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSoluti
   const P = prepare(A, B, Q, R, N);
   const { n, Rlu } = P;
   const RiBt = luSolve(Rlu, transposeOf(B));
-  let Gk = mul(B, RiBt);
+  const Gk = mul(B, RiBt);
   symmetrize(Gk);
-  let Ak = clone(A), Hk = clone(Q);
+  const Ak = clone(A), Hk = clone(Q);
   if (P.N) {
     const RiNt = luSolve(Rlu, transposeOf(P.N));
     const BRN = mul(B, RiNt);
