@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findAssignments, parseMatrixLiteral } from '../../src/core/parse/index.js';
-import { restrictedMath } from '../../src/core/parse/literal.js';
+import { restrictedMath } from '../../src/core/parse/restrictedMath.js';
 import { ControlError } from '../../src/core/errors.js';
 
 const P = parseMatrixLiteral;

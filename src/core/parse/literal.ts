@@ -30,27 +30,23 @@
  *   "rows 1 and 2 have different lengths (2 and 3) in [1 2; 3 4 5] at column 1".
  *   Columns (and lines, for multi-line text) are 1-based.
  */
-import { all, create } from 'mathjs';
 import { ControlError } from '../errors.js';
 import type { Matrix } from '../types.js';
 
 // ------------------------------------------------------------------ restricted mathjs
-const math = create(all, { number: 'number' });
-/** the parser, kept before it is disabled on the instance (as in the mathjs security guide) */
-const mathParse: (expr: string) => MNode = math.parse as unknown as (expr: string) => MNode;
-{
-  const disabled = (name: string) => () => {
-    throw new Error(`Function ${name} is disabled`);
-  };
-  const names = [
-    'import', 'createUnit', 'evaluate', 'parse', 'compile', 'simplify', 'simplifyConstant', 'simplifyCore',
-    'derivative', 'rationalize', 'resolve', 'reviver', 'symbolicEqual', 'parser', 'chain',
-  ];
-  math.import(Object.fromEntries(names.map((n) => [n, disabled(n)])), { override: true });
+/**
+ * The restricted mathjs instance (restrictedMath.ts), loaded on the first literal read: a
+ * synchronous `require` of our own module, so that tools called with plain JSON arrays
+ * (`control solve`, MCP, batch) never pay for building mathjs. The bundler wraps the module
+ * and mathjs so they run only then (the CLI's cliSolve.js loads it from its own bundle,
+ * dist/restrictedMath.js); under tsx it is the .ts file.
+ */
+let restricted: typeof import('./restrictedMath.js') | undefined;
+function mathjs(): typeof import('./restrictedMath.js') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); import() would make the reader asynchronous
+  return (restricted ??= require('./restrictedMath.js') as typeof import('./restrictedMath.js'));
 }
-
-/** the mathjs instance used by the literal evaluator, exported for tests of its restrictions */
-export const restrictedMath = math;
+const mathParse = (expr: string): MNode => mathjs().mathParse(expr) as MNode;
 
 /** the part of a mathjs node the evaluator looks at */
 interface MNode {
@@ -1065,7 +1061,7 @@ function product(a: V, b: V): V {
   const mb = toMat(b);
   if (ma.c !== mb.r) throw new ControlError(`inner sizes do not match for '*': ${ma.r}x${ma.c} times ${mb.r}x${mb.c}`);
   if (ma.r * mb.c > MAX_ELEMENTS) throw new ControlError(`a product of ${ma.r}x${mb.c} is too large`, 'limit');
-  return Mat.of(math.multiply(ma.a, mb.a) as number[][]);
+  return Mat.of(mathjs().restrictedMath.multiply(ma.a, mb.a) as number[][]);
 }
 
 function quotient(a: V, b: V): V {
@@ -1075,7 +1071,7 @@ function quotient(a: V, b: V): V {
   if (mb.r !== mb.c || ma.c !== mb.r)
     throw new ControlError(`cannot divide a ${ma.r}x${ma.c} by a ${mb.r}x${mb.c} matrix (use ./ for entry-wise division)`);
   try {
-    return Mat.of(math.divide(ma.a, mb.a) as number[][]);
+    return Mat.of(mathjs().restrictedMath.divide(ma.a, mb.a) as number[][]);
   } catch {
     throw new ControlError(`cannot divide by a singular ${mb.r}x${mb.c} matrix`);
   }
@@ -1089,7 +1085,7 @@ function power(a: V, b: V): V {
   if (m.r !== m.c) throw new ControlError(`'^' needs a square matrix, got ${m.r}x${m.c} (use .^ for entry-wise powers)`);
   if (!Number.isInteger(k) || k < 0 || k > 1e6)
     throw new ControlError(`a matrix power needs a non-negative integer exponent, got ${k}`);
-  return Mat.of(math.pow(m.a, k) as number[][]);
+  return Mat.of(mathjs().restrictedMath.pow(m.a, k) as number[][]);
 }
 
 // ------------------------------------------------------------------ entry points
