@@ -1,10 +1,10 @@
-// Bundles the extension (CommonJS, loaded by VS Code's extension host) and the CLI.
+// Bundles the extension (CommonJS, loaded by VS Code's extension host), the CLI and the thread scripts.
 //   node esbuild.mjs           build once (`npm run build`)
 //   node esbuild.mjs --watch   build, then rebuild on every change (`npm run watch`, the
 //                              `watch` task that .vscode/launch.json's Run Extension starts)
 import { build, context } from 'esbuild';
 import { cpSync, mkdirSync } from 'node:fs';
-import { common } from './build.config.mjs';
+import { common, distBuild, distBundles } from './build.config.mjs';
 
 const watch = process.argv.includes('--watch');
 
@@ -16,11 +16,8 @@ const bundles = [
     outfile: 'dist/extension.js',
     banner: { js: 'globalThis.__controlLoadStart=performance.now();' },
   },
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  // the lexical index's build thread, started by both bundles (src/core/retrieval/lexicalBuilder.ts)
-  { ...common, entryPoints: ['src/core/retrieval/lexicalWorker.ts'], outfile: 'dist/lexicalWorker.js' },
-  // the solver threads every tool call runs on (src/core/tools/runner.ts), started by both bundles
-  { ...common, entryPoints: ['src/core/tools/solveWorker.ts'], outfile: 'dist/solveWorker.js' },
+  // the CLI's bundles and the thread scripts (build.config.mjs)
+  ...distBundles.map((b) => distBuild(b, 'dist')),
 ];
 
 // the plot webview's plotting library, served from media/ (webviews load nothing remote)

@@ -24,7 +24,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { common } from '../build.config.mjs';
+import { common, distBundles } from '../build.config.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -153,7 +153,9 @@ const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 // ------------------------------------------------------------------ main
 if (!argv.includes('--no-build')) run('npm', ['run', '--silent', 'build']);
-for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/lexicalWorker.js', 'dist/solveWorker.js']) if (!existsSync(join(ROOT, f))) fail(`${f} is missing: run npm run build`);
+// the extension, the CLI's bundles and the thread scripts (build.config.mjs distBundles)
+const BUNDLES = ['dist/extension.js', ...distBundles.map((b) => `dist/${b.out}`)];
+for (const f of BUNDLES) if (!existsSync(join(ROOT, f))) fail(`${f} is missing: run npm run build`);
 
 const pkg = readJson(join(ROOT, 'package.json'));
 const sizes = existsSync(join(STAGE_ROOT, 'sizes.json')) ? readJson(join(STAGE_ROOT, 'sizes.json')) : {};
@@ -166,7 +168,7 @@ for (const t of targets) {
   mkdirSync(stage, { recursive: true });
 
   // the extension itself
-  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/lexicalWorker.js', 'dist/solveWorker.js', 'README.md', 'LICENSE', 'ARCHITECTURE.md']) cpSync(join(ROOT, f), join(stage, f));
+  for (const f of [...BUNDLES, 'README.md', 'LICENSE', 'ARCHITECTURE.md']) cpSync(join(ROOT, f), join(stage, f));
   for (const d of ['media', 'corpus', 'examples/workspace']) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(stage, d), { recursive: true });
 
   // the externals and their run-time dependencies, this platform's binaries only

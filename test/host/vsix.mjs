@@ -1,8 +1,8 @@
 // The packaged extension in the real VS Code: the linux-x64 .vsix (built by
 // scripts/package.mjs when missing or older than dist/) is installed with code-server's
-// `--install-extension` into a fresh user-data dir, its contents are checked (only linux-x64
-// native binaries), its node-llama-cpp loads the prebuilt binary, and a workbench opened on it
-// activates @control (the Control log says "activated in").
+// `--install-extension` into a fresh user-data dir, its contents are checked (its bundles, only
+// linux-x64 native binaries), its CLI runs from there, its node-llama-cpp loads the prebuilt
+// binary, and a workbench opened on it activates @control (the Control log says "activated in").
 //
 // Run by test/host/run.mjs after its own phases (skip with --no-vsix), or alone:
 //   node test/host/vsix.mjs
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { distBundles } from '../../build.config.mjs';
 import * as env from '../../scripts/vscode-env.mjs';
 import { freePort, killGroup, sleep } from './procs.mjs';
 
@@ -103,7 +104,24 @@ export async function runVsixTests(record, { budgetMs = 90_000 } = {}) {
       if (foreign.length) throw new Error(`other platforms' binaries: ${foreign.slice(0, 8).join(', ')}`);
       for (const need of ['@node-llama-cpp/linux-x64/bins/linux-x64/llama-addon.node', 'onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node'])
         if (!existsSync(join(nm, need))) throw new Error(`missing ${need}`);
-      for (const f of ['extension.js', 'cli.js', 'lexicalWorker.js', 'solveWorker.js']) if (!existsSync(join(installed, 'dist', f))) throw new Error(`no dist/${f}`);
+      for (const f of ['extension.js', ...distBundles.map((b) => b.out)]) if (!existsSync(join(installed, 'dist', f))) throw new Error(`no dist/${f}`);
+    });
+
+    await step('vsix: the installed CLI runs each of its bundles: solve with a matrix literal (cliSolve.js, restrictedMath.js, solveWorker.js), ask (cliAssist.js)', () => {
+      const cli = join(installed, 'dist', 'cli.js');
+      const run = (args) => {
+        const r = spawnSync(process.execPath, [cli, ...args], { cwd: tmp, env: childEnv, encoding: 'utf8', timeout: 60_000 });
+        if (r.status !== 0) throw new Error(`control ${args[0]}: exit ${r.status ?? r.signal}: ${(r.stdout + r.stderr).slice(-1500)}`);
+        return JSON.parse(r.stdout);
+      };
+      // LQR of A = [0 1; -2 -3], B = [0; 1], Q = I, R = 1: K = [sqrt(5) - 2, sqrt(5) - 2] (SciPy agrees)
+      const want = Math.sqrt(5) - 2;
+      const near = (K) => Array.isArray(K) && K.length === 1 && K[0].length === 2 && K[0].every((k) => Math.abs(k - want) < 1e-12);
+      const solved = run(['solve', 'lqr', '{"A": "[0 1; -2 -3]", "B": "[0; 1]", "Q": "eye(2)", "R": 1}', '--json']);
+      if (!near(solved.result?.K) || solved.verification?.ok !== true) throw new Error(`solve: ${JSON.stringify(solved).slice(0, 600)}`);
+      const asked = run(['ask', '/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1', '--json']);
+      const call = asked.calls?.find((c) => c.tool === 'lqr');
+      if (!near(call?.result?.K)) throw new Error(`ask: ${JSON.stringify(asked).slice(0, 600)}`);
     });
 
     await step('vsix: the installed node-llama-cpp loads its prebuilt linux-x64 binary (no build)', () => {

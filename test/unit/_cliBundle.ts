@@ -1,6 +1,7 @@
-// The CLI bundled as dist/ holds it: cli.js with its two thread scripts beside it (the solver
-// threads every call runs on, and the lexical index's build thread). Tests that spawn the CLI
-// (test/slow/, test/fuzz/) get it here, so a new thread script is added in one place.
+// The CLI bundled as dist/ holds it: cli.js (the dispatcher) with its command bundles and its
+// two thread scripts beside it (the solver threads every call runs on, and the lexical index's
+// build thread), as listed in build.config.mjs (distBundles). Tests that spawn the CLI
+// (test/slow/, test/fuzz/) get it here, so a new bundle is added in one place.
 //
 // It is built once for all of them: into node_modules/.cache/control-cli-bundle/<key>/, where
 // the key hashes everything the bundle is made from (src/, the build options, the lockfile,
@@ -39,13 +40,9 @@ function sourceKey(): string {
 
 async function buildInto(dir: string): Promise<void> {
   // @ts-expect-error: a plain .mjs config without types
-  const { common } = await import('../../build.config.mjs');
-  const opts = { ...common, logLevel: 'silent' };
-  await Promise.all([
-    build({ ...opts, entryPoints: ['src/cli.ts'], outfile: join(dir, 'cli.js') }),
-    build({ ...opts, entryPoints: ['src/core/tools/solveWorker.ts'], outfile: join(dir, 'solveWorker.js') }),
-    build({ ...opts, entryPoints: ['src/core/retrieval/lexicalWorker.ts'], outfile: join(dir, 'lexicalWorker.js') }),
-  ]);
+  const { distBuild, distBundles } = await import('../../build.config.mjs');
+  // every bundle dist/ holds for the CLI (its dispatcher, command bundles and thread scripts)
+  await Promise.all((distBundles as { out: string }[]).map((b) => build({ ...distBuild(b, dir), logLevel: 'silent' })));
 }
 
 let cached: Promise<string> | undefined;
@@ -78,7 +75,7 @@ function bundleDir(): Promise<string> {
   return cached;
 }
 
-/** puts the bundled CLI at `cli` (a path ending in cli.js), its thread scripts and source maps beside it */
+/** puts the bundled CLI at `cli` (a path ending in cli.js), its other bundles and source maps beside it */
 export async function buildCliBundle(cli: string): Promise<void> {
   const dir = await bundleDir();
   mkdirSync(dirname(cli), { recursive: true });

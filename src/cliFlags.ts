@@ -1,0 +1,125 @@
+/**
+ * What the CLI's bundles share (cli.ts, the dispatcher; cliSolve.ts: solve, batch, tools, mcp;
+ * cliAssist.ts: ask, chat, index, doctor): the usage text, the common flags, stdin, and how a
+ * command's failure is printed. Each bundle holds its own copy, so an error is caught and
+ * printed by the bundle that threw it (with its own ControlError and UsageError classes).
+ * Imports nothing of the core: the dispatcher stays a few kilobytes.
+ */
+import { readFileSync } from 'node:fs';
+
+export const USAGE = `control: verified control-systems solvers (LQR, Riccati, Lyapunov, analysis, ...)
+
+Usage:
+  control solve <tool> '<json args>' [--json] [--math] [--max-n N] [--timeout S]
+      Solve one problem. Markdown by default; --json prints {"result": {...}, "verification": {...}}
+      or {"error": "..."}. A result the independent verifier rejects is an error, never a result.
+      Example: control solve lqr '{"A":[[0,1],[-2,-3]],"B":[[0],[1]],"Q":[[1,0],[0,1]],"R":[[1]]}'
+  control batch [--in FILE] [--out FILE] [--max-n N] [--timeout S]
+      Solve problems in JSONL ({"id","tool","args"} per line; stdin by default), one result
+      line per problem, in input order, written as it is solved ({"id","result","verification"}
+      or {"id","error"}; stdout by default).
+  control ask "<request>" [--json] [--events] [--math] [--model M] [--index DIR] [--notes-index DIR]
+      Answer a request as @control does in the chat: "/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1".
+      --json prints {"answer", "calls"}; --events prints the turn's events as JSONL.
+      --model: a .gguf file (local model), openai (with --url, --openai-model), or none (default):
+      slash commands and well-formed requests never need one.
+      "/search <words>" searches the bundled notes (indexed on first use into
+      ~/.cache/control/notes-index, or --notes-index DIR) and, when built, the workspace index
+      (./.control-index from \`control index build .\`, or --index DIR), as the chat does.
+      --session FILE keeps the conversation (systems defined, the system in use, the last call)
+      in FILE between calls, so follow-ups work from scripts: "now with R=10", "its step response".
+  control chat [--session FILE] [--math] [--model M]
+      An interactive conversation on stdin/stdout, one request per line (usable in tmux and by
+      scripts): each answer starts with the call it ran and where each argument came from;
+      when I ask back, type the number of a candidate. Ends at end of input or "exit".
+  control tools [--json]
+      List the tools and their arguments.
+  control index build <folder> | search "<query>" | stats | calibrate   (see control index --help)
+      A local retrieval index over notes, papers and code; search prints passages with citations.
+  control mcp
+      Serve the tool table over stdio as a Model Context Protocol server (for Claude Code, Cursor, ...).
+  control doctor [--json]
+      Check every capability (solvers, model, embedder, index) and print the fix for each failure.
+
+Options:
+  --max-n N   largest matrix dimension accepted (default 200)
+  --timeout S seconds one solver call may take before it is stopped (default 60)
+  --math      render matrices as LaTeX ($$\\begin{bmatrix}...$$) instead of aligned text
+`;
+
+export class UsageError extends Error {}
+
+export interface Flags {
+  json: boolean;
+  events: boolean;
+  math: boolean;
+  maxN?: number;
+  /** seconds one solver call may take (--timeout) */
+  timeout?: number;
+  model?: string;
+  url?: string;
+  openaiModel?: string;
+  in?: string;
+  out?: string;
+  index?: string;
+  notesIndex?: string;
+  embedder?: string;
+  session?: string;
+  positional: string[];
+}
+
+export function parseFlags(argv: string[]): Flags {
+  const f: Flags = { json: false, events: false, math: false, positional: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--json') f.json = true;
+    else if (a === '--events') f.events = true;
+    else if (a === '--math') f.math = true;
+    else if (a === '--max-n') {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new UsageError('--max-n takes a positive whole number');
+      f.maxN = n;
+    } else if (a === '--timeout') {
+      const t = Number(value());
+      if (!Number.isFinite(t) || t <= 0) throw new UsageError('--timeout takes a positive number of seconds');
+      f.timeout = t;
+    } else if (a === '--model') f.model = value();
+    else if (a === '--url') f.url = value();
+    else if (a === '--openai-model') f.openaiModel = value();
+    else if (a === '--in') f.in = value();
+    else if (a === '--out') f.out = value();
+    else if (a === '--index') f.index = value();
+    else if (a === '--notes-index') f.notesIndex = value();
+    else if (a === '--embedder') f.embedder = value();
+    else if (a === '--session') f.session = value();
+    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+    else f.positional.push(a);
+  }
+  return f;
+}
+
+export function readStdin(): string {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * prints a command's failure: a usage error with the usage (exit 2), any other error its
+ * message (exit 1) as the bundle's `errorMessage` (core/tools/batch.ts) words it
+ */
+export function reportError(e: unknown, errorMessage: (e: unknown) => string): number {
+  if (e instanceof UsageError) {
+    console.error(`control: ${e.message}\n\n${USAGE}`);
+    return 2;
+  }
+  console.error(`control: ${errorMessage(e)}`);
+  return 1;
+}
