@@ -6,6 +6,7 @@
  * literal in a string (parse/restrictedMath.ts, dist/restrictedMath.js): issue 12.
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { ControlError } from './core/errors.js';
 import { renderToolResult } from './core/render/answer.js';
 import { encodeNonFinite, errorMessage, solveJsonlLines, verdictOf } from './core/tools/batch.js';
 import { callTool, VerificationFailed, type RunOptions } from './core/tools/runner.js';
@@ -44,10 +45,17 @@ async function cmdSolve(f: Flags): Promise<number> {
 }
 
 async function cmdBatch(f: Flags): Promise<number> {
-  const text = f.in ? readFileSync(f.in, 'utf8') : readStdin();
+  const io = <T>(what: string, file: string, fn: () => T): T => {
+    try {
+      return fn();
+    } catch (e) {
+      throw new ControlError(`batch: cannot ${what} ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (e as Error).message}`);
+    }
+  };
+  const text = f.in ? io('read --in', f.in, () => readFileSync(f.in!, 'utf8')) : readStdin();
   // each result is written as soon as it and the lines before it are solved (and flushed): a
   // problem that fails or hangs (stopped at its time budget) never loses the lines before it
-  const fd = f.out ? openSync(f.out, 'w') : undefined;
+  const fd = f.out ? io('write --out', f.out, () => openSync(f.out!, 'w')) : undefined;
   // stdout through its stream, which waits when a pipe is full (writeSync(1) on a full
   // non-blocking pipe failed with EAGAIN and lost lines); a file --out is written directly
   const write = async (line: string) => {
@@ -88,11 +96,13 @@ export async function main(cmd: string, rest: string[]): Promise<number> {
     const f = cmd === 'mcp' ? parseFlags([]) : parseFlags(rest);
     switch (cmd) {
       case 'solve':
-        return cmdSolve(f);
+        // awaited, so their errors reach the handler below (a returned promise skipped it:
+        // 'control solve' with no tool printed a stack trace)
+        return await cmdSolve(f);
       case 'batch':
-        return cmdBatch(f);
+        return await cmdBatch(f);
       case 'tools':
-        return cmdTools(f);
+        return await cmdTools(f);
       // subcommands with their own flags live in their own modules
       case 'mcp':
         return (await import('./cliMcp.js')).main(rest);

@@ -218,3 +218,17 @@ test('batch into a pipe that is read slowly: every line arrives, exit 0 (writeSy
   const y = got[0].result.y as number[];
   assert.ok(Math.abs(y[y.length - 1] - (1 - Math.exp(-t[t.length - 1]))) < 1e-9);
 });
+
+test('bad command lines get one clear line, never a stack trace: solve without a tool, batch with an unreadable --in or --out', () => {
+  const noTool = control(['solve']);
+  assert.equal(noTool.code, 2);
+  assert.match(noTool.err, /solve needs a tool name/);
+  assert.doesNotMatch(noTool.err, /\n\s+at /);
+  const noIn = control(['batch', '--in', join(pkg, 'no-such-file.jsonl')]);
+  assert.equal(noIn.code, 1);
+  assert.match(noIn.err, /batch: cannot read --in .*no-such-file\.jsonl: no such file or folder/);
+  assert.doesNotMatch(noIn.err, /internal error|\n\s+at /);
+  const noOut = control(['batch', '--out', join(pkg, 'no', 'such', 'dir', 'out.jsonl')], '{"id":1,"tool":"eig","args":{"A":[[1]]}}\n');
+  assert.equal(noOut.code, 1);
+  assert.match(noOut.err, /batch: cannot write --out .*out\.jsonl: no such file or folder/);
+});
