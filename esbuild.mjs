@@ -55,7 +55,10 @@ if (!watch) {
         }
       });
       b.onEnd((r) => {
-        for (const [mark, kind, list] of [['✘', 'ERROR', r.errors], ['▲', 'WARNING', r.warnings]]) {
+        for (const [mark, kind, list] of [
+          ['✘', 'ERROR', r.errors],
+          ['▲', 'WARNING', r.warnings],
+        ]) {
           for (const m of list) {
             const where = m.location ? `    ${m.location.file}:${m.location.line}:${m.location.column + 1}:` : '';
             const text = `${mark} [${kind}] ${m.text}${where && '\n' + where}`;

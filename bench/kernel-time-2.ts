@@ -80,14 +80,16 @@ export const CASES: Case[] = [
   // continuous kalman (no Ts) = lqe; Octave: lqe(A, G, C, Qn, Rn)
   { id: 'kalman', tool: 'kalman', args: (p) => ({ A: p.A, G: p.B, C: p.C, Qn: eye(2), Rn: eye(2) }) },
   {
-    id: 'place (1 input)', tool: 'place',
+    id: 'place (1 input)',
+    tool: 'place',
     args: (p) => {
       const q = placeProblem(p.n, 1);
       return { A: q.A, B: q.B, poles: q.poles };
     },
   },
   {
-    id: 'place (3 inputs)', tool: 'place',
+    id: 'place (3 inputs)',
+    tool: 'place',
     args: (p) => {
       const q = placeProblem(p.n, 3);
       return { A: q.A, B: q.B, poles: q.poles };
@@ -247,7 +249,11 @@ async function main(): Promise<void> {
       } catch (e) {
         row.error = e instanceof Error ? e.message.slice(0, 80) : String(e);
       }
-      if (doSolver) row.solver = timeSync(quiet(() => tool.run(args)), reps);
+      if (doSolver)
+        row.solver = timeSync(
+          quiet(() => tool.run(args)),
+          reps,
+        );
       if (doVerified) row.verified = await timeAsync(() => callTool(c.tool, raw).catch((e) => e), reps);
       const o = oct.get(`${c.id}|${n}`);
       if (o !== undefined) row.octave = o;

@@ -47,7 +47,8 @@ function problem(n: number) {
   const C = [Array.from({ length: n }, u), Array.from({ length: n }, u)];
   const M = R.map((r) => r.map((v) => v / Math.sqrt(n)));
   const e = new EigenvalueDecomposition(new MlMatrix(M));
-  const re = e.realEigenvalues, im = e.imaginaryEigenvalues;
+  const re = e.realEigenvalues,
+    im = e.imaginaryEigenvalues;
   const abscissa = Math.max(...re);
   const rho = Math.max(...re.map((r, i) => Math.hypot(r, im[i])));
   const A = M.map((r, i) => r.map((v, j) => (i === j ? v - (abscissa + 1) : v)));
@@ -82,7 +83,8 @@ const tr = (X: Mat): Mat => X[0].map((_, j) => X.map((r) => r[j]));
 function residual(A: Mat, X: Mat, Q: Mat, discrete: boolean): number {
   const AX = mm(A, X);
   const R = discrete ? mm(AX, tr(A)).map((r, i) => r.map((v, j) => v - X[i][j] + Q[i][j])) : AX.map((r, i) => r.map((v, j) => v + AX[j][i] + Q[i][j]));
-  const nA = fro(A), nX = fro(X);
+  const nA = fro(A),
+    nX = fro(X);
   return fro(R) / ((discrete ? nA * nA * nX + nX : 2 * nA * nX) + fro(Q));
 }
 
@@ -191,7 +193,9 @@ interface OctRow {
 function runOctave(problems: Problem[]): OctRow[] {
   const dir = mkdtempSync(join(os.tmpdir(), 'kernel-time-'));
   try {
-    const inF = join(dir, 'in.json'), outF = join(dir, 'out.json'), mF = join(dir, 'kt.m');
+    const inF = join(dir, 'in.json'),
+      outF = join(dir, 'out.json'),
+      mF = join(dir, 'kt.m');
     writeFileSync(inF, JSON.stringify({ reps: REPS, ops: OPS, problems }));
     writeFileSync(mF, OCTAVE_SCRIPT);
     execFileSync('octave-cli', ['-q', '--no-gui', mF, inF, outF], { stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 28 });
@@ -228,11 +232,17 @@ const f = (x: number | undefined, d = 3) => (x === undefined || !Number.isFinite
 const e = (x: number | undefined) => (x === undefined ? '-' : x.toExponential(1));
 for (const op of OPS) {
   console.log(`\n${op}`);
-  console.log(`| n | ${before ? 'before [ms] | ' : ''}ours [ms] | Octave [ms] | ours/Octave | ${op === 'lyap' || op === 'dlyap' ? `${before ? 'residual before | ' : ''}residual | Octave residual` : 'rel. diff from Octave'} |`);
-  console.log(`|---:|${before ? '---:|' : ''}---:|---:|---:|---:|${before && (op === 'lyap' || op === 'dlyap') ? '---:|' : ''}${op === 'lyap' || op === 'dlyap' ? '---:|' : ''}`);
+  console.log(
+    `| n | ${before ? 'before [ms] | ' : ''}ours [ms] | Octave [ms] | ours/Octave | ${op === 'lyap' || op === 'dlyap' ? `${before ? 'residual before | ' : ''}residual | Octave residual` : 'rel. diff from Octave'} |`,
+  );
+  console.log(
+    `|---:|${before ? '---:|' : ''}---:|---:|---:|---:|${before && (op === 'lyap' || op === 'dlyap') ? '---:|' : ''}${op === 'lyap' || op === 'dlyap' ? '---:|' : ''}`,
+  );
   for (const p of problems) {
     const key = `${op}:${p.n}`;
-    const o = ours[key], q = oct.get(key), b = before?.[key];
+    const o = ours[key],
+      q = oct.get(key),
+      b = before?.[key];
     let accCols: string;
     if (op === 'lyap' || op === 'dlyap') accCols = `${b ? `${e(b.acc)} | ` : ''}${e(o.acc)} | ${e(q?.v)}`;
     else if (op === 'eig') accCols = q ? e(eigDiff(o.value as [number, number][], q.v)) : '-';

@@ -55,7 +55,10 @@ export interface LlamaBenchRow {
   ttftMs: number;
 }
 
-export async function benchModel(modelPath: string, opts: { tiny: boolean; tools: EngineToolSpec[]; threads?: number }): Promise<{ rows: LlamaBenchRow[]; notes: string[] }> {
+export async function benchModel(
+  modelPath: string,
+  opts: { tiny: boolean; tools: EngineToolSpec[]; threads?: number },
+): Promise<{ rows: LlamaBenchRow[]; notes: string[] }> {
   let forceCall = false;
   let prefix: number[] = [];
   const bias = (position: number): LlamaBias[] => (forceCall && position < prefix.length ? [{ token: prefix[position]!, bias: 30 }] : []);
@@ -69,7 +72,9 @@ export async function benchModel(modelPath: string, opts: { tiny: boolean; tools
   });
   const info = await engine.load();
   const name = modelPath.split('/').pop()!;
-  const notes = [`${name}: loaded in ${info.loadMs} ms (${JSON.stringify(info.phasesMs)}), chat format ${info.chatWrapper}, ${info.threads} threads, context ${info.contextSize}`];
+  const notes = [
+    `${name}: loaded in ${info.loadMs} ms (${JSON.stringify(info.phasesMs)}), chat format ${info.chatWrapper}, ${info.threads} threads, context ${info.contextSize}`,
+  ];
   prefix = await engine.tokenize('<tool_call>\n{"name": "');
   const { tools } = opts;
   const turn: ChatMessage[] = [
@@ -100,7 +105,18 @@ export async function benchModel(modelPath: string, opts: { tiny: boolean; tools
   let calls = s1.calls;
   if (calls.length === 0) {
     notes.push(`${name}: the model answered without a tool call; a call to eig was supplied to time the tool step`);
-    calls = [{ id: 'bench-1', name: 'eig', arguments: { A: [[0, 1], [-2, -3]] } }];
+    calls = [
+      {
+        id: 'bench-1',
+        name: 'eig',
+        arguments: {
+          A: [
+            [0, 1],
+            [-2, -3],
+          ],
+        },
+      },
+    ];
   }
   const results: ChatMessage[] = calls.map((c) => {
     let content: string;
@@ -165,7 +181,8 @@ async function main(): Promise<void> {
   console.log(await runLlamaBench(process.argv.slice(2)));
 }
 
-if (require.main === module) main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

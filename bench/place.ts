@@ -50,7 +50,12 @@ function octave(problems: PlaceProblem[], reps: number): Map<string, { ms: numbe
     const f = join(dir, 'p.json');
     writeFileSync(f, JSON.stringify(problems.map((p) => ({ ...p, reps: reps + 1 }))));
     writeFileSync(join(dir, 'run.m'), OCTAVE);
-    const txt = execFileSync('octave-cli', ['--no-gui', '-q', join(dir, 'run.m')], { env: { ...process.env, PLACE_JSON: f, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' }, encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'ignore'] });
+    const txt = execFileSync('octave-cli', ['--no-gui', '-q', join(dir, 'run.m')], {
+      env: { ...process.env, PLACE_JSON: f, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' },
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     for (const line of txt.split('\n')) {
       const [n, m, ms, err] = line.trim().split(/\s+/).map(Number);
       if (Number.isFinite(ms)) out.set(`${n}x${m}`, { ms, err });
@@ -98,7 +103,9 @@ export function runPlaceBench(sizes = [10, 50, 100, 200], reps = 3): string {
     const o = oct.get(`${p.n}x${p.m}`);
     const s = scipy[`${p.n}x${p.m}`];
     const e = (x: number | undefined) => (x === undefined ? '–' : x.toExponential(1));
-    rows.push(`| ${p.n} | ${p.m} | ${ms.toFixed(2)} | ${o ? o.ms.toFixed(2) : '–'} | ${o ? (ms / o.ms).toFixed(2) : '–'} | ${k ? e(err) : 'refused'} | ${e(o?.err)} | ${s ? `${e(s.err)} (${s.method})` : '–'} | ${s ? s.ms.toFixed(0) : '–'} |`);
+    rows.push(
+      `| ${p.n} | ${p.m} | ${ms.toFixed(2)} | ${o ? o.ms.toFixed(2) : '–'} | ${o ? (ms / o.ms).toFixed(2) : '–'} | ${k ? e(err) : 'refused'} | ${e(o?.err)} | ${s ? `${e(s.err)} (${s.method})` : '–'} | ${s ? s.ms.toFixed(0) : '–'} |`,
+    );
   }
   return rows.join('\n');
 }

@@ -32,7 +32,6 @@ const STOP = 'the of and to in is for that with as by on this are be it from at 
 const CHUNKS_PER_FILE = 10;
 const QUERIES = 200;
 
-
 function vocabulary(n: number): string[] {
   const r = mulberry32(1);
   const syll = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'qua', 'tri', 'pol', 'gen', 'dor', 'lex', 'bi', 'on', 'ar', 'el', 'is'];
@@ -150,14 +149,31 @@ async function worker(kind: string, n: number): Promise<WorkerResult> {
     const heap = heapMB();
     // one changed file: re-chunked, re-indexed, shard and manifest written
     const changed = join(ws, 'd0', 'note0.md');
-    writeFileSync(changed, `# Note 0 changed\n\n${makeChunks(CHUNKS_PER_FILE).map((t, i) => `## Part ${i}\n\n${t} edited\n`).join('\n')}`);
+    writeFileSync(
+      changed,
+      `# Note 0 changed\n\n${makeChunks(CHUNKS_PER_FILE)
+        .map((t, i) => `## Part ${i}\n\n${t} edited\n`)
+        .join('\n')}`,
+    );
     const tu = performance.now();
     const u = await store.update([changed]);
     const updateMs = performance.now() - tu;
     if (u.indexed !== 1) throw new Error('update did not re-index the changed file');
     const tm = (s.timings ?? {}) as unknown as Record<string, number>;
     if (s.lexicalThread !== 'worker') throw new Error(`expected the build thread, got ${s.lexicalThread} ${s.warnings ?? ''}`);
-    return { indexMs: tm.indexMs ?? NaN, buildMs, timings: tm, p50: pct(lat, 50), p95: pct(lat, 95), rssBuild, rss, peak: peakMB(), heap, updateMs, hitsPerQuery: hits / queries.length };
+    return {
+      indexMs: tm.indexMs ?? NaN,
+      buildMs,
+      timings: tm,
+      p50: pct(lat, 50),
+      p95: pct(lat, 95),
+      rssBuild,
+      rss,
+      peak: peakMB(),
+      heap,
+      updateMs,
+      hitsPerQuery: hits / queries.length,
+    };
   } finally {
     rmSync(indexDir, { recursive: true, force: true });
   }
@@ -190,7 +206,10 @@ function runWorker(kind: string, n: number): WorkerResult {
 }
 
 function runWorkerIn(kind: string, n: number, ws?: string): WorkerResult {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--worker', kind, String(n), ...(ws ? [ws] : [])], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--worker', kind, String(n), ...(ws ? [ws] : [])], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   const line = r.stdout.trim().split('\n').pop() ?? '';
   if (r.status !== 0 || !line.startsWith('{')) throw new Error(`bench worker ${kind} ${n} failed: ${r.stderr.slice(-2000)}`);
   return JSON.parse(line);

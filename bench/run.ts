@@ -22,18 +22,36 @@ if (process.argv.includes('--sweep')) {
 
 // Octave control 3.4 / SciPy 1.17 per-tool totals (s) and medians (ms), from the oracle README.
 const REF: Record<string, [number, number, number, number]> = {
-  eig: [0.003, 0.03, 0.003, 0.03], ctrb_rank: [0.004, 0.12, 0.001, 0.02], obsv_rank: [0.005, 0.14, 0.001, 0.02],
-  care: [0.039, 0.29, 0.068, 0.63], dare: [0.025, 0.28, 0.131, 0.53], lqr: [0.037, 0.33, 0.069, 0.66],
-  dlqr: [0.024, 0.32, 0.122, 0.58], lyap: [0.005, 0.06, 0.008, 0.11], dlyap: [0.006, 0.09, 0.009, 0.13],
-  place: [0.01, 0.43, 3.075, 0.78], c2d: [0.024, 0.52, 0.004, 0.12], tf2ss: [0.024, 1.07, 0.001, 0.05],
-  ss2tf: [0.013, 1.01, 0.001, 0.11], freqresp: [0.362, 6.56, 0.105, 1.59], margins: [0.045, 1.73, 6.11, 197.01],
-  step: [0.124, 4.82, 0.026, 0.93], impulse: [0.048, 2.22, 0.351, 9.29], stepinfo: [2.856, 140.49, 2.359, 115.3],
-  h2norm: [0.017, 0.53, 0.008, 0.12], hinfnorm: [0.019, 0.57, 0.062, 1.17], lqe: [0.036, 0.43, 0.057, 0.67],
-  kalman: [0.01, 0.38, 0.018, 0.62], dcgain: [0.015, 0.86, 0.001, 0.02], poles_zeros: [0.013, 0.76, 0.003, 0.18],
+  eig: [0.003, 0.03, 0.003, 0.03],
+  ctrb_rank: [0.004, 0.12, 0.001, 0.02],
+  obsv_rank: [0.005, 0.14, 0.001, 0.02],
+  care: [0.039, 0.29, 0.068, 0.63],
+  dare: [0.025, 0.28, 0.131, 0.53],
+  lqr: [0.037, 0.33, 0.069, 0.66],
+  dlqr: [0.024, 0.32, 0.122, 0.58],
+  lyap: [0.005, 0.06, 0.008, 0.11],
+  dlyap: [0.006, 0.09, 0.009, 0.13],
+  place: [0.01, 0.43, 3.075, 0.78],
+  c2d: [0.024, 0.52, 0.004, 0.12],
+  tf2ss: [0.024, 1.07, 0.001, 0.05],
+  ss2tf: [0.013, 1.01, 0.001, 0.11],
+  freqresp: [0.362, 6.56, 0.105, 1.59],
+  margins: [0.045, 1.73, 6.11, 197.01],
+  step: [0.124, 4.82, 0.026, 0.93],
+  impulse: [0.048, 2.22, 0.351, 9.29],
+  stepinfo: [2.856, 140.49, 2.359, 115.3],
+  h2norm: [0.017, 0.53, 0.008, 0.12],
+  hinfnorm: [0.019, 0.57, 0.062, 1.17],
+  lqe: [0.036, 0.43, 0.057, 0.67],
+  kalman: [0.01, 0.38, 0.018, 0.62],
+  dcgain: [0.015, 0.86, 0.001, 0.02],
+  poles_zeros: [0.013, 0.76, 0.003, 0.18],
 };
 
 const problems: Problem[] = readFileSync('test/fixtures/oracle/problems.jsonl', 'utf8')
-  .split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l));
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -68,56 +86,61 @@ rows.push('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const [tool, ts] of times) {
   const ref = REF[tool];
   const med = median(ts);
-  rows.push(`| ${tool} | ${ts.length} | ${ts.reduce((a, b) => a + b, 0).toFixed(1)} | ${med.toFixed(3)} | ${Math.max(...ts).toFixed(2)} | ${ref ? ref[1] : '–'} | ${ref ? (med / ref[1]).toFixed(2) : '–'} | ${ref ? ref[3] : '–'} |`);
+  rows.push(
+    `| ${tool} | ${ts.length} | ${ts.reduce((a, b) => a + b, 0).toFixed(1)} | ${med.toFixed(3)} | ${Math.max(...ts).toFixed(2)} | ${ref ? ref[1] : '–'} | ${ref ? (med / ref[1]).toFixed(2) : '–'} | ${ref ? ref[3] : '–'} |`,
+  );
 }
 // the local engine: prefix reuse and time to first token, on the tiny model and any GGUF given
 const ggufs = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--reps');
 void (async () => {
-// the product's path: each problem through callTool (solver thread, verifier, fail-closed), one at a time
-for (const p of problems.slice(0, 50)) await solveProblem(p); // start the thread, warm it
-const tPath = performance.now();
-for (const p of problems) await solveProblem(p, {});
-const pathMs = performance.now() - tPath;
-const summarySolvers = `all ${problems.length} problems: ${(total / 1000).toFixed(3)} s (Octave 3.76 s, SciPy 12.60 s; core computation only in all three); through the verified call path (solver thread + independent verifier, one call at a time): ${(pathMs / 1000).toFixed(3)} s`;
-console.log('## Solvers over the 512 reference problems\n');
-console.log(rows.join('\n'));
-console.log(`\n${summarySolvers}\n`);
+  // the product's path: each problem through callTool (solver thread, verifier, fail-closed), one at a time
+  for (const p of problems.slice(0, 50)) await solveProblem(p); // start the thread, warm it
+  const tPath = performance.now();
+  for (const p of problems) await solveProblem(p, {});
+  const pathMs = performance.now() - tPath;
+  const summarySolvers = `all ${problems.length} problems: ${(total / 1000).toFixed(3)} s (Octave 3.76 s, SciPy 12.60 s; core computation only in all three); through the verified call path (solver thread + independent verifier, one call at a time): ${(pathMs / 1000).toFixed(3)} s`;
+  console.log('## Solvers over the 512 reference problems\n');
+  console.log(rows.join('\n'));
+  console.log(`\n${summarySolvers}\n`);
 
-// deterministic turns end to end (issue 10: an answer in under 300 ms)
-console.log('## Deterministic turns (no language model)\n');
-const turns = await runTurnsBench();
-console.log(turns + '\n');
-// the MCP stdio transport: one long line (issue 11: a 50 MB line took 18.7 s, quadratic)
-console.log('## MCP transport: one long line\n');
-const mcp = await runMcpBench();
-console.log(mcp + '\n');
-if (process.argv.includes('--mcp-only')) return;
-// pole placement by size (issue 11: multi-input place at n = 200 took 18-27 s against Octave's 59 ms)
-console.log('## Pole placement by size\n');
-const placeTable = runPlaceBench();
-console.log(placeTable + '\n');
-if (process.argv.includes('--turns-only')) {
-  if (process.argv.includes('--write')) {
-    // refresh only this section of RESULTS.md
-    const old = readFileSync('bench/RESULTS.md', 'utf8');
-    const section = `## Deterministic turns (no language model)\n\nEvery single request of the request corpus through the whole turn (read, plan, solve, verify, render as Markdown with LaTeX), each in a fresh conversation, after one warm-up pass; measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}.\n\n${turns}\n\n`;
-    const re = /## Deterministic turns \(no language model\)\n[\s\S]*?(?=## )/;
-    writeFileSync('bench/RESULTS.md', re.test(old) ? old.replace(re, section) : old.replace('## Local model (node-llama-cpp)', `${section}## Local model (node-llama-cpp)`));
+  // deterministic turns end to end (issue 10: an answer in under 300 ms)
+  console.log('## Deterministic turns (no language model)\n');
+  const turns = await runTurnsBench();
+  console.log(turns + '\n');
+  // the MCP stdio transport: one long line (issue 11: a 50 MB line took 18.7 s, quadratic)
+  console.log('## MCP transport: one long line\n');
+  const mcp = await runMcpBench();
+  console.log(mcp + '\n');
+  if (process.argv.includes('--mcp-only')) return;
+  // pole placement by size (issue 11: multi-input place at n = 200 took 18-27 s against Octave's 59 ms)
+  console.log('## Pole placement by size\n');
+  const placeTable = runPlaceBench();
+  console.log(placeTable + '\n');
+  if (process.argv.includes('--turns-only')) {
+    if (process.argv.includes('--write')) {
+      // refresh only this section of RESULTS.md
+      const old = readFileSync('bench/RESULTS.md', 'utf8');
+      const section = `## Deterministic turns (no language model)\n\nEvery single request of the request corpus through the whole turn (read, plan, solve, verify, render as Markdown with LaTeX), each in a fresh conversation, after one warm-up pass; measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}.\n\n${turns}\n\n`;
+      const re = /## Deterministic turns \(no language model\)\n[\s\S]*?(?=## )/;
+      writeFileSync(
+        'bench/RESULTS.md',
+        re.test(old) ? old.replace(re, section) : old.replace('## Local model (node-llama-cpp)', `${section}## Local model (node-llama-cpp)`),
+      );
+    }
+    return;
   }
-  return;
-}
-console.log('## Local model: prompt tokens evaluated per step, time to first token\n');
-const llama = await runLlamaBench(ggufs);
-console.log(llama);
-// the retrieval index beside raw flexsearch (--quick: 10k chunks only; --reps N: best of N interleaved runs)
-console.log('\n## Retrieval index: build, query latency, memory, one-file update\n');
-const ri = process.argv.indexOf('--reps');
-const retrieval = await runRetrievalBench(process.argv.includes('--quick') ? [10000] : [10000, 100000], ri > 0 ? Number(process.argv[ri + 1]) : 1);
-console.log(retrieval);
-if (process.argv.includes('--write')) {
-  const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}, ${os.availableParallelism()} cores.\n\n## Solvers over the 512 reference problems\n\nOne warm-up pass, then one timed pass per problem (validation and solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summarySolvers}\n\n## Deterministic turns (no language model)\n\nEvery single request of the request corpus through the whole turn (read, plan, solve, verify, render), each in a fresh conversation, after one warm-up pass.\n\n${turns}\n\n## MCP transport: one long line\n\nOne \`ping\` line with a long parameter written to \`serveStdio\` in 64 KiB chunks (as a pipe delivers it), timed from the first chunk to the answer; the line was read quadratically before issue 11 (50 MB: 30.7 s on this machine, 18.7 s in the report).\n\n${mcp}\n\n## Pole placement by size\n\nbench/place.ts: the seeded problems of test/fixtures/placeProblems.ts; ours is the whole solver (staircase, gain, A - BK and its eigenvalues), CPU time, min of 3 after two warm-up passes; Octave's place (SLICOT SB01BD) run live when installed, CPU time, BLAS on one thread; SciPy's place_poles from bench/place-scipy.json. Errors: largest |achieved - target| / |target| after a greedy match.\n\n${placeTable}\n\n## Local model (node-llama-cpp)\n\nThe product's fixed prefix (system prompt + compact tool schemas). The tiny model is generated (random weights, byte-level vocabulary, so its token counts are larger than a real tokenizer's); the percentages are what matters: how much of the context a step re-evaluates.\n\n${llama}\n\n## Retrieval index (flexsearch, strict tokenizer)\n\nSynthetic chunks of about 200 words; each measurement in its own process (RSS). See bench/retrieval.ts for exactly what each row measures.\n\n${retrieval}\n`;
-  // the size sweep's section (bench/sweep.ts, run on its own) is kept as it is
-  const sweep = /## Size sweep vs Octave and SciPy\n[\s\S]*?(?=\n## |$)/.exec(readFileSync('bench/RESULTS.md', 'utf8'))?.[0];
-  writeFileSync('bench/RESULTS.md', sweep ? `${md}\n${sweep.trimEnd()}\n` : md);
-}
+  console.log('## Local model: prompt tokens evaluated per step, time to first token\n');
+  const llama = await runLlamaBench(ggufs);
+  console.log(llama);
+  // the retrieval index beside raw flexsearch (--quick: 10k chunks only; --reps N: best of N interleaved runs)
+  console.log('\n## Retrieval index: build, query latency, memory, one-file update\n');
+  const ri = process.argv.indexOf('--reps');
+  const retrieval = await runRetrievalBench(process.argv.includes('--quick') ? [10000] : [10000, 100000], ri > 0 ? Number(process.argv[ri + 1]) : 1);
+  console.log(retrieval);
+  if (process.argv.includes('--write')) {
+    const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}, ${os.availableParallelism()} cores.\n\n## Solvers over the 512 reference problems\n\nOne warm-up pass, then one timed pass per problem (validation and solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summarySolvers}\n\n## Deterministic turns (no language model)\n\nEvery single request of the request corpus through the whole turn (read, plan, solve, verify, render), each in a fresh conversation, after one warm-up pass.\n\n${turns}\n\n## MCP transport: one long line\n\nOne \`ping\` line with a long parameter written to \`serveStdio\` in 64 KiB chunks (as a pipe delivers it), timed from the first chunk to the answer; the line was read quadratically before issue 11 (50 MB: 30.7 s on this machine, 18.7 s in the report).\n\n${mcp}\n\n## Pole placement by size\n\nbench/place.ts: the seeded problems of test/fixtures/placeProblems.ts; ours is the whole solver (staircase, gain, A - BK and its eigenvalues), CPU time, min of 3 after two warm-up passes; Octave's place (SLICOT SB01BD) run live when installed, CPU time, BLAS on one thread; SciPy's place_poles from bench/place-scipy.json. Errors: largest |achieved - target| / |target| after a greedy match.\n\n${placeTable}\n\n## Local model (node-llama-cpp)\n\nThe product's fixed prefix (system prompt + compact tool schemas). The tiny model is generated (random weights, byte-level vocabulary, so its token counts are larger than a real tokenizer's); the percentages are what matters: how much of the context a step re-evaluates.\n\n${llama}\n\n## Retrieval index (flexsearch, strict tokenizer)\n\nSynthetic chunks of about 200 words; each measurement in its own process (RSS). See bench/retrieval.ts for exactly what each row measures.\n\n${retrieval}\n`;
+    // the size sweep's section (bench/sweep.ts, run on its own) is kept as it is
+    const sweep = /## Size sweep vs Octave and SciPy\n[\s\S]*?(?=\n## |$)/.exec(readFileSync('bench/RESULTS.md', 'utf8'))?.[0];
+    writeFileSync('bench/RESULTS.md', sweep ? `${md}\n${sweep.trimEnd()}\n` : md);
+  }
 })();

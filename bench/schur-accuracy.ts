@@ -13,7 +13,9 @@ const out = input.map(({ name, A }) => {
   const res: Record<string, unknown> = { name, n };
   for (const method of ['dlahqr', 'aed'] as QrMethod[]) {
     const { T, Z } = realSchur(fromRows(A), method);
-    let orth = 0, back = 0, nA = 0;
+    let orth = 0,
+      back = 0,
+      nA = 0;
     const ZT = new Float64Array(n * n); // Z T
     for (let i = 0; i < n; i++)
       for (let k = 0; k < n; k++) {
@@ -22,7 +24,8 @@ const out = input.map(({ name, A }) => {
       }
     for (let i = 0; i < n; i++)
       for (let j = 0; j < n; j++) {
-        let s = 0, r = 0;
+        let s = 0,
+          r = 0;
         for (let k = 0; k < n; k++) {
           s += Z.d[k * n + i] * Z.d[k * n + j];
           r += ZT[i * n + k] * Z.d[j * n + k];

@@ -251,7 +251,8 @@ function tfErr(c: C[], e: C[]): number {
   return Math.max(...c.map((z, i) => Math.hypot(z[0] - e[i][0], z[1] - e[i][1]) / Math.max(cabs(e[i]), 1e-3 * big)));
 }
 const scalarErr = (c: number, e: number, floor = 1e-9): number => {
-  if (!Number.isFinite(c) || !Number.isFinite(e)) return (Number.isNaN(c) && Number.isNaN(e)) || c === e || (!Number.isFinite(c) && !Number.isFinite(e)) ? 0 : Infinity;
+  if (!Number.isFinite(c) || !Number.isFinite(e))
+    return (Number.isNaN(c) && Number.isNaN(e)) || c === e || (!Number.isFinite(c) && !Number.isFinite(e)) ? 0 : Infinity;
   return Math.abs(c - e) / Math.max(Math.abs(e), floor);
 };
 /** a phase margin in (-180, 180] (Octave's margin reports it in (0, 360]) */
@@ -312,7 +313,11 @@ function compare(c: SweepCase, args: Record<string, any>, ours: Record<string, a
     case 'place (1 input)':
     case 'place (2 inputs)': {
       // the poles each gain achieves, against the targets (the true answer): eig(A - BK) by ml-matrix
-      const achieved = (K: Mat) => eigErr(eigOf(args.A.map((r: number[], i: number) => r.map((v, j) => v - args.B[i].reduce((s: number, b: number, l: number) => s + b * K[l][j], 0)))), args.poles);
+      const achieved = (K: Mat) =>
+        eigErr(
+          eigOf(args.A.map((r: number[], i: number) => r.map((v, j) => v - args.B[i].reduce((s: number, b: number, l: number) => s + b * K[l][j], 0)))),
+          args.poles,
+        );
       const Kr = rowsOf(ref.K);
       const mine = achieved(ours.K);
       const theirs = achieved(Kr);
@@ -322,7 +327,9 @@ function compare(c: SweepCase, args: Record<string, any>, ours: Record<string, a
     case 'c2d (zoh)':
     case 'c2d (tustin)':
       // Ad, the first Markov parameter Cd Bd and Dd: Octave scales the Tustin state by sqrt(Ts)
-      return { diff: Math.max(relF(ours.Ad, rowsOf(ref.Ad)), relF(mul(ours.Cd, ours.Bd), mul(rowsOf(ref.Cd), rowsOf(ref.Bd))), relF0(ours.Dd, rowsOf(ref.Dd))) };
+      return {
+        diff: Math.max(relF(ours.Ad, rowsOf(ref.Ad)), relF(mul(ours.Cd, ours.Bd), mul(rowsOf(ref.Cd), rowsOf(ref.Bd))), relF0(ours.Dd, rowsOf(ref.Dd))),
+      };
     case 'tf2ss': {
       const Ar = rowsOf(ref.A);
       const He = TF_W.map((w) => ssAt(Ar, rowsOf(ref.B), rowsOf(ref.C), rowsOf(ref.D), w));
@@ -369,7 +376,9 @@ function compare(c: SweepCase, args: Record<string, any>, ours: Record<string, a
       if (worst > FLAG) {
         // who is right: |H(j w_gc)| should be 1 (ml-matrix, from the state-space model)
         const gain = (w: number) => (Number.isFinite(w) ? `${+cabs(ssAt(args.A, args.B, args.C, args.D, w)).toPrecision(6)}` : 'no crossover');
-        parts.push(`|H(j w_gc)|: ours ${gain(num(ours.w_gc))}, ref ${gain(e.w_gc)}; |H(0)| = ${+cabs(ssAt(args.A, args.B, args.C, args.D, 0)).toPrecision(4)}, |H(1e4 j)| = ${cabs(ssAt(args.A, args.B, args.C, args.D, 1e4)).toExponential(1)}`);
+        parts.push(
+          `|H(j w_gc)|: ours ${gain(num(ours.w_gc))}, ref ${gain(e.w_gc)}; |H(0)| = ${+cabs(ssAt(args.A, args.B, args.C, args.D, 0)).toPrecision(4)}, |H(1e4 j)| = ${cabs(ssAt(args.A, args.B, args.C, args.D, 1e4)).toExponential(1)}`,
+        );
       }
       return { diff: worst, note: parts.join(', ') || undefined };
     }
@@ -383,7 +392,13 @@ function compare(c: SweepCase, args: Record<string, any>, ours: Record<string, a
         const j = gains.findIndex((g) => Math.abs(g - k) <= 1e-9 * Math.max(1, Math.abs(k)));
         if (j < 0 || j >= (P[0]?.length ?? 0)) return;
         matched++;
-        worst = Math.max(worst, eigErr(ours.poles[i], P.map((r, l) => [r[j], Pim[l][j]])));
+        worst = Math.max(
+          worst,
+          eigErr(
+            ours.poles[i],
+            P.map((r, l) => [r[j], Pim[l][j]]),
+          ),
+        );
       });
       return { diff: matched ? worst : NaN, note: `${matched} gains compared` };
     }
@@ -418,7 +433,10 @@ function versions() {
       return undefined;
     }
   };
-  const octave = line('octave-cli', ['--eval', "pkg load control; v = pkg('describe', 'control'); printf('%s %s %s', version, v{1}.version, version('-blas'))"]);
+  const octave = line('octave-cli', [
+    '--eval',
+    "pkg load control; v = pkg('describe', 'control'); printf('%s %s %s', version, v{1}.version, version('-blas'))",
+  ]);
   const git = line('git', ['rev-parse', '--short', 'HEAD']);
   const dirty = line('git', ['status', '--porcelain', '--', 'src']);
   return { octave, git, srcDirty: dirty ? dirty.split('\n').length : 0 };
@@ -448,8 +466,15 @@ async function runOurs(cases: SweepCase[], results: Map<string, CaseResult>, our
       if (ts.error === undefined) ourResults.set(`${c.id}@${n}`, ts.value as Record<string, any>);
       const tv = await timeIt(() => callTool(c.tool, raw, { timeoutS: TIMEOUT_S }), REPS_OURS, BUDGET_S);
       const v = tv.value as Awaited<ReturnType<typeof callTool>> | undefined;
-      row.verified = { ms: tv.ms, reps: tv.reps, error: tv.error === undefined ? undefined : errText(tv.error), verdict: v ? (v.verification?.checks.length ? 'ok' : 'not independently verified') : undefined };
-      log(`ours ${c.id} n=${n}: solver ${row.solver.ms?.toFixed(2)} ms${row.solver.error ? ' (refused)' : ''}, verified ${row.verified.ms?.toFixed(2)} ms${row.verified.error ? ` (${row.verified.error.slice(0, 80)})` : ''}`);
+      row.verified = {
+        ms: tv.ms,
+        reps: tv.reps,
+        error: tv.error === undefined ? undefined : errText(tv.error),
+        verdict: v ? (v.verification?.checks.length ? 'ok' : 'not independently verified') : undefined,
+      };
+      log(
+        `ours ${c.id} n=${n}: solver ${row.solver.ms?.toFixed(2)} ms${row.solver.error ? ' (refused)' : ''}, verified ${row.verified.ms?.toFixed(2)} ms${row.verified.error ? ` (${row.verified.error.slice(0, 80)})` : ''}`,
+      );
     }
   }
 }
@@ -502,7 +527,14 @@ function readRef(file: string): any[] | undefined {
   return JSON.parse(txt);
 }
 
-function applyRef(which: 'octave' | 'scipy', c: SweepCase, out: any[] | undefined, results: Map<string, CaseResult>, refs: Map<string, Record<string, any>>, why?: string) {
+function applyRef(
+  which: 'octave' | 'scipy',
+  c: SweepCase,
+  out: any[] | undefined,
+  results: Map<string, CaseResult>,
+  refs: Map<string, Record<string, any>>,
+  why?: string,
+) {
   for (const row of results.get(c.id)!.rows) {
     const o = out?.find((x) => x.n === row.n);
     if (!o) row[which] = { none: why ?? 'not run' };
@@ -532,12 +564,31 @@ function runOctave(cases: SweepCase[], dir: string, results: Map<string, CaseRes
       maxBuffer: 1 << 26,
     });
     const out = readRef(outFile);
-    applyRef('octave', c, out, results, refs, r.error ? `octave-cli failed: ${errText(r.error)}` : `octave-cli gave no answer (${errText(r.stderr?.split('\n').filter(Boolean).pop() ?? `exit ${r.status}`)})`);
-    log(`octave ${c.id}: ${((performance.now() - t) / 1000).toFixed(1)} s, ${results.get(c.id)!.rows.map((x) => `${x.n}:${x.octave.ms?.toFixed(2) ?? (x.octave.error ? 'error' : '–')}`).join(' ')}`);
+    applyRef(
+      'octave',
+      c,
+      out,
+      results,
+      refs,
+      r.error
+        ? `octave-cli failed: ${errText(r.error)}`
+        : `octave-cli gave no answer (${errText(r.stderr?.split('\n').filter(Boolean).pop() ?? `exit ${r.status}`)})`,
+    );
+    log(
+      `octave ${c.id}: ${((performance.now() - t) / 1000).toFixed(1)} s, ${results
+        .get(c.id)!
+        .rows.map((x) => `${x.n}:${x.octave.ms?.toFixed(2) ?? (x.octave.error ? 'error' : '–')}`)
+        .join(' ')}`,
+    );
   }
 }
 
-function runScipy(cases: SweepCase[], dir: string, results: Map<string, CaseResult>, refs: Map<string, Record<string, any>>): Record<string, string> | undefined {
+function runScipy(
+  cases: SweepCase[],
+  dir: string,
+  results: Map<string, CaseResult>,
+  refs: Map<string, Record<string, any>>,
+): Record<string, string> | undefined {
   const script = new URL('./sweep_scipy.py', import.meta.url).pathname;
   const files = cases.map((c) => join(dir, `${slug(c.id)}.json`));
   const t = performance.now();
@@ -586,12 +637,16 @@ function tables(results: CaseResult[]): { md: string; slower: string[]; flags: s
     const cs = results.filter((c) => c.family === fam);
     if (!cs.length) continue;
     out.push(`### ${fam}\n`);
-    out.push('| tool | n | ours solver [ms] | ours verified [ms] | ours cold [ms] | Octave [ms] | SciPy [ms] | ours / Octave | max rel diff vs Octave | vs SciPy |');
+    out.push(
+      '| tool | n | ours solver [ms] | ours verified [ms] | ours cold [ms] | Octave [ms] | SciPy [ms] | ours / Octave | max rel diff vs Octave | vs SciPy |',
+    );
     out.push('|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
     for (const c of cs)
       for (const r of c.rows) {
         const q = ratio(r);
-        out.push(`| ${c.id} | ${r.n} | ${ms(r.solver)} | ${ms(r.verified)} | ${ms(r.cold)} | ${ms(r.octave)} | ${ms(r.scipy)} | ${q === undefined ? '–' : q.toFixed(2)} | ${diffCell(r.vsOctave, r.octave)} | ${diffCell(r.vsScipy, r.scipy)} |`);
+        out.push(
+          `| ${c.id} | ${r.n} | ${ms(r.solver)} | ${ms(r.verified)} | ${ms(r.cold)} | ${ms(r.octave)} | ${ms(r.scipy)} | ${q === undefined ? '–' : q.toFixed(2)} | ${diffCell(r.vsOctave, r.octave)} | ${diffCell(r.vsScipy, r.scipy)} |`,
+        );
       }
     out.push('');
   }
@@ -601,7 +656,8 @@ function tables(results: CaseResult[]): { md: string; slower: string[]; flags: s
   for (const c of results)
     for (const r of c.rows) {
       const q = ratio(r);
-      if (q !== undefined && q > 1) slow.push([q, `${c.id}, n = ${r.n}: ${q.toFixed(2)}x (ours ${ms(r.solver)} ms, Octave ${ms(r.octave)} ms; verified path ${ms(r.verified)} ms)`]);
+      if (q !== undefined && q > 1)
+        slow.push([q, `${c.id}, n = ${r.n}: ${q.toFixed(2)}x (ours ${ms(r.solver)} ms, Octave ${ms(r.octave)} ms; verified path ${ms(r.verified)} ms)`]);
       const bits: string[] = [];
       const off = (d: Diff | undefined) => !!d && !d.illPosed && (d.mismatch || !(d.diff <= FLAG));
       const agrees = (d: Diff | undefined) => !!d && !d.mismatch && d.diff <= FLAG;
@@ -609,7 +665,10 @@ function tables(results: CaseResult[]): { md: string; slower: string[]; flags: s
         ['Octave', r.vsOctave, r.vsScipy, 'SciPy'],
         ['SciPy', r.vsScipy, r.vsOctave, 'Octave'],
       ] as const)
-        if (off(d)) bits.push(`vs ${who} ${fmtE(d!.diff)}${d!.note ? ` (${d!.note})` : ''}${agrees(other) ? ` [ours agrees with ${otherName}: ${fmtE(other!.diff)}]` : ''}`);
+        if (off(d))
+          bits.push(
+            `vs ${who} ${fmtE(d!.diff)}${d!.note ? ` (${d!.note})` : ''}${agrees(other) ? ` [ours agrees with ${otherName}: ${fmtE(other!.diff)}]` : ''}`,
+          );
       if (r.solver.error) bits.push(`ours refused: ${r.solver.error}`);
       if (r.verified.error && !r.solver.error) bits.push(`verified path failed: ${r.verified.error}`);
       for (const [who, t] of [
@@ -618,7 +677,10 @@ function tables(results: CaseResult[]): { md: string; slower: string[]; flags: s
       ] as const)
         if (t.error) bits.push(`${who} failed: ${t.error}`);
       if (bits.length) flags.push(`${c.id}, n = ${r.n}: ${bits.join('; ')}`);
-      if (r.vsOctave?.illPosed || r.vsScipy?.illPosed) illPosed.push(`${c.id}, n = ${r.n}: vs Octave ${fmtE(r.vsOctave?.diff ?? NaN)}, vs SciPy ${fmtE(r.vsScipy?.diff ?? NaN)} (${(r.vsOctave ?? r.vsScipy)!.note})`);
+      if (r.vsOctave?.illPosed || r.vsScipy?.illPosed)
+        illPosed.push(
+          `${c.id}, n = ${r.n}: vs Octave ${fmtE(r.vsOctave?.diff ?? NaN)}, vs SciPy ${fmtE(r.vsScipy?.diff ?? NaN)} (${(r.vsOctave ?? r.vsScipy)!.note})`,
+        );
     }
   slow.sort((a, b) => b[0] - a[0]);
   return { md: out.join('\n'), slower: slow.map((s) => s[1]), flags, illPosed };
@@ -633,9 +695,26 @@ export async function runSweep(): Promise<void> {
   log(`sweep: ${selected.length} cases at n = ${SIZES.join(', ')}; problems in ${dir}`);
   const results = new Map<string, CaseResult>();
   for (const c of selected) {
-    results.set(c.id, { id: c.id, tool: c.tool, family: c.family, what: c.what, rows: SIZES.map((n) => ({ n, solver: {}, verified: {}, octave: {}, scipy: {} })) });
+    results.set(c.id, {
+      id: c.id,
+      tool: c.tool,
+      family: c.family,
+      what: c.what,
+      rows: SIZES.map((n) => ({ n, solver: {}, verified: {}, octave: {}, scipy: {} })),
+    });
     // the problems, written once: the Octave and SciPy processes read these files
-    writeFileSync(join(dir, `${slug(c.id)}.json`), JSON.stringify({ id: c.id, tool: c.tool, reps: REPS_REF, budget_s: BUDGET_S, fill_s: FILL_S, max_calls: MAX_CALLS, problems: SIZES.map((n) => ({ n, args: c.args(n) })) }));
+    writeFileSync(
+      join(dir, `${slug(c.id)}.json`),
+      JSON.stringify({
+        id: c.id,
+        tool: c.tool,
+        reps: REPS_REF,
+        budget_s: BUDGET_S,
+        fill_s: FILL_S,
+        max_calls: MAX_CALLS,
+        problems: SIZES.map((n) => ({ n, args: c.args(n) })),
+      }),
+    );
   }
   const missing = TOOLS.map((t) => t.name).filter((t) => !CASES.some((c) => c.tool === t));
   if (missing.length) log(`sweep: tools of the table without a case: ${missing.join(', ')}`);
@@ -730,7 +809,10 @@ ${problemsText}
     const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
     const re = /## Size sweep vs Octave and SciPy\n[\s\S]*?(?=\n## |$)/;
     writeFileSync(file, re.test(old) ? old.replace(re, section.trimEnd()) : `${old.trimEnd()}\n\n${section}`);
-    writeFileSync('bench/sweep-results.json', JSON.stringify({ meta, cases: all }, (_k, x) => (typeof x === 'number' && !Number.isFinite(x) ? String(x) : x), 1) + '\n');
+    writeFileSync(
+      'bench/sweep-results.json',
+      JSON.stringify({ meta, cases: all }, (_k, x) => (typeof x === 'number' && !Number.isFinite(x) ? String(x) : x), 1) + '\n',
+    );
     log('written: bench/RESULTS.md (section "Size sweep vs Octave and SciPy"), bench/sweep-results.json');
   }
 }

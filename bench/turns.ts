@@ -6,13 +6,24 @@ import { readFileSync } from 'node:fs';
 import { collectTurn } from '../src/core/agent/turn.js';
 import { Conversation } from '../src/core/reader/index.js';
 
-interface Req { id: string; text: string; command?: string; selection?: string }
+interface Req {
+  id: string;
+  text: string;
+  command?: string;
+  selection?: string;
+}
 
 export async function runTurnsBench(): Promise<string> {
-  const reqs: Req[] = readFileSync('test/fixtures/requests/requests.jsonl', 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const reqs: Req[] = readFileSync('test/fixtures/requests/requests.jsonl', 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
   const one = async (q: Req) => {
     const t = performance.now();
-    const ev = await collectTurn({ prompt: q.text, command: q.command, context: q.selection ? { text: q.selection } : undefined, conversation: new Conversation() }, { math: true });
+    const ev = await collectTurn(
+      { prompt: q.text, command: q.command, context: q.selection ? { text: q.selection } : undefined, conversation: new Conversation() },
+      { math: true },
+    );
     return { ms: performance.now() - t, kind: ev.some((e) => e.type === 'tool_result') ? 'computed' : ev.some((e) => e.type === 'ask') ? 'asked' : 'other' };
   };
   for (const q of reqs) await one(q); // warm-up: JIT, validators, mathjs
@@ -22,14 +33,25 @@ export async function runTurnsBench(): Promise<string> {
     const s = [...xs].sort((a, b) => a - b);
     return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
   };
-  const line = (label: string, xs: number[]) => `| ${label} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 95).toFixed(1)} | ${Math.max(...xs).toFixed(1)} | ${xs.filter((x) => x >= 300).length} |`;
+  const line = (label: string, xs: number[]) =>
+    `| ${label} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 95).toFixed(1)} | ${Math.max(...xs).toFixed(1)} | ${xs.filter((x) => x >= 300).length} |`;
   const all = rows.map((r) => r.ms);
-  const slow = [...rows].sort((a, b) => b.ms - a.ms).slice(0, 3).map((r) => `${r.id} ${r.ms.toFixed(0)} ms`).join(', ');
+  const slow = [...rows]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 3)
+    .map((r) => `${r.id} ${r.ms.toFixed(0)} ms`)
+    .join(', ');
   return [
     '| turns | n | p50 [ms] | p95 [ms] | max [ms] | ≥ 300 ms |',
     '|---|---:|---:|---:|---:|---:|',
-    line('computed (reading, solve, verify, render)', rows.filter((r) => r.kind === 'computed').map((r) => r.ms)),
-    line('asked back', rows.filter((r) => r.kind === 'asked').map((r) => r.ms)),
+    line(
+      'computed (reading, solve, verify, render)',
+      rows.filter((r) => r.kind === 'computed').map((r) => r.ms),
+    ),
+    line(
+      'asked back',
+      rows.filter((r) => r.kind === 'asked').map((r) => r.ms),
+    ),
     line('all', all),
     '',
     `slowest: ${slow}`,

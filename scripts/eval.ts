@@ -19,7 +19,10 @@ import type { ChatMessage, Engine } from '../src/core/engines/types.js';
 import { parseSource, scoreTurn, summarise, summaryTable, type Question, type Score } from './evalScore.js';
 
 export function loadQuestions(path = 'benchmarks/controlbench.jsonl'): Question[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 }
 
 /** the value at a path like "K[0][1]" or "eigenvalues[0][0]" in a result */
@@ -32,14 +35,48 @@ function at(obj: unknown, path: string): unknown {
   return v;
 }
 
-const DINT = { A: [[0, 1], [0, 0]], B: [[0], [1]] };
+const DINT = {
+  A: [
+    [0, 1],
+    [0, 0],
+  ],
+  B: [[0], [1]],
+};
 /** illustrative systems for example questions (double integrator, lightly damped oscillator) */
 const ILLUSTRATIONS: Record<string, Record<string, unknown>> = {
-  lqr: { ...DINT, Q: [[1, 0], [0, 1]], R: [[1]] },
-  place: { ...DINT, poles: [[-1, 0], [-2, 0]] },
+  lqr: {
+    ...DINT,
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
+    R: [[1]],
+  },
+  place: {
+    ...DINT,
+    poles: [
+      [-1, 0],
+      [-2, 0],
+    ],
+  },
   kalman: { A: DINT.A, G: DINT.B, C: [[1, 0]], Qn: [[1]], Rn: [[0.1]] },
-  analyse: { A: [[-1, 0], [0, -2]], B: [[1], [1]], C: [[1, 0]] },
-  hinfnorm: { A: [[0, 1], [-1, -0.05]], B: [[0], [1]], C: [[1, 0]], D: [[0]] },
+  analyse: {
+    A: [
+      [-1, 0],
+      [0, -2],
+    ],
+    B: [[1], [1]],
+    C: [[1, 0]],
+  },
+  hinfnorm: {
+    A: [
+      [0, 1],
+      [-1, -0.05],
+    ],
+    B: [[0], [1]],
+    C: [[1, 0]],
+    D: [[0]],
+  },
 };
 
 /**
@@ -48,9 +85,14 @@ const ILLUSTRATIONS: Record<string, Record<string, unknown>> = {
  * from the matching tool result.
  */
 export function referenceEngine(q: Question): Engine {
-  if (q.expect.no_tool) return new ScriptedEngine([q.expect.out_of_scope ? 'That is outside control engineering, so I cannot help with it here.' : 'Conceptually: (an explanation without numbers).']);
+  if (q.expect.no_tool)
+    return new ScriptedEngine([
+      q.expect.out_of_scope ? 'That is outside control engineering, so I cannot help with it here.' : 'Conceptually: (an explanation without numbers).',
+    ]);
   const sources = [
-    ...new Set([q.expect.source, ...(q.expect.sources ?? []), ...q.expect.numbers.map((n) => (n as { source?: string }).source)].filter((x): x is string => !!x)),
+    ...new Set(
+      [q.expect.source, ...(q.expect.sources ?? []), ...q.expect.numbers.map((n) => (n as { source?: string }).source)].filter((x): x is string => !!x),
+    ),
   ];
   const calls = sources.map(parseSource).filter((c): c is { tool: string; args: Record<string, unknown> } => !!c);
   // an expected tool whose call no number came from (c2d before eig of the result)
@@ -67,7 +109,10 @@ export function referenceEngine(q: Question): Engine {
   return new ScriptedEngine([
     `Computing. ${text}`,
     (messages: readonly ChatMessage[]) => {
-      const tools = messages.filter((m) => m.role === 'tool').slice(-calls.length).map((m) => JSON.parse(m.content));
+      const tools = messages
+        .filter((m) => m.role === 'tool')
+        .slice(-calls.length)
+        .map((m) => JSON.parse(m.content));
       const refusal = tools.find((t) => t.error);
       if (refusal) return `The solver refuses: ${refusal.error}`;
       const stated = q.expect.numbers.map((n) => {
@@ -97,9 +142,7 @@ export async function runEval(
     for (const q of questions) {
       const engine = engineFor(q);
       const t0 = performance.now();
-      const events = opts.product || !engine
-        ? await collect(runTurn({ prompt: q.question }, { engine }))
-        : await collect(runAgentTurn(engine, q.question));
+      const events = opts.product || !engine ? await collect(runTurn({ prompt: q.question }, { engine })) : await collect(runAgentTurn(engine, q.question));
       const s = scoreTurn(q, events, performance.now() - t0);
       scores.push(s);
       opts.onScore?.(s);
@@ -126,7 +169,10 @@ async function main(argv: string[]): Promise<void> {
   const scores = await runEval(qs, (q) => (model === 'scripted' ? referenceEngine(q) : shared), {
     replicates,
     product: argv.includes('--product'),
-    onScore: (s) => process.stderr.write(`${s.tool ? '✔' : '✘'} ${s.id} tools=[${s.toolsCalled.join(',')}] args=${s.args} numbers=${s.numbers?.toFixed(2) ?? '–'} ${s.ms.toFixed(0)} ms\n`),
+    onScore: (s) =>
+      process.stderr.write(
+        `${s.tool ? '✔' : '✘'} ${s.id} tools=[${s.toolsCalled.join(',')}] args=${s.args} numbers=${s.numbers?.toFixed(2) ?? '–'} ${s.ms.toFixed(0)} ms\n`,
+      ),
   });
   await disposeEngines();
   const table = summaryTable(summarise(scores));

@@ -114,7 +114,10 @@ export function scoreTurn(q: Question, events: readonly TurnEvent[], ms = 0): Sc
     });
   }
 
-  const modelText = events.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('');
+  const modelText = events
+    .filter((e) => e.type === 'text')
+    .map((e) => (e as { text: string }).text)
+    .join('');
   const visible = modelText + '\n' + results.map((r) => r.markdown).join('\n');
   let numbers: number | null = null;
   let numbersInText: number | null = null;
@@ -155,7 +158,15 @@ export function summarise(scores: readonly Score[]): Summary[] {
     numbersInText: mean(ss.filter((s) => s.numbersInText !== null).map((s) => s.numbersInText!)),
     refusal: mean(ss.filter((s) => s.refusal !== null).map((s) => (s.refusal ? 1 : 0))),
   });
-  return [...fams.map((f) => row(f, scores.filter((s) => s.family === f))), row('all', scores)];
+  return [
+    ...fams.map((f) =>
+      row(
+        f,
+        scores.filter((s) => s.family === f),
+      ),
+    ),
+    row('all', scores),
+  ];
 }
 
 export function summaryTable(rows: readonly Summary[]): string {

@@ -9,7 +9,11 @@ const toolIdx = argv.indexOf('--tool');
 const only = toolIdx >= 0 ? argv.splice(toolIdx, 2)[1] : undefined;
 const [inp = 'test/fixtures/oracle/problems.jsonl', out = 'results.jsonl'] = argv;
 let text = readFileSync(inp, 'utf8');
-if (only) text = text.split('\n').filter((l) => l.includes(`"tool": "${only}"`) || l.includes(`"tool":"${only}"`)).join('\n');
+if (only)
+  text = text
+    .split('\n')
+    .filter((l) => l.includes(`"tool": "${only}"`) || l.includes(`"tool":"${only}"`))
+    .join('\n');
 const t0 = performance.now();
 const lines = solveJsonl(text);
 writeFileSync(out, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');

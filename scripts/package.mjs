@@ -193,7 +193,9 @@ for (const t of targets) {
   // the manifest: dependencies = the externals as installed (vsce lists them with npm ls)
   const manifest = { ...pkg, scripts: {}, devDependencies: {} };
   manifest.dependencies = Object.fromEntries(
-    common.external.filter((n) => n !== 'vscode' && existsSync(join(stage, 'node_modules', n))).map((n) => [n, readJson(join(stage, 'node_modules', n, 'package.json')).version]),
+    common.external
+      .filter((n) => n !== 'vscode' && existsSync(join(stage, 'node_modules', n)))
+      .map((n) => [n, readJson(join(stage, 'node_modules', n, 'package.json')).version]),
   );
   delete manifest.bin;
   writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
@@ -204,7 +206,9 @@ for (const t of targets) {
   run(vsce, ['package', '--target', t, '--allow-missing-repository', '--skip-license', '--allow-star-activation', '-o', vsix], { cwd: stage });
   const size = statSync(vsix).size;
   sizes[t] = { vsix: relative(ROOT, vsix), bytes: size, unpackedBytes: dirSize(stage), packages: deps.length, builtAt: new Date().toISOString() };
-  console.log(`${t}: ${relative(ROOT, vsix)} ${mb(size)} (${mb(sizes[t].unpackedBytes)} unpacked, ${deps.length} packages in node_modules) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `${t}: ${relative(ROOT, vsix)} ${mb(size)} (${mb(sizes[t].unpackedBytes)} unpacked, ${deps.length} packages in node_modules) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }
 writeFileSync(join(STAGE_ROOT, 'sizes.json'), JSON.stringify(sizes, null, 2) + '\n');
 console.log('\n.vsix sizes:');

@@ -54,8 +54,7 @@ async function aptPackages() {
   }
   const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
   const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (args) =>
-    sudo.length ? run('sudo', ['apt-get', ...args], { env: aptEnv }) : run('apt-get', args, { env: aptEnv });
+  const apt = (args) => (sudo.length ? run('sudo', ['apt-get', ...args], { env: aptEnv }) : run('apt-get', args, { env: aptEnv }));
   apt(['update', '-qq']);
   apt(['install', '-y', '-qq', '--no-install-recommends', ...missing]);
   return `installed ${missing.join(', ')}`;
@@ -119,7 +118,8 @@ async function codeServer() {
 /** npm ci unless node_modules already matches package-lock.json (npm's own hidden lockfile is newer) */
 function npmDependencies() {
   const hidden = join('node_modules', '.package-lock.json');
-  if (existsSync(hidden) && statSync(hidden).mtimeMs >= statSync('package-lock.json').mtimeMs) return 'already installed (node_modules is newer than package-lock.json)';
+  if (existsSync(hidden) && statSync(hidden).mtimeMs >= statSync('package-lock.json').mtimeMs)
+    return 'already installed (node_modules is newer than package-lock.json)';
   run('npm', ['ci', '--no-audit', '--no-fund']);
   return 'npm ci';
 }

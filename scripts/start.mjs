@@ -42,7 +42,8 @@ const userDataDir = join(env.CACHE, 'user');
 const workspace = join(env.CACHE, 'workspace');
 if (!existsSync(workspace)) cpSync(join(env.ROOT, 'examples', 'workspace'), workspace, { recursive: true });
 const extsDir = join(userDataDir, 'exts');
-if (existsSync(extsDir)) for (const d of readdirSync(extsDir)) if (d.startsWith('control-eng.control')) rmSync(join(extsDir, d), { recursive: true, force: true });
+if (existsSync(extsDir))
+  for (const d of readdirSync(extsDir)) if (d.startsWith('control-eng.control')) rmSync(join(extsDir, d), { recursive: true, force: true });
 
 const home = join(env.CACHE, 'home');
 mkdirSync(home, { recursive: true });
@@ -52,10 +53,15 @@ run(node, [env.CODE_SERVER_ENTRY, '--user-data-dir', userDataDir, '--extensions-
 
 const server = spawn(node, csArgs, { stdio: 'inherit', env: childEnv });
 const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
-console.log(`\n@control is ready in VS Code at ${url}\nOpen the chat (Ctrl+Alt+I) and type: @control /lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1\nCtrl+C stops the server.\n`);
+console.log(
+  `\n@control is ready in VS Code at ${url}\nOpen the chat (Ctrl+Alt+I) and type: @control /lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1\nCtrl+C stops the server.\n`,
+);
 if (process.env.DISPLAY && existsSync(env.CHROMIUM)) {
   setTimeout(() => {
-    const b = spawn(env.CHROMIUM, [...env.CHROMIUM_ARGS, `--user-data-dir=${join(env.CACHE, 'chromium-user')}`, `--app=${url}`], { stdio: 'ignore', detached: true });
+    const b = spawn(env.CHROMIUM, [...env.CHROMIUM_ARGS, `--user-data-dir=${join(env.CACHE, 'chromium-user')}`, `--app=${url}`], {
+      stdio: 'ignore',
+      detached: true,
+    });
     b.unref();
   }, 1500);
 }

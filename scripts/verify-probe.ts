@@ -26,7 +26,11 @@ console.log(`${s.total} problems (seed ${seed}) in ${(ms / 1000).toFixed(1)} s`)
 for (const [k, v] of Object.entries(s.counts)) console.log(`  ${k.padEnd(15)} ${v}`);
 console.log('\nby tool:');
 for (const [tool, c] of Object.entries(s.byTool))
-  console.log(`  ${tool.padEnd(12)} ${Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `  ${tool.padEnd(12)} ${Object.entries(c)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
 const kinds = new Map<string, number>();
 for (const { problem, outcome } of s.bad) {
   const what =
@@ -35,8 +39,8 @@ for (const { problem, outcome } of s.bad) {
       : outcome.status === 'non-finite'
         ? outcome.fields.join(', ')
         : 'message' in outcome
-        ? outcome.message.replace(/[-\d.e+]+/g, '#').slice(0, 90)
-        : '';
+          ? outcome.message.replace(/[-\d.e+]+/g, '#').slice(0, 90)
+          : '';
   const key = `${problem.tool} ${outcome.status}: ${what}`;
   kinds.set(key, (kinds.get(key) ?? 0) + 1);
 }

@@ -54,10 +54,7 @@ export function node24Ready() {
 }
 
 export function codeServerReady() {
-  return (
-    markerSays(CODE_SERVER_MARKER, `${CODE_SERVER_VERSION} node-${NODE24_VERSION}`) &&
-    existsSync(CODE_SERVER_ENTRY)
-  );
+  return markerSays(CODE_SERVER_MARKER, `${CODE_SERVER_VERSION} node-${NODE24_VERSION}`) && existsSync(CODE_SERVER_ENTRY);
 }
 
 /** Throws with the fix when `npm run setup` has not been run (or did not finish). */
@@ -80,10 +77,14 @@ export function codeServerCommand({ port, userDataDir, folder, host = '127.0.0.1
     NODE24,
     [
       CODE_SERVER_ENTRY,
-      '--auth', 'none',
-      '--bind-addr', `${host}:${port}`,
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', join(userDataDir, 'exts'),
+      '--auth',
+      'none',
+      '--bind-addr',
+      `${host}:${port}`,
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      join(userDataDir, 'exts'),
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',

@@ -32,7 +32,10 @@ async function cmdAsk(f: Flags): Promise<number> {
   const { CliRetriever } = await import('./cliRetrieval.js');
   const retriever = new CliRetriever({ index: f.index, indexExplicit: f.index !== undefined, notesIndex: f.notesIndex, embedder: f.embedder });
   try {
-    for await (const e of runTurn({ prompt: text, command, conversation }, { math: f.math, maxN: f.maxN, timeoutS: f.timeout, signal: ac.signal, engine, retriever })) {
+    for await (const e of runTurn(
+      { prompt: text, command, conversation },
+      { math: f.math, maxN: f.maxN, timeoutS: f.timeout, signal: ac.signal, engine, retriever },
+    )) {
       events.push(e);
       // --events streams as the turn goes; the others print the finished answer
       if (f.events) console.log(JSON.stringify(encodeNonFinite(e)));
@@ -110,7 +113,9 @@ async function cmdChat(f: Flags): Promise<number> {
       const ask = [...events].reverse().find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }> | undefined;
       candidates = ask?.candidates ?? [];
       if (events.some((e) => e.type === 'error')) failed = true;
-      process.stdout.write(`${pick ? `(${pick.command ? '/' + pick.command + ' ' : ''}${pick.prompt})\n` : ''}${eventsToMarkdown(events)}\n\n${interactive ? '> ' : ''}`);
+      process.stdout.write(
+        `${pick ? `(${pick.command ? '/' + pick.command + ' ' : ''}${pick.prompt})\n` : ''}${eventsToMarkdown(events)}\n\n${interactive ? '> ' : ''}`,
+      );
       if (f.session) saveSession(f.session, conversation);
     }
   } finally {

@@ -97,12 +97,33 @@ export async function main(argv: string[]): Promise<number> {
       if (a.embedder && !st0.embedderError) await store.startEmbedding();
       const st = store.stats();
       if (a.json) {
-        console.log(JSON.stringify({ files: s.files, chunks: s.chunks, filesIndexed: s.filesIndexed, filesSkipped: s.filesSkipped, ms: s.ms, filesChanged: s.filesChanged, lexicalThread: s.lexicalThread, embedded: st.embedded, mode: st.mode, skipped: s.skipped, ...(st.embedderError ? { embedderError: st.embedderError } : {}), ...(s.warnings ? { warnings: s.warnings } : {}) }));
+        console.log(
+          JSON.stringify({
+            files: s.files,
+            chunks: s.chunks,
+            filesIndexed: s.filesIndexed,
+            filesSkipped: s.filesSkipped,
+            ms: s.ms,
+            filesChanged: s.filesChanged,
+            lexicalThread: s.lexicalThread,
+            embedded: st.embedded,
+            mode: st.mode,
+            skipped: s.skipped,
+            ...(st.embedderError ? { embedderError: st.embedderError } : {}),
+            ...(s.warnings ? { warnings: s.warnings } : {}),
+          }),
+        );
       } else {
-        console.log(`Indexed ${s.filesIndexed} of ${s.files} files (${s.chunks} chunks; ${s.filesChanged} re-read, ${s.filesRemoved} removed) in ${s.ms} ms into ${indexDir}.`);
+        console.log(
+          `Indexed ${s.filesIndexed} of ${s.files} files (${s.chunks} chunks; ${s.filesChanged} re-read, ${s.filesRemoved} removed) in ${s.ms} ms into ${indexDir}.`,
+        );
         for (const w of s.warnings ?? []) console.log(`Warning: ${w}.`);
         if (s.filesSkipped) console.log(`Skipped ${s.filesSkipped}: ${s.skipped.map((x) => `${x.path} (${x.reason})`).join('; ')}`);
-        console.log(st.mode === 'hybrid' ? `Hybrid search: ${st.embedded} of ${st.chunks} chunks embedded with ${st.embedder}.` : `Lexical search only${st.embedderError ? ` (${st.embedderError})` : ' (no --embedder)'}.`);
+        console.log(
+          st.mode === 'hybrid'
+            ? `Hybrid search: ${st.embedded} of ${st.chunks} chunks embedded with ${st.embedder}.`
+            : `Lexical search only${st.embedderError ? ` (${st.embedderError})` : ' (no --embedder)'}.`,
+        );
       }
       return 0;
     }
@@ -111,7 +132,13 @@ export async function main(argv: string[]): Promise<number> {
       if (!q.trim()) throw new UsageError('search needs a query');
       // what the chat's /search searches: the bundled notes and, when built, the workspace index
       const { CliRetriever } = await import('./cliRetrieval.js');
-      const r = new CliRetriever({ index: indexDir, indexExplicit: a.index !== undefined || !a.notes, notesIndex: a.notesIndex, notes: a.notes, embedder: a.embedder });
+      const r = new CliRetriever({
+        index: indexDir,
+        indexExplicit: a.index !== undefined || !a.notes,
+        notesIndex: a.notesIndex,
+        notes: a.notes,
+        embedder: a.embedder,
+      });
       try {
         const t0 = performance.now();
         const g = await r.search(q, a.k ?? 5);
@@ -121,11 +148,15 @@ export async function main(argv: string[]): Promise<number> {
           console.log(JSON.stringify({ mode: g.mode, ms, sources, notes: g.notes, hits: g.hits }));
         } else {
           const over = sources.map((s) => (s.name === 'notes' ? `the bundled notes (${s.chunks} passages)` : `${s.root} (${s.chunks} passages)`)).join(' and ');
-          console.log(`${g.mode} search over ${over}, ${g.hits.length} hit${g.hits.length === 1 ? '' : 's'} (${ms} ms)${g.hits.length ? '' : ': nothing in the index answers this.'}`);
+          console.log(
+            `${g.mode} search over ${over}, ${g.hits.length} hit${g.hits.length === 1 ? '' : 's'} (${ms} ms)${g.hits.length ? '' : ': nothing in the index answers this.'}`,
+          );
           for (const n of g.notes) console.log(`Note: ${n}.`);
           for (const h of g.hits) {
             const snippet = h.text.replace(/\s+/g, ' ').slice(0, 160);
-            console.log(`\n${h.rank}. ${h.source} — ${formatRange(h.range)}  [${h.origin}: ${h.chunkId}]  score ${h.score.toFixed(4)}${h.cosine !== undefined ? `, cosine ${h.cosine.toFixed(3)}` : ''}\n   ${snippet}${h.text.length > 160 ? '…' : ''}`);
+            console.log(
+              `\n${h.rank}. ${h.source} — ${formatRange(h.range)}  [${h.origin}: ${h.chunkId}]  score ${h.score.toFixed(4)}${h.cosine !== undefined ? `, cosine ${h.cosine.toFixed(3)}` : ''}\n   ${snippet}${h.text.length > 160 ? '…' : ''}`,
+            );
           }
         }
       } finally {
@@ -136,7 +167,11 @@ export async function main(argv: string[]): Promise<number> {
     if (sub === 'stats') {
       store = await IndexStore.open(indexDir, { embedder: a.embedder });
       const st = store.stats();
-      console.log(a.json ? JSON.stringify(st) : `${st.filesIndexed} files indexed of ${st.files} (${st.filesSkipped} skipped), ${st.chunks} chunks, ${st.embedded} embedded, ${st.mode} mode.`);
+      console.log(
+        a.json
+          ? JSON.stringify(st)
+          : `${st.filesIndexed} files indexed of ${st.files} (${st.filesSkipped} skipped), ${st.chunks} chunks, ${st.embedded} embedded, ${st.mode} mode.`,
+      );
       if (!a.json) {
         // repairs done at this open (a damaged manifest, snapshot or shard), and what waits for a build
         for (const w of st.warnings ?? []) console.log(`Warning: ${w}.`);
@@ -148,7 +183,10 @@ export async function main(argv: string[]): Promise<number> {
       const { DEFAULT_EMBEDDER, downloadEmbedder } = await import('./core/retrieval/embedderDownload.js');
       const dest = resolve(a.dir ?? join(cacheDir(), 'embedders', DEFAULT_EMBEDDER.name));
       const mirror = a.mirror ?? process.env.HF_ENDPOINT;
-      if (!a.json) console.error(`Downloading ${DEFAULT_EMBEDDER.repo} (about ${DEFAULT_EMBEDDER.approxMB} MB) from ${mirror || 'https://huggingface.co'} into ${dest} ...`);
+      if (!a.json)
+        console.error(
+          `Downloading ${DEFAULT_EMBEDDER.repo} (about ${DEFAULT_EMBEDDER.approxMB} MB) from ${mirror || 'https://huggingface.co'} into ${dest} ...`,
+        );
       let last = 0;
       const { dim } = await downloadEmbedder(DEFAULT_EMBEDDER, {
         dest,
@@ -170,7 +208,11 @@ export async function main(argv: string[]): Promise<number> {
       if (st.embedderError) throw new Error(st.embedderError);
       await store.startEmbedding();
       const r = await store.calibrate();
-      console.log(a.json ? JSON.stringify(r) : `Cosine gate ${r.threshold.toFixed(3)}: in-domain worst best-match ${r.inWorst.toFixed(3)}, off-domain best ${r.offBest.toFixed(3)} (${r.separable ? 'separable' : 'overlapping'}, ${(r.accuracy * 100).toFixed(0)}% of probes on the right side).`);
+      console.log(
+        a.json
+          ? JSON.stringify(r)
+          : `Cosine gate ${r.threshold.toFixed(3)}: in-domain worst best-match ${r.inWorst.toFixed(3)}, off-domain best ${r.offBest.toFixed(3)} (${r.separable ? 'separable' : 'overlapping'}, ${(r.accuracy * 100).toFixed(0)}% of probes on the right side).`,
+      );
       return 0;
     }
     throw new UsageError(`unknown index subcommand "${sub}"`);

@@ -90,11 +90,17 @@ export class CliRetriever implements Retriever {
           // until the next build records it again; meanwhile the folder the index sits in
           // (where `control index build <folder>` puts it: <folder>/.control-index)
           const root = st.root ?? dirname(wdir);
-          if (!st.root) notes.push(`the workspace index in ${wdir} does not record the folder it indexes (its manifest was lost or repaired): links are given under ${root}; ${build} to record it again`);
+          if (!st.root)
+            notes.push(
+              `the workspace index in ${wdir} does not record the folder it indexes (its manifest was lost or repaired): links are given under ${root}; ${build} to record it again`,
+            );
           list.push({ name: 'workspace', root, store, dir: wdir });
         } else if (o.indexExplicit) {
           const n = st.reindexPending ?? 0;
-          if (n) problems.push(`the index in ${wdir} holds no passages until ${n === 1 ? 'a file' : `${n} files`} whose stored copy was damaged ${n === 1 ? 'is' : 'are'} re-read: ${build}`);
+          if (n)
+            problems.push(
+              `the index in ${wdir} holds no passages until ${n === 1 ? 'a file' : `${n} files`} whose stored copy was damaged ${n === 1 ? 'is' : 'are'} re-read: ${build}`,
+            );
           else if (st.builtAt) problems.push(`the index in ${wdir} holds no passages: ${build} on a folder with notes, PDFs or code`);
           else problems.push(`no index in ${wdir}: ${build} first`);
         }

@@ -49,7 +49,9 @@ async function cmdBatch(f: Flags): Promise<number> {
     try {
       return fn();
     } catch (e) {
-      throw new ControlError(`batch: cannot ${what} ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (e as Error).message}`);
+      throw new ControlError(
+        `batch: cannot ${what} ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (e as Error).message}`,
+      );
     }
   };
   const text = f.in ? io('read --in', f.in, () => readFileSync(f.in!, 'utf8')) : readStdin();

@@ -43,7 +43,11 @@ export function nodeCheck(o: InspectOptions = {}): DoctorCheck {
     capability: 'Node.js',
     status: 'fail',
     detail: `${v}: @control needs Node.js 20 or newer`,
-    fix: fixFor(o.surface ?? 'cli', 'Update VS Code (its extension host brings its own Node.js).', 'Install Node.js 20 or newer (e.g. nvm install 20) and run control with it.'),
+    fix: fixFor(
+      o.surface ?? 'cli',
+      'Update VS Code (its extension host brings its own Node.js).',
+      'Install Node.js 20 or newer (e.g. nvm install 20) and run control with it.',
+    ),
   };
 }
 

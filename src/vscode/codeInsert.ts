@@ -171,7 +171,9 @@ export async function insertCode(payload: InsertPayload, log: vscode.LogOutputCh
 
 function refuse(reason: string, uri: vscode.Uri, log: vscode.LogOutputChannel): InsertOutcome {
   log.warn(`insert refused: ${reason}`);
-  void vscode.window.showWarningMessage(`Control: not inserting code here: ${reason}. Open a MATLAB or Python file of the workspace (or no editor, for a new untitled one) and try again.`);
+  void vscode.window.showWarningMessage(
+    `Control: not inserting code here: ${reason}. Open a MATLAB or Python file of the workspace (or no editor, for a new untitled one) and try again.`,
+  );
   return { status: 'refused', uri: uri.toString(), reason };
 }
 

@@ -98,18 +98,28 @@ async function vscodeModelCheck(): Promise<DoctorCheck> {
   try {
     models = await vscode.lm.selectChatModels();
   } catch (e) {
-    return { capability, status: 'fail', detail: `the chat's models could not be listed: ${(e as Error).message}`, fix: 'Reload the window; if it persists, run Control: Select Model and choose a local model or a server.' };
+    return {
+      capability,
+      status: 'fail',
+      detail: `the chat's models could not be listed: ${(e as Error).message}`,
+      fix: 'Reload the window; if it persists, run Control: Select Model and choose a local model or a server.',
+    };
   }
   const others = models.filter((m) => m.vendor !== LM_VENDOR);
   if (!others.length)
     return {
       capability,
       status: 'info',
-      detail: 'the chat pane\'s model (setting control.model.provider = vscode), but no other extension offers one: @control answers slash commands and well-formed requests with its solvers alone',
+      detail:
+        "the chat pane's model (setting control.model.provider = vscode), but no other extension offers one: @control answers slash commands and well-formed requests with its solvers alone",
       fix: 'Optional: install GitHub Copilot Chat (or another model provider), or run Control: Select Model to use a local .gguf file or an OpenAI-compatible server.',
     };
   const names = [...new Set(others.map((m) => `${m.name} (${m.vendor})`))];
-  return { capability, status: 'ok', detail: `the model picked in the chat pane; available: ${names.slice(0, 4).join(', ')}${names.length > 4 ? `, … (${names.length})` : ''}` };
+  return {
+    capability,
+    status: 'ok',
+    detail: `the model picked in the chat pane; available: ${names.slice(0, 4).join(', ')}${names.length > 4 ? `, … (${names.length})` : ''}`,
+  };
 }
 
 function vscodeChecks(): DoctorCheck[] {
@@ -117,7 +127,11 @@ function vscodeChecks(): DoctorCheck[] {
   const ours = vscode.lm.tools.filter((t) => t.name.startsWith(LM_TOOL_PREFIX));
   out.push(
     ours.length === TOOLS.length
-      ? { capability: 'Language model tools', status: 'ok', detail: `${ours.length} solvers offered to Copilot agent mode and other participants (#control_lqr, …)` }
+      ? {
+          capability: 'Language model tools',
+          status: 'ok',
+          detail: `${ours.length} solvers offered to Copilot agent mode and other participants (#control_lqr, …)`,
+        }
       : {
           capability: 'Language model tools',
           status: 'fail',
@@ -129,7 +143,12 @@ function vscodeChecks(): DoctorCheck[] {
   out.push(
     math
       ? { capability: 'Chat math rendering', status: 'ok', detail: 'on (chat.math.enabled): matrices are shown as LaTeX' }
-      : { capability: 'Chat math rendering', status: 'info', detail: 'off: matrices are shown as aligned text', fix: 'Optional: set "chat.math.enabled": true in your settings to see LaTeX matrices.' },
+      : {
+          capability: 'Chat math rendering',
+          status: 'info',
+          detail: 'off: matrices are shown as aligned text',
+          fix: 'Optional: set "chat.math.enabled": true in your settings to see LaTeX matrices.',
+        },
   );
   out.push(
     vscode.workspace.isTrusted
@@ -223,10 +242,20 @@ export async function doctor(log: vscode.LogOutputChannel, context?: vscode.Exte
     // where retrieval.ts keeps them: the workspace index in workspace storage, the bundled
     // notes' index in global storage (always searched, as by `control ask "/search ..."`)
     index: context?.storageUri && vscode.workspace.workspaceFolders?.length ? vscode.Uri.joinPath(context.storageUri, 'index').fsPath : undefined,
-    notes: context ? { root: vscode.Uri.joinPath(context.extensionUri, 'corpus').fsPath, index: vscode.Uri.joinPath(context.globalStorageUri, 'corpus-index').fsPath } : undefined,
+    notes: context
+      ? { root: vscode.Uri.joinPath(context.extensionUri, 'corpus').fsPath, index: vscode.Uri.joinPath(context.globalStorageUri, 'corpus-index').fsPath }
+      : undefined,
   });
   // the chat pane's model is VS Code's to report: in the model's place, before the runtime
-  if (p === 'vscode') core.splice(Math.max(0, core.findIndex((c) => c.capability === 'Local model runtime')), 0, await vscodeModelCheck());
+  if (p === 'vscode')
+    core.splice(
+      Math.max(
+        0,
+        core.findIndex((c) => c.capability === 'Local model runtime'),
+      ),
+      0,
+      await vscodeModelCheck(),
+    );
   const checks = [...core, ...vscodeChecks()];
   const ok = doctorPassed(checks);
   log.info(`Doctor:\n${formatDoctorTable(checks)}`);
@@ -235,7 +264,9 @@ export async function doctor(log: vscode.LogOutputChannel, context?: vscode.Exte
   if (!ok) {
     const failed = checks.filter((c) => c.status === 'fail');
     // not awaited: the report is already open; the command must not wait for a click
-    void vscode.window.showWarningMessage(`Control Doctor: ${failed.length} check${failed.length > 1 ? 's' : ''} failed (${failed.map((c) => c.capability).join(', ')}). The report shows each fix.`);
+    void vscode.window.showWarningMessage(
+      `Control Doctor: ${failed.length} check${failed.length > 1 ? 's' : ''} failed (${failed.map((c) => c.capability).join(', ')}). The report shows each fix.`,
+    );
   }
   return { ok, checks, markdown, uri: uri.toString() };
 }

@@ -45,12 +45,7 @@ export function activate(context: vscode.ExtensionContext): ControlApi {
   registerWalkthrough(context);
 
   const lenses = new ModelLensProvider();
-  const selector: vscode.DocumentSelector = [
-    { language: 'matlab' },
-    { language: 'octave' },
-    { language: 'python' },
-    { pattern: '**/*.m' },
-  ];
+  const selector: vscode.DocumentSelector = [{ language: 'matlab' }, { language: 'octave' }, { language: 'python' }, { pattern: '**/*.m' }];
   context.subscriptions.push(
     vscode.languages.registerCodeLensProvider(selector, lenses),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -41,7 +41,10 @@ function localPath(): string {
 function localInfo(path: string): vscode.LanguageModelChatInformation {
   return {
     id: LOCAL_MODEL_ID,
-    name: `${path.split(/[\\/]/).pop()!.replace(/\.gguf$/i, '')} (local)`,
+    name: `${path
+      .split(/[\\/]/)
+      .pop()!
+      .replace(/\.gguf$/i, '')} (local)`,
     family: 'gguf',
     version: '1',
     tooltip: `Local GGUF model run by node-llama-cpp inside VS Code: ${path}`,
@@ -98,7 +101,11 @@ function toCore(messages: readonly vscode.LanguageModelChatRequestMessage[]): Ch
       out.push({ role: 'tool', toolCallId: r.callId, content: r.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('') });
     const text = partsText(m);
     if (m.role === vscode.LanguageModelChatMessageRole.Assistant)
-      out.push({ role: 'assistant', content: text, toolCalls: calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.input as Record<string, unknown> })) });
+      out.push({
+        role: 'assistant',
+        content: text,
+        toolCalls: calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.input as Record<string, unknown> })),
+      });
     else if (text || !results.length) out.push({ role: 'user', content: text });
   }
   return out;
@@ -125,18 +132,31 @@ export function registerLanguageModelProvider(context: vscode.ExtensionContext, 
         const ac = new AbortController();
         const sub = token.onCancellationRequested(() => ac.abort());
         try {
-          const tools: EngineToolSpec[] = (options.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: (t.inputSchema ?? { type: 'object', properties: {} }) as EngineToolSpec['parameters'] }));
+          const tools: EngineToolSpec[] = (options.tools ?? []).map((t) => ({
+            name: t.name,
+            description: t.description,
+            parameters: (t.inputSchema ?? { type: 'object', properties: {} }) as EngineToolSpec['parameters'],
+          }));
           for await (const ev of engine.generate(toCore(messages), { tools, signal: ac.signal })) {
             if (ev.type === 'text') progress.report(new vscode.LanguageModelTextPart(ev.text));
             else if (ev.type === 'tool_call')
-              progress.report(new vscode.LanguageModelToolCallPart(ev.call.id, ev.call.name, typeof ev.call.arguments === 'string' ? { text: ev.call.arguments } : ev.call.arguments));
+              progress.report(
+                new vscode.LanguageModelToolCallPart(
+                  ev.call.id,
+                  ev.call.name,
+                  typeof ev.call.arguments === 'string' ? { text: ev.call.arguments } : ev.call.arguments,
+                ),
+              );
           }
         } finally {
           sub.dispose();
         }
         return;
       }
-      const users = messages.filter((m) => m.role === vscode.LanguageModelChatMessageRole.User).map((m) => partsText(m).trim()).filter(Boolean);
+      const users = messages
+        .filter((m) => m.role === vscode.LanguageModelChatMessageRole.User)
+        .map((m) => partsText(m).trim())
+        .filter(Boolean);
       const { prompt, command } = splitCommand(users.pop() ?? '');
       log.info(`language-model provider request (${prompt.length} chars, ${users.length} earlier message(s))`);
       const conversation = await replayConversation(users, maxStates());

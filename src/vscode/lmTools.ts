@@ -35,7 +35,9 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, log
         const sub = token.onCancellationRequested(() => ac.abort());
         // The result goes to a language model, not straight to the screen: aligned-text
         // matrices read unambiguously there (LaTeX would be for a renderer).
-        const r = await invokeTool(t.name, options.input, { maxN: maxStates(), timeoutS: solveTimeoutSeconds(), signal: ac.signal, math: false }).finally(() => sub.dispose());
+        const r = await invokeTool(t.name, options.input, { maxN: maxStates(), timeoutS: solveTimeoutSeconds(), signal: ac.signal, math: false }).finally(() =>
+          sub.dispose(),
+        );
         if (token.isCancellationRequested) throw new vscode.CancellationError();
         if (!r.ok) {
           log.info(`lm tool ${name}: refused: ${r.reason}`);
@@ -44,7 +46,9 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, log
           throw new Error(`${t.name} refused: ${r.reason}`);
         }
         const v = r.structured.verification;
-        log.info(`lm tool ${name}: ${v ? (v.ok ? 'verified' : 'VERIFICATION FAILED') : 'solved (no verifier check)'} in ${(performance.now() - t0).toFixed(1)} ms`);
+        log.info(
+          `lm tool ${name}: ${v ? (v.ok ? 'verified' : 'VERIFICATION FAILED') : 'solved (no verifier check)'} in ${(performance.now() - t0).toFixed(1)} ms`,
+        );
         return new vscode.LanguageModelToolResult([
           new vscode.LanguageModelTextPart(r.markdown),
           new vscode.LanguageModelTextPart(`Full-precision result (JSON; non-finite numbers as strings):\n${JSON.stringify(r.structured)}`),

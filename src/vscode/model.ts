@@ -38,7 +38,8 @@ export function engineConfig(): EngineConfig {
     case 'local': {
       const modelPath = setting('model.path');
       // one prefix state per model file: the engine checks the file and prefix hash before reuse
-      const stateFile = storageDir && modelPath ? join(storageDir, `prefix-${createHash('sha1').update(modelPath).digest('hex').slice(0, 12)}.state`) : undefined;
+      const stateFile =
+        storageDir && modelPath ? join(storageDir, `prefix-${createHash('sha1').update(modelPath).digest('hex').slice(0, 12)}.state`) : undefined;
       return { provider: 'local', modelPath, threads: os.availableParallelism(), stateFile };
     }
     case 'openai':
@@ -118,11 +119,35 @@ export async function selectModel(context: vscode.ExtensionContext, log: vscode.
   type Item = vscode.QuickPickItem & { id: Provider | 'file' | 'download' };
   const current = provider();
   const items: Item[] = [
-    { id: 'vscode', label: 'Model picked in the chat', description: current === 'vscode' ? 'current' : '', detail: 'Copilot or any model registered in VS Code; data goes where that model runs.' },
-    { id: 'download', label: `Download the default local model…`, detail: `${DEFAULT_MODEL_SPEC} (about 2.5 GB) into VS Code's storage for this extension, then run it locally.` },
-    { id: 'file', label: 'Local GGUF file…', description: current === 'local' ? 'current' : '', detail: 'A model file on this machine, run by node-llama-cpp inside VS Code: nothing leaves the machine.' },
-    { id: 'openai', label: 'OpenAI-compatible server…', description: current === 'openai' ? 'current' : '', detail: 'llama.cpp server, vLLM, Ollama… at a URL you give.' },
-    { id: 'none', label: 'None: solvers only', description: current === 'none' ? 'current' : '', detail: 'Slash commands and well-formed requests still work.' },
+    {
+      id: 'vscode',
+      label: 'Model picked in the chat',
+      description: current === 'vscode' ? 'current' : '',
+      detail: 'Copilot or any model registered in VS Code; data goes where that model runs.',
+    },
+    {
+      id: 'download',
+      label: `Download the default local model…`,
+      detail: `${DEFAULT_MODEL_SPEC} (about 2.5 GB) into VS Code's storage for this extension, then run it locally.`,
+    },
+    {
+      id: 'file',
+      label: 'Local GGUF file…',
+      description: current === 'local' ? 'current' : '',
+      detail: 'A model file on this machine, run by node-llama-cpp inside VS Code: nothing leaves the machine.',
+    },
+    {
+      id: 'openai',
+      label: 'OpenAI-compatible server…',
+      description: current === 'openai' ? 'current' : '',
+      detail: 'llama.cpp server, vLLM, Ollama… at a URL you give.',
+    },
+    {
+      id: 'none',
+      label: 'None: solvers only',
+      description: current === 'none' ? 'current' : '',
+      detail: 'Slash commands and well-formed requests still work.',
+    },
   ];
   const pick = await vscode.window.showQuickPick(items, { title: 'Control: Select Model', placeHolder: 'Which language model should @control use?' });
   if (!pick) return;
@@ -137,9 +162,17 @@ export async function selectModel(context: vscode.ExtensionContext, log: vscode.
     await updateSetting('model.path', uri[0].fsPath, vscode.ConfigurationTarget.Global);
     await updateSetting('model.provider', 'local', vscode.ConfigurationTarget.Global);
   } else if (pick.id === 'openai') {
-    const url = await vscode.window.showInputBox({ title: 'Server URL', value: setting('openai.url') || 'http://127.0.0.1:8080/v1', prompt: 'Base URL of an OpenAI-compatible server, including /v1' });
+    const url = await vscode.window.showInputBox({
+      title: 'Server URL',
+      value: setting('openai.url') || 'http://127.0.0.1:8080/v1',
+      prompt: 'Base URL of an OpenAI-compatible server, including /v1',
+    });
     if (!url) return;
-    const model = await vscode.window.showInputBox({ title: 'Model name', value: setting('openai.model') || 'default', prompt: 'The model name the server expects' });
+    const model = await vscode.window.showInputBox({
+      title: 'Model name',
+      value: setting('openai.model') || 'default',
+      prompt: 'The model name the server expects',
+    });
     if (!model) return;
     await updateSetting('openai.url', url, vscode.ConfigurationTarget.Global);
     await updateSetting('openai.model', model, vscode.ConfigurationTarget.Global);

@@ -80,37 +80,44 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
       engine = await engineFor(request);
     } catch (e) {
       // said once, in the answer (see render.ts: errors are Markdown, not errorDetails)
-      stream.markdown(`**The configured language model is not available:** ${(e as Error).message}\n\nRun **Control: Select Model** to choose another; slash commands such as \`/lqr\` work without one.`);
+      stream.markdown(
+        `**The configured language model is not available:** ${(e as Error).message}\n\nRun **Control: Select Model** to choose another; slash commands such as \`/lqr\` work without one.`,
+      );
       return { metadata: { error: (e as Error).message, conversation: conversation.toJSON() } };
     }
     const ac = new AbortController();
     const sub = token.onCancellationRequested(() => ac.abort());
     const retriever = await retrieval.retriever();
-    const turn = () => streamTurn(
-      // recorded for Control: Export Design Report (the last turns, in memory only)
-      turnLog.record(runTurn(
-        { prompt: request.prompt, command: request.command, context: refs, modelContext: refs, conversation },
-        {
-          math: mathEnabled(),
-          maxN: maxStates(),
-          timeoutS: solveTimeoutSeconds(),
-          // the chat's stop button (and the progress notification's Cancel) end a running solve
-          signal: ac.signal,
-          engine,
-          retriever,
-          agent: {
-            history: historyMessages(chatContext),
-            maxSteps: setting('agent.maxToolSteps'),
-            maxCallsPerTool: setting('agent.maxCallsPerTool'),
-            maxOutputTokens: setting('agent.maxOutputTokens'),
-          },
-        },
-      ), request.prompt, request.command),
-      stream,
-      token,
-      log,
-      () => ac.abort(),
-    );
+    const turn = () =>
+      streamTurn(
+        // recorded for Control: Export Design Report (the last turns, in memory only)
+        turnLog.record(
+          runTurn(
+            { prompt: request.prompt, command: request.command, context: refs, modelContext: refs, conversation },
+            {
+              math: mathEnabled(),
+              maxN: maxStates(),
+              timeoutS: solveTimeoutSeconds(),
+              // the chat's stop button (and the progress notification's Cancel) end a running solve
+              signal: ac.signal,
+              engine,
+              retriever,
+              agent: {
+                history: historyMessages(chatContext),
+                maxSteps: setting('agent.maxToolSteps'),
+                maxCallsPerTool: setting('agent.maxCallsPerTool'),
+                maxOutputTokens: setting('agent.maxOutputTokens'),
+              },
+            },
+          ),
+          request.prompt,
+          request.command,
+        ),
+        stream,
+        token,
+        log,
+        () => ac.abort(),
+      );
     // a local model shares the cores with background embedding: pause it for the turn
     const summary = await (engine?.id === 'llama' ? retrieval.pausedWhile(turn) : turn()).finally(() => sub.dispose());
     // the error is already in the answer's Markdown: no errorDetails box repeating it

@@ -134,11 +134,16 @@ function openPanel(kind: PlotKind, title: string, at?: vscode.ViewColumn): Panel
     return existing;
   }
   const where = at === undefined ? placement() : { column: at, split: false, from: at };
-  const panel = vscode.window.createWebviewPanel('control.plot', title, { viewColumn: where.column, preserveFocus: true }, {
-    enableScripts: true,
-    retainContextWhenHidden: true,
-    localResourceRoots: [vscode.Uri.joinPath(extUri, 'media', 'plots')],
-  });
+  const panel = vscode.window.createWebviewPanel(
+    'control.plot',
+    title,
+    { viewColumn: where.column, preserveFocus: true },
+    {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [vscode.Uri.joinPath(extUri, 'media', 'plots')],
+    },
+  );
   // a new split shares the editor area evenly (not in proportion to a narrow group it split off)
   if (where.split && vscode.window.tabGroups.all.length === 2) void vscode.commands.executeCommand('workbench.action.evenEditorWidths');
   panel.iconPath = vscode.Uri.joinPath(extUri, 'media', 'control.svg');
@@ -151,7 +156,9 @@ function openPanel(kind: PlotKind, title: string, at?: vscode.ViewColumn): Panel
         break;
       case 'rendered':
         log.info(`plot ${m.kind} rendered (${m.traces} traces, svg ${m.svg})`);
-        entry.waiters.splice(0).forEach((w) => w({ svg: !!m.svg, traces: Number(m.traces), width: Number(m.width), height: Number(m.height), viewport: Number(m.viewport) }));
+        entry.waiters
+          .splice(0)
+          .forEach((w) => w({ svg: !!m.svg, traces: Number(m.traces), width: Number(m.width), height: Number(m.height), viewport: Number(m.viewport) }));
         break;
       case 'export':
         void saveExport(kind, m.format, m.dataUrl);
@@ -313,7 +320,9 @@ export async function showPlot(req: PlotRequest): Promise<PlotResult | undefined
     r = (await draw(entry, 20_000)) ?? r;
   }
   const verified = payload.verification.every((v) => v.ok !== false);
-  log.info(`plot ${req.kind}: ${payload.subtitle}; ${payload.verification.map((v) => `${v.tool} ${v.ok === null ? 'n/a' : v.ok ? 'verified' : 'FAILED'}`).join(', ')}`);
+  log.info(
+    `plot ${req.kind}: ${payload.subtitle}; ${payload.verification.map((v) => `${v.tool} ${v.ok === null ? 'n/a' : v.ok ? 'verified' : 'FAILED'}`).join(', ')}`,
+  );
   return {
     kind: req.kind,
     title,

@@ -36,7 +36,9 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 export async function exportReport(log: vscode.LogOutputChannel): Promise<ReportOutcome> {
   const report = buildReport(turnLog.turns());
   if (!report) {
-    void vscode.window.showInformationMessage('Control: nothing to export yet. Ask @control in the chat (for example `@control /lqr ...`), then export the report.');
+    void vscode.window.showInformationMessage(
+      'Control: nothing to export yet. Ask @control in the chat (for example `@control /lqr ...`), then export the report.',
+    );
     return { status: 'empty' };
   }
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
@@ -48,7 +50,8 @@ export async function exportReport(log: vscode.LogOutputChannel): Promise<Report
   const dir = vscode.Uri.joinPath(folder.uri, REPORT_DIR);
   // never overwrite: a second export the same day gets -2, -3, ...
   let base = report.base;
-  for (let i = 2; (await exists(vscode.Uri.joinPath(dir, `${base}.md`))) || (await exists(vscode.Uri.joinPath(dir, `${base}.html`))); i++) base = `${report.base}-${i}`;
+  for (let i = 2; (await exists(vscode.Uri.joinPath(dir, `${base}.md`))) || (await exists(vscode.Uri.joinPath(dir, `${base}.html`))); i++)
+    base = `${report.base}-${i}`;
   const files: [string, string][] = [
     [`${base}.md`, report.markdown],
     [`${base}.html`, report.html],
@@ -93,10 +96,12 @@ export async function exportReport(log: vscode.LogOutputChannel): Promise<Report
   }
   log.info(`design report written: ${uris.map((u) => vscode.workspace.asRelativePath(u)).join(', ')}`);
   const md = uris[0];
-  void vscode.window.showInformationMessage(`Control: design report written to ${REPORT_DIR}/${base}.md, .html and .jsonl.`, 'Open Markdown', 'Open HTML').then(async (pick) => {
-    if (pick === 'Open Markdown') await vscode.commands.executeCommand('markdown.showPreview', md);
-    if (pick === 'Open HTML') await vscode.env.openExternal(uris[1]);
-  });
+  void vscode.window
+    .showInformationMessage(`Control: design report written to ${REPORT_DIR}/${base}.md, .html and .jsonl.`, 'Open Markdown', 'Open HTML')
+    .then(async (pick) => {
+      if (pick === 'Open Markdown') await vscode.commands.executeCommand('markdown.showPreview', md);
+      if (pick === 'Open HTML') await vscode.env.openExternal(uris[1]);
+    });
   return { status: 'written', files: uris.map((u) => u.toString()) };
 }
 

@@ -68,7 +68,8 @@ export class RetrievalService implements vscode.Disposable {
         `Download the embedding model ${DEFAULT_EMBEDDER.name} (about ${DEFAULT_EMBEDDER.approxMB} MB) from ${new URL(mirror).host} into this extension's storage?`,
         {
           modal: true,
-          detail: 'It runs locally afterwards: passages and questions are embedded on this machine and never sent anywhere. Search becomes hybrid (lexical + dense) as background embedding completes.',
+          detail:
+            'It runs locally afterwards: passages and questions are embedded on this machine and never sent anywhere. Search becomes hybrid (lexical + dense) as background embedding completes.',
         },
         'Download',
       );
@@ -107,7 +108,9 @@ export class RetrievalService implements vscode.Disposable {
       return undefined;
     }
     await updateSetting('embedder.path', dest, vscode.ConfigurationTarget.Global);
-    void vscode.window.showInformationMessage(`Control: ${DEFAULT_EMBEDDER.name} is ready; passages are being embedded in the background and search turns hybrid as they are.`);
+    void vscode.window.showInformationMessage(
+      `Control: ${DEFAULT_EMBEDDER.name} is ready; passages are being embedded in the background and search turns hybrid as they are.`,
+    );
     return dest;
   }
 
@@ -274,7 +277,9 @@ export class RetrievalService implements vscode.Disposable {
     if (st.mode === 'hybrid' && st.embedded === st.chunks && st.gate.kind === 'cosine' && !st.gate.calibrated) {
       try {
         const r = await store.calibrate();
-        this.log.info(`${name} index: cosine gate calibrated for ${st.embedder}: ${r.threshold.toFixed(3)} (${r.separable ? 'separable' : 'overlapping'} probes)`);
+        this.log.info(
+          `${name} index: cosine gate calibrated for ${st.embedder}: ${r.threshold.toFixed(3)} (${r.separable ? 'separable' : 'overlapping'} probes)`,
+        );
       } catch (e) {
         this.log.warn(`${name} index: calibration failed: ${(e as Error).message}`);
       }
@@ -286,7 +291,9 @@ export class RetrievalService implements vscode.Disposable {
   async calibrate(): Promise<void> {
     const stores = [await this.corpusStore(), await this.workspaceStore()].filter((s): s is Store => !!s && s.stats().chunks > 0);
     if (!stores.some((s) => s.stats().mode === 'hybrid')) {
-      void vscode.window.showWarningMessage('Control: calibration needs an embedder (run Control: Download Embedding Model…, or set control.embedder.path to an ONNX embedding model folder); lexical search has no cosine gate to calibrate.');
+      void vscode.window.showWarningMessage(
+        'Control: calibration needs an embedder (run Control: Download Embedding Model…, or set control.embedder.path to an ONNX embedding model folder); lexical search has no cosine gate to calibrate.',
+      );
       return;
     }
     for (const s of stores) {

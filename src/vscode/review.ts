@@ -46,7 +46,9 @@ function settle(accepted: boolean): boolean {
 }
 
 function diffTabs(uri: vscode.Uri): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === uri.toString());
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === uri.toString());
 }
 
 /** an empty virtual document: the left side of a diff for a file that does not exist yet */

@@ -5,7 +5,15 @@
  * workspace folder), which its caller must name.
  */
 import * as vscode from 'vscode';
-import { SECTION, SETTINGS, type MachineSettingKey, type ResourceSettingKey, type SettingKey, type SettingSection, type SettingValue } from './settingsTable.js';
+import {
+  SECTION,
+  SETTINGS,
+  type MachineSettingKey,
+  type ResourceSettingKey,
+  type SettingKey,
+  type SettingSection,
+  type SettingValue,
+} from './settingsTable.js';
 
 export function setting<K extends MachineSettingKey>(key: K): SettingValue<K>;
 export function setting<K extends ResourceSettingKey>(key: K, scope: vscode.ConfigurationScope | undefined): SettingValue<K>;

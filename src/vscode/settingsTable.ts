@@ -23,7 +23,12 @@ const boolean = <S extends SettingScope>(d: boolean, scope: S): SettingSpec<bool
 const integer = <S extends SettingScope>(d: number, scope: S): SettingSpec<number, S> => ({ type: 'integer', default: d, scope });
 const number = <S extends SettingScope>(d: number, scope: S): SettingSpec<number, S> => ({ type: 'number', default: d, scope });
 const string = <S extends SettingScope>(d: string, scope: S): SettingSpec<string, S> => ({ type: 'string', default: d, scope });
-const oneOf = <T extends string, S extends SettingScope>(values: readonly T[], d: T, scope: S): SettingSpec<T, S> => ({ type: 'string', default: d, scope, enum: values });
+const oneOf = <T extends string, S extends SettingScope>(values: readonly T[], d: T, scope: S): SettingSpec<T, S> => ({
+  type: 'string',
+  default: d,
+  scope,
+  enum: values,
+});
 const strings = <S extends SettingScope>(d: string[], scope: S): SettingSpec<readonly string[], S> => ({ type: 'array', default: d, scope });
 
 /** the section every key below lives in: `control.maxStates` is `SETTINGS.maxStates` */

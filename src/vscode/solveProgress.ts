@@ -12,23 +12,30 @@ export interface SolveProgress {
   end(): void;
 }
 
-export function delayedSolveProgress(title: string, cancel: (() => void) | undefined, log?: vscode.LogOutputChannel, onShown?: (title: string) => void): SolveProgress {
+export function delayedSolveProgress(
+  title: string,
+  cancel: (() => void) | undefined,
+  log?: vscode.LogOutputChannel,
+  onShown?: (title: string) => void,
+): SolveProgress {
   let finish: (() => void) | undefined;
   let ended = false;
   const timer = setTimeout(() => {
     if (ended) return;
     log?.info(`progress shown: ${title}`);
     onShown?.(title);
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `@control: ${title}`, cancellable: cancel !== undefined }, (_p, token) =>
-      new Promise<void>((resolve) => {
-        finish = resolve;
-        if (ended) resolve();
-        token.onCancellationRequested(() => {
-          log?.info(`progress cancelled: ${title}`);
-          cancel?.();
-          resolve();
-        });
-      }),
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `@control: ${title}`, cancellable: cancel !== undefined },
+      (_p, token) =>
+        new Promise<void>((resolve) => {
+          finish = resolve;
+          if (ended) resolve();
+          token.onCancellationRequested(() => {
+            log?.info(`progress cancelled: ${title}`);
+            cancel?.();
+            resolve();
+          });
+        }),
     );
   }, PROGRESS_DELAY_MS);
   return {

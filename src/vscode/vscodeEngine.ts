@@ -18,7 +18,9 @@ export function toLmMessages(messages: readonly ChatMessage[]): vscode.LanguageM
         parts.push(new vscode.LanguageModelToolCallPart(c.id, c.name, typeof c.arguments === 'string' ? { text: c.arguments } : c.arguments));
       out.push(vscode.LanguageModelChatMessage.Assistant(parts));
     } else {
-      out.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(m.toolCallId ?? '', [new vscode.LanguageModelTextPart(m.content)])]));
+      out.push(
+        vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(m.toolCallId ?? '', [new vscode.LanguageModelTextPart(m.content)])]),
+      );
     }
   }
   return out;

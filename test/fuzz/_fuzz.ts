@@ -16,7 +16,7 @@ import type { JsonSchema, ToolDef } from '../../src/core/tools/types.js';
 /** the run's seed: FUZZ_SEED when given, else a fresh one; printed so a failure can be replayed */
 export function fuzzSeed(file: string): number {
   const env = process.env.FUZZ_SEED;
-  const seed = env !== undefined && env !== '' ? Number(env) >>> 0 : (Math.floor(Math.random() * 2 ** 32) >>> 0);
+  const seed = env !== undefined && env !== '' ? Number(env) >>> 0 : Math.floor(Math.random() * 2 ** 32) >>> 0;
   console.log(`# ${file}: FUZZ_SEED=${seed} (replay with: FUZZ_SEED=${seed} node --import tsx --test test/fuzz/${file})`);
   return seed;
 }
@@ -172,7 +172,16 @@ export function runCli(c: Cli, args: string[], o: { input?: string; deadlineMs: 
         for (const w of watched) lines.push(w);
       }
       const m = /FUZZ_MAXRSS_KB=(\d+)/.exec(stderr);
-      done({ code, signal, stdout, stderr: stderr.replace(/\n?FUZZ_MAXRSS_KB=\d+\n/, ''), lines, ms: performance.now() - t0, maxRss: m ? Number(m[1]) * 1024 : undefined, killed });
+      done({
+        code,
+        signal,
+        stdout,
+        stderr: stderr.replace(/\n?FUZZ_MAXRSS_KB=\d+\n/, ''),
+        lines,
+        ms: performance.now() - t0,
+        maxRss: m ? Number(m[1]) * 1024 : undefined,
+        killed,
+      });
     });
     child.stdin.on('error', () => {}); // a child that exits early: its stdin closes under us
     if (o.input !== undefined) child.stdin.end(o.input);
@@ -499,7 +508,8 @@ export function validArgs(r: Rng, tool: ToolDef): Record<string, unknown> {
     const isSs = ['A', 'B', 'C', 'D'].includes(key);
     if ('num' in props && !required.has(key) && ((tf && isSs) || (!tf && isTf))) continue;
     if (key === 'Ts' && !(required.has('Ts') || (discrete && !DISCRETE_BY_NAME.has(tool.name)))) continue;
-    if (required.has(key) || (tf && isTf) || (!tf && isSs && ['A', 'B', 'C'].includes(key) && 'num' in props) || r.chance(0.5)) args[key] = validValue(r, key, s, d);
+    if (required.has(key) || (tf && isTf) || (!tf && isSs && ['A', 'B', 'C'].includes(key) && 'num' in props) || r.chance(0.5))
+      args[key] = validValue(r, key, s, d);
   }
   // tools whose system is optional (poles_zeros, margins, ...) with neither form: give state space
   if (!tf && 'num' in props && !('A' in args)) for (const k of ['A', 'B', 'C']) if (k in props) args[k] = validValue(r, k, props[k], d);
@@ -560,7 +570,18 @@ export function benignArgs(r: Rng, tool: string): Record<string, unknown> | unde
 // ------------------------------------------------------------------ hostile values
 
 /** names that once reached Object.prototype or the matrix parser's scope */
-export const HOSTILE_NAMES = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'prototype', 'isPrototypeOf', '__defineGetter__', 'then', 'length'];
+export const HOSTILE_NAMES = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'prototype',
+  'isPrototypeOf',
+  '__defineGetter__',
+  'then',
+  'length',
+];
 
 /** text people (and attackers) put where a matrix goes */
 export function hostileText(r: Rng): string {
@@ -619,7 +640,30 @@ export function hostileText(r: Rng): string {
 /** a value of the wrong type for a schema (or a broken one of the right type) */
 export function wrongValue(r: Rng, s: JsonSchema | undefined): unknown {
   const k = kindOf(s);
-  const common: unknown[] = [null, true, false, {}, { 0: [1] }, 'abc', -1, 0, 1e308, 'NaN', 'Infinity', '-Infinity', '1e999', hostileText(r), [], [[]], [null], ['NaN'], [[1, 'NaN']], [[1, 'Infinity']], [[true]], [[{}]]];
+  const common: unknown[] = [
+    null,
+    true,
+    false,
+    {},
+    { 0: [1] },
+    'abc',
+    -1,
+    0,
+    1e308,
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '1e999',
+    hostileText(r),
+    [],
+    [[]],
+    [null],
+    ['NaN'],
+    [[1, 'NaN']],
+    [[1, 'Infinity']],
+    [[true]],
+    [[{}]],
+  ];
   const byKind: Record<string, unknown[]> = {
     matrix: [3, [1, 2], [[1, 2], [3]], [[[1]]], [['1', '2']], [[1], 2], [[1, null]], { A: [[1]] }, [[1e-320, -0]]],
     vector: [[[1, 2]], [[1], [2]], 5, [1, [2]], [{}], ['1', '2'], [-0, 1e-320]],
@@ -640,7 +684,30 @@ export function nest(x: unknown, depth: number): unknown {
 
 /** strings of every script and odd code point */
 export function unicodeText(r: Rng): string {
-  return r.pick(['Ω', 'λ₁', 'זה', 'مرحبا', '日本語', '😀👍🏽', '\u200b', '\u202e', '\ufeff', '\ud800', '\udfff', 'e\u0301', '\u2028', '\u2029', 'Ａ', '\u0000', '\t', '\\', '"', '</data>', '${x}', '%s%n']);
+  return r.pick([
+    'Ω',
+    'λ₁',
+    'זה',
+    'مرحبا',
+    '日本語',
+    '😀👍🏽',
+    '\u200b',
+    '\u202e',
+    '\ufeff',
+    '\ud800',
+    '\udfff',
+    'e\u0301',
+    '\u2028',
+    '\u2029',
+    'Ａ',
+    '\u0000',
+    '\t',
+    '\\',
+    '"',
+    '</data>',
+    '${x}',
+    '%s%n',
+  ]);
 }
 
 /** a value of any JSON type, for ids */

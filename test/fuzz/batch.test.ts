@@ -17,7 +17,25 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOLS } from '../../src/core/tools/table.js';
 import type { ToolDef } from '../../src/core/tools/types.js';
-import { anyId, benignArgs, buildCli, runCli, type RunResult, fuzzSeed, HOSTILE_NAMES, hostileText, kindOf, nest, Rng, unicodeText, validArgs, wrongValue, type Cli, removeTemps, tempDir } from './_fuzz.js';
+import {
+  anyId,
+  benignArgs,
+  buildCli,
+  runCli,
+  type RunResult,
+  fuzzSeed,
+  HOSTILE_NAMES,
+  hostileText,
+  kindOf,
+  nest,
+  Rng,
+  unicodeText,
+  validArgs,
+  wrongValue,
+  type Cli,
+  removeTemps,
+  tempDir,
+} from './_fuzz.js';
 
 const SEED = fuzzSeed('batch.test.ts');
 const BUDGET_S = 5;
@@ -96,10 +114,11 @@ function hostileArgs(r: Rng, tool: ToolDef, category: string): unknown {
     case 'proto': {
       // some arguments moved under "__proto__" (the hole where they were taken from the prototype)
       const moved: Record<string, unknown> = {};
-      for (const k of Object.keys(args)) if (r.chance(0.5)) {
-        moved[k] = args[k];
-        delete args[k];
-      }
+      for (const k of Object.keys(args))
+        if (r.chance(0.5)) {
+          moved[k] = args[k];
+          delete args[k];
+        }
       put(args, r.chance(0.8) ? '__proto__' : r.pick(HOSTILE_NAMES), r.chance(0.9) ? moved : r.pick([null, [], 'x']));
       return args;
     }
@@ -137,8 +156,10 @@ function hostileArgs(r: Rng, tool: ToolDef, category: string): unknown {
 
 /** a matrix or vector as a MATLAB literal, full precision */
 function matlab(v: unknown[]): string {
-  const num = (x: unknown) => (typeof x === 'number' ? String(x) : Array.isArray(x) && x.length === 2 ? `${x[0]}${Number(x[1]) < 0 ? '-' : '+'}${Math.abs(Number(x[1]))}j` : String(x));
-  if (v.every((x) => Array.isArray(x) && (x as unknown[]).every((y) => typeof y === 'number'))) return `[${(v as number[][]).map((row) => row.map(num).join(' ')).join('; ')}]`;
+  const num = (x: unknown) =>
+    typeof x === 'number' ? String(x) : Array.isArray(x) && x.length === 2 ? `${x[0]}${Number(x[1]) < 0 ? '-' : '+'}${Math.abs(Number(x[1]))}j` : String(x);
+  if (v.every((x) => Array.isArray(x) && (x as unknown[]).every((y) => typeof y === 'number')))
+    return `[${(v as number[][]).map((row) => row.map(num).join(' ')).join('; ')}]`;
   return `[${v.map(num).join(', ')}]`;
 }
 
@@ -173,7 +194,23 @@ function junkLine(r: Rng, k: number): string {
   ])();
 }
 
-const TOOL_NAMES_HOSTILE = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'LQR', 'lqr ', ' lqr', 'lqr\u0000', 'lqr\u200b', 'ｌｑｒ', '', 'eig;rm -rf /', '../eig', 'Eig'];
+const TOOL_NAMES_HOSTILE = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'LQR',
+  'lqr ',
+  ' lqr',
+  'lqr\u0000',
+  'lqr\u200b',
+  'ｌｑｒ',
+  '',
+  'eig;rm -rf /',
+  '../eig',
+  'Eig',
+];
 
 /** the whole input: every tool, every category, ids of every type */
 function generate(r: Rng): Case[] {
@@ -203,7 +240,11 @@ function generate(r: Rng): Case[] {
   for (let i = 0; i < 20; i++) {
     const tool = r.pick(TOOLS);
     const key = r.pick(Object.keys(tool.parameters.properties));
-    cases.push({ text: problemLine(r, k(), tool.name, { ...validArgs(r, tool), [key]: nest(r.pick([1, [], 'x']), r.int(3, 500)) }), category: 'nesting', tool: tool.name });
+    cases.push({
+      text: problemLine(r, k(), tool.name, { ...validArgs(r, tool), [key]: nest(r.pick([1, [], 'x']), r.int(3, 500)) }),
+      category: 'nesting',
+      tool: tool.name,
+    });
   }
   // huge arrays, within reason: near and above the sample limit, a matrix above the size limit
   const big = (len: number) => Array.from({ length: len }, (_, i) => i * 1e-3);
@@ -262,7 +303,14 @@ const clip = (s: string, n = 240) => (s.length > n ? `${s.slice(0, n)}… (${s.l
 
 /** the top-level result fields holding "NaN"/"Infinity"/"-Infinity" (batch writes non-finite numbers so) */
 function nonFiniteFields(result: Record<string, unknown>): string[] {
-  const has = (v: unknown): boolean => (typeof v === 'string' ? v === 'NaN' || v === 'Infinity' || v === '-Infinity' : Array.isArray(v) ? v.some(has) : v && typeof v === 'object' ? Object.values(v).some(has) : false);
+  const has = (v: unknown): boolean =>
+    typeof v === 'string'
+      ? v === 'NaN' || v === 'Infinity' || v === '-Infinity'
+      : Array.isArray(v)
+        ? v.some(has)
+        : v && typeof v === 'object'
+          ? Object.values(v).some(has)
+          : false;
   return Object.entries(result)
     .filter(([, v]) => has(v))
     .map(([k]) => k);
@@ -290,7 +338,9 @@ async function theBatch(): Promise<NonNullable<typeof batch>> {
   // to a file, as documented; stdout through a pipe has its own test below
   const run = await runCli(cli, ['batch', '--in', inp, '--out', outFile, '--timeout', String(BUDGET_S)], { deadlineMs: 200_000, watch: outFile });
   const ctx = `FUZZ_SEED=${SEED}; rerun with FUZZ_KEEP=1 to keep the input, ${inp}`;
-  console.log(`# batch: ${expected.length} lines in ${(run.ms / 1000).toFixed(1)} s, peak RSS ${run.maxRss === undefined ? '?' : (run.maxRss / 1024 ** 2).toFixed(0)} MB; ${run.stderr.trim().split('\n').pop()}`);
+  console.log(
+    `# batch: ${expected.length} lines in ${(run.ms / 1000).toFixed(1)} s, peak RSS ${run.maxRss === undefined ? '?' : (run.maxRss / 1024 ** 2).toFixed(0)} MB; ${run.stderr.trim().split('\n').pop()}`,
+  );
   const out = run.lines.filter((l) => l.text !== '');
   const outcomes = out.slice(0, expected.length).map((l, i) => ({ c: expected[i].c, text: l.text, line: JSON.parse(l.text) as Outcome['line'] }));
   const byCategory: Record<string, { n: number; results: number; timeouts: number }> = {};
@@ -300,7 +350,11 @@ async function theBatch(): Promise<NonNullable<typeof batch>> {
     if ('result' in o.line) cat.results++;
     if (/time budget/.test(o.line.error ?? '')) cat.timeouts++;
   }
-  console.log(`# batch by category: ${Object.entries(byCategory).map(([k, v]) => `${k} ${v.n} (${v.results} solved${v.timeouts ? `, ${v.timeouts} at the time budget` : ''})`).join(', ')}`);
+  console.log(
+    `# batch by category: ${Object.entries(byCategory)
+      .map(([k, v]) => `${k} ${v.n} (${v.results} solved${v.timeouts ? `, ${v.timeouts} at the time budget` : ''})`)
+      .join(', ')}`,
+  );
   batch = { cases: cases.length, run, outcomes, expected, ctx };
   return batch;
 }
@@ -322,13 +376,21 @@ test('batch fuzz: >= 5,000 generated lines, every tool of the table, each answer
   assert.equal(run.code, 0, `exit ${run.code} ${run.signal ?? ''}: ${clip(run.stderr, 2000)} (${ctx})`);
   assert.equal(run.lines.filter((l) => l.text !== '').length, expected.length, `output lines for ${expected.length} problems (${ctx})`);
   const wrongId = outcomes.filter((o, i) => JSON.stringify(o.line.id) !== JSON.stringify(expected[i].id));
-  none(wrongId, 'another id than the input line\'s', ctx, (o) => `expected ${JSON.stringify(expected[outcomes.indexOf(o)].id)}: ${where(o)}`);
-  none(outcomes.filter((o) => !('result' in o.line) && !(typeof o.line.error === 'string' && o.line.error.length > 0)), 'neither a result nor an error', ctx);
+  none(wrongId, "another id than the input line's", ctx, (o) => `expected ${JSON.stringify(expected[outcomes.indexOf(o)].id)}: ${where(o)}`);
+  none(
+    outcomes.filter((o) => !('result' in o.line) && !(typeof o.line.error === 'string' && o.line.error.length > 0)),
+    'neither a result nor an error',
+    ctx,
+  );
 });
 
 test('batch fuzz: no output says "internal error"', async () => {
   const { outcomes, ctx } = await theBatch();
-  none(outcomes.filter((o) => /internal error/i.test(o.text)), 'internal error', ctx);
+  none(
+    outcomes.filter((o) => /internal error/i.test(o.text)),
+    'internal error',
+    ctx,
+  );
 });
 
 test('batch fuzz: every result carries a verification that passed (ok true) or says there is no check (ok null)', async () => {
@@ -336,7 +398,11 @@ test('batch fuzz: every result carries a verification that passed (ok true) or s
   const results = outcomes.filter((o) => 'result' in o.line);
   const ok = results.filter((o) => o.line.verification?.ok === true).length;
   console.log(`# batch: ${results.length} results: ${ok} verified ok, ${results.length - ok} ok null or other`);
-  none(results.filter((o) => !(o.line.verification?.ok === true || o.line.verification?.ok === null) || !Array.isArray(o.line.verification?.checks)), 'a result without a passing verification', ctx);
+  none(
+    results.filter((o) => !(o.line.verification?.ok === true || o.line.verification?.ok === null) || !Array.isArray(o.line.verification?.checks)),
+    'a result without a passing verification',
+    ctx,
+  );
 });
 
 test('batch fuzz: non-finite numbers only in the fields the tool declares (ToolDef.nonFinite)', async () => {
@@ -356,12 +422,21 @@ test('batch fuzz: problems well posed by construction are solved (a program that
   const { outcomes, ctx } = await theBatch();
   const benign = outcomes.filter((o) => o.c.benign);
   assert.ok(benign.length >= 100, `${benign.length} benign problems`);
-  none(benign.filter((o) => !('result' in o.line)), 'a well-posed problem refused', ctx);
+  none(
+    benign.filter((o) => !('result' in o.line)),
+    'a well-posed problem refused',
+    ctx,
+  );
 });
 
 test('batch fuzz: no valid problem of 12 states or fewer runs into the time budget (that is a loop, not work)', async () => {
   const { outcomes, ctx } = await theBatch();
-  none(outcomes.filter((o) => (o.c.category === 'valid' || o.c.benign) && /time budget/.test(o.line.error ?? '')), `a small valid problem stopped at the ${BUDGET_S} s budget`, ctx, (o) => clip(o.c.text, 600));
+  none(
+    outcomes.filter((o) => (o.c.category === 'valid' || o.c.benign) && /time budget/.test(o.line.error ?? '')),
+    `a small valid problem stopped at the ${BUDGET_S} s budget`,
+    ctx,
+    (o) => clip(o.c.text, 600),
+  );
 });
 
 test('batch fuzz: each line is written within its time budget (plus slack) of the one before, the whole batch within a bound from the budget, peak RSS bounded', async () => {
@@ -372,13 +447,21 @@ test('batch fuzz: each line is written within its time budget (plus slack) of th
     const gap = out[i].at - (i ? out[i - 1].at : 0);
     if (gap > worst.gap) worst = { gap, at: i };
   }
-  console.log(`# batch: longest wait between output lines ${(worst.gap / 1000).toFixed(2)} s (line ${worst.at + 1}); whole batch ${(run.ms / 1000).toFixed(1)} s; peak RSS ${((run.maxRss ?? 0) / 1024 ** 2).toFixed(0)} MB`);
+  console.log(
+    `# batch: longest wait between output lines ${(worst.gap / 1000).toFixed(2)} s (line ${worst.at + 1}); whole batch ${(run.ms / 1000).toFixed(1)} s; peak RSS ${((run.maxRss ?? 0) / 1024 ** 2).toFixed(0)} MB`,
+  );
   // the first line also waits for the process to start
-  assert.ok(worst.gap <= GAP_MS + (worst.at === 0 ? 5000 : 0), `output line ${worst.at + 1} came ${(worst.gap / 1000).toFixed(1)} s after the one before (budget ${BUDGET_S} s): ${clip(expected[worst.at]?.c.text ?? '')} (${ctx})`);
+  assert.ok(
+    worst.gap <= GAP_MS + (worst.at === 0 ? 5000 : 0),
+    `output line ${worst.at + 1} came ${(worst.gap / 1000).toFixed(1)} s after the one before (budget ${BUDGET_S} s): ${clip(expected[worst.at]?.c.text ?? '')} (${ctx})`,
+  );
   // the whole batch: start-up, each line stopped at its budget, and a small cost per line
   const stopped = (await theBatch()).outcomes.filter((o) => /time budget/.test(o.line.error ?? '')).length;
   const bound = 10_000 + stopped * (BUDGET_S * 1000 + 2000) + out.length * 20;
-  assert.ok(run.ms <= bound, `the batch took ${(run.ms / 1000).toFixed(1)} s, above ${(bound / 1000).toFixed(1)} s (10 s + ${stopped} lines at the ${BUDGET_S} s budget + 20 ms a line) (${ctx})`);
+  assert.ok(
+    run.ms <= bound,
+    `the batch took ${(run.ms / 1000).toFixed(1)} s, above ${(bound / 1000).toFixed(1)} s (10 s + ${stopped} lines at the ${BUDGET_S} s budget + 20 ms a line) (${ctx})`,
+  );
   assert.ok(run.maxRss !== undefined, 'the process did not report its peak memory');
   assert.ok(run.maxRss! <= RSS_LIMIT, `peak RSS ${(run.maxRss! / 1024 ** 2).toFixed(0)} MB above ${RSS_LIMIT / 1024 ** 2} MB (${ctx})`);
 });
@@ -389,7 +472,10 @@ test('batch to stdout through a slow pipe: every line arrives and the exit is 0 
   const t = Array.from({ length: 5000 }, (_, i) => i * 1e-3);
   const input = Array.from({ length: 200 }, (_, i) => JSON.stringify({ id: i, tool: 'step', args: { A: [[-1]], B: [[1]], C: [[1]], t } })).join('\n') + '\n';
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [cli.cli, 'batch', '--timeout', String(BUDGET_S)], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, XDG_CACHE_HOME: cli.cache } });
+  const child = spawn(process.execPath, [cli.cli, 'batch', '--timeout', String(BUDGET_S)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, XDG_CACHE_HOME: cli.cache },
+  });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
@@ -430,9 +516,38 @@ const SUBNORMAL_7 = [
 
 const REPRO: Record<string, { tool: string; args: unknown }> = {
   proto: { tool: 'step', args: JSON.parse('{"A":[[-1]],"B":[[1]],"C":[[1]],"__proto__":{"t":[1,2]}}') },
-  skew3: { tool: 'eig', args: { A: [[0, 1, 2], [-1, 0, 3], [-2, -3, 0]] } },
+  skew3: {
+    tool: 'eig',
+    args: {
+      A: [
+        [0, 1, 2],
+        [-1, 0, 3],
+        [-2, -3, 0],
+      ],
+    },
+  },
   subnormal: { tool: 'eig', args: { A: SUBNORMAL_7 } },
-  hinfHuge: { tool: 'hinfnorm', args: { A: [[-2.8, 0.5], [0.2, -2.4]], B: [[-1e300, 4e299], [-1.5e300, 1.5e300]], C: [[-0.15, -0.11], [1.3, -0.75]], D: [[-0.8, -0.87], [0.49, 0.51]] } },
+  hinfHuge: {
+    tool: 'hinfnorm',
+    args: {
+      A: [
+        [-2.8, 0.5],
+        [0.2, -2.4],
+      ],
+      B: [
+        [-1e300, 4e299],
+        [-1.5e300, 1.5e300],
+      ],
+      C: [
+        [-0.15, -0.11],
+        [1.3, -0.75],
+      ],
+      D: [
+        [-0.8, -0.87],
+        [0.49, 0.51],
+      ],
+    },
+  },
   analyseSubnormal: {
     tool: 'analyse',
     args: {
@@ -482,9 +597,15 @@ test('found by the fuzz: arguments under "__proto__" ({"A","B","C", "__proto__":
 test('found by the fuzz: eig of the 3x3 skew-symmetric [[0,1,2],[-1,0,3],[-2,-3,0]] (eigenvalues 0, ±i√14) answers at once instead of running into the time budget', async () => {
   const r = (await reproRun()).get('skew3');
   assert.ok(r && 'result' in r, `no result: ${JSON.stringify(r)}`);
-  const ev = (r.result as { eigenvalues: [number, number][] }).eigenvalues.map(([re, im]) => [Math.round(re * 1e9) / 1e9 + 0, Math.round(im * 1e9) / 1e9 + 0]).sort((a, b) => a[1] - b[1]);
+  const ev = (r.result as { eigenvalues: [number, number][] }).eigenvalues
+    .map(([re, im]) => [Math.round(re * 1e9) / 1e9 + 0, Math.round(im * 1e9) / 1e9 + 0])
+    .sort((a, b) => a[1] - b[1]);
   const w = Math.round(Math.sqrt(14) * 1e9) / 1e9;
-  assert.deepEqual(ev, [[0, -w], [0, 0], [0, w]]);
+  assert.deepEqual(ev, [
+    [0, -w],
+    [0, 0],
+    [0, w],
+  ]);
 });
 
 test('found by the fuzz: eig of a 7x7 matrix of subnormal numbers is a result or a clear refusal, never "internal error"', async () => {

@@ -33,7 +33,38 @@ after(removeTemps);
 
 // ------------------------------------------------------------------ the workspace
 
-const WORDS = ['kalman', 'riccati', 'nyquist', 'bode', 'margin', 'crossover', 'observer', 'estimator', 'covariance', 'actuator', 'saturation', 'integrator', 'windup', 'notch', 'resonance', 'bandwidth', 'damping', 'overshoot', 'settling', 'hazard', 'integrity', 'diagnostic', 'coverage', 'sensor', 'noise', 'filter', 'gain', 'phase', 'pole', 'zero'];
+const WORDS = [
+  'kalman',
+  'riccati',
+  'nyquist',
+  'bode',
+  'margin',
+  'crossover',
+  'observer',
+  'estimator',
+  'covariance',
+  'actuator',
+  'saturation',
+  'integrator',
+  'windup',
+  'notch',
+  'resonance',
+  'bandwidth',
+  'damping',
+  'overshoot',
+  'settling',
+  'hazard',
+  'integrity',
+  'diagnostic',
+  'coverage',
+  'sensor',
+  'noise',
+  'filter',
+  'gain',
+  'phase',
+  'pole',
+  'zero',
+];
 const NUMBERS = ['IEC 61508', 'ISO 26262', 'rev2024', '60 dB', 'DO-178C', '1e-3', '400 Hz', 'ASIL D', 'SIL 3', 'v2.1.7'];
 
 function sentence(r: Rng): string {
@@ -118,7 +149,11 @@ const TMP = /\.tmp-\d+-\d+$/;
 
 function listShards(dir: string): string[] {
   const s = join(dir, 'shards');
-  return existsSync(s) ? readdirSync(s).filter((n) => n.endsWith('.shard')).map((n) => join(s, n)) : [];
+  return existsSync(s)
+    ? readdirSync(s)
+        .filter((n) => n.endsWith('.shard'))
+        .map((n) => join(s, n))
+    : [];
 }
 
 function wrongValue(r: Rng): unknown {
@@ -302,7 +337,11 @@ async function oneCase(r: Rng, ref: Reference, run: Runner, k: number, deadPid: 
     const hits = await search(run, dir, q, what);
     for (const h of hits) assert.equal(h.text, ref.texts.get(h.chunkId), `${what}: ${q}: ${h.chunkId} served with a text the clean build does not have`);
     if (!shardHit) assert.deepEqual(hits.map(shown), ref.answers[i], `${what}: ${q}: the answers differ from a clean build's after the repair`);
-    else assert.ok(hits.every((h) => ref.answers[i].includes(shown(h))), `${what}: ${q}: a hit a clean build does not give`);
+    else
+      assert.ok(
+        hits.every((h) => ref.answers[i].includes(shown(h))),
+        `${what}: ${q}: a hit a clean build does not give`,
+      );
     if (i === 0) {
       const left = done.flatMap((d) => d.tmp ?? []).filter((p) => existsSync(p));
       assert.deepEqual(left, [], `${what}: temp files of a dead writer still there after the open`);
@@ -341,7 +380,9 @@ async function cases(r: Rng, run: Runner, count: number, queries?: number): Prom
       failed.push((e as Error).message.split('\n').slice(0, 3).join(' / '));
     }
   }
-  console.log(`# index: ${count} damaged copies of an index of ${ref.stats.filesIndexed} files (${ref.stats.chunks} chunks); ${count - failed.length} passed: ${seen.join(' | ')}`);
+  console.log(
+    `# index: ${count} damaged copies of an index of ${ref.stats.filesIndexed} files (${ref.stats.chunks} chunks); ${count - failed.length} passed: ${seen.join(' | ')}`,
+  );
   if (failed.length) console.log(`# index: ${failed.length} failed:\n#   ${failed.join('\n#   ')}`);
   assert.deepEqual(failed, [], `${failed.length} of ${count} damaged indexes mishandled (FUZZ_SEED=${SEED})`);
 }
@@ -357,7 +398,11 @@ test(`index fuzz through the bundled CLI: ${CASES_SPAWNED} random damages, each 
 // ------------------------------------------------------------------ reproductions of what the fuzz found
 
 for (const [what, damageIt] of [
-  ['the manifest without "root"', (d: string) => writeFileSync(join(d, 'manifest.json'), JSON.stringify((({ root: _, ...m }) => m)(JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8')))))],
+  [
+    'the manifest without "root"',
+    (d: string) =>
+      writeFileSync(join(d, 'manifest.json'), JSON.stringify((({ root: _, ...m }) => m)(JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8'))))),
+  ],
   ['the manifest replaced by {}', (d: string) => writeFileSync(join(d, 'manifest.json'), '{}')],
   ['the manifest deleted (shards intact)', (d: string) => rmSync(join(d, 'manifest.json'))],
 ] as const) {

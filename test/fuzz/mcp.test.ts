@@ -163,7 +163,20 @@ function message(r: Rng): Msg {
     case 'malformed':
       return {
         what: kind,
-        text: r.pick(['{', '{"jsonrpc":"2.0","id":1,"method":"ping"', 'not json', "{'jsonrpc':'2.0'}", '{"jsonrpc":"2.0",}', '\u0000', `${unicodeText(r)}{`, '[1,', '{"a":1}}', 'NaN', '{"id":01}', '{"jsonrpc":"2.0","id":1e,"method":"ping"}']),
+        text: r.pick([
+          '{',
+          '{"jsonrpc":"2.0","id":1,"method":"ping"',
+          'not json',
+          "{'jsonrpc':'2.0'}",
+          '{"jsonrpc":"2.0",}',
+          '\u0000',
+          `${unicodeText(r)}{`,
+          '[1,',
+          '{"a":1}}',
+          'NaN',
+          '{"id":01}',
+          '{"jsonrpc":"2.0","id":1e,"method":"ping"}',
+        ]),
         expect: ['null'],
         code: -32700,
       };
@@ -182,7 +195,10 @@ function message(r: Rng): Msg {
     case 'invalid-id':
       return { what: kind, text: `{"jsonrpc":"2.0","id":${r.pick(INVALID_IDS)},"method":"ping"}`, expect: ['null'], code: -32600 };
     case 'unknown-method': {
-      const q = request(r, r.pick([...HOSTILE_NAMES, 'foo', '', 'tools/CALL', 'Ping', 'rpc.discover', 'resources/list', 'prompts/list', unicodeText(r), 'tools/call/../ping']));
+      const q = request(
+        r,
+        r.pick([...HOSTILE_NAMES, 'foo', '', 'tools/CALL', 'Ping', 'rpc.discover', 'resources/list', 'prompts/list', unicodeText(r), 'tools/call/../ping']),
+      );
       return { what: kind, text: q.json, expect: [q.key], code: -32601 };
     }
     case 'tools/call': {
@@ -195,16 +211,29 @@ function message(r: Rng): Msg {
     }
     case 'bad-params': {
       const id = requestId(r);
-      return { what: kind, text: `{"jsonrpc":"2.0","id":${id.json},"method":"${r.pick(['ping', 'tools/call', 'tools/list', 'initialize'])}","params":${r.pick(['5', '"x"', 'true', 'null'])}}`, expect: [id.key], code: -32602 };
+      return {
+        what: kind,
+        text: `{"jsonrpc":"2.0","id":${id.json},"method":"${r.pick(['ping', 'tools/call', 'tools/list', 'initialize'])}","params":${r.pick(['5', '"x"', 'true', 'null'])}}`,
+        expect: [id.key],
+        code: -32602,
+      };
     }
     case 'client-response': {
       const id = requestId(r);
-      return { what: kind, text: r.chance(0.5) ? `{"jsonrpc":"2.0","id":${id.json},"result":{}}` : `{"jsonrpc":"2.0","id":${id.json},"error":{"code":-1,"message":"x"}}`, expect: [] };
+      return {
+        what: kind,
+        text: r.chance(0.5) ? `{"jsonrpc":"2.0","id":${id.json},"result":{}}` : `{"jsonrpc":"2.0","id":${id.json},"error":{"code":-1,"message":"x"}}`,
+        expect: [],
+      };
     }
     case 'notification':
       return {
         what: kind,
-        text: JSON.stringify({ jsonrpc: '2.0', method: r.pick(['notifications/initialized', 'notifications/cancelled', 'notifications/progress', 'tools/call', 'ping', 'foo', ...HOSTILE_NAMES]), ...(r.chance(0.5) ? { params: r.pick<unknown>([{ requestId: 1 }, { name: 'eig', arguments: { A: [[1]] } }, {}, []]) } : {}) }),
+        text: JSON.stringify({
+          jsonrpc: '2.0',
+          method: r.pick(['notifications/initialized', 'notifications/cancelled', 'notifications/progress', 'tools/call', 'ping', 'foo', ...HOSTILE_NAMES]),
+          ...(r.chance(0.5) ? { params: r.pick<unknown>([{ requestId: 1 }, { name: 'eig', arguments: { A: [[1]] } }, {}, []]) } : {}),
+        }),
         expect: [],
       };
     case 'not-object':
@@ -252,12 +281,24 @@ test('MCP fuzz: >= 300 hostile messages; one response per request, none for noti
   for (let i = 0; i < 400; i++) msgs.push(message(r));
   // a long valid line (8 MB) is read and answered; a line over the limit is dropped as it arrives
   const longId = requestId(r);
-  msgs.push({ what: 'long valid line', text: `{"jsonrpc":"2.0","id":${longId.json},"method":"ping","params":{"_meta":{"pad":"${'a'.repeat(8 * 1024 * 1024)}"}}}`, expect: [longId.key] });
+  msgs.push({
+    what: 'long valid line',
+    text: `{"jsonrpc":"2.0","id":${longId.json},"method":"ping","params":{"_meta":{"pad":"${'a'.repeat(8 * 1024 * 1024)}"}}}`,
+    expect: [longId.key],
+  });
   const overId = requestId(r);
-  msgs.push({ what: 'line over the limit', text: `{"jsonrpc":"2.0","id":${overId.json},"method":"ping","params":{"pad":"${'b'.repeat(LINE_LIMIT)}"}}`, expect: ['null'], code: -32600 });
+  msgs.push({
+    what: 'line over the limit',
+    text: `{"jsonrpc":"2.0","id":${overId.json},"method":"ping","params":{"pad":"${'b'.repeat(LINE_LIMIT)}"}}`,
+    expect: ['null'],
+    code: -32600,
+  });
   for (let i = 0; i < 20; i++) msgs.push(message(r));
 
-  const child = spawn(process.execPath, ['--require', cli.probe, cli.cli, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, XDG_CACHE_HOME: cli.cache } });
+  const child = spawn(process.execPath, ['--require', cli.probe, cli.cli, 'mcp'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, XDG_CACHE_HOME: cli.cache },
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const lines: string[] = [];
@@ -266,7 +307,7 @@ test('MCP fuzz: >= 300 hostile messages; one response per request, none for noti
   const finalSeen = new Promise<void>((res) => (sawFinal = res));
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
     buf += d;
-    for (let nl; (nl = buf.indexOf('\n')) >= 0; ) {
+    for (let nl; (nl = buf.indexOf('\n')) >= 0;) {
       const line = buf.slice(0, nl);
       buf = buf.slice(nl + 1);
       lines.push(line);
@@ -292,7 +333,9 @@ test('MCP fuzz: >= 300 hostile messages; one response per request, none for noti
   const rss = /FUZZ_MAXRSS_KB=(\d+)/.exec(stderr);
   const maxRss = rss ? Number(rss[1]) * 1024 : undefined;
   const requests = msgs.reduce((n, m) => n + m.expect.length, 0);
-  console.log(`# mcp: ${msgs.length + 1} messages (${requests} expecting a response, ${msgs.filter((m) => m.expect.length === 0).length} expecting none) in ${(ms / 1000).toFixed(1)} s; ${lines.length} response lines; peak RSS ${maxRss === undefined ? '?' : (maxRss / 1024 ** 2).toFixed(0)} MB`);
+  console.log(
+    `# mcp: ${msgs.length + 1} messages (${requests} expecting a response, ${msgs.filter((m) => m.expect.length === 0).length} expecting none) in ${(ms / 1000).toFixed(1)} s; ${lines.length} response lines; peak RSS ${maxRss === undefined ? '?' : (maxRss / 1024 ** 2).toFixed(0)} MB`,
+  );
   const ctx = `FUZZ_SEED=${SEED}`;
   assert.equal(timedOut, false, `no answer to the final ping within 150 s (${ctx}); stderr: ${stderr.slice(-1500)}`);
   assert.ok(msgs.length >= 300);
@@ -305,7 +348,11 @@ test('MCP fuzz: >= 300 hostile messages; one response per request, none for noti
 
   // every response: JSON-RPC 2.0, never an internal error
   const internal = lines.filter((l) => /internal error|-32603/i.test(l));
-  assert.deepEqual(internal.slice(0, 5).map((l) => l.slice(0, 400)), [], `${internal.length} responses with an internal error (${ctx})`);
+  assert.deepEqual(
+    internal.slice(0, 5).map((l) => l.slice(0, 400)),
+    [],
+    `${internal.length} responses with an internal error (${ctx})`,
+  );
 
   // responses against the expected ones: as multisets of ids (each request's id is unique)
   const got = new Map<string, number>();
@@ -320,7 +367,8 @@ test('MCP fuzz: >= 300 hostile messages; one response per request, none for noti
       assert.ok('result' in it !== 'error' in it, `a response has exactly one of result and error: ${line.slice(0, 300)}`);
       const key = idKey(it.id);
       const res = (it as { result?: { content?: unknown; isError?: unknown } }).result;
-      if (res && 'content' in res) assert.ok(Array.isArray(res.content) && typeof res.isError === 'boolean', `a tools/call result has content and isError: ${line.slice(0, 300)}`);
+      if (res && 'content' in res)
+        assert.ok(Array.isArray(res.content) && typeof res.isError === 'boolean', `a tools/call result has content and isError: ${line.slice(0, 300)}`);
       got.set(key, (got.get(key) ?? 0) + 1);
       if (it.error) gotCodes.set(key, [...(gotCodes.get(key) ?? []), Number(String(it.error.code).replace(NUM, ''))]);
     }
@@ -338,11 +386,16 @@ test('MCP fuzz: >= 300 hostile messages; one response per request, none for noti
   assert.equal(batches, msgs.filter((m) => m.batch).length, `batch arrays answered: ${batches}, batches with requests: ${msgs.filter((m) => m.batch).length}`);
   // the specified error codes, for messages with a unique id
   for (const m of msgs)
-    if (m.code !== undefined && m.expect.length === 1 && m.expect[0] !== 'null') assert.deepEqual(gotCodes.get(m.expect[0]), [m.code], `${m.what}: ${m.text.slice(0, 200)}`);
+    if (m.code !== undefined && m.expect.length === 1 && m.expect[0] !== 'null')
+      assert.deepEqual(gotCodes.get(m.expect[0]), [m.code], `${m.what}: ${m.text.slice(0, 200)}`);
   const nullCodes = gotCodes.get('null') ?? [];
   for (const c of [-32700, -32600]) {
     const expected = msgs.filter((m) => m.code === c && m.expect[0] === 'null').length;
-    assert.equal(nullCodes.filter((x) => x === c).length, expected + (c === -32600 ? msgs.filter((m) => m.batch).reduce((n, m) => n + m.expect.filter((k) => k === 'null').length, 0) : 0), `id-null responses with code ${c}`);
+    assert.equal(
+      nullCodes.filter((x) => x === c).length,
+      expected + (c === -32600 ? msgs.filter((m) => m.batch).reduce((n, m) => n + m.expect.filter((k) => k === 'null').length, 0) : 0),
+      `id-null responses with code ${c}`,
+    );
   }
   assert.ok(maxRss !== undefined, 'the server did not report its peak memory');
   assert.ok(maxRss! <= RSS_LIMIT, `peak RSS ${(maxRss! / 1024 ** 2).toFixed(0)} MB above ${RSS_LIMIT / 1024 ** 2} MB`);
@@ -355,7 +408,10 @@ test('found by the fuzz: tools/call with an argument nested 5,000 arrays deep is
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stdin.end(line);
   await new Promise((res) => child.on('close', res));
-  const [call, ping] = out.trim().split('\n').map((l) => JSON.parse(l));
+  const [call, ping] = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(ping?.id, 2, out.slice(0, 500));
   assert.equal(call.id, 1);
   assert.equal(call.result?.isError, true, out.slice(0, 500));

@@ -12,7 +12,20 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { checkWrite } from '../../src/core/codegen/guard.js';
@@ -34,7 +47,21 @@ before(() => {
   ws = join(base, 'ws');
   const outside = join(base, 'outside');
   const home = join(base, 'home');
-  for (const d of [ws, join(ws, 'sub'), join(ws, 'build'), join(ws, '.git'), join(ws, '.vscode'), join(ws, '.ssh'), join(ws, 'docs'), outside, join(outside, 'odir'), home, join(home, '.ssh'), join(home, '.aws')]) mkdirSync(d, { recursive: true });
+  for (const d of [
+    ws,
+    join(ws, 'sub'),
+    join(ws, 'build'),
+    join(ws, '.git'),
+    join(ws, '.vscode'),
+    join(ws, '.ssh'),
+    join(ws, 'docs'),
+    outside,
+    join(outside, 'odir'),
+    home,
+    join(home, '.ssh'),
+    join(home, '.aws'),
+  ])
+    mkdirSync(d, { recursive: true });
   const files: Record<string, string> = {
     'ws/notes.py': 'x = 1\n',
     'ws/sub/model.m': 'A = 1;\n',
@@ -102,7 +129,14 @@ function protectedPath(p: string, allowIgnored: boolean): string | undefined {
   const parts = rel.split(sep);
   const top = parts[0].toLowerCase();
   if (['.env', '.git', '.vscode', '.ssh'].includes(top)) return `a secret or configuration (${parts[0]})`;
-  if (parts.some((x) => /^\.env|\.env$|^id_rsa|\.pem$|\.key$|^\.git-credentials$|^\.npmrc$|^\.netrc$|^\.bashrc$|\.code-workspace$/i.test(x) || /^\.(aws|docker|ssh|git|vscode|kube|gnupg|devcontainer)$/i.test(x))) return 'a secret or configuration name';
+  if (
+    parts.some(
+      (x) =>
+        /^\.env|\.env$|^id_rsa|\.pem$|\.key$|^\.git-credentials$|^\.npmrc$|^\.netrc$|^\.bashrc$|\.code-workspace$/i.test(x) ||
+        /^\.(aws|docker|ssh|git|vscode|kube|gnupg|devcontainer)$/i.test(x),
+    )
+  )
+    return 'a secret or configuration name';
   if (!allowIgnored && (top === 'build' || /\.log$/i.test(p))) return 'ignored by .gitignore';
   return undefined;
 }
@@ -141,8 +175,84 @@ function osDestination(p: string, depth = 0): string {
 
 // ------------------------------------------------------------------ targets
 
-const EXISTING = ['notes.py', 'sub', 'docs', 'build', '.env', '.git', '.vscode', '.ssh', 'link_out.py', 'rel_out.py', 'link_env.py', 'link_home', 'link_build.py', 'linkdir', 'rel_linkdir', 'dangling.py', 'loop1', 'alias.py', 'subalias', 'gitlink', 'tasks_link.json', 'sshlink', 'up', 'root', 'hard.py', 'model.m', 'gen.py', 'config', 'tasks.json', 'id_rsa', 'secret.txt', 'odir', 'outside', 'home', 'ws', 'etc', 'passwd', 'tmp'];
-const NEW = ['new.py', 'report.md', 'plot.svg', 'x.m', 'prod.env', '.env.local', '.ENV', '.Env', 'x.pem', 'server.key', 'id_rsa', 'id_ed25519.pub', '.aws', 'credentials', '.docker', 'config.json', '.git-credentials', '.npmrc', '.netrc', '.bashrc', '.zshrc', '.kube', '.gnupg', '.devcontainer', 'devcontainer.json', 'my.code-workspace', 'a.log', 'Ω.py', 'файл.py', 'a b.py', '-rf', '.hidden.py', 'settings.json', 'launch.json', '.SSH', '.Git'];
+const EXISTING = [
+  'notes.py',
+  'sub',
+  'docs',
+  'build',
+  '.env',
+  '.git',
+  '.vscode',
+  '.ssh',
+  'link_out.py',
+  'rel_out.py',
+  'link_env.py',
+  'link_home',
+  'link_build.py',
+  'linkdir',
+  'rel_linkdir',
+  'dangling.py',
+  'loop1',
+  'alias.py',
+  'subalias',
+  'gitlink',
+  'tasks_link.json',
+  'sshlink',
+  'up',
+  'root',
+  'hard.py',
+  'model.m',
+  'gen.py',
+  'config',
+  'tasks.json',
+  'id_rsa',
+  'secret.txt',
+  'odir',
+  'outside',
+  'home',
+  'ws',
+  'etc',
+  'passwd',
+  'tmp',
+];
+const NEW = [
+  'new.py',
+  'report.md',
+  'plot.svg',
+  'x.m',
+  'prod.env',
+  '.env.local',
+  '.ENV',
+  '.Env',
+  'x.pem',
+  'server.key',
+  'id_rsa',
+  'id_ed25519.pub',
+  '.aws',
+  'credentials',
+  '.docker',
+  'config.json',
+  '.git-credentials',
+  '.npmrc',
+  '.netrc',
+  '.bashrc',
+  '.zshrc',
+  '.kube',
+  '.gnupg',
+  '.devcontainer',
+  'devcontainer.json',
+  'my.code-workspace',
+  'a.log',
+  'Ω.py',
+  'файл.py',
+  'a b.py',
+  '-rf',
+  '.hidden.py',
+  'settings.json',
+  'launch.json',
+  '.SSH',
+  '.Git',
+];
 
 function target(r: Rng): string {
   const k = r.int(0, 9);
@@ -150,13 +260,16 @@ function target(r: Rng): string {
   if (k === 1) return r.pick([join(fuzzRoot, 'x.py'), join(fuzzRoot, 'l1', '.bashrc'), join(base, 'ws2', 'x.py'), `${ws}_evil/x.py`, `${ws}-x.py`]);
   const segs: string[] = [];
   const n = r.int(1, 4);
-  for (let i = 0; i < n; i++) segs.push(r.weighted([
-    [35, r.pick(EXISTING)],
-    [35, r.pick(NEW)],
-    [15, '..'],
-    [8, '.'],
-    [7, ''],
-  ] as const));
+  for (let i = 0; i < n; i++)
+    segs.push(
+      r.weighted([
+        [35, r.pick(EXISTING)],
+        [35, r.pick(NEW)],
+        [15, '..'],
+        [8, '.'],
+        [7, ''],
+      ] as const),
+    );
   let p = ws + sep + segs.join(r.chance(0.1) ? '//' : sep);
   if (r.chance(0.05)) p += sep;
   return p;
@@ -180,7 +293,11 @@ test('write guard: a path through a regular file is refused with a reason, not a
 test('write guard: "<ws>/newdir/../link_out.py" (a missing folder, "..", then a link to outside) is refused: created as a writer creates parents, it writes outside', () => {
   const t = `${ws}/newdir/../link_out.py`;
   const v = checkWrite(t, { roots: [ws] });
-  assert.equal(v.ok, false, `allowed: ${JSON.stringify(v)}; the operating system resolves ${t} (once newdir exists) to ${realpathSync(join(ws, 'link_out.py'))}`);
+  assert.equal(
+    v.ok,
+    false,
+    `allowed: ${JSON.stringify(v)}; the operating system resolves ${t} (once newdir exists) to ${realpathSync(join(ws, 'link_out.py'))}`,
+  );
 });
 
 test(`write guard fuzz: ${TARGETS} random paths in a hostile workspace; every allowed write lands inside it, never on a secret, never outside`, () => {
@@ -235,11 +352,18 @@ test(`write guard fuzz: ${TARGETS} random paths in a hostile workspace; every al
     }
   }
   // by cause: known root causes are counted apart so a new kind of violation stands out
-  const cause = (v: string) => (v.includes('the guard threw') ? 'the guard threw' : /\/\.\.(\/|$| )/.test(v.split(' ')[0]) ? "allowed a path with '..' after a missing folder" : 'other');
+  const cause = (v: string) =>
+    v.includes('the guard threw') ? 'the guard threw' : /\/\.\.(\/|$| )/.test(v.split(' ')[0]) ? "allowed a path with '..' after a missing folder" : 'other';
   const byCause = new Map<string, string[]>();
   for (const v of violations) byCause.set(cause(v), [...(byCause.get(cause(v)) ?? []), v]);
   for (const [c, list] of byCause) console.log(`# guard: ${list.length} violations: ${c}, e.g.\n#   ${list.slice(0, 3).join('\n#   ')}`);
-  console.log(`# guard: ${TARGETS} paths: ${allowed} allowed and written, ${refused} refused${notes.length ? `; ${notes.length} allowed but not writable, e.g. ${notes.slice(0, 3).join('; ')}` : ''}`);
+  console.log(
+    `# guard: ${TARGETS} paths: ${allowed} allowed and written, ${refused} refused${notes.length ? `; ${notes.length} allowed but not writable, e.g. ${notes.slice(0, 3).join('; ')}` : ''}`,
+  );
   assert.ok(allowed >= TARGETS * 0.1, `only ${allowed} of ${TARGETS} paths allowed`);
-  assert.deepEqual([...byCause].map(([c, list]) => `${list.length} x ${c}: ${list[0]}`), [], `${violations.length} violations (FUZZ_SEED=${SEED})`);
+  assert.deepEqual(
+    [...byCause].map(([c, list]) => `${list.length} x ${c}: ${list[0]}`),
+    [],
+    `${violations.length} violations (FUZZ_SEED=${SEED})`,
+  );
 });

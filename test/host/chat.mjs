@@ -43,8 +43,13 @@ export async function responseAfter(page, { after, mustMatch, timeoutMs = 45_000
     }
     await sleep(250);
   }
-  const all = await page.locator('.interactive-session').innerText().catch(() => '');
-  throw new Error(`no finished chat answer matching ${mustMatch} within ${timeoutMs} ms; newest answer:\n${last || '(none)'}\nchat shows:\n${all.slice(-1200)}`);
+  const all = await page
+    .locator('.interactive-session')
+    .innerText()
+    .catch(() => '');
+  throw new Error(
+    `no finished chat answer matching ${mustMatch} within ${timeoutMs} ms; newest answer:\n${last || '(none)'}\nchat shows:\n${all.slice(-1200)}`,
+  );
 }
 
 /** Scroll the chat so the top of the newest answer shows (for the screenshot a user would see). */
@@ -84,4 +89,3 @@ export async function askInChat(page, query) {
   await page.keyboard.press('End');
   await page.keyboard.press('Enter');
 }
-

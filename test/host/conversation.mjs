@@ -13,10 +13,19 @@ import { close, lqrCompanion2, numbersIn } from './reference.mjs';
 /** Tustin discretisation of a 2x2 A: (I - A T/2)^-1 (I + A T/2) */
 function tustin2(A, T) {
   const h = T / 2;
-  const M = [[1 - h * A[0][0], -h * A[0][1]], [-h * A[1][0], 1 - h * A[1][1]]];
-  const P = [[1 + h * A[0][0], h * A[0][1]], [h * A[1][0], 1 + h * A[1][1]]];
+  const M = [
+    [1 - h * A[0][0], -h * A[0][1]],
+    [-h * A[1][0], 1 - h * A[1][1]],
+  ];
+  const P = [
+    [1 + h * A[0][0], h * A[0][1]],
+    [h * A[1][0], 1 + h * A[1][1]],
+  ];
   const det = M[0][0] * M[1][1] - M[0][1] * M[1][0];
-  const inv = [[M[1][1] / det, -M[0][1] / det], [-M[1][0] / det, M[0][0] / det]];
+  const inv = [
+    [M[1][1] / det, -M[0][1] / det],
+    [-M[1][0] / det, M[0][0] / det],
+  ];
   return inv.map((r) => [0, 1].map((j) => r[0] * P[0][j] + r[1] * P[1][j]));
 }
 
@@ -27,7 +36,8 @@ function tustin2(A, T) {
  */
 function marginsReference() {
   const mag = (w) => 10 / (w * Math.hypot(w, 1) * Math.hypot(w, 5));
-  let lo = 0.1, hi = 10;
+  let lo = 0.1,
+    hi = 10;
   for (let i = 0; i < 200; i++) {
     const mid = (lo + hi) / 2;
     if (mag(mid) > 1) lo = mid;
@@ -86,7 +96,11 @@ async function newestAnswer(page) {
 }
 
 /** the first non-empty line of an answer (inline code shows without its backticks) */
-const firstLine = (text) => text.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+const firstLine = (text) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .find(Boolean) ?? '';
 
 export async function conversationTests(page, { uiTest, expect, hostCommand, ensureControlModel, resultsDir }) {
   const shot = (name) => page.screenshot({ path: join(resultsDir, name) });
@@ -104,136 +118,189 @@ export async function conversationTests(page, { uiTest, expect, hostCommand, ens
     seen.push({ prompt, first, ms: Date.now() - t0 });
     console.log(`     ${prompt}\n       -> ${first}`);
     if (computed) expect(/^Computed \w+\(/.test(first), `the answer to "${prompt}" does not start with the Computed line; it starts:\n${a.text.slice(0, 400)}`);
-    expect(a.disclosures === 0 && !/Completed \d+ steps?/.test(a.text), `part of the answer to "${prompt}" is folded into a collapsed block (${a.disclosureText}):\n${a.text.slice(0, 600)}`);
+    expect(
+      a.disclosures === 0 && !/Completed \d+ steps?/.test(a.text),
+      `part of the answer to "${prompt}" is folded into a collapsed block (${a.disclosureText}):\n${a.text.slice(0, 600)}`,
+    );
     return { ...a, first };
   }
 
-  await uiTest(page, 'ui: conversation: six @control turns typed into the chat keep the conversation in the core state; every answer starts with its Computed line and nothing is folded away (test-results/conversation-6-turns.png, conversation-followup.png)', async () => {
-    await ensureControlModel(page);
-    await hostCommand('workbench.action.chat.newChat');
-    await hostCommand('workbench.action.closeAllEditors');
-    await hostCommand('workbench.action.closeSidebar').catch(() => {});
-    await hostCommand('workbench.action.closePanel').catch(() => {});
-    // the chat maximised: wide enough to read the answers in the screenshots
-    await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
-    await sleep(500);
+  await uiTest(
+    page,
+    'ui: conversation: six @control turns typed into the chat keep the conversation in the core state; every answer starts with its Computed line and nothing is folded away (test-results/conversation-6-turns.png, conversation-followup.png)',
+    async () => {
+      await ensureControlModel(page);
+      await hostCommand('workbench.action.chat.newChat');
+      await hostCommand('workbench.action.closeAllEditors');
+      await hostCommand('workbench.action.closeSidebar').catch(() => {});
+      await hostCommand('workbench.action.closePanel').catch(() => {});
+      // the chat maximised: wide enough to read the answers in the screenshots
+      await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+      await sleep(500);
 
-    // (1) c2d with a unit and a method in words
-    const A = [[0, 1], [-2, -3]];
-    const Ad = tustin2(A, 0.05);
-    let a = await turn('@control /c2d A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts = 50 ms using tustin', /Ad|Verified/);
-    expect(/^Computed c2d\(/.test(a.first) && /^c2d\(A, B, C, Ts = 0\.05, method = 'tustin'\)$/.test(a.firstCode), `turn 1: ${a.first} (code: ${a.firstCode})`);
-    expect(/Ts = 0\.05/.test(a.first) && /method = 'tustin'/.test(a.first), `turn 1 reading lacks Ts = 0.05 or method = 'tustin': ${a.first}`);
-    expect(/Ts from (your message|'[^']*50 ms[^']*')/.test(a.first) && /method from 'tustin'/.test(a.first), `turn 1 reading does not say where Ts and method came from: ${a.first}`);
-    const n1 = numbersIn(a.text);
-    for (const x of Ad.flat()) expect(n1.some((y) => close(y, x, 1e-5)), `Ad entry ${x.toFixed(6)} not shown in turn 1:\n${a.text.slice(0, 1200)}`);
-    await showNewestAnswerTop(page);
-    await shot('conversation-1-c2d.png');
+      // (1) c2d with a unit and a method in words
+      const A = [
+        [0, 1],
+        [-2, -3],
+      ];
+      const Ad = tustin2(A, 0.05);
+      let a = await turn('@control /c2d A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts = 50 ms using tustin', /Ad|Verified/);
+      expect(
+        /^Computed c2d\(/.test(a.first) && /^c2d\(A, B, C, Ts = 0\.05, method = 'tustin'\)$/.test(a.firstCode),
+        `turn 1: ${a.first} (code: ${a.firstCode})`,
+      );
+      expect(/Ts = 0\.05/.test(a.first) && /method = 'tustin'/.test(a.first), `turn 1 reading lacks Ts = 0.05 or method = 'tustin': ${a.first}`);
+      expect(
+        /Ts from (your message|'[^']*50 ms[^']*')/.test(a.first) && /method from 'tustin'/.test(a.first),
+        `turn 1 reading does not say where Ts and method came from: ${a.first}`,
+      );
+      const n1 = numbersIn(a.text);
+      for (const x of Ad.flat())
+        expect(
+          n1.some((y) => close(y, x, 1e-5)),
+          `Ad entry ${x.toFixed(6)} not shown in turn 1:\n${a.text.slice(0, 1200)}`,
+        );
+      await showNewestAnswerTop(page);
+      await shot('conversation-1-c2d.png');
 
-    // (2) a transfer function given in the message: a continuous step, none of turn 1's discrete model
-    a = await turn('@control step response of num=[1], den=[1 2 1]', /Final value|stepinfo|Rise time/i);
-    expect(/^Computed step\(num = \[1\], den = \[1 2 1\]\);/.test(a.first), `turn 2 reading: ${a.first}`);
-    expect(!/Ts\b|tustin|turn 1/.test(a.first), `turn 2 picked up turn 1's discrete model: ${a.first}`);
-    const yEnd = stepOfDoublePole(8);
-    expect(new RegExp(`y\\(end\\) = ${yEnd.toFixed(6)}`).test(a.text), `turn 2: y(end) = ${yEnd.toFixed(6)} (1 - 9e^-8) not shown:\n${a.text.slice(0, 1500)}`);
-    expect(/Final value\s*\|?\s*1\b/.test(a.text.replace(/\t/g, ' ')), `turn 2: final value 1 not shown`);
-    expect(!numbersIn(a.text).some((y) => close(y, Ad[0][0], 1e-6)), "turn 2 shows turn 1's Ad");
-    // the realisation, the step table and the Plot button are in the answer itself, and the
-    // buttons come after the last of its text
-    expect(/state-space realisation/i.test(a.text) && /t \(s\)/.test(a.text), `turn 2: realisation or step table missing:\n${a.text.slice(0, 1500)}`);
-    expect(a.buttons.some((b) => /Plot step response/.test(b)), `turn 2: no Plot button: ${JSON.stringify(a.buttons)}`);
-    expect(a.markdownParts > 0 && a.buttonsLast, `turn 2 (${a.markdownParts} Markdown parts): a button sits between pieces of the answer's text: ${JSON.stringify(a.buttons)}`);
-    expect(new Set(a.buttons).size === a.buttons.length, `turn 2: two buttons read the same: ${JSON.stringify(a.buttons)}`);
-    writeFileSync(join(resultsDir, 'conversation-2-step.html'), a.html);
-    await showNewestAnswerTop(page);
-    await shot('conversation-2-step.png');
+      // (2) a transfer function given in the message: a continuous step, none of turn 1's discrete model
+      a = await turn('@control step response of num=[1], den=[1 2 1]', /Final value|stepinfo|Rise time/i);
+      expect(/^Computed step\(num = \[1\], den = \[1 2 1\]\);/.test(a.first), `turn 2 reading: ${a.first}`);
+      expect(!/Ts\b|tustin|turn 1/.test(a.first), `turn 2 picked up turn 1's discrete model: ${a.first}`);
+      const yEnd = stepOfDoublePole(8);
+      expect(
+        new RegExp(`y\\(end\\) = ${yEnd.toFixed(6)}`).test(a.text),
+        `turn 2: y(end) = ${yEnd.toFixed(6)} (1 - 9e^-8) not shown:\n${a.text.slice(0, 1500)}`,
+      );
+      expect(/Final value\s*\|?\s*1\b/.test(a.text.replace(/\t/g, ' ')), `turn 2: final value 1 not shown`);
+      expect(!numbersIn(a.text).some((y) => close(y, Ad[0][0], 1e-6)), "turn 2 shows turn 1's Ad");
+      // the realisation, the step table and the Plot button are in the answer itself, and the
+      // buttons come after the last of its text
+      expect(/state-space realisation/i.test(a.text) && /t \(s\)/.test(a.text), `turn 2: realisation or step table missing:\n${a.text.slice(0, 1500)}`);
+      expect(
+        a.buttons.some((b) => /Plot step response/.test(b)),
+        `turn 2: no Plot button: ${JSON.stringify(a.buttons)}`,
+      );
+      expect(
+        a.markdownParts > 0 && a.buttonsLast,
+        `turn 2 (${a.markdownParts} Markdown parts): a button sits between pieces of the answer's text: ${JSON.stringify(a.buttons)}`,
+      );
+      expect(new Set(a.buttons).size === a.buttons.length, `turn 2: two buttons read the same: ${JSON.stringify(a.buttons)}`);
+      writeFileSync(join(resultsDir, 'conversation-2-step.html'), a.html);
+      await showNewestAnswerTop(page);
+      await shot('conversation-2-step.png');
 
-    // (3) margins of a transfer-function expression
-    const ref = marginsReference();
-    a = await turn('@control margins of G(s) = 10/(s(s+1)(s+5))', /Phase margin/);
-    expect(/^Computed margins\(num = \[10\], den = \[1 6 5 0\]\);/.test(a.first), `turn 3 reading: ${a.first}`);
-    expect(new RegExp(`Gain margin\\D*3 \\(${ref.gmDb.toFixed(5).replace('.', '\\.')} dB\\)`).test(a.text), `turn 3: GM 3 (${ref.gmDb.toFixed(5)} dB) not shown:\n${a.text.slice(0, 800)}`);
-    const pm = /Phase margin\D*([\d.]+)°/.exec(a.text);
-    expect(pm && close(Number(pm[1]), ref.pm, 1e-5), `turn 3: phase margin ${pm?.[1]} vs ${ref.pm.toFixed(4)}°`);
+      // (3) margins of a transfer-function expression
+      const ref = marginsReference();
+      a = await turn('@control margins of G(s) = 10/(s(s+1)(s+5))', /Phase margin/);
+      expect(/^Computed margins\(num = \[10\], den = \[1 6 5 0\]\);/.test(a.first), `turn 3 reading: ${a.first}`);
+      expect(
+        new RegExp(`Gain margin\\D*3 \\(${ref.gmDb.toFixed(5).replace('.', '\\.')} dB\\)`).test(a.text),
+        `turn 3: GM 3 (${ref.gmDb.toFixed(5)} dB) not shown:\n${a.text.slice(0, 800)}`,
+      );
+      const pm = /Phase margin\D*([\d.]+)°/.exec(a.text);
+      expect(pm && close(Number(pm[1]), ref.pm, 1e-5), `turn 3: phase margin ${pm?.[1]} vs ${ref.pm.toFixed(4)}°`);
 
-    // (4) an LQR with its matrices
-    const k1 = lqrCompanion2({ a0: 2, a1: 3, r: 1 }).K;
-    a = await turn('@control design an lqr for A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1', /Riccati|Verified/);
-    expect(/^Computed lqr\(A, B, Q, R = 1\);/.test(a.first), `turn 4 reading: ${a.first}`);
-    expect(hasPair(a.text, k1), `turn 4: K = [${k1.map((k) => k.toFixed(6))}] not shown`);
+      // (4) an LQR with its matrices
+      const k1 = lqrCompanion2({ a0: 2, a1: 3, r: 1 }).K;
+      a = await turn('@control design an lqr for A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1', /Riccati|Verified/);
+      expect(/^Computed lqr\(A, B, Q, R = 1\);/.test(a.first), `turn 4 reading: ${a.first}`);
+      expect(hasPair(a.text, k1), `turn 4: K = [${k1.map((k) => k.toFixed(6))}] not shown`);
 
-    // (5) a follow-up that changes one weight: A, B, Q from turn 4, R from this message
-    const k10 = lqrCompanion2({ a0: 2, a1: 3, r: 10 }).K;
-    a = await turn('@control now with R=10', /Riccati|Verified/);
-    expect(/^Computed lqr\(A, B, Q, R = 10\);/.test(a.first), `turn 5 reading: ${a.first}`);
-    expect(/A, B from turn 4/.test(a.first) && /Q from turn 4/.test(a.first) && /R from (your message|'R=10')/.test(a.first), `turn 5 reading does not say A, B, Q from turn 4 and R from this message: ${a.first}`);
-    expect(hasPair(a.text, k10), `turn 5: K = [${k10.map((k) => k.toFixed(7))}] (R = 10) not shown:\n${a.text.slice(0, 600)}`);
-    await showNewestAnswerTop(page);
-    await shot('conversation-followup.png');
+      // (5) a follow-up that changes one weight: A, B, Q from turn 4, R from this message
+      const k10 = lqrCompanion2({ a0: 2, a1: 3, r: 10 }).K;
+      a = await turn('@control now with R=10', /Riccati|Verified/);
+      expect(/^Computed lqr\(A, B, Q, R = 10\);/.test(a.first), `turn 5 reading: ${a.first}`);
+      expect(
+        /A, B from turn 4/.test(a.first) && /Q from turn 4/.test(a.first) && /R from (your message|'R=10')/.test(a.first),
+        `turn 5 reading does not say A, B, Q from turn 4 and R from this message: ${a.first}`,
+      );
+      expect(hasPair(a.text, k10), `turn 5: K = [${k10.map((k) => k.toFixed(7))}] (R = 10) not shown:\n${a.text.slice(0, 600)}`);
+      await showNewestAnswerTop(page);
+      await shot('conversation-followup.png');
 
-    // (6) pole placement on the system in use (turn 4's A, B): K = [28 8] puts eig(A - BK) at -5, -6
-    a = await turn('@control place the poles at -5 and -6', /Gain|Which|Verified/, { computed: false });
-    if (/^Computed/.test(a.first)) {
-      expect(/^Computed place\(A, B, poles = \[-5, -6\]\);/.test(a.first) && /A, B from turn 4/.test(a.first), `turn 6 reading: ${a.first}`);
-      expect(hasPair(a.text, [28, 8]), `turn 6: K = [28 8] not shown:\n${a.text.slice(0, 600)}`);
-    } else {
-      expect(a.followups.length >= 2, `turn 6 neither computed nor asked with buttons:\n${a.text.slice(0, 600)}`);
-    }
-    await page.screenshot({ path: join(resultsDir, 'conversation-6-place.png') });
-    writeFileSync(join(resultsDir, 'conversation-readings.json'), JSON.stringify(seen, null, 2));
-
-    // the whole conversation in one picture: the chat maximised in a tall window
-    await wholeConversation(page, hostCommand, join(resultsDir, 'conversation-6-turns.png'));
-  }, 240_000);
-
-  await uiTest(page, 'ui: conversation: "its margins" with G1 and G2 defined is asked back with follow-up buttons; clicking one answers for that system (test-results/conversation-asked-back.png, conversation-asked-answered.png)', async () => {
-    await page.setViewportSize({ width: 1600, height: 1100 });
-    await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
-    await sleep(300);
-    let a = await turn('@control G1 = tf([1],[1 1]) and G2 = tf([1],[1 2])', /Noted/, { computed: false });
-    expect(/Noted these 2 systems/.test(a.text), `definitions: ${a.text.slice(0, 400)}`);
-    a = await turn('@control its margins', /Which/, { computed: false });
-    writeFileSync(join(resultsDir, 'conversation-asked-back.html'), a.html);
-    expect(/^Which system do you mean/.test(a.first), `not asked back: ${a.text.slice(0, 400)}`);
-    expect(a.followups.some((f) => /^G1\b/.test(f)) && a.followups.some((f) => /^G2\b/.test(f)), `follow-up buttons for G1 and G2 missing: ${JSON.stringify(a.followups)} (buttons in the answer: ${JSON.stringify(a.buttons)})`);
-    await showNewestAnswerTop(page);
-    await page.screenshot({ path: join(resultsDir, 'conversation-asked-back.png') });
-    const before = await chatTurnIndex(page);
-    const g1 = page.locator('.interactive-session .interactive-session-followups .monaco-button', { hasText: /^G1\b/ }).last();
-    await g1.click();
-    await responseAfter(page, { after: before, mustMatch: /Phase margin/ });
-    a = await newestAnswer(page);
-    const first = firstLine(a.text);
-    console.log(`     (clicked "G1 …")\n       -> ${first}`);
-    expect(/^Computed margins\(num = \[1\], den = \[1 1\]\);/.test(first) && /from G1/.test(first), `the G1 follow-up did not compute margins of G1: ${first}`);
-    expect(/Gain margin\*?\*?\s*∞/.test(a.text) && /Phase margin\*?\*?\s*∞/.test(a.text), `margins of 1/(s+1) are both infinite:\n${a.text.slice(0, 500)}`);
-    expect(a.disclosures === 0, 'the answer is folded');
-    await showNewestAnswerTop(page);
-    await page.screenshot({ path: join(resultsDir, 'conversation-asked-answered.png') });
-    await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
-  }, 120_000);
-
-  await uiTest(page, 'ui: conversation: an error is shown once, in the answer, with no error box repeating it (test-results/conversation-error-once.png)', async () => {
-    await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
-    const a = await turn('@control /search', /needs words/, { computed: false });
-    const said = await page.evaluate(() => {
-      let row;
-      let best = -1;
-      for (const r of document.querySelectorAll('.interactive-session .monaco-list-row')) {
-        const i = Number(r.getAttribute('data-index'));
-        if (r.querySelector('.interactive-response') && i > best) [row, best] = [r, i];
+      // (6) pole placement on the system in use (turn 4's A, B): K = [28 8] puts eig(A - BK) at -5, -6
+      a = await turn('@control place the poles at -5 and -6', /Gain|Which|Verified/, { computed: false });
+      if (/^Computed/.test(a.first)) {
+        expect(/^Computed place\(A, B, poles = \[-5, -6\]\);/.test(a.first) && /A, B from turn 4/.test(a.first), `turn 6 reading: ${a.first}`);
+        expect(hasPair(a.text, [28, 8]), `turn 6: K = [28 8] not shown:\n${a.text.slice(0, 600)}`);
+      } else {
+        expect(a.followups.length >= 2, `turn 6 neither computed nor asked with buttons:\n${a.text.slice(0, 600)}`);
       }
-      return {
-        times: (row?.innerText.match(/needs words to look for/g) ?? []).length,
-        errorBoxes: row ? row.querySelectorAll('.chat-error-detail, .interactive-response-error-details, .chat-error-confirmation, .chat-notification-widget').length : -1,
-      };
-    });
-    expect(/^Error: \/search needs words/.test(a.first), `the error line: ${a.first}`);
-    expect(said.times === 1 && said.errorBoxes === 0, `the error is shown ${said.times} time(s), error boxes ${said.errorBoxes}:\n${a.text}`);
-    await showNewestAnswerTop(page);
-    await page.screenshot({ path: join(resultsDir, 'conversation-error-once.png') });
-    await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
-  });
+      await page.screenshot({ path: join(resultsDir, 'conversation-6-place.png') });
+      writeFileSync(join(resultsDir, 'conversation-readings.json'), JSON.stringify(seen, null, 2));
+
+      // the whole conversation in one picture: the chat maximised in a tall window
+      await wholeConversation(page, hostCommand, join(resultsDir, 'conversation-6-turns.png'));
+    },
+    240_000,
+  );
+
+  await uiTest(
+    page,
+    'ui: conversation: "its margins" with G1 and G2 defined is asked back with follow-up buttons; clicking one answers for that system (test-results/conversation-asked-back.png, conversation-asked-answered.png)',
+    async () => {
+      await page.setViewportSize({ width: 1600, height: 1100 });
+      await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+      await sleep(300);
+      let a = await turn('@control G1 = tf([1],[1 1]) and G2 = tf([1],[1 2])', /Noted/, { computed: false });
+      expect(/Noted these 2 systems/.test(a.text), `definitions: ${a.text.slice(0, 400)}`);
+      a = await turn('@control its margins', /Which/, { computed: false });
+      writeFileSync(join(resultsDir, 'conversation-asked-back.html'), a.html);
+      expect(/^Which system do you mean/.test(a.first), `not asked back: ${a.text.slice(0, 400)}`);
+      expect(
+        a.followups.some((f) => /^G1\b/.test(f)) && a.followups.some((f) => /^G2\b/.test(f)),
+        `follow-up buttons for G1 and G2 missing: ${JSON.stringify(a.followups)} (buttons in the answer: ${JSON.stringify(a.buttons)})`,
+      );
+      await showNewestAnswerTop(page);
+      await page.screenshot({ path: join(resultsDir, 'conversation-asked-back.png') });
+      const before = await chatTurnIndex(page);
+      const g1 = page.locator('.interactive-session .interactive-session-followups .monaco-button', { hasText: /^G1\b/ }).last();
+      await g1.click();
+      await responseAfter(page, { after: before, mustMatch: /Phase margin/ });
+      a = await newestAnswer(page);
+      const first = firstLine(a.text);
+      console.log(`     (clicked "G1 …")\n       -> ${first}`);
+      expect(
+        /^Computed margins\(num = \[1\], den = \[1 1\]\);/.test(first) && /from G1/.test(first),
+        `the G1 follow-up did not compute margins of G1: ${first}`,
+      );
+      expect(/Gain margin\*?\*?\s*∞/.test(a.text) && /Phase margin\*?\*?\s*∞/.test(a.text), `margins of 1/(s+1) are both infinite:\n${a.text.slice(0, 500)}`);
+      expect(a.disclosures === 0, 'the answer is folded');
+      await showNewestAnswerTop(page);
+      await page.screenshot({ path: join(resultsDir, 'conversation-asked-answered.png') });
+      await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
+    },
+    120_000,
+  );
+
+  await uiTest(
+    page,
+    'ui: conversation: an error is shown once, in the answer, with no error box repeating it (test-results/conversation-error-once.png)',
+    async () => {
+      await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+      const a = await turn('@control /search', /needs words/, { computed: false });
+      const said = await page.evaluate(() => {
+        let row;
+        let best = -1;
+        for (const r of document.querySelectorAll('.interactive-session .monaco-list-row')) {
+          const i = Number(r.getAttribute('data-index'));
+          if (r.querySelector('.interactive-response') && i > best) [row, best] = [r, i];
+        }
+        return {
+          times: (row?.innerText.match(/needs words to look for/g) ?? []).length,
+          errorBoxes: row
+            ? row.querySelectorAll('.chat-error-detail, .interactive-response-error-details, .chat-error-confirmation, .chat-notification-widget').length
+            : -1,
+        };
+      });
+      expect(/^Error: \/search needs words/.test(a.first), `the error line: ${a.first}`);
+      expect(said.times === 1 && said.errorBoxes === 0, `the error is shown ${said.times} time(s), error boxes ${said.errorBoxes}:\n${a.text}`);
+      await showNewestAnswerTop(page);
+      await page.screenshot({ path: join(resultsDir, 'conversation-error-once.png') });
+      await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
+    },
+  );
   return seen;
 }
 
@@ -265,7 +332,10 @@ async function wholeConversation(page, hostCommand, file) {
   if (chat) {
     const h = Math.ceil(chat.height / 3);
     for (let i = 0; i < 3; i++)
-      await page.screenshot({ path: file.replace(/\.png$/, `-part${i + 1}.png`), clip: { x: chat.x, y: chat.y + i * h, width: Math.min(chat.width, 1000), height: h } });
+      await page.screenshot({
+        path: file.replace(/\.png$/, `-part${i + 1}.png`),
+        clip: { x: chat.x, y: chat.y + i * h, width: Math.min(chat.width, 1000), height: h },
+      });
   }
   await page.setViewportSize({ width: 1600, height: 1100 });
   await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});

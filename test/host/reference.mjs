@@ -22,7 +22,13 @@ export function lqrCompanion2({ a0, a1, q1 = 1, q2 = 1, r = 1 }) {
   const p3 = r * (-a1 + Math.sqrt(a1 * a1 + (2 * p2 + q2) / r));
   const p1 = a0 * p3 + a1 * p2 + (p2 * p3) / r;
   if (!(p1 > 0 && p1 * p3 - p2 * p2 > 0)) throw new Error('reference LQR: P not positive definite');
-  return { K: [p2 / r, p3 / r], P: [[p1, p2], [p2, p3]] };
+  return {
+    K: [p2 / r, p3 / r],
+    P: [
+      [p1, p2],
+      [p2, p3],
+    ],
+  };
 }
 
 /** The inverted-pendulum model in examples/workspace/pendulum.m. */
@@ -43,7 +49,10 @@ export const PENDULUM = {
  * changes (computed, not copied: numpy.linalg.eigvals gives 0, -0.142818, -5.604090, 5.565108).
  */
 export function pendulumEigenvalues() {
-  const a = PENDULUM.A[1][1], b = PENDULUM.A[1][2], c = PENDULUM.A[3][1], d = PENDULUM.A[3][2];
+  const a = PENDULUM.A[1][1],
+    b = PENDULUM.A[1][2],
+    c = PENDULUM.A[3][1],
+    d = PENDULUM.A[3][2];
   const p = (s) => s ** 3 - a * s * s - d * s + (a * d - b * c);
   const root = (lo, hi) => {
     if (Math.sign(p(lo)) === Math.sign(p(hi))) throw new Error(`no sign change in [${lo}, ${hi}]`);
@@ -60,7 +69,8 @@ export function pendulumEigenvalues() {
 /** Numerical rank by Gaussian elimination with partial pivoting. */
 export function rank(M, tol = 1e-9) {
   const R = M.map((row) => row.slice());
-  const m = R.length, n = R[0].length;
+  const m = R.length,
+    n = R[0].length;
   let r = 0;
   for (let col = 0; col < n && r < m; col++) {
     let piv = r;

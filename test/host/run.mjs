@@ -133,10 +133,7 @@ async function uiTest(page, name, fn, timeoutMs = 60_000) {
   const t = Date.now();
   let timer;
   try {
-    await Promise.race([
-      fn(),
-      new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs))),
-    ]);
+    await Promise.race([fn(), new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs)))]);
     record(name, true, Date.now() - t);
   } catch (e) {
     record(name, false, Date.now() - t, e?.message ?? e);
@@ -303,9 +300,7 @@ async function main() {
     exitResolve(code);
   });
   await page.exposeFunction('codeAutomationLog', (type, args) => {
-    const line = (Array.isArray(args) ? args : [args])
-      .map((a) => (typeof a === 'string' ? a : JSON.stringify(a)))
-      .join(' ');
+    const line = (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
     hostLog.push(`[${type}] ${line}`);
     if (VERBOSE || line.startsWith('[suite]')) console.log(`  host> ${line}`);
   });
@@ -356,7 +351,10 @@ async function main() {
       // the lens sits directly above the line `A = [...]`
       const aLine = page.locator('.view-lines .view-line', { hasText: 'A = [0 1 0 0' }).first();
       const aBox = await aLine.boundingBox();
-      expect(lensBox && aBox && lensBox.y < aBox.y && aBox.y - lensBox.y < 40, `lens not right above A: lens ${JSON.stringify(lensBox)}, A line ${JSON.stringify(aBox)}`);
+      expect(
+        lensBox && aBox && lensBox.y < aBox.y && aBox.y - lensBox.y < 40,
+        `lens not right above A: lens ${JSON.stringify(lensBox)}, A line ${JSON.stringify(aBox)}`,
+      );
       const all = await page.locator('.contentWidgets .codelens-decoration').allInnerTexts();
       expect(all.filter((t) => /Analyse/.test(t)).length === 1, `expected one Analyse lens in view, saw ${JSON.stringify(all)}`);
       await page.screenshot({ path: join(env.RESULTS_DIR, 'codelens-pendulum.png') });
@@ -376,50 +374,60 @@ async function main() {
     // issue 12: damp was added as one tool object; the real chat shows its intro, its table
     // (s^2 + 0.8s + 4: wn = 2, zeta = 0.8/(2*2) = 0.2, tau = 1/(zeta*wn) = 2.5, closed form)
     // and its plot button, all from that one object
-    await uiTest(page, 'ui: chat "natural frequencies and damping of G(s) = 1/(s^2+0.8s+4)" shows wn = 2, zeta = 0.2, tau = 2.5 and a pole-map button (test-results/chat-damp.png)', async () => {
-      const before = await chatTurnIndex(page);
-      await askInChat(page, '@control natural frequencies and damping of G(s) = 1/(s^2+0.8s+4)');
-      const text = await responseAfter(page, { after: before, mustMatch: /Verified/ });
-      expect(/Computed damp\(num = \[1\], den = \[1 0\.8 4\]\)/.test(text), `no reading line: ${text.slice(0, 300)}`);
-      expect(/Damping\./.test(text), `no intro: ${text.slice(0, 300)}`);
-      // the rendered table's cells, as the page's text has them (tabs or newlines between cells)
-      expect((text.match(/(?:^|\s)2\s+0\.2\s+2\.5(?=\s|$)/g) ?? []).length === 2, `expected two rows wn 2, zeta 0.2, tau 2.5: ${text}`);
-      expect(/Plot poles and zeros/.test(text), `no pole-map button: ${text.slice(-400)}`);
-      await showNewestAnswerTop(page);
-      await page.screenshot({ path: join(env.RESULTS_DIR, 'chat-damp.png') });
-    });
+    await uiTest(
+      page,
+      'ui: chat "natural frequencies and damping of G(s) = 1/(s^2+0.8s+4)" shows wn = 2, zeta = 0.2, tau = 2.5 and a pole-map button (test-results/chat-damp.png)',
+      async () => {
+        const before = await chatTurnIndex(page);
+        await askInChat(page, '@control natural frequencies and damping of G(s) = 1/(s^2+0.8s+4)');
+        const text = await responseAfter(page, { after: before, mustMatch: /Verified/ });
+        expect(/Computed damp\(num = \[1\], den = \[1 0\.8 4\]\)/.test(text), `no reading line: ${text.slice(0, 300)}`);
+        expect(/Damping\./.test(text), `no intro: ${text.slice(0, 300)}`);
+        // the rendered table's cells, as the page's text has them (tabs or newlines between cells)
+        expect((text.match(/(?:^|\s)2\s+0\.2\s+2\.5(?=\s|$)/g) ?? []).length === 2, `expected two rows wn 2, zeta 0.2, tau 2.5: ${text}`);
+        expect(/Plot poles and zeros/.test(text), `no pole-map button: ${text.slice(-400)}`);
+        await showNewestAnswerTop(page);
+        await page.screenshot({ path: join(env.RESULTS_DIR, 'chat-damp.png') });
+      },
+    );
 
     // issue 11: a long solve shows progress with Cancel (a notification: a chat progress part
     // would fold the answer's reading away); Cancel ends it and the answer says so
-    await uiTest(page, 'ui: an n = 200 care shows a progress notification; its Cancel ends the solve and the answer says so', async () => {
-      // earlier tests' notifications would crowd the centre (and fold ours, hiding its Cancel)
-      await hostCommand('notifications.clearAll').catch(() => {});
-      await hostCommand('notifications.hideList').catch(() => {});
-      const before = await chatTurnIndex(page);
-      await askInChat(page, '@control /care A = -2*eye(200) + diag(ones(199,1),1), B = ones(200,1), Q = eye(200), R = 1');
-      // the progress notification: VS Code 1.139 keeps it in the notification centre (a spinner
-      // in the title bar): the centre is opened as soon as the request is sent
-      await hostCommand('notifications.showList').catch(() => {});
-      const item = page.locator('.notification-list-item', { hasText: 'Riccati' }).first();
-      for (let i = 0; i < 80 && !(await item.isVisible().catch(() => false)); i++) {
-        if (i % 8 === 7) await hostCommand('notifications.showList').catch(() => {});
-        await sleep(100);
-      }
-      const shown = await item.innerText();
-      if (!/Solving continuous algebraic Riccati equation for a 200-state, 1-input model/.test(shown)) throw new Error(`progress says: ${shown}`);
-      await page.screenshot({ path: join(env.RESULTS_DIR, 'progress-care200.png') });
-      const toast = item;
-      try {
-        await toast.getByRole('button', { name: 'Cancel' }).click({ timeout: 5000 });
-      } finally {
-        // never leave the centre open over the chat input for the tests after this one
+    await uiTest(
+      page,
+      'ui: an n = 200 care shows a progress notification; its Cancel ends the solve and the answer says so',
+      async () => {
+        // earlier tests' notifications would crowd the centre (and fold ours, hiding its Cancel)
+        await hostCommand('notifications.clearAll').catch(() => {});
         await hostCommand('notifications.hideList').catch(() => {});
-      }
-      const text = await responseAfter(page, { after: before, mustMatch: /cancelled/, timeoutMs: 20_000 });
-      if (!/Stopped: care \(200 states, 1 input\) was cancelled before it finished; nothing was computed/.test(text)) throw new Error(`answer: ${text.slice(0, 600)}`);
-      await showNewestAnswerTop(page);
-      await page.screenshot({ path: join(env.RESULTS_DIR, 'progress-cancelled.png') });
-    }, 90_000);
+        const before = await chatTurnIndex(page);
+        await askInChat(page, '@control /care A = -2*eye(200) + diag(ones(199,1),1), B = ones(200,1), Q = eye(200), R = 1');
+        // the progress notification: VS Code 1.139 keeps it in the notification centre (a spinner
+        // in the title bar): the centre is opened as soon as the request is sent
+        await hostCommand('notifications.showList').catch(() => {});
+        const item = page.locator('.notification-list-item', { hasText: 'Riccati' }).first();
+        for (let i = 0; i < 80 && !(await item.isVisible().catch(() => false)); i++) {
+          if (i % 8 === 7) await hostCommand('notifications.showList').catch(() => {});
+          await sleep(100);
+        }
+        const shown = await item.innerText();
+        if (!/Solving continuous algebraic Riccati equation for a 200-state, 1-input model/.test(shown)) throw new Error(`progress says: ${shown}`);
+        await page.screenshot({ path: join(env.RESULTS_DIR, 'progress-care200.png') });
+        const toast = item;
+        try {
+          await toast.getByRole('button', { name: 'Cancel' }).click({ timeout: 5000 });
+        } finally {
+          // never leave the centre open over the chat input for the tests after this one
+          await hostCommand('notifications.hideList').catch(() => {});
+        }
+        const text = await responseAfter(page, { after: before, mustMatch: /cancelled/, timeoutMs: 20_000 });
+        if (!/Stopped: care \(200 states, 1 input\) was cancelled before it finished; nothing was computed/.test(text))
+          throw new Error(`answer: ${text.slice(0, 600)}`);
+        await showNewestAnswerTop(page);
+        await page.screenshot({ path: join(env.RESULTS_DIR, 'progress-cancelled.png') });
+      },
+      90_000,
+    );
 
     const lqr2 = lqrCompanion2({ a0: 1, a1: 1 });
     await uiTest(page, `ui: chat "@control /lqr" with distinct gains renders K = [${lqr2.K.map((k) => k.toFixed(6)).join(', ')}]`, async () => {
@@ -450,7 +458,10 @@ async function main() {
       const text = await responseAfter(page, { after: before, mustMatch: /unstable/i });
       const nums = numbersIn(text);
       for (const l of eig.filter((x) => x !== 0)) {
-        expect(nums.some((x) => close(x, l, 1e-3)), `eigenvalue ${l.toFixed(4)} not shown; numbers shown: ${nums.join(' ')}`);
+        expect(
+          nums.some((x) => close(x, l, 1e-3)),
+          `eigenvalue ${l.toFixed(4)} not shown; numbers shown: ${nums.join(' ')}`,
+        );
       }
       expect(nums.includes(0), 'eigenvalue 0 not shown');
       expect(/unstable/i.test(text), 'the answer does not say "unstable"');
@@ -463,30 +474,34 @@ async function main() {
 
     // the analysis answer's "Insert MATLAB code" button: a diff of pendulum.m with the code in
     // place and Accept/Discard in the editor title bar; nothing changes until Accept is clicked
-    await uiTest(page, 'ui: "Insert MATLAB code" under the answer shows a diff; the code reaches pendulum.m only after Accept (test-results/insert-diff.png)', async () => {
-      const button = page.locator('.interactive-session .monaco-button', { hasText: 'Insert MATLAB code' }).last();
-      await button.waitFor({ state: 'visible', timeout: 10_000 });
-      const disk = () => readFileSync(join(tmp, 'workspace', 'pendulum.m'), 'utf8');
-      const before = disk();
-      await button.click();
-      const accept = page.locator('.editor-actions .action-label[aria-label*="Accept Proposed Change"]').first();
-      await accept.waitFor({ state: 'visible', timeout: 15_000 });
-      const diff = page.locator('.monaco-diff-editor').first();
-      await diff.waitFor({ state: 'visible', timeout: 10_000 });
-      await sleep(800);
-      await page.screenshot({ path: join(env.RESULTS_DIR, 'insert-diff.png') });
-      expect(disk() === before, 'pendulum.m changed on disk before Accept');
-      const editorText = async () => (await page.locator('.editor-instance .monaco-editor[data-uri$="/pendulum.m"] .view-lines').allInnerTexts()).join('\n');
-      expect(!/rank\(ctrb\(A, B\)\)/.test(await editorText().catch(() => '')), 'the code is in the pendulum.m editor before Accept');
-      await accept.click();
-      await diff.waitFor({ state: 'hidden', timeout: 10_000 });
-      const ed = page.locator('.editor-instance .monaco-editor[data-uri$="/pendulum.m"] .view-lines').first();
-      await ed.waitFor({ state: 'visible', timeout: 10_000 });
-      let text = '';
-      for (let i = 0; i < 20 && !/rank_ctrb = rank\(ctrb\(A, B\)\)/.test(text); i++, await sleep(250)) text = (await ed.innerText()).replace(/\u00a0/g, ' ');
-      expect(/rank_ctrb = rank\(ctrb\(A, B\)\)/.test(text), `after Accept the pendulum.m editor does not show the inserted code:\n${text.slice(0, 800)}`);
-      await page.screenshot({ path: join(env.RESULTS_DIR, 'insert-accepted.png') });
-    });
+    await uiTest(
+      page,
+      'ui: "Insert MATLAB code" under the answer shows a diff; the code reaches pendulum.m only after Accept (test-results/insert-diff.png)',
+      async () => {
+        const button = page.locator('.interactive-session .monaco-button', { hasText: 'Insert MATLAB code' }).last();
+        await button.waitFor({ state: 'visible', timeout: 10_000 });
+        const disk = () => readFileSync(join(tmp, 'workspace', 'pendulum.m'), 'utf8');
+        const before = disk();
+        await button.click();
+        const accept = page.locator('.editor-actions .action-label[aria-label*="Accept Proposed Change"]').first();
+        await accept.waitFor({ state: 'visible', timeout: 15_000 });
+        const diff = page.locator('.monaco-diff-editor').first();
+        await diff.waitFor({ state: 'visible', timeout: 10_000 });
+        await sleep(800);
+        await page.screenshot({ path: join(env.RESULTS_DIR, 'insert-diff.png') });
+        expect(disk() === before, 'pendulum.m changed on disk before Accept');
+        const editorText = async () => (await page.locator('.editor-instance .monaco-editor[data-uri$="/pendulum.m"] .view-lines').allInnerTexts()).join('\n');
+        expect(!/rank\(ctrb\(A, B\)\)/.test(await editorText().catch(() => '')), 'the code is in the pendulum.m editor before Accept');
+        await accept.click();
+        await diff.waitFor({ state: 'hidden', timeout: 10_000 });
+        const ed = page.locator('.editor-instance .monaco-editor[data-uri$="/pendulum.m"] .view-lines').first();
+        await ed.waitFor({ state: 'visible', timeout: 10_000 });
+        let text = '';
+        for (let i = 0; i < 20 && !/rank_ctrb = rank\(ctrb\(A, B\)\)/.test(text); i++, await sleep(250)) text = (await ed.innerText()).replace(/\u00a0/g, ' ');
+        expect(/rank_ctrb = rank\(ctrb\(A, B\)\)/.test(text), `after Accept the pendulum.m editor does not show the inserted code:\n${text.slice(0, 800)}`);
+        await page.screenshot({ path: join(env.RESULTS_DIR, 'insert-accepted.png') });
+      },
+    );
 
     // the analysis answer's follow-up: A and B come from the analysed system, which the core's
     // conversation (in the answer's metadata) keeps; Q = I, R = 1 from the follow-up itself.
@@ -497,76 +512,97 @@ async function main() {
       const before = await chatTurnIndex(page);
       await followup.click();
       const text = await responseAfter(page, { after: before, mustMatch: /Riccati/ });
-      const first = text.split('\n').map((l) => l.trim()).find((l) => /^Computed/.test(l)) ?? '';
+      const first =
+        text
+          .split('\n')
+          .map((l) => l.trim())
+          .find((l) => /^Computed/.test(l)) ?? '';
       // (VS Code attaches the editor's selection, still A..D of pendulum.m, to the request: the
       // reader then names the selection, the same matrices, as their origin)
-      expect(/^Computed lqr\(A, B, Q, R = 1\); A, B from (turn \d+|the selection \(pendulum\.m:11-14\))/.test(first), `the LQR follow-up's reading: ${first || text.slice(0, 400)}`);
+      expect(
+        /^Computed lqr\(A, B, Q, R = 1\); A, B from (turn \d+|the selection \(pendulum\.m:11-14\))/.test(first),
+        `the LQR follow-up's reading: ${first || text.slice(0, 400)}`,
+      );
       const K = [-1, -2.0407461, 20.36700262, 3.93018821];
       const nums = numbersIn(text);
-      expect(K.every((k) => nums.some((x) => close(x, k, 1e-5))), `K = [${K}] not shown:\n${text.slice(0, 800)}`);
+      expect(
+        K.every((k) => nums.some((x) => close(x, k, 1e-5))),
+        `K = [${K}] not shown:\n${text.slice(0, 800)}`,
+      );
     });
 
-    await uiTest(page, 'ui: "Control: Rebuild Index" from the command palette reports its summary; "@control /search" then cites notes.md (test-results/chat-search-citation.png)', async () => {
-      await runCommand(page, `${MOD}: Rebuild Index`);
-      // the summary notification: as a toast, or in the notification centre once the toast has gone
-      const want = /Control: indexed \d+ of \d+ files/;
-      let summary = '';
-      for (let i = 0; i < 120 && !summary; i++) {
-        const items = await page.locator('.notification-list-item').allInnerTexts();
-        summary = items.find((t) => want.test(t)) ?? '';
-        if (!summary && i % 8 === 7) await hostCommand('notifications.showList').catch(() => {});
-        if (!summary) await sleep(500);
-      }
-      await hostCommand('notifications.hideList').catch(() => {});
-      expect(/passages, \d+ skipped\) in [\d.]+ s/.test(summary), `summary toast: ${summary}`);
-      const before = await chatTurnIndex(page);
-      await askInChat(page, '@control /search LQR design for the cart-pole with Q = diag(10, 1, 100, 1)');
-      const text = await responseAfter(page, { after: before, mustMatch: /passages? for/ });
-      // the references VS Code lists under the answer ("Used N references"), opened to show the files
-      const used = page.locator('.interactive-response').last().locator('.chat-used-context-label, .chat-used-context .monaco-button').first();
-      if (await used.count()) await used.click().catch(() => {});
-      await sleep(500);
-      const shown = await page.locator('.interactive-response').last().innerText();
-      expect(/notes\.md/.test(shown), `no reference to notes.md under the answer:\n${shown.slice(0, 1500)}`);
-      expect(/reference/i.test(shown) || /notes\.md/.test(text), `no reference list: ${shown.slice(0, 600)}`);
-      await showNewestAnswerTop(page);
-      await page.screenshot({ path: join(env.RESULTS_DIR, 'chat-search-citation.png') });
-    });
-    await uiTest(page, 'ui: "Control: Doctor" from the command palette shows a read-only report whose fixes fit the preview (test-results/doctor-report.png)', async () => {
-      await hostCommand('workbench.action.closeAllEditors');
-      await runCommand(page, `${MOD}: Doctor`);
-      // the Markdown preview is a webview: find its frame by the report's heading
-      const frame = await waitForFrame(page, () => /@control Doctor/.test(document.querySelector('h1')?.textContent ?? ''));
-      expect(frame, 'no Markdown preview showing the Doctor report');
-      await sleep(500);
-      const seen = await frame.evaluate(() => {
-        const root = document.documentElement;
-        const width = root.clientWidth;
-        // anything wider than the preview, or reaching past its right edge, is cut off
-        const over = [...document.querySelectorAll('body *')]
-          .filter((el) => el.getClientRects().length && (el.getBoundingClientRect().right > width + 1 || el.scrollWidth > el.clientWidth + 1))
-          .map((el) => `${el.tagName}: ${(el.textContent ?? '').slice(0, 60)}`);
-        return {
-          width,
-          scroll: root.scrollWidth,
-          over: over.slice(0, 5),
-          tables: document.querySelectorAll('table').length,
-          fixes: [...document.querySelectorAll('p')].filter((p) => /^(Fix|Hint):/.test(p.textContent ?? '')).length,
-          headings: [...document.querySelectorAll('h2')].map((h) => h.textContent),
-        };
-      });
-      expect(seen.tables === 0, `the report is a table again: ${JSON.stringify(seen)}`);
-      expect(seen.scroll <= seen.width + 1 && seen.over.length === 0, `the report is wider than its preview (${seen.scroll} > ${seen.width} px): ${seen.over.join(' | ')}`);
-      expect(seen.fixes >= 1, `no Fix/Hint lines in the report: ${JSON.stringify(seen)}`);
-      // a read-only document: no dirty marker on its tab, and closing it asks nothing
-      const tab = page.locator('.tabs-container .tab', { hasText: '@control Doctor' }).first();
-      await tab.waitFor({ state: 'visible', timeout: 10_000 });
-      expect(!(await tab.getAttribute('class')).includes('dirty'), 'the report tab is marked dirty');
-      await page.screenshot({ path: join(env.RESULTS_DIR, 'doctor-report.png') });
-      await hostCommand('workbench.action.closeAllEditors');
-      await sleep(500);
-      expect((await page.locator('.monaco-dialog-box').count()) === 0, 'closing the report asked something (a save dialog?)');
-    });
+    await uiTest(
+      page,
+      'ui: "Control: Rebuild Index" from the command palette reports its summary; "@control /search" then cites notes.md (test-results/chat-search-citation.png)',
+      async () => {
+        await runCommand(page, `${MOD}: Rebuild Index`);
+        // the summary notification: as a toast, or in the notification centre once the toast has gone
+        const want = /Control: indexed \d+ of \d+ files/;
+        let summary = '';
+        for (let i = 0; i < 120 && !summary; i++) {
+          const items = await page.locator('.notification-list-item').allInnerTexts();
+          summary = items.find((t) => want.test(t)) ?? '';
+          if (!summary && i % 8 === 7) await hostCommand('notifications.showList').catch(() => {});
+          if (!summary) await sleep(500);
+        }
+        await hostCommand('notifications.hideList').catch(() => {});
+        expect(/passages, \d+ skipped\) in [\d.]+ s/.test(summary), `summary toast: ${summary}`);
+        const before = await chatTurnIndex(page);
+        await askInChat(page, '@control /search LQR design for the cart-pole with Q = diag(10, 1, 100, 1)');
+        const text = await responseAfter(page, { after: before, mustMatch: /passages? for/ });
+        // the references VS Code lists under the answer ("Used N references"), opened to show the files
+        const used = page.locator('.interactive-response').last().locator('.chat-used-context-label, .chat-used-context .monaco-button').first();
+        if (await used.count()) await used.click().catch(() => {});
+        await sleep(500);
+        const shown = await page.locator('.interactive-response').last().innerText();
+        expect(/notes\.md/.test(shown), `no reference to notes.md under the answer:\n${shown.slice(0, 1500)}`);
+        expect(/reference/i.test(shown) || /notes\.md/.test(text), `no reference list: ${shown.slice(0, 600)}`);
+        await showNewestAnswerTop(page);
+        await page.screenshot({ path: join(env.RESULTS_DIR, 'chat-search-citation.png') });
+      },
+    );
+    await uiTest(
+      page,
+      'ui: "Control: Doctor" from the command palette shows a read-only report whose fixes fit the preview (test-results/doctor-report.png)',
+      async () => {
+        await hostCommand('workbench.action.closeAllEditors');
+        await runCommand(page, `${MOD}: Doctor`);
+        // the Markdown preview is a webview: find its frame by the report's heading
+        const frame = await waitForFrame(page, () => /@control Doctor/.test(document.querySelector('h1')?.textContent ?? ''));
+        expect(frame, 'no Markdown preview showing the Doctor report');
+        await sleep(500);
+        const seen = await frame.evaluate(() => {
+          const root = document.documentElement;
+          const width = root.clientWidth;
+          // anything wider than the preview, or reaching past its right edge, is cut off
+          const over = [...document.querySelectorAll('body *')]
+            .filter((el) => el.getClientRects().length && (el.getBoundingClientRect().right > width + 1 || el.scrollWidth > el.clientWidth + 1))
+            .map((el) => `${el.tagName}: ${(el.textContent ?? '').slice(0, 60)}`);
+          return {
+            width,
+            scroll: root.scrollWidth,
+            over: over.slice(0, 5),
+            tables: document.querySelectorAll('table').length,
+            fixes: [...document.querySelectorAll('p')].filter((p) => /^(Fix|Hint):/.test(p.textContent ?? '')).length,
+            headings: [...document.querySelectorAll('h2')].map((h) => h.textContent),
+          };
+        });
+        expect(seen.tables === 0, `the report is a table again: ${JSON.stringify(seen)}`);
+        expect(
+          seen.scroll <= seen.width + 1 && seen.over.length === 0,
+          `the report is wider than its preview (${seen.scroll} > ${seen.width} px): ${seen.over.join(' | ')}`,
+        );
+        expect(seen.fixes >= 1, `no Fix/Hint lines in the report: ${JSON.stringify(seen)}`);
+        // a read-only document: no dirty marker on its tab, and closing it asks nothing
+        const tab = page.locator('.tabs-container .tab', { hasText: '@control Doctor' }).first();
+        await tab.waitFor({ state: 'visible', timeout: 10_000 });
+        expect(!(await tab.getAttribute('class')).includes('dirty'), 'the report tab is marked dirty');
+        await page.screenshot({ path: join(env.RESULTS_DIR, 'doctor-report.png') });
+        await hostCommand('workbench.action.closeAllEditors');
+        await sleep(500);
+        expect((await page.locator('.monaco-dialog-box').count()) === 0, 'closing the report asked something (a save dialog?)');
+      },
+    );
   });
 
   // ---- a conversation of several turns in a new chat (after the tests above: it maximises the chat)
@@ -611,46 +647,53 @@ async function main() {
       await hostCommand('workbench.action.toggleLightDarkThemes');
     });
 
-    await uiTest(page, 'ui: a plot opened with an editor and the chat pane open gets a readable width (half the editor area, or all of it) and resizes with its panel (test-results/plot-beside.png)', async () => {
-      await hostCommand('workbench.action.closeAllEditors');
-      await hostCommand('workbench.view.explorer');
-      await ensureControlModel(page); // the chat pane open in the secondary side bar, as after a chat answer
-      await openFile(page, 'pendulum.m');
-      const r = await hostCommand('control.plot', { kind: 'step', args: { num: [1], den: [1, 2, 1] } });
-      expect(r && r.rendered, `control.plot: ${JSON.stringify(r)}`);
-      const frame = await waitForFrame(page, () => document.getElementById('title')?.textContent === 'Step response' && !!document.querySelector('#plot svg.main-svg'));
-      expect(frame, 'no webview frame with the step plot');
-      await sleep(800);
-      const editorPart = await page.locator('.part.editor').first().boundingBox();
-      const measure = async () => {
-        const box = await (await frame.frameElement()).boundingBox();
-        const svg = await frame.evaluate(() => {
-          const s = document.querySelector('#plot svg.main-svg');
-          return { svg: Number(s?.getAttribute('width')), plot: document.getElementById('plot').clientWidth };
-        });
-        return { webview: box?.width ?? 0, ...svg };
-      };
-      const before = await measure();
-      console.log(`     editor area ${editorPart?.width} px, plot in column ${r.viewColumn}: webview ${before.webview} px, figure ${before.svg} px`);
-      // half the editor area when that is wide enough to read, else the whole of it (a tab of the editor's group)
-      expect(editorPart && before.webview >= 0.45 * editorPart.width, `the plot got ${before.webview} of ${editorPart?.width} px of the editor area`);
-      expect(before.webview >= 520, `the plot got ${before.webview} px: too narrow to read`);
-      expect(Math.abs(before.svg - before.plot) <= 2, `the figure (${before.svg} px) does not fill its box (${before.plot} px)`);
-      await page.screenshot({ path: join(env.RESULTS_DIR, 'plot-beside.png') });
-      // a narrower window: the figure follows its panel
-      await page.setViewportSize({ width: 1200, height: 1100 });
-      let after = before;
-      for (let i = 0; i < 20 && !(after.webview < before.webview - 50 && Math.abs(after.svg - after.plot) <= 2); i++) {
-        await sleep(250);
-        after = await measure();
-      }
-      console.log(`     at 1200 px: plot webview ${after.webview} px, figure ${after.svg} px`);
-      expect(after.webview < before.webview - 50, `the panel did not narrow: ${JSON.stringify({ before, after })}`);
-      expect(Math.abs(after.svg - after.plot) <= 2, `the figure (${after.svg} px) did not follow its panel (${after.plot} px)`);
-      await page.screenshot({ path: join(env.RESULTS_DIR, 'plot-beside-narrow.png') });
-      await page.setViewportSize({ width: 1600, height: 1100 });
-      await hostCommand('workbench.action.closeAllEditors');
-    });
+    await uiTest(
+      page,
+      'ui: a plot opened with an editor and the chat pane open gets a readable width (half the editor area, or all of it) and resizes with its panel (test-results/plot-beside.png)',
+      async () => {
+        await hostCommand('workbench.action.closeAllEditors');
+        await hostCommand('workbench.view.explorer');
+        await ensureControlModel(page); // the chat pane open in the secondary side bar, as after a chat answer
+        await openFile(page, 'pendulum.m');
+        const r = await hostCommand('control.plot', { kind: 'step', args: { num: [1], den: [1, 2, 1] } });
+        expect(r && r.rendered, `control.plot: ${JSON.stringify(r)}`);
+        const frame = await waitForFrame(
+          page,
+          () => document.getElementById('title')?.textContent === 'Step response' && !!document.querySelector('#plot svg.main-svg'),
+        );
+        expect(frame, 'no webview frame with the step plot');
+        await sleep(800);
+        const editorPart = await page.locator('.part.editor').first().boundingBox();
+        const measure = async () => {
+          const box = await (await frame.frameElement()).boundingBox();
+          const svg = await frame.evaluate(() => {
+            const s = document.querySelector('#plot svg.main-svg');
+            return { svg: Number(s?.getAttribute('width')), plot: document.getElementById('plot').clientWidth };
+          });
+          return { webview: box?.width ?? 0, ...svg };
+        };
+        const before = await measure();
+        console.log(`     editor area ${editorPart?.width} px, plot in column ${r.viewColumn}: webview ${before.webview} px, figure ${before.svg} px`);
+        // half the editor area when that is wide enough to read, else the whole of it (a tab of the editor's group)
+        expect(editorPart && before.webview >= 0.45 * editorPart.width, `the plot got ${before.webview} of ${editorPart?.width} px of the editor area`);
+        expect(before.webview >= 520, `the plot got ${before.webview} px: too narrow to read`);
+        expect(Math.abs(before.svg - before.plot) <= 2, `the figure (${before.svg} px) does not fill its box (${before.plot} px)`);
+        await page.screenshot({ path: join(env.RESULTS_DIR, 'plot-beside.png') });
+        // a narrower window: the figure follows its panel
+        await page.setViewportSize({ width: 1200, height: 1100 });
+        let after = before;
+        for (let i = 0; i < 20 && !(after.webview < before.webview - 50 && Math.abs(after.svg - after.plot) <= 2); i++) {
+          await sleep(250);
+          after = await measure();
+        }
+        console.log(`     at 1200 px: plot webview ${after.webview} px, figure ${after.svg} px`);
+        expect(after.webview < before.webview - 50, `the panel did not narrow: ${JSON.stringify({ before, after })}`);
+        expect(Math.abs(after.svg - after.plot) <= 2, `the figure (${after.svg} px) did not follow its panel (${after.plot} px)`);
+        await page.screenshot({ path: join(env.RESULTS_DIR, 'plot-beside-narrow.png') });
+        await page.setViewportSize({ width: 1600, height: 1100 });
+        await hostCommand('workbench.action.closeAllEditors');
+      },
+    );
   });
 
   // ---- release the extension host; run() then settles and reports its exit code
@@ -658,7 +701,8 @@ async function main() {
   const code = await Promise.race([exited, sleep(20_000).then(() => 'timeout')]);
   const suiteOk = hostResults.every((r) => r.ok);
   if (code === 'timeout') record('host: suite finished (codeAutomationExit)', false, 0, 'no codeAutomationExit within 20 s after the UI tests');
-  else if ((code === 0) !== suiteOk) record('host: suite exit code', false, 0, `codeAutomationExit(${code}) but in-host results say ${suiteOk ? 'all passed' : 'some failed'}`);
+  else if ((code === 0) !== suiteOk)
+    record('host: suite exit code', false, 0, `codeAutomationExit(${code}) but in-host results say ${suiteOk ? 'all passed' : 'some failed'}`);
 }
 
 /** Run a VS Code command (with arguments) in the extension host, through suite/bridge.ts. */

@@ -33,7 +33,8 @@ function ensureVsix() {
   const pkg = JSON.parse(readFileSync(join(env.ROOT, 'package.json'), 'utf8'));
   const vsix = join(env.ROOT, 'out', `control-${TARGET}-${pkg.version}.vsix`);
   const dist = join(env.ROOT, 'dist', 'extension.js');
-  const fresh = existsSync(vsix) && statSync(vsix).mtimeMs >= statSync(dist).mtimeMs && statSync(vsix).mtimeMs >= statSync(join(env.ROOT, 'package.json')).mtimeMs;
+  const fresh =
+    existsSync(vsix) && statSync(vsix).mtimeMs >= statSync(dist).mtimeMs && statSync(vsix).mtimeMs >= statSync(join(env.ROOT, 'package.json')).mtimeMs;
   if (!fresh) {
     const r = spawnSync(process.execPath, [join(env.ROOT, 'scripts', 'package.mjs'), '--no-build', '--target', TARGET], { cwd: env.ROOT, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`packaging failed:\n${(r.stdout + r.stderr).slice(-2000)}`);
@@ -65,7 +66,14 @@ export async function runVsixTests(record, { budgetMs = 90_000 } = {}) {
   const ws = join(tmp, 'workspace');
   for (const d of [ud, join(ud, 'User'), home, join(home, '.config'), join(home, '.local/share'), join(home, '.cache')]) mkdirSync(d, { recursive: true });
   cpSync(join(env.ROOT, 'examples', 'workspace'), ws, { recursive: true });
-  const childEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_RUNTIME_DIR: tmp };
+  const childEnv = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_RUNTIME_DIR: tmp,
+  };
   for (const k of Object.keys(childEnv)) if (/^npm_/i.test(k)) delete childEnv[k];
   let server;
   let browser;
@@ -86,46 +94,57 @@ export async function runVsixTests(record, { budgetMs = 90_000 } = {}) {
       const r = spawnSync(cmd, entryArgs, { env: childEnv, encoding: 'utf8', timeout: 60_000 });
       if (r.status !== 0) throw new Error(`exit ${r.status ?? r.signal}:\n${(r.stdout + r.stderr).slice(-1500)}`);
       const dirs = existsSync(exts) ? readdirSync(exts).filter((d) => d.startsWith('control-eng.control-')) : [];
-      if (dirs.length !== 1) throw new Error(`expected one installed control-eng.control-* folder in ${exts}, found ${JSON.stringify(readdirSync(exts))}\n${r.stdout}`);
+      if (dirs.length !== 1)
+        throw new Error(`expected one installed control-eng.control-* folder in ${exts}, found ${JSON.stringify(readdirSync(exts))}\n${r.stdout}`);
       installed = join(exts, dirs[0]);
       // the .vsix declares its target platform (VS Code refuses it on another platform)
       const installedManifest = join(installed, '.vsixmanifest');
-      const manifest = existsSync(installedManifest) ? readFileSync(installedManifest, 'utf8') : spawnSync('unzip', ['-p', vsix, 'extension.vsixmanifest'], { encoding: 'utf8' }).stdout;
-      if (!manifest.includes(`TargetPlatform="${TARGET}"`)) throw new Error(`the manifest does not declare TargetPlatform="${TARGET}": ${manifest.slice(0, 600)}`);
+      const manifest = existsSync(installedManifest)
+        ? readFileSync(installedManifest, 'utf8')
+        : spawnSync('unzip', ['-p', vsix, 'extension.vsixmanifest'], { encoding: 'utf8' }).stdout;
+      if (!manifest.includes(`TargetPlatform="${TARGET}"`))
+        throw new Error(`the manifest does not declare TargetPlatform="${TARGET}": ${manifest.slice(0, 600)}`);
     });
     if (!installedOk) return;
 
-    await step('vsix: carries its bundles (extension, CLI, solver and index threads) and only linux-x64 native binaries (node-llama-cpp, onnxruntime-node, sharp)', () => {
-      const nm = join(installed, 'node_modules');
-      const llama = readdirSync(join(nm, '@node-llama-cpp'));
-      if (llama.join() !== 'linux-x64') throw new Error(`@node-llama-cpp/: ${llama.join(', ')}`);
-      const natives = findFiles(nm, /\.(node|so(\.\d+)*|dylib|dll)$/).map((f) => f.slice(nm.length + 1));
-      const foreign = natives.filter((f) => /darwin|win32|win-|mac-|arm64|armv7|cuda|vulkan/.test(f));
-      if (foreign.length) throw new Error(`other platforms' binaries: ${foreign.slice(0, 8).join(', ')}`);
-      for (const need of ['@node-llama-cpp/linux-x64/bins/linux-x64/llama-addon.node', 'onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node'])
-        if (!existsSync(join(nm, need))) throw new Error(`missing ${need}`);
-      for (const f of ['extension.js', ...distBundles.map((b) => b.out)]) if (!existsSync(join(installed, 'dist', f))) throw new Error(`no dist/${f}`);
-    });
+    await step(
+      'vsix: carries its bundles (extension, CLI, solver and index threads) and only linux-x64 native binaries (node-llama-cpp, onnxruntime-node, sharp)',
+      () => {
+        const nm = join(installed, 'node_modules');
+        const llama = readdirSync(join(nm, '@node-llama-cpp'));
+        if (llama.join() !== 'linux-x64') throw new Error(`@node-llama-cpp/: ${llama.join(', ')}`);
+        const natives = findFiles(nm, /\.(node|so(\.\d+)*|dylib|dll)$/).map((f) => f.slice(nm.length + 1));
+        const foreign = natives.filter((f) => /darwin|win32|win-|mac-|arm64|armv7|cuda|vulkan/.test(f));
+        if (foreign.length) throw new Error(`other platforms' binaries: ${foreign.slice(0, 8).join(', ')}`);
+        for (const need of ['@node-llama-cpp/linux-x64/bins/linux-x64/llama-addon.node', 'onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node'])
+          if (!existsSync(join(nm, need))) throw new Error(`missing ${need}`);
+        for (const f of ['extension.js', ...distBundles.map((b) => b.out)]) if (!existsSync(join(installed, 'dist', f))) throw new Error(`no dist/${f}`);
+      },
+    );
 
-    await step('vsix: the installed CLI runs each of its bundles: solve with a matrix literal (cliSolve.js, restrictedMath.js, solveWorker.js), ask (cliAssist.js)', () => {
-      const cli = join(installed, 'dist', 'cli.js');
-      const run = (args) => {
-        const r = spawnSync(process.execPath, [cli, ...args], { cwd: tmp, env: childEnv, encoding: 'utf8', timeout: 60_000 });
-        if (r.status !== 0) throw new Error(`control ${args[0]}: exit ${r.status ?? r.signal}: ${(r.stdout + r.stderr).slice(-1500)}`);
-        return JSON.parse(r.stdout);
-      };
-      // LQR of A = [0 1; -2 -3], B = [0; 1], Q = I, R = 1: K = [sqrt(5) - 2, sqrt(5) - 2] (SciPy agrees)
-      const want = Math.sqrt(5) - 2;
-      const near = (K) => Array.isArray(K) && K.length === 1 && K[0].length === 2 && K[0].every((k) => Math.abs(k - want) < 1e-12);
-      const solved = run(['solve', 'lqr', '{"A": "[0 1; -2 -3]", "B": "[0; 1]", "Q": "eye(2)", "R": 1}', '--json']);
-      if (!near(solved.result?.K) || solved.verification?.ok !== true) throw new Error(`solve: ${JSON.stringify(solved).slice(0, 600)}`);
-      const asked = run(['ask', '/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1', '--json']);
-      const call = asked.calls?.find((c) => c.tool === 'lqr');
-      if (!near(call?.result?.K)) throw new Error(`ask: ${JSON.stringify(asked).slice(0, 600)}`);
-    });
+    await step(
+      'vsix: the installed CLI runs each of its bundles: solve with a matrix literal (cliSolve.js, restrictedMath.js, solveWorker.js), ask (cliAssist.js)',
+      () => {
+        const cli = join(installed, 'dist', 'cli.js');
+        const run = (args) => {
+          const r = spawnSync(process.execPath, [cli, ...args], { cwd: tmp, env: childEnv, encoding: 'utf8', timeout: 60_000 });
+          if (r.status !== 0) throw new Error(`control ${args[0]}: exit ${r.status ?? r.signal}: ${(r.stdout + r.stderr).slice(-1500)}`);
+          return JSON.parse(r.stdout);
+        };
+        // LQR of A = [0 1; -2 -3], B = [0; 1], Q = I, R = 1: K = [sqrt(5) - 2, sqrt(5) - 2] (SciPy agrees)
+        const want = Math.sqrt(5) - 2;
+        const near = (K) => Array.isArray(K) && K.length === 1 && K[0].length === 2 && K[0].every((k) => Math.abs(k - want) < 1e-12);
+        const solved = run(['solve', 'lqr', '{"A": "[0 1; -2 -3]", "B": "[0; 1]", "Q": "eye(2)", "R": 1}', '--json']);
+        if (!near(solved.result?.K) || solved.verification?.ok !== true) throw new Error(`solve: ${JSON.stringify(solved).slice(0, 600)}`);
+        const asked = run(['ask', '/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1', '--json']);
+        const call = asked.calls?.find((c) => c.tool === 'lqr');
+        if (!near(call?.result?.K)) throw new Error(`ask: ${JSON.stringify(asked).slice(0, 600)}`);
+      },
+    );
 
     await step('vsix: the installed node-llama-cpp loads its prebuilt linux-x64 binary (no build)', () => {
-      const code = "import('node-llama-cpp').then(async (m) => { const l = await m.getLlama({ gpu: false, build: 'never', progressLogs: false, logLevel: m.LlamaLogLevel.error }); console.log('buildType=' + l.buildType); await l.dispose(); })";
+      const code =
+        "import('node-llama-cpp').then(async (m) => { const l = await m.getLlama({ gpu: false, build: 'never', progressLogs: false, logLevel: m.LlamaLogLevel.error }); console.log('buildType=' + l.buildType); await l.dispose(); })";
       const r = spawnSync(env.NODE24, ['-e', code], { cwd: installed, env: childEnv, encoding: 'utf8', timeout: 60_000 });
       if (r.status !== 0 || !/buildType=prebuilt/.test(r.stdout)) throw new Error(`exit ${r.status}: ${(r.stdout + r.stderr).slice(-1500)}`);
     });
@@ -144,7 +163,14 @@ export async function runVsixTests(record, { budgetMs = 90_000 } = {}) {
         } catch {}
         if (Date.now() > end) throw new Error(`code-server not healthy: ${log.slice(-1500)}`);
       }
-      browser = await chromium.launch({ executablePath: env.CHROMIUM, headless: true, args: env.CHROMIUM_ARGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+      browser = await chromium.launch({
+        executablePath: env.CHROMIUM,
+        headless: true,
+        args: env.CHROMIUM_ARGS,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
       const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
       let found;
@@ -158,7 +184,9 @@ export async function runVsixTests(record, { budgetMs = 90_000 } = {}) {
       }
       if (!found) {
         const all = findFiles(join(ud, 'logs'), /\.log$/).map((f) => f.slice(ud.length + 1));
-        const host = findFiles(join(ud, 'logs'), /exthost\.log$/).map((f) => readFileSync(f, 'utf8').slice(-1500)).join('\n');
+        const host = findFiles(join(ud, 'logs'), /exthost\.log$/)
+          .map((f) => readFileSync(f, 'utf8').slice(-1500))
+          .join('\n');
         throw new Error(`no "activated in" in the Control log; logs: ${all.join(', ')}\n${host}`);
       }
       console.log(`     activated from the installed .vsix in ${found.activate} ms (${found.total} ms including loading the bundle)`);

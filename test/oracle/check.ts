@@ -205,8 +205,7 @@ function ssFrom(d: Record<string, unknown>, m?: number, p?: number): [Arr, Arr, 
 
 // ---------------------------------------------------------------- real dense algebra
 function mm(a: Arr, b: Arr): Arr {
-  if (a.cols !== b.rows || a.shape.length !== 2 || b.shape.length !== 2)
-    throw malformed('ValueError', `matmul: ${a.shape} and ${b.shape} do not match`);
+  if (a.cols !== b.rows || a.shape.length !== 2 || b.shape.length !== 2) throw malformed('ValueError', `matmul: ${a.shape} and ${b.shape} do not match`);
   const r = a.rows;
   const c = b.cols;
   const k = a.cols;
@@ -242,8 +241,7 @@ function axpy(a: Arr, b: Arr, s: number): Arr {
   const c = bdim(a.cols, b.cols);
   const out = Arr.zeros(r, c);
   for (let i = 0; i < r; i++)
-    for (let j = 0; j < c; j++)
-      out.data[i * c + j] = a.at(a.rows === 1 ? 0 : i, a.cols === 1 ? 0 : j) + s * b.at(b.rows === 1 ? 0 : i, b.cols === 1 ? 0 : j);
+    for (let j = 0; j < c; j++) out.data[i * c + j] = a.at(a.rows === 1 ? 0 : i, a.cols === 1 ? 0 : j) + s * b.at(b.rows === 1 ? 0 : i, b.cols === 1 ? 0 : j);
   return out;
 }
 function bdim(x: number, y: number): number {
@@ -475,8 +473,7 @@ function roots(p: number[]): C[] {
 
 /** a polynomial as check.py's strip() sees it (1-D; a column is read as 1-D) */
 function poly1d(p: Arr): number[] {
-  if (p.shape.length === 2 && p.cols !== 1)
-    throw malformed('ValueError', `polyval: a ${p.rows}x${p.cols} coefficient array does not broadcast`);
+  if (p.shape.length === 2 && p.cols !== 1) throw malformed('ValueError', `polyval: a ${p.rows}x${p.cols} coefficient array does not broadcast`);
   return p.data;
 }
 function strip(p: number[]): number[] {
@@ -538,7 +535,13 @@ function ricResidual(A: Arr, B: Arr, Q: Arr, R: Arr, S: Arr | null, X: Arr, disc
     terms = [mm(At, X), mm(X, A), T, Q];
     Res = add(sub(add(mm(At, X), mm(X, A)), T), Q);
   }
-  return norm(Res) / pyMax(terms.reduce((s, t) => s + norm(t), 0), 1e-300);
+  return (
+    norm(Res) /
+    pyMax(
+      terms.reduce((s, t) => s + norm(t), 0),
+      1e-300,
+    )
+  );
 }
 
 function ricGain(A: Arr, B: Arr, R: Arr, S: Arr | null, X: Arr, discrete: boolean): Arr {
@@ -582,8 +585,7 @@ function checkRiccati(tool: string, a: Record<string, unknown>, exp: Record<stri
   const Ke = mat(get(exp, kk));
   const pc = cvec(get(cand, 'poles'));
   const pe = cvec(get(exp, 'poles'));
-  if (!sameShape(Xc.shape, Xe.shape) || !sameShape(Kc.shape, Ke.shape) || !allFinite(Xc) || !allFinite(Kc))
-    return [Infinity, 'shape/non-finite'];
+  if (!sameShape(Xc.shape, Xe.shape) || !sameShape(Kc.shape, Ke.shape) || !allFinite(Xc) || !allFinite(Kc)) return [Infinity, 'shape/non-finite'];
   const errs: [string, number][] = [
     [xk, relArr(Xc, Xe)],
     [kk, relArr(Kc, Ke)],
@@ -613,8 +615,7 @@ function checkRiccati(tool: string, a: Record<string, unknown>, exp: Record<stri
     const Zx = sub(Xc, mm(mm(Mx, Cc), Xc));
     okExtra = relArr(mat(cand.M), Mx) <= 1e-8 && relArr(mat(cand.Z), Zx) <= 1e-8;
   }
-  if (res <= RES_TOL && asym <= 1e-8 && kcons <= 1e-8 && stab && pcons <= 1e-6 && okExtra && fwd <= RES_PATH_MAX * rtol)
-    return [fwd, 'passed via residual'];
+  if (res <= RES_TOL && asym <= 1e-8 && kcons <= 1e-8 && stab && pcons <= 1e-6 && okExtra && fwd <= RES_PATH_MAX * rtol) return [fwd, 'passed via residual'];
   return [pyMax(fwd, res > RES_TOL ? Infinity : fwd), `fwd=${pyExp(fwd, 2)} res=${pyExp(res, 2)} ` + fmtErrs(errs)];
 }
 
@@ -635,7 +636,12 @@ function checkLyap(tool: string, a: Record<string, unknown>, exp: Record<string,
     terms = [AXA, Xc, Q];
     Res = add(sub(AXA, Xc), Q);
   }
-  const res = norm(Res) / pyMax(terms.reduce((s, t) => s + norm(t), 0), 1e-300);
+  const res =
+    norm(Res) /
+    pyMax(
+      terms.reduce((s, t) => s + norm(t), 0),
+      1e-300,
+    );
   if (fwd <= rtol) return [fwd, ''];
   if (res <= RES_TOL && fwd <= RES_PATH_MAX * rtol) return [fwd, 'passed via residual'];
   return [Infinity, `fwd=${pyExp(fwd, 2)} res=${pyExp(res, 2)}`];
@@ -760,8 +766,7 @@ function check(tool: string, a: Record<string, unknown>, e: Record<string, unkno
       if (!sameShape(mc.shape, me.shape) || !sameShape(pc.shape, pe.shape)) return [Infinity, 'length'];
       const anyBig = big.some(Boolean);
       const masked = (x: Arr, f: (v: number, i: number) => number): number[] => {
-        if (x.shape.length !== 1 || x.shape[0] !== big.length)
-          throw malformed('IndexError', 'boolean index did not match indexed array');
+        if (x.shape.length !== 1 || x.shape[0] !== big.length) throw malformed('IndexError', 'boolean index did not match indexed array');
         return x.data.map(f).filter((_, i) => big[i]);
       };
       const em = anyBig ? npMax(masked(mc, (v, i) => Math.abs(v - me.data[i]))) / (20 / Math.log(10)) : 0;
@@ -778,7 +783,13 @@ function check(tool: string, a: Record<string, unknown>, e: Record<string, unkno
       ];
       const errs = fl.map(([k, f]): [string, number] => [k, relScalar(get(c, k), get(e, k), f)]);
       const worst = pyMax(...errs.map((x) => x[1]));
-      return [worst, errs.filter(([, v]) => v > rtol).map(([k, v]) => `${k}=${pyExp(v, 1)}`).join(' ')];
+      return [
+        worst,
+        errs
+          .filter(([, v]) => v > rtol)
+          .map(([k, v]) => `${k}=${pyExp(v, 1)}`)
+          .join(' '),
+      ];
     }
     case 'step':
     case 'impulse': {
@@ -798,7 +809,13 @@ function check(tool: string, a: Record<string, unknown>, e: Record<string, unkno
         ['final_value', FLOOR],
       ];
       const errs = fl.map(([k, f]): [string, number] => [k, relScalar(get(c, k), get(e, k), f)]);
-      return [pyMax(...errs.map((x) => x[1])), errs.filter(([, v]) => v > rtol).map(([k, v]) => `${k}=${pyExp(v, 1)}`).join(' ')];
+      return [
+        pyMax(...errs.map((x) => x[1])),
+        errs
+          .filter(([, v]) => v > rtol)
+          .map(([k, v]) => `${k}=${pyExp(v, 1)}`)
+          .join(' '),
+      ];
     }
     case 'h2norm':
       return [relScalar(get(c, 'h2'), get(e, 'h2')), ''];

@@ -18,7 +18,6 @@ export { rng };
 export const MODES = ['keep', 'rel', 'rel1', 'tiny', 'edge', 'flip', 'drop', 'error', 'nan', 'inf', 'field'] as const;
 export type Mode = (typeof MODES)[number] | 'result';
 
-
 /** paths to the numeric leaves of a value */
 function leaves(v: unknown, path: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
   if (typeof v === 'number') out.push(path);

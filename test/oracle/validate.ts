@@ -74,7 +74,14 @@ for (const set of ['oracle', 'carex']) {
   }
 }
 if (writeVerdicts) {
-  writeFileSync(new URL('./python-verdicts.json', import.meta.url), JSON.stringify({ seed: 1, note: 'ids the Python check.py fails on perturb(expected, 1); regenerate with validate.ts --write-verdicts', ...verdicts }, null, 1) + '\n');
+  writeFileSync(
+    new URL('./python-verdicts.json', import.meta.url),
+    JSON.stringify(
+      { seed: 1, note: 'ids the Python check.py fails on perturb(expected, 1); regenerate with validate.ts --write-verdicts', ...verdicts },
+      null,
+      1,
+    ) + '\n',
+  );
   console.log('wrote test/oracle/python-verdicts.json');
 }
 console.log(`${disagreements} disagreements`);

@@ -15,10 +15,7 @@ const load = (set: string) => ({
   problems: parseJsonl<ProblemLine>(fixture(set, 'problems.jsonl')),
   expected: parseJsonl<ResultLine>(fixture(set, 'expected.jsonl')),
 });
-const verdicts = JSON.parse(readFileSync(new URL('../oracle/python-verdicts.json', import.meta.url), 'utf8')) as Record<
-  string,
-  { failed: string[] }
->;
+const verdicts = JSON.parse(readFileSync(new URL('../oracle/python-verdicts.json', import.meta.url), 'utf8')) as Record<string, { failed: string[] }>;
 
 for (const [set, count] of [
   ['oracle', 512],

@@ -76,7 +76,10 @@ test('batch: one line per problem, never stopping at a bad one; non-finite as st
   );
   const r = control(['batch', '--in', inp, '--out', out]);
   assert.equal(r.code, 0, r.err);
-  const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const lines = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(lines.length, 5);
   // eig([0 1; -2 -3]) = {-2, -1}: s² + 3s + 2 = (s + 1)(s + 2)
   const ev = lines[0].result.eigenvalues as [number, number][];
@@ -157,7 +160,10 @@ test('/search agrees with the chat: the bundled notes are searched with no index
   const s1 = control(['index', 'search', 'Bode sensitivity integral', '--json'], undefined, ws);
   assert.equal(s1.code, 0, s1.err);
   const j1 = JSON.parse(s1.out);
-  assert.deepEqual(j1.sources.map((x: { name: string }) => x.name), ['notes']);
+  assert.deepEqual(
+    j1.sources.map((x: { name: string }) => x.name),
+    ['notes'],
+  );
   assert.equal(j1.hits[0].origin, 'notes');
   assert.equal(j1.hits[0].path, 'bode-sensitivity-integral.md');
   // the Doctor in that folder: notes searchable (indexed), no workspace index yet
@@ -175,10 +181,16 @@ test('/search agrees with the chat: the bundled notes are searched with no index
   const a2 = JSON.parse(control(['ask', '/search quokkafilter sensitivity', '--json'], undefined, ws).out).answer as string;
   assert.match(a2, /`loop\.md`/);
   const j2 = JSON.parse(control(['index', 'search', 'quokkafilter sensitivity', '--json'], undefined, ws).out);
-  assert.deepEqual(j2.sources.map((x: { name: string }) => x.name), ['notes', 'workspace']);
+  assert.deepEqual(
+    j2.sources.map((x: { name: string }) => x.name),
+    ['notes', 'workspace'],
+  );
   const origins = j2.hits.map((h: { origin: string; path: string }) => `${h.origin}:${h.path}`);
   assert.ok(origins.includes('workspace:loop.md'), origins.join(', '));
-  assert.ok(origins.some((o: string) => o.startsWith('notes:')), `the notes are still searched beside the workspace: ${origins.join(', ')}`);
+  assert.ok(
+    origins.some((o: string) => o.startsWith('notes:')),
+    `the notes are still searched beside the workspace: ${origins.join(', ')}`,
+  );
   const c2 = JSON.parse(control(['doctor', '--model', 'none', '--json'], undefined, ws).out).checks;
   assert.equal(by(c2, 'Retrieval: workspace index').status, 'ok');
   assert.equal(by(c2, 'Retrieval: bundled notes').status, 'ok');
@@ -212,8 +224,14 @@ test('batch into a pipe that is read slowly: every line arrives, exit 0 (writeSy
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const code = await new Promise<number | null>((r) => child.on('close', r));
   assert.equal(code, 0, err);
-  const got = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  assert.deepEqual(got.map((l) => l.id), lines.map((_, i) => `s${i}`));
+  const got = out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    got.map((l) => l.id),
+    lines.map((_, i) => `s${i}`),
+  );
   // y(t) = (1 - e^{-a t}) / a for 1/(s + a): the last sample of the first problem (a = 1)
   const y = got[0].result.y as number[];
   assert.ok(Math.abs(y[y.length - 1] - (1 - Math.exp(-t[t.length - 1]))) < 1e-9);

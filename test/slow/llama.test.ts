@@ -107,7 +107,15 @@ test('loads the generated GGUF with the CPU build, all cores, the Qwen chat form
 
 test('streams text chunk by chunk, first_token first, usage last', async () => {
   mode = 'text';
-  const ev = await collect(engine.generate([{ role: 'system', content: SYSTEM }, { role: 'user', content: 'Hello' }], { tools: [], maxTokens: 16 }));
+  const ev = await collect(
+    engine.generate(
+      [
+        { role: 'system', content: SYSTEM },
+        { role: 'user', content: 'Hello' },
+      ],
+      { tools: [], maxTokens: 16 },
+    ),
+  );
   assert.equal(ev[0]!.e.type, 'first_token');
   assert.equal(ev.at(-1)!.e.type, 'usage');
   const textEvents = ev.filter((x) => x.e.type === 'text');
@@ -152,10 +160,7 @@ test('a function call through the real engine comes out as a parsed tool_call, m
   const cold = usageOf(await collect(engine.generate(step2, { tools: TOOLS, maxTokens: 3 })));
   assert.equal(warm.promptTokens, cold.promptTokens, 'the same prompt both times');
   assert.ok(cold.evaluatedTokens >= cold.promptTokens, `a cold cache evaluates the whole prompt (${cold.evaluatedTokens}/${cold.promptTokens})`);
-  assert.ok(
-    warm.evaluatedTokens * 5 < warm.promptTokens,
-    `a warm tool step evaluates only its new tokens: ${warm.evaluatedTokens} of ${warm.promptTokens}`,
-  );
+  assert.ok(warm.evaluatedTokens * 5 < warm.promptTokens, `a warm tool step evaluates only its new tokens: ${warm.evaluatedTokens} of ${warm.promptTokens}`);
 });
 
 test('prefix reuse across turns: a second turn evaluates its own tokens only', async () => {
@@ -227,7 +232,17 @@ test('prewarm evaluates the fixed prefix once; a state file restores it in a new
   assert.equal(sb.contextTokens, sa.contextTokens);
   assert.equal(sb.inputTokens, 0, 'loaded from disk, nothing evaluated');
   mode = 'text';
-  const u = usageOf(await collect(b.generate([{ role: 'system', content: SYSTEM }, { role: 'user', content: 'Hi' }], { tools: TOOLS, maxTokens: 2 })));
+  const u = usageOf(
+    await collect(
+      b.generate(
+        [
+          { role: 'system', content: SYSTEM },
+          { role: 'user', content: 'Hi' },
+        ],
+        { tools: TOOLS, maxTokens: 2 },
+      ),
+    ),
+  );
   assert.ok(u.evaluatedTokens <= u.promptTokens - sa.contextTokens + 1, `first turn pays only its own tokens: ${u.evaluatedTokens} of ${u.promptTokens}`);
   await b.dispose();
 

@@ -35,7 +35,11 @@ test('notifications/cancelled ends the tools/call it names at once: no response 
   const answered = lines.find((l) => l.msg.id === 'after')!.at;
   input.end();
   await done;
-  assert.deepEqual(lines.map((l) => l.msg.id), ['after'], 'the cancelled call got no response; the ping got one');
+  assert.deepEqual(
+    lines.map((l) => l.msg.id),
+    ['after'],
+    'the cancelled call got no response; the ping got one',
+  );
   // the same care run to the end takes far longer than the cancel took to take effect
   const solo = performance.now();
   await serve([JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'care', arguments: args } }) + '\n']);

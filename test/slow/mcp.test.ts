@@ -65,7 +65,18 @@ async function request(method: string, params?: unknown): Promise<any> {
   return msg;
 }
 
-const DOUBLE_INTEGRATOR = { A: [[0, 1], [0, 0]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] };
+const DOUBLE_INTEGRATOR = {
+  A: [
+    [0, 1],
+    [0, 0],
+  ],
+  B: [[0], [1]],
+  Q: [
+    [1, 0],
+    [0, 1],
+  ],
+  R: [[1]],
+};
 
 test('initialize negotiates the protocol version and declares tools', async () => {
   const r = await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
@@ -81,7 +92,10 @@ test('initialize negotiates the protocol version and declares tools', async () =
 test('tools/list is the tool table: lqr with its schema, read-only', async () => {
   const r = await request('tools/list', {});
   const tools = r.result.tools as { name: string; description: string; inputSchema: any; annotations: any }[];
-  assert.deepEqual(tools.map((t) => t.name), TOOLS.map((t) => t.name));
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    TOOLS.map((t) => t.name),
+  );
   const lqr = tools.find((t) => t.name === 'lqr')!;
   assert.deepEqual(lqr.inputSchema, TOOLS.find((t) => t.name === 'lqr')!.parameters);
   assert.equal(lqr.inputSchema.type, 'object');
@@ -105,7 +119,16 @@ test('tools/call lqr on the double integrator gives K = [1, √3] (closed form),
 });
 
 test('a refusal is a result with isError and the reason, not a JSON-RPC error', async () => {
-  const unstab = await request('tools/call', { name: 'lqr', arguments: { ...DOUBLE_INTEGRATOR, A: [[1, 0], [0, -1]] } });
+  const unstab = await request('tools/call', {
+    name: 'lqr',
+    arguments: {
+      ...DOUBLE_INTEGRATOR,
+      A: [
+        [1, 0],
+        [0, -1],
+      ],
+    },
+  });
   assert.equal(unstab.error, undefined);
   assert.equal(unstab.result.isError, true);
   assert.match(unstab.result.content[0].text, /not stabilisable/);
@@ -134,7 +157,15 @@ test('garbage gets -32700, unknown methods -32601, unknown tools -32602; the ser
   const tool = await request('tools/call', { name: 'nope', arguments: {} });
   assert.equal(tool.error.code, -32602);
   assert.match(tool.error.message, /Unknown tool: nope/);
-  const again = await request('tools/call', { name: 'eig', arguments: { A: [[0, 1], [-2, -3]] } });
+  const again = await request('tools/call', {
+    name: 'eig',
+    arguments: {
+      A: [
+        [0, 1],
+        [-2, -3],
+      ],
+    },
+  });
   assert.equal(again.result.isError, false);
   const ev = again.result.structuredContent.result.eigenvalues.map((z: number[]) => z[0]).sort((a: number, b: number) => a - b);
   assert.ok(Math.abs(ev[0] + 2) < 1e-12 && Math.abs(ev[1] + 1) < 1e-12, JSON.stringify(ev));

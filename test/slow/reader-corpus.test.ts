@@ -160,12 +160,29 @@ function report(scored: Scored[]): void {
     const count = (o: Outcome) => xs.filter((s) => s.outcome === o).length;
     return [cat, xs.length, count('right'), count('asked'), count('wrong') + count('missed')];
   });
-  const total = (name: string, xs: Scored[]) => [name, xs.length, ...(['right', 'asked'] as Outcome[]).map((o) => xs.filter((s) => s.outcome === o).length), xs.filter((s) => s.outcome === 'wrong' || s.outcome === 'missed').length];
+  const total = (name: string, xs: Scored[]) => [
+    name,
+    xs.length,
+    ...(['right', 'asked'] as Outcome[]).map((o) => xs.filter((s) => s.outcome === o).length),
+    xs.filter((s) => s.outcome === 'wrong' || s.outcome === 'missed').length,
+  ];
   const tots = [
-    total('total (corpus)', scored.filter((s) => s.set === 'corpus')),
-    total('total (holdout)', scored.filter((s) => s.set === 'holdout')),
-    total('total (holdout2)', scored.filter((s) => s.set === 'holdout2')),
-    total('total (holdout3)', scored.filter((s) => s.set === 'holdout3')),
+    total(
+      'total (corpus)',
+      scored.filter((s) => s.set === 'corpus'),
+    ),
+    total(
+      'total (holdout)',
+      scored.filter((s) => s.set === 'holdout'),
+    ),
+    total(
+      'total (holdout2)',
+      scored.filter((s) => s.set === 'holdout2'),
+    ),
+    total(
+      'total (holdout3)',
+      scored.filter((s) => s.set === 'holdout3'),
+    ),
     total('total', scored),
   ];
   const head = ['category', 'n', 'read right', 'asked back', 'wrong'];
@@ -178,7 +195,17 @@ function report(scored: Scored[]): void {
     return `solvable read right${label}: ${right}/${solvable.length} (${((100 * right) / Math.max(1, solvable.length)).toFixed(1)} %)`;
   };
   const sets: SetName[] = ['corpus', 'holdout', 'holdout2', 'holdout3'];
-  console.log([...sets.map((set) => rate(` (${set})`, scored.filter((s) => s.set === set))), rate('', scored)].join('\n'));
+  console.log(
+    [
+      ...sets.map((set) =>
+        rate(
+          ` (${set})`,
+          scored.filter((s) => s.set === set),
+        ),
+      ),
+      rate('', scored),
+    ].join('\n'),
+  );
   const wrong = scored.filter((s) => s.outcome === 'wrong' || s.outcome === 'missed');
   if (wrong.length) console.log(['wrong:', ...wrong.map((s) => `  ${s.id}: ${s.why}`)].join('\n'));
   const asked = scored.filter((s) => !isAskOrModel(s.expect) && s.outcome === 'asked');
@@ -191,7 +218,8 @@ test('expected.json has reference numbers for every solvable expectation', () =>
     if (!isCall(e)) return;
     const ref = expected[id];
     if (!ref || !ref.values || !Object.keys(ref.values).length) missing.push(`${id}: no values`);
-    else if (JSON.stringify(acceptedTools({ tool: ref.tool })) !== JSON.stringify(acceptedTools(e))) missing.push(`${id}: tool ${short(ref.tool)} != ${short(e.tool)}`);
+    else if (JSON.stringify(acceptedTools({ tool: ref.tool })) !== JSON.stringify(acceptedTools(e)))
+      missing.push(`${id}: tool ${short(ref.tool)} != ${short(e.tool)}`);
   };
   for (const [, set] of SETS) {
     for (const q of set.requests) check(q.id, q.expect);

@@ -18,7 +18,10 @@ test('control ask --session FILE: a scripted multi-turn conversation in the term
   assert.match(out.answer, /^Computed `step\(num = \[1\], den = \[1 2 1\]\)`/);
   const step = out.calls.find((c) => c.tool === 'step')!;
   assert.equal(step.args.Ts, undefined);
-  assert.deepEqual(step.args.A, [[-2, -1], [1, 0]]);
+  assert.deepEqual(step.args.A, [
+    [-2, -1],
+    [1, 0],
+  ]);
   const saved = JSON.parse(readFileSync(session, 'utf8')) as { turn: number };
   assert.equal(saved.turn, 2);
 });

@@ -12,7 +12,9 @@ import { idx, workspace } from '../unit/retrieval-notes.js';
 test('crash-resume: a build killed mid-way resumes and equals a clean build', async () => {
   const ws = workspace(60);
   const dir = idx();
-  const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'fixtures', 'retrievalBuildChild.ts'), ws, dir, '25'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'fixtures', 'retrievalBuildChild.ts'), ws, dir, '25'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   await new Promise<void>((resolveP, reject) => {
     child.stdout.on('data', (d) => {
@@ -33,7 +35,11 @@ test('crash-resume: a build killed mid-way resumes and equals a clean build', as
   assert.ok(r.filesChanged <= 60 - checkpointed, `resumed: re-read ${r.filesChanged}, checkpoint had ${checkpointed}`);
   const clean = await IndexStore.open(idx());
   await clean.build(ws);
-  const strip = (s: IndexStore) => s.allChunks().map((c) => JSON.stringify(c)).sort();
+  const strip = (s: IndexStore) =>
+    s
+      .allChunks()
+      .map((c) => JSON.stringify(c))
+      .sort();
   assert.deepEqual(strip(resumed), strip(clean));
   for (const q of ['kalman noise covariance', 'riccati gain', 'waterbed']) {
     const a = (await resumed.search(q, { k: 10 })).hits.map((h) => h.chunkId);

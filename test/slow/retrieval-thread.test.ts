@@ -13,9 +13,21 @@ import { mulberry32 } from '../fixtures/rng.js';
 const idx = () => mkdtempSync(join(tmpdir(), 'control-idx-'));
 
 /** a deterministic word list: subject words per file, so queries have a known answer */
-const SUBJECTS = ['riccati', 'kalman', 'nyquist', 'lyapunov', 'saturation', 'bandwidth', 'observer', 'integrator', 'deadbeat', 'sensitivity', 'loopshaping', 'discretisation'];
+const SUBJECTS = [
+  'riccati',
+  'kalman',
+  'nyquist',
+  'lyapunov',
+  'saturation',
+  'bandwidth',
+  'observer',
+  'integrator',
+  'deadbeat',
+  'sensitivity',
+  'loopshaping',
+  'discretisation',
+];
 const FILLER = 'state input output gain pole zero plant model loop feedback design response frequency time system matrix vector signal noise'.split(' ');
-
 
 /**
  * `files` Markdown files of `sections` sections of ~`words` words; file i is about
@@ -56,7 +68,10 @@ test('a build on the thread gives the same chunks, rankings and snapshot as one 
   assert.equal(rb.lexicalThread, 'main');
   assert.equal(ra.warnings, undefined);
   assert.equal(ra.chunks, 40 * 4);
-  assert.deepEqual(a.allChunks().map((c) => c.id), b.allChunks().map((c) => c.id));
+  assert.deepEqual(
+    a.allChunks().map((c) => c.id),
+    b.allChunks().map((c) => c.id),
+  );
   const ka = await rankings(a);
   assert.deepEqual(ka, await rankings(b));
   assert.ok(ka[3].length >= 1 && ka[3][0].startsWith('d2/note7.md'), `tag7 finds note7 first: ${ka[3]}`);
@@ -133,7 +148,10 @@ test('a thread that fails leaves a whole index built on the calling thread, with
   await clean.update([p]);
   const r = await s.build(ws, { lexicalThread: 'worker' });
   assert.equal(r.lexicalThread, 'main');
-  assert.ok(r.warnings?.some((w) => /lexical build thread failed.*snapshot/.test(w)), String(r.warnings));
+  assert.ok(
+    r.warnings?.some((w) => /lexical build thread failed.*snapshot/.test(w)),
+    String(r.warnings),
+  );
   assert.deepEqual(s.stats().warnings, r.warnings);
   assert.deepEqual(await rankings(s), await rankings(clean));
   // and the snapshot written after it is whole again

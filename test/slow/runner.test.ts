@@ -16,7 +16,10 @@ const tmp = mkdtempSync(join(tmpdir(), 'control-runner-'));
 /** a thread script standing in for the solver thread: behaves as `body` says on each job */
 function fakeWorker(name: string, body: string): string {
   const f = join(tmp, `${name}.js`);
-  writeFileSync(f, `const { parentPort } = require('node:worker_threads');\nparentPort.postMessage({ ready: true });\nparentPort.on('message', (job) => {\n${body}\n});\n`);
+  writeFileSync(
+    f,
+    `const { parentPort } = require('node:worker_threads');\nparentPort.postMessage({ ready: true });\nparentPort.on('message', (job) => {\n${body}\n});\n`,
+  );
   return f;
 }
 
@@ -39,7 +42,18 @@ test('a call over its time budget is stopped with a message naming the tool, the
     return true;
   });
   // the textbook LQR (K = [√5 − 2, √5 − 2]) on the replacement thread
-  const r = await callTool('lqr', { A: [[0, 1], [-2, -3]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] });
+  const r = await callTool('lqr', {
+    A: [
+      [0, 1],
+      [-2, -3],
+    ],
+    B: [[0], [1]],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
+    R: [[1]],
+  });
   const k = Math.sqrt(5) - 2;
   assert.ok(Math.abs(r.result.K[0][0] - k) < 1e-12 && Math.abs(r.result.K[0][1] - k) < 1e-12, JSON.stringify(r.result.K));
   assert.equal(r.verification?.ok, true);
@@ -49,7 +63,13 @@ test('cancelling a call ends it at once (the solver thread is terminated), with 
   const ac = new AbortController();
   const t0 = performance.now();
   setTimeout(() => ac.abort(), 100);
-  await assert.rejects(callTool('care', BIG, { signal: ac.signal }), (e: unknown) => e instanceof ControlError && e.code === 'cancelled' && /^care \(200 states, 1 input\) was cancelled before it finished; nothing was computed\.$/.test(e.message));
+  await assert.rejects(
+    callTool('care', BIG, { signal: ac.signal }),
+    (e: unknown) =>
+      e instanceof ControlError &&
+      e.code === 'cancelled' &&
+      /^care \(200 states, 1 input\) was cancelled before it finished; nothing was computed\.$/.test(e.message),
+  );
   // not after the solve finished: the rejection came well before a 200-state care could end
   const ms = performance.now() - t0;
   const solo = performance.now();
@@ -61,7 +81,13 @@ test('cancelling a call ends it at once (the solver thread is terminated), with 
 });
 
 test('the calling thread stays free while a solver thread computes', async () => {
-  const pool = new SolverPool({ size: 1, file: fakeWorker('busy', 'const end = Date.now() + 1500; while (Date.now() < end) {} parentPort.postMessage({ id: job.id, ok: true, result: {}, ms: 1500 });') });
+  const pool = new SolverPool({
+    size: 1,
+    file: fakeWorker(
+      'busy',
+      'const end = Date.now() + 1500; while (Date.now() < end) {} parentPort.postMessage({ id: job.id, ok: true, result: {}, ms: 1500 });',
+    ),
+  });
   let ticks = 0;
   const timer = setInterval(() => ticks++, 50);
   await pool.run('eig', {}, { verify: false, timeoutS: 10, what: 'busy' });
@@ -73,10 +99,16 @@ test('the calling thread stays free while a solver thread computes', async () =>
 
 test('a thread that runs out of its heap budget, or exits, is a clear error and is replaced', async () => {
   const hog = new SolverPool({ size: 1, memoryMb: 64, file: fakeWorker('hog', 'const keep = []; for (;;) keep.push(new Array(1e5).fill(Math.random()));') });
-  await assert.rejects(hog.run('lqr', {}, { verify: false, timeoutS: 60, what: 'lqr (3 states)' }), /^ControlError: lqr \(3 states\) stopped: it ran out of its memory budget of 64 MB \(setting control\.solveMemoryMB\)/);
+  await assert.rejects(
+    hog.run('lqr', {}, { verify: false, timeoutS: 60, what: 'lqr (3 states)' }),
+    /^ControlError: lqr \(3 states\) stopped: it ran out of its memory budget of 64 MB \(setting control\.solveMemoryMB\)/,
+  );
   await hog.close();
   let calls = 0;
-  const crash = new SolverPool({ size: 1, file: fakeWorker('crash', 'if (job.args.crash) process.exit(3); parentPort.postMessage({ id: job.id, ok: true, result: { x: 1 }, ms: 0 });') });
+  const crash = new SolverPool({
+    size: 1,
+    file: fakeWorker('crash', 'if (job.args.crash) process.exit(3); parentPort.postMessage({ id: job.id, ok: true, result: { x: 1 }, ms: 0 });'),
+  });
   await assert.rejects(crash.run('eig', { crash: true }, { verify: false, timeoutS: 10, what: 'eig' }), /eig stopped: the solver thread exited \(code 3\)/);
   const r = await crash.run('eig', {}, { verify: false, timeoutS: 10, what: 'eig' });
   calls++;
@@ -94,7 +126,10 @@ test('batch: a line over its budget is an error line; the others are solved, in 
     { id: { x: 1 }, tool: 'eig', args: { A: [[4]] } },
   ].map((l) => JSON.stringify(l));
   const out = await solveJsonl(lines.join('\n'), { timeoutS: 0.05, concurrency: 2 });
-  assert.deepEqual(out.map((l) => l.id), ['a', 'slow', 7, 'line-4']);
+  assert.deepEqual(
+    out.map((l) => l.id),
+    ['a', 'slow', 7, 'line-4'],
+  );
   assert.ok('result' in out[0] && 'result' in out[2]);
   assert.ok('error' in out[1] && /did not finish within its time budget/.test(out[1].error), JSON.stringify(out[1]));
   assert.ok('error' in out[3] && /"id" must be a string or a number/.test(out[3].error));
@@ -119,5 +154,8 @@ test('two turns at once: each result carries the id of its own call (solves are 
   }
   // eig of the companion matrix: -1 and -2
   const r = b.find((e) => e.type === 'tool_result') as unknown as { result: { eigenvalues: number[][] } };
-  assert.deepEqual(r.result.eigenvalues.map(([re]) => Math.round(re * 1e9) / 1e9).sort((x, y) => x - y), [-2, -1]);
+  assert.deepEqual(
+    r.result.eigenvalues.map(([re]) => Math.round(re * 1e9) / 1e9).sort((x, y) => x - y),
+    [-2, -1],
+  );
 });

@@ -22,7 +22,13 @@ test('every oracle problem our solvers answer passes our own verifier (it is not
     }
     const v = verify(p.tool, args, result as Record<string, unknown>);
     if (v) verified++;
-    if (v && !v.ok) failures.push(`${p.id}: ${v.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ')}`);
+    if (v && !v.ok)
+      failures.push(
+        `${p.id}: ${v.checks
+          .filter((c) => !c.ok)
+          .map((c) => c.detail)
+          .join('; ')}`,
+      );
   }
   assert.deepEqual(failures, []);
   assert.ok(verified > 400, `only ${verified} results had a check`);

@@ -23,7 +23,11 @@ async function collect(gen: AsyncGenerator<TurnEvent>): Promise<TurnEvent[]> {
 }
 
 const types = (ev: TurnEvent[]) => ev.map((e) => e.type);
-const text = (ev: TurnEvent[]) => ev.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('');
+const text = (ev: TurnEvent[]) =>
+  ev
+    .filter((e) => e.type === 'text')
+    .map((e) => (e as { text: string }).text)
+    .join('');
 
 test('gate: prose is released at once, a split tag is held, markup never leaks', () => {
   const g = new StreamGate();
@@ -34,7 +38,10 @@ test('gate: prose is released at once, a split tag is held, markup never leaks',
   assert.equal(out.at(-1)!.type === 'text' && (out.at(-1) as { text: string }).text, 'computed ', 'a possible tag start is held back');
   for (const c of chunk('_call>' + DINT + '</tool_call> done.', 3)) out.push(...g.push(c));
   out.push(...g.end());
-  const texts = out.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('');
+  const texts = out
+    .filter((e) => e.type === 'text')
+    .map((e) => (e as { text: string }).text)
+    .join('');
   assert.equal(texts, 'The gain is computed  done.');
   assert.ok(!texts.includes('<'), 'no markup in text');
   const calls = out.filter((e) => e.type === 'tool_call');
@@ -49,7 +56,15 @@ test('gate: a "<" that is not a tag is released once it cannot be one', () => {
 });
 
 test('rescue: the JSON local models write', () => {
-  assert.deepEqual(rescueJson("{'name': 'eig', 'arguments': {'A': [[1,2],[3,4]],},}"), { name: 'eig', arguments: { A: [[1, 2], [3, 4]] } });
+  assert.deepEqual(rescueJson("{'name': 'eig', 'arguments': {'A': [[1,2],[3,4]],},}"), {
+    name: 'eig',
+    arguments: {
+      A: [
+        [1, 2],
+        [3, 4],
+      ],
+    },
+  });
   assert.deepEqual(rescueJson('```json\n{name: "eig", arguments: {A: [[1]]}}\n```'), { name: 'eig', arguments: { A: [[1]] } });
   assert.deepEqual(rescueJson('{"flag": True, "x": None}'), { flag: true, x: null });
   assert.equal(rescueJson('{"A": [[1, 2], [3'), undefined);
@@ -68,7 +83,10 @@ test('a model-driven turn: text, tool call through the table, verified result, a
     },
   ]);
   const ev = await collect(runAgentTurn(engine, 'LQR for a double integrator, Q = I, R = 1'));
-  assert.deepEqual(types(ev).filter((t, i, a) => t !== 'text' || a[i - 1] !== 'text'), ['text', 'reading', 'tool_call', 'tool_result', 'text', 'metrics', 'done']);
+  assert.deepEqual(
+    types(ev).filter((t, i, a) => t !== 'text' || a[i - 1] !== 'text'),
+    ['text', 'reading', 'tool_call', 'tool_result', 'text', 'metrics', 'done'],
+  );
   // the call is stated as made, each argument chosen by the model
   const reading = ev.find((e) => e.type === 'reading') as Extract<TurnEvent, { type: 'reading' }>;
   assert.equal(reading.markdown, 'Computed `lqr(A, B, Q, R = 1)`; A, B, Q, R chosen by the model from your message.');
@@ -93,7 +111,11 @@ test('a garbled but unambiguous call is rescued without a nudge', async () => {
 });
 
 test('an unusable call gets one nudge naming the error, and the retry works', async () => {
-  const engine = new ScriptedEngine([call('{"name": "lqr", "arguments": {"A": [[0,1],[0,0]], "B": [[0],[1],[2]], "Q": [[1,0],[0,1]], "R": [[1]]}}'), call(DINT), 'Done.']);
+  const engine = new ScriptedEngine([
+    call('{"name": "lqr", "arguments": {"A": [[0,1],[0,0]], "B": [[0],[1],[2]], "Q": [[1,0],[0,1]], "R": [[1]]}}'),
+    call(DINT),
+    'Done.',
+  ]);
   const ev = await collect(runAgentTurn(engine, 'lqr please'));
   const nudge = engine.seen[1].at(-1)!;
   assert.equal(nudge.role, 'user');
@@ -180,8 +202,13 @@ test('the fixed prefix stays small: system prompt plus tool schemas ≤ 1,500 to
 /** the fixture as it is written: one script line and one event per line */
 function goldenText(g: Record<string, unknown>): string {
   const item = (x: unknown) =>
-    typeof x === 'object' && x !== null ? `{ ${Object.entries(x).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')} }` : JSON.stringify(x);
-  const field = ([k, v]: [string, unknown]) => `  ${JSON.stringify(k)}: ${Array.isArray(v) ? `[\n${v.map((x) => `    ${item(x)}`).join(',\n')}\n  ]` : JSON.stringify(v)}`;
+    typeof x === 'object' && x !== null
+      ? `{ ${Object.entries(x)
+          .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+          .join(', ')} }`
+      : JSON.stringify(x);
+  const field = ([k, v]: [string, unknown]) =>
+    `  ${JSON.stringify(k)}: ${Array.isArray(v) ? `[\n${v.map((x) => `    ${item(x)}`).join(',\n')}\n  ]` : JSON.stringify(v)}`;
   return `{\n${Object.entries(g).map(field).join(',\n')}\n}\n`;
 }
 
@@ -191,7 +218,13 @@ test('golden: the event sequence of a scripted tool-using turn', async (t) => {
   const engine = new ScriptedEngine(golden.script);
   const ev = await collect(runAgentTurn(engine, golden.prompt));
   const got = ev
-    .map((e) => (e.type === 'tool_call' || e.type === 'reading' ? { type: e.type, tool: e.tool } : e.type === 'tool_result' ? { type: e.type, tool: e.tool, ok: e.error === undefined } : { type: e.type }))
+    .map((e) =>
+      e.type === 'tool_call' || e.type === 'reading'
+        ? { type: e.type, tool: e.tool }
+        : e.type === 'tool_result'
+          ? { type: e.type, tool: e.tool, ok: e.error === undefined }
+          : { type: e.type },
+    )
     .filter((e, i, a) => e.type !== 'text' || a[i - 1]?.type !== 'text');
   // UPDATE_GOLDEN=1 writes the sequence the turn gives into the fixture instead of failing
   if (process.env.UPDATE_GOLDEN === '1' && !isDeepStrictEqual(got, golden.events)) {

@@ -24,7 +24,7 @@ test('src/core does not reach into the editor adapter', () => {
   assert.deepEqual(offenders, []);
 });
 
-test('the retrieval modules (the index store\'s among them) import each other without a cycle', () => {
+test("the retrieval modules (the index store's among them) import each other without a cycle", () => {
   // the store is split by concern behind the IndexStore facade (retrieval/store.ts, store/*.ts):
   // a module that reaches back up (format.ts importing state.ts, a store module importing the
   // facade) would merge two concerns again. Type-only imports count: they are the same coupling.
@@ -37,7 +37,10 @@ test('the retrieval modules (the index store\'s among them) import each other wi
         .filter((d) => mods.includes(d)),
     ]),
   );
-  assert.ok(imports.get(join('src/core/retrieval/store.ts'))!.some((d) => d.includes(join('store', 'state.ts'))), 'the facade composes the store modules');
+  assert.ok(
+    imports.get(join('src/core/retrieval/store.ts'))!.some((d) => d.includes(join('store', 'state.ts'))),
+    'the facade composes the store modules',
+  );
   const cycles: string[] = [];
   const mark = new Map<string, 'open' | 'done'>();
   const visit = (m: string, path: string[]) => {
@@ -70,8 +73,7 @@ function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
 }
 
 test('the numerical kernel (src/core/linalg) imports nothing from the solvers or the tool layer', () => {
-  const outside = (file: string, text?: string) =>
-    importsOf(file, text).filter((p) => p.startsWith('src/core/solvers/') || p.startsWith('src/core/tools/'));
+  const outside = (file: string, text?: string) => importsOf(file, text).filter((p) => p.startsWith('src/core/solvers/') || p.startsWith('src/core/tools/'));
   // the check itself sees such an import (linalg/poly.ts once took eigenvalues from solvers/_eig.ts)
   assert.deepEqual(outside('src/core/linalg/poly.ts', "import { eigenvalues } from '../solvers/_eig.js';"), ['src/core/solvers/_eig.js']);
   const linalg = files('src/core/linalg');

@@ -31,9 +31,15 @@ test('batch yields each result in input order, one per line', async () => {
 test('a lone carriage return ends a line: two problems stay two results', async () => {
   const text = '{"id":"a","tool":"eig","args":{"A":[[2]]}}\r{"id":"b","tool":"eig","args":{"A":[[3]]}}\r\n{"id":"c","tool":"eig","args":{"A":[[4]]}}';
   const out = await solveJsonl(text);
-  assert.deepEqual(out.map((l) => l.id), ['a', 'b', 'c']);
+  assert.deepEqual(
+    out.map((l) => l.id),
+    ['a', 'b', 'c'],
+  );
   // eig of a 1x1 matrix is its entry
-  assert.deepEqual(out.map((l) => ('result' in l ? (l.result as { eigenvalues: number[][] }).eigenvalues[0][0] : NaN)), [2, 3, 4]);
+  assert.deepEqual(
+    out.map((l) => ('result' in l ? (l.result as { eigenvalues: number[][] }).eigenvalues[0][0] : NaN)),
+    [2, 3, 4],
+  );
 });
 
 test('limits that keep one call bounded: discrete steps, samples, transfer-function degree', () => {

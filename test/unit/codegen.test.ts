@@ -82,13 +82,27 @@ test('grids are written as linspace/logspace when they are one, else as literals
 });
 
 test('lqr: the call as each tool writes it, arguments and result parse back to the same numbers', () => {
-  const r = solved('lqr', { A: [[0, 1], [-2, -3]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] });
+  const r = solved('lqr', {
+    A: [
+      [0, 1],
+      [-2, -3],
+    ],
+    B: [[0], [1]],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
+    R: [[1]],
+  });
   const m = reproduce(r, 'matlab');
   assert.match(m, /^\[K, S, P\] = lqr\(A, B, Q, R\);/m);
   const p = reproduce(r, 'python');
   assert.match(p, /^import control as ct$/m);
   assert.match(p, /^K, S, E = ct\.lqr\(A, B, Q, R\)/m);
-  for (const [lang, code] of [['matlab', m], ['python', p]] as const) {
+  for (const [lang, code] of [
+    ['matlab', m],
+    ['python', p],
+  ] as const) {
     const vars = assigned(code, lang);
     for (const k of ['A', 'B', 'Q', 'R']) assert.deepEqual(vars.get(k), r.args[k], `${lang} ${k}`);
     assert.deepEqual(commented(code, 'K', lang), r.result.K, `${lang} K in the comment`);
@@ -98,25 +112,63 @@ test('lqr: the call as each tool writes it, arguments and result parse back to t
 });
 
 test('lqr with a cross weight N passes N; dlqr calls dlqr', () => {
-  const a = { A: [[1, 0.1], [0, 1]], B: [[0], [0.1]], Q: [[1, 0], [0, 1]], R: [[1]], N: [[0.1], [0]] };
+  const a = {
+    A: [
+      [1, 0.1],
+      [0, 1],
+    ],
+    B: [[0], [0.1]],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
+    R: [[1]],
+    N: [[0.1], [0]],
+  };
   assert.match(reproduce(solved('lqr', a), 'matlab'), /lqr\(A, B, Q, R, N\)/);
   assert.match(reproduce(solved('dlqr', a), 'python'), /K, S, E = ct\.dlqr\(A, B, Q, R, N\)/);
 });
 
 test('Lyapunov: MATLAB lyap(A, Q) as ours, SciPy with -Q', () => {
-  const r = solved('lyap', { A: [[-1, 2], [0, -3]], Q: [[1, 0], [0, 1]] });
+  const r = solved('lyap', {
+    A: [
+      [-1, 2],
+      [0, -3],
+    ],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
+  });
   assert.match(reproduce(r, 'matlab'), /^X = lyap\(A, Q\);/m);
   const p = reproduce(r, 'python');
   assert.match(p, /^X = solve_continuous_lyapunov\(A, -Q\)/m);
   assert.match(p, /^from scipy\.linalg import solve_continuous_lyapunov$/m);
   assert.deepEqual(commented(p, 'X', 'python'), r.result.X);
-  const d = solved('dlyap', { A: [[0.5, 0.1], [0, 0.2]], Q: [[1, 0], [0, 1]] });
+  const d = solved('dlyap', {
+    A: [
+      [0.5, 0.1],
+      [0, 0.2],
+    ],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
+  });
   assert.match(reproduce(d, 'python'), /^X = solve_discrete_lyapunov\(A, Q\)/m);
   assert.match(reproduce(d, 'matlab'), /^X = dlyap\(A, Q\);/m);
 });
 
 test('c2d: zoh as given; tustin is SciPy/python-control "bilinear" and says the coordinates may differ', () => {
-  const a = { A: [[0, 1], [-2, -3]], B: [[0], [1]], C: [[1, 0]], Ts: 0.1 };
+  const a = {
+    A: [
+      [0, 1],
+      [-2, -3],
+    ],
+    B: [[0], [1]],
+    C: [[1, 0]],
+    Ts: 0.1,
+  };
   const z = solved('c2d', { ...a, method: 'zoh' });
   const m = reproduce(z, 'matlab');
   assert.match(m, /^sysd = c2d\(sysc, Ts, 'zoh'\);/m);
@@ -129,7 +181,17 @@ test('c2d: zoh as given; tustin is SciPy/python-control "bilinear" and says the 
 });
 
 test('place: same sign convention, complex poles as complex literals', () => {
-  const r = solved('place', { A: [[0, 1], [0, 0]], B: [[0], [1]], poles: [[-1, 2], [-1, -2]] });
+  const r = solved('place', {
+    A: [
+      [0, 1],
+      [0, 0],
+    ],
+    B: [[0], [1]],
+    poles: [
+      [-1, 2],
+      [-1, -2],
+    ],
+  });
   const m = reproduce(r, 'matlab');
   assert.match(m, /^p = \[-1\+2i, -1-2i\];/m);
   assert.match(m, /^K = place\(A, B, p\);/m);
@@ -140,7 +202,16 @@ test('place: same sign convention, complex poles as complex literals', () => {
 });
 
 test('kalman: continuous as lqe; discrete through kalman(ss(..., Ts)) and dlqe', () => {
-  const a = { A: [[1, 0.1], [0, 1]], G: [[0], [1]], C: [[1, 0]], Qn: [[1]], Rn: [[1]] };
+  const a = {
+    A: [
+      [1, 0.1],
+      [0, 1],
+    ],
+    G: [[0], [1]],
+    C: [[1, 0]],
+    Qn: [[1]],
+    Rn: [[1]],
+  };
   assert.match(reproduce(solved('kalman', a), 'matlab'), /^\[L, P, E\] = lqe\(A, G, C, Qn, Rn\);/m);
   const d = solved('kalman', { ...a, Ts: 0.1 });
   assert.match(reproduce(d, 'matlab'), /^\[kest, L, P, M, Z\] = kalman\(sys, Qn, Rn\);/m);
@@ -229,7 +300,18 @@ test('every tool with a generator writes code from a real turn, and the matrices
 });
 
 test('an unverified or failed result says so; a tool without a generator is refused', () => {
-  const r = solved('lqr', { A: [[0, 1], [-2, -3]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] });
+  const r = solved('lqr', {
+    A: [
+      [0, 1],
+      [-2, -3],
+    ],
+    B: [[0], [1]],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
+    R: [[1]],
+  });
   assert.match(reproduce({ ...r, verification: { ok: false, checks: [{ name: 'x', ok: false, detail: 'bad' }] } }, 'python'), /VERIFICATION FAILED/);
   assert.match(reproduce({ ...r, verification: undefined }, 'python'), /not independently verified/);
   assert.match(reproduce({ tool: 'lqr', args: r.args }, 'matlab'), /^\[K, S, P\] = lqr/m);
@@ -237,7 +319,6 @@ test('an unverified or failed result says so; a tool without a generator is refu
 });
 
 // ------------------------------------------------------------------ design report, turn log
-
 
 async function logged(log: TurnLog, command: string, prompt: string): Promise<TurnEvent[]> {
   const seen: TurnEvent[] = [];
@@ -251,7 +332,10 @@ test('the turn log passes events through unchanged and keeps only the last N tur
   assert.deepEqual(log.turns()[0].events, seen);
   await logged(log, 'eig', 'A=[0 1; -2 -3]');
   await logged(log, 'margins', 'num=[1], den=[1 3 3 1]');
-  assert.deepEqual(log.turns().map((t) => t.command), ['eig', 'margins']);
+  assert.deepEqual(
+    log.turns().map((t) => t.command),
+    ['eig', 'margins'],
+  );
 });
 
 test('design report: Markdown with problem, result and verification; self-contained HTML with matrix tables; JSONL trace', async () => {
@@ -271,8 +355,14 @@ test('design report: Markdown with problem, result and verification; self-contai
   assert.match(r.html, /<table class="matrix"><tr><td>0\.236068<\/td><td>0\.236068<\/td><\/tr><\/table>/);
   assert.match(r.html, /<h2>1\. \/lqr A=\[0 1; -2 -3\]/);
   // JSONL: a header per turn, then the events, non-finite numbers as strings
-  const lines = r.jsonl.trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.filter((l) => l.type === 'turn').map((l) => l.turn), [1, 2, 3]);
+  const lines = r.jsonl
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.filter((l) => l.type === 'turn').map((l) => l.turn),
+    [1, 2, 3],
+  );
   const lqr = lines.find((l) => l.type === 'tool_result' && l.tool === 'lqr');
   assert.equal(lqr.result.K[0][1], 0.2360679774997897);
   const margins = lines.find((l) => l.type === 'tool_result' && l.tool === 'margins');

@@ -39,11 +39,20 @@ const cases: Case[] = [
     // companion form of s² + 3s + 2 with A and B scaled by 1e30: det[B, AB] = −A12·B2² ≠ 0,
     // and a common scale changes neither controllability nor its distance relative to ‖[A B]‖
     name: 'companion form scaled by 1e30',
-    A: [[0, 1e30], [-2e30, -3e30]],
+    A: [
+      [0, 1e30],
+      [-2e30, -3e30],
+    ],
     B: [[0], [1e30]],
     controllable: true,
-    poles: [[-1e30, 0], [-2e30, 0]],
-    Q: [[1, 0], [0, 1]],
+    poles: [
+      [-1e30, 0],
+      [-2e30, 0],
+    ],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
     Rw: [[1]],
   },
   {
@@ -51,11 +60,20 @@ const cases: Case[] = [
     // z' = [0 1; −2 −3] z + [0; 1e30] u, controllable (det[B, AB] = −1e30 ≠ 0); the weights
     // Q = diag(1e60, 1), R = 1e60 are z'z + u² in those units
     name: 'badly scaled states (A12 = 1e-30, A21 = -2e30)',
-    A: [[0, 1e-30], [-2e30, -3]],
+    A: [
+      [0, 1e-30],
+      [-2e30, -3],
+    ],
     B: [[0], [1e30]],
     controllable: true,
-    poles: [[-1, 0], [-2, 0]],
-    Q: [[1e60, 0], [0, 1]],
+    poles: [
+      [-1, 0],
+      [-2, 0],
+    ],
+    Q: [
+      [1e60, 0],
+      [0, 1],
+    ],
     Rw: [[1e60]],
   },
   {
@@ -63,22 +81,40 @@ const cases: Case[] = [
     // δ = 1e-17: R ± R·1e-17 rounds to R, so the stored B is [R; R] and w = [1, −1] has
     // w'A = 2w' and w'B = 0 exactly: the unstable mode 2 is uncontrollable (PBH)
     name: 'near-uncontrollable, below rounding (delta = 1e-17)',
-    A: [[0.5, -1.5], [-1.5, 0.5]],
+    A: [
+      [0.5, -1.5],
+      [-1.5, 0.5],
+    ],
     B: [[R - R * 1e-17], [R + R * 1e-17]],
     controllable: false,
     mode: 2,
-    poles: [[-3, 0], [-4, 0]],
-    Q: [[1, 0], [0, 1]],
+    poles: [
+      [-3, 0],
+      [-4, 0],
+    ],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
     Rw: [[1]],
   },
   {
     // the same with δ = 1e-3: w'B = −2Rδ ≈ −1.4e-3, far above the rounding of the data
     name: 'near-uncontrollable, above rounding (delta = 1e-3)',
-    A: [[0.5, -1.5], [-1.5, 0.5]],
+    A: [
+      [0.5, -1.5],
+      [-1.5, 0.5],
+    ],
     B: [[R - R * 1e-3], [R + R * 1e-3]],
     controllable: true,
-    poles: [[-3, 0], [-4, 0]],
-    Q: [[1, 0], [0, 1]],
+    poles: [
+      [-3, 0],
+      [-4, 0],
+    ],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
     Rw: [[1]],
   },
 ];
@@ -98,7 +134,10 @@ for (const c of cases) {
       const want = c.poles.map(([re]) => re).sort((a, b) => a - b);
       got.forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1e-8 * Math.abs(want[i]), `place pole ${v} vs ${want[i]}`));
       const lq = run('lqr', { A: c.A, B: c.B, Q: c.Q, R: c.Rw });
-      assert.ok((lq.poles as [number, number][]).every(([re]) => re < 0), 'lqr closed loop stable');
+      assert.ok(
+        (lq.poles as [number, number][]).every(([re]) => re < 0),
+        'lqr closed loop stable',
+      );
     } else {
       const [z] = an.controllability.uncontrollable;
       assert.ok(Math.abs(z[0] - c.mode!) <= 1e-12 && z[1] === 0, `analyse names the mode ${c.mode}: ${z}`);
@@ -111,7 +150,10 @@ for (const c of cases) {
 
 test('obsv_rank and analyse decide observability with the same staircase (dual pair)', () => {
   // the transpose of the 1e30 companion pair: (A', B') is observable for the same reason
-  const A = [[0, -2e30], [1e30, -3e30]];
+  const A = [
+    [0, -2e30],
+    [1e30, -3e30],
+  ];
   const C = [[0, 1e30]];
   assert.equal(run('obsv_rank', { A, C }).rank, 2);
   assert.equal(run('analyse', { A, C }).observability.rank, 2);
@@ -136,7 +178,10 @@ test('the verified call path agrees: the verifier decides the rank on its own sc
 test('probe cases: entries near 1e-200 and stiff models get the PBH rank (numpy, test/fixtures/controllability/pbh.py), verified', async () => {
   const { readFileSync } = await import('node:fs');
   const { callTool } = await import('../../src/core/tools/runner.js');
-  const cases = JSON.parse(readFileSync(new URL('../fixtures/controllability/probe-cases.json', import.meta.url), 'utf8')) as { tool: string; args: Record<string, unknown> }[];
+  const cases = JSON.parse(readFileSync(new URL('../fixtures/controllability/probe-cases.json', import.meta.url), 'utf8')) as {
+    tool: string;
+    args: Record<string, unknown>;
+  }[];
   const want = JSON.parse(readFileSync(new URL('../fixtures/controllability/pbh-out.json', import.meta.url), 'utf8')) as { rank: number; kind: string }[];
   for (const [i, c] of cases.entries()) {
     // the staircase said rank 0 for the tiny ones (its sums of squares underflowed), and the
@@ -162,8 +207,11 @@ test('large models: the verifier confirms the staircase by an orthogonal (Arnold
   // hidden by one Householder reflection H = I − 2vv'/v'v (A → HAH, B → HB: same rank).
   // (At 60 states the staircase's rounding over 25+ steps passes its n²·ε tolerance and it
   // reports full rank, as Octave's isctrb (SLICOT AB01OD) does on the same model: a known limit.)
-  const m = 40, k = 30;
-  const A0 = Array.from({ length: m }, (_, i) => Array.from({ length: m }, (_, j) => ((i < k) === (j < k) ? rnd() / Math.sqrt(m) : 0) - (i === j ? 1 + (i % 7) / 7 : 0)));
+  const m = 40,
+    k = 30;
+  const A0 = Array.from({ length: m }, (_, i) =>
+    Array.from({ length: m }, (_, j) => (i < k === j < k ? rnd() / Math.sqrt(m) : 0) - (i === j ? 1 + (i % 7) / 7 : 0)),
+  );
   const B0 = Array.from({ length: m }, (_, i) => (i < k ? [rnd(), rnd()] : [0, 0]));
   const v = Array.from({ length: m }, () => rnd());
   const vv = v.reduce((s, x) => s + x * x, 0);

@@ -4,13 +4,15 @@ import { runTool } from '../../src/core/tools/call.js';
 import { ControlError } from '../../src/core/errors.js';
 
 type M = number[][];
-const close = (a: number, b: number, tol = 1e-12) =>
-  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} != ${b}`);
+const close = (a: number, b: number, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} != ${b}`);
 
 /** C (zI - A)^-1 B + D for a first- or second-order SISO model at a real z (2x2 inverse by hand) */
 function tfAt(A: M, B: M, C: M, D: M, z: number): number {
   if (A.length === 1) return (C[0][0] * B[0][0]) / (z - A[0][0]) + D[0][0];
-  const [[a, b], [c, d]] = [[z - A[0][0], -A[0][1]], [-A[1][0], z - A[1][1]]];
+  const [[a, b], [c, d]] = [
+    [z - A[0][0], -A[0][1]],
+    [-A[1][0], z - A[1][1]],
+  ];
   const det = a * d - b * c;
   const x0 = (d * B[0][0] - b * B[1][0]) / det;
   const x1 = (-c * B[0][0] + a * B[1][0]) / det;
@@ -28,14 +30,32 @@ test('c2d zoh of a first-order lag: Ad = e^{-aT}, Bd = (1 - e^{-aT})/a', () => {
 
 test('c2d zoh of the double integrator: Ad = [1 T; 0 1], Bd = [T^2/2; T]', () => {
   const T = 0.1;
-  const r = runTool('c2d', { A: [[0, 1], [0, 0]], B: [[0], [1]], C: [[1, 0]], D: [[0]], Ts: T }) as Record<string, M>;
-  assert.deepEqual(r.Ad.map((row) => row.map((v) => +v.toFixed(14))), [[1, T], [0, 1]]);
+  const r = runTool('c2d', {
+    A: [
+      [0, 1],
+      [0, 0],
+    ],
+    B: [[0], [1]],
+    C: [[1, 0]],
+    D: [[0]],
+    Ts: T,
+  }) as Record<string, M>;
+  assert.deepEqual(
+    r.Ad.map((row) => row.map((v) => +v.toFixed(14))),
+    [
+      [1, T],
+      [0, 1],
+    ],
+  );
   close(r.Bd[0][0], (T * T) / 2);
   close(r.Bd[1][0], T);
 });
 
 test('c2d tustin equals H(s) at s = (2/T)(z-1)/(z+1)', () => {
-  const A = [[0, 1], [-2, -0.5]];
+  const A = [
+    [0, 1],
+    [-2, -0.5],
+  ];
   const B = [[0], [1]];
   const C = [[1, 0]];
   const D = [[0.3]];
@@ -54,7 +74,10 @@ test('c2d foh of an integrator is the trapezoidal rule T(z+1)/(2(z-1))', () => {
 });
 
 test('c2d foh and zoh keep the DC gain of a stable system', () => {
-  const A = [[-1, 2], [0, -3]];
+  const A = [
+    [-1, 2],
+    [0, -3],
+  ];
   const B = [[1], [1]];
   const C = [[1, 1]];
   const D = [[0]];
@@ -67,14 +90,34 @@ test('c2d foh and zoh keep the DC gain of a stable system', () => {
 
 test('c2d tustin refuses when A has an eigenvalue at 2/Ts', () => {
   assert.throws(
-    () => runTool('c2d', { A: [[2, 0], [0, -1]], B: [[1], [1]], C: [[1, 1]], D: [[0]], Ts: 1, method: 'tustin' }),
+    () =>
+      runTool('c2d', {
+        A: [
+          [2, 0],
+          [0, -1],
+        ],
+        B: [[1], [1]],
+        C: [[1, 1]],
+        D: [[0]],
+        Ts: 1,
+        method: 'tustin',
+      }),
     (e: unknown) => e instanceof ControlError && /2\/Ts/.test(e.message),
   );
 });
 
 test('c2d names mismatched shapes', () => {
   assert.throws(
-    () => runTool('c2d', { A: [[0, 1], [0, 0]], B: [[1]], C: [[1, 0]], Ts: 0.1 }),
+    () =>
+      runTool('c2d', {
+        A: [
+          [0, 1],
+          [0, 0],
+        ],
+        B: [[1]],
+        C: [[1, 0]],
+        Ts: 0.1,
+      }),
     (e: unknown) => e instanceof ControlError && /B has 1 rows/.test(e.message),
   );
   assert.throws(() => runTool('c2d', { A: [[-1]], B: [[1]], C: [[1]], Ts: 0.1, method: 'euler' }), ControlError);

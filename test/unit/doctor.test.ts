@@ -35,7 +35,10 @@ function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Pr
 
 test('solver self-tests: LQR, Lyapunov and margins closed forms pass, verified', async () => {
   const checks = await solverChecks();
-  assert.deepEqual(checks.map((c) => c.capability), ['Solvers: LQR', 'Solvers: Lyapunov', 'Solvers: margins']);
+  assert.deepEqual(
+    checks.map((c) => c.capability),
+    ['Solvers: LQR', 'Solvers: Lyapunov', 'Solvers: margins'],
+  );
   for (const c of checks) {
     assert.equal(c.status, 'ok', c.detail);
     assert.match(c.detail, /verified/);
@@ -173,7 +176,11 @@ test('Node.js: 20 or newer', () => {
 });
 
 test('the report: every failure carries a fix; table and Markdown', async () => {
-  const checks = await runDoctor({ model: { provider: 'local', modelPath: join(tmp, 'nope.gguf') }, embedder: join(tmp, 'missing'), index: join(tmp, 'idx-none') });
+  const checks = await runDoctor({
+    model: { provider: 'local', modelPath: join(tmp, 'nope.gguf') },
+    embedder: join(tmp, 'missing'),
+    index: join(tmp, 'idx-none'),
+  });
   assert.equal(doctorPassed(checks), false);
   for (const c of checks.filter((x) => x.status === 'fail')) assert.ok(c.fix, `${c.capability} fails without a fix`);
   const table = formatDoctorTable(checks);

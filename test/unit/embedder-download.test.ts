@@ -35,7 +35,10 @@ test('downloads every file, verified, and the folder loads and embeds as the ori
   assert.ok(!existsSync(join(d, 'onnx', 'model.onnx.part')));
   const total = FILES.reduce((n, f) => n + statSync(join(source, f)).size, 0);
   assert.equal(seen.at(-1), total, 'progress ends at the total size');
-  assert.ok(seen.every((x, i) => i === 0 || x >= seen[i - 1]), 'progress never goes back');
+  assert.ok(
+    seen.every((x, i) => i === 0 || x >= seen[i - 1]),
+    'progress never goes back',
+  );
   // the LFS file came through the redirect
   assert.ok(hub.log.some((r) => r.path === '/cdn/onnx/model.onnx'));
   const [a, b] = await Promise.all([loadEmbedder(d), loadEmbedder(source)]);
@@ -49,12 +52,18 @@ test('downloads every file, verified, and the folder loads and embeds as the ori
 test('a dropped connection is resumed with a Range request and the file is still verified', async () => {
   const d = dest();
   hub.faults.cutAfter = 1000;
-  await assert.rejects(downloadEmbedder(SPEC, { dest: d, mirror: hub.url }), (e: ControlError) => /broke off after 1000 bytes/.test(e.message) && /download again to resume/.test(e.message));
+  await assert.rejects(
+    downloadEmbedder(SPEC, { dest: d, mirror: hub.url }),
+    (e: ControlError) => /broke off after 1000 bytes/.test(e.message) && /download again to resume/.test(e.message),
+  );
   assert.equal(statSync(join(d, 'onnx', 'model.onnx.part')).size, 1000);
   assert.ok(!isDownloaded(d, SPEC), 'no usable folder after a broken download');
   hub.log.length = 0;
   await downloadEmbedder(SPEC, { dest: d, mirror: hub.url });
-  assert.ok(hub.log.some((r) => r.path === '/cdn/onnx/model.onnx' && r.range === 'bytes=1000-'), JSON.stringify(hub.log));
+  assert.ok(
+    hub.log.some((r) => r.path === '/cdn/onnx/model.onnx' && r.range === 'bytes=1000-'),
+    JSON.stringify(hub.log),
+  );
   assert.ok(!hub.log.some((r) => r.path.endsWith('/config.json')), 'files already in place are not fetched again');
   assert.deepEqual(readFileSync(join(d, 'onnx', 'model.onnx')), readFileSync(join(source, 'onnx', 'model.onnx')));
 });
@@ -74,7 +83,9 @@ test('a file that does not match the announced hash is refused and deleted', asy
 test('a file missing on the hub is named with the way out; a cancel keeps what was downloaded', async () => {
   const d = dest();
   await assert.rejects(downloadEmbedder({ ...SPEC, files: [...FILES, 'onnx/absent.onnx'] }, { dest: d, mirror: hub.url }), (e: ControlError) => {
-    return e.code === 'unsupported' && /HTTP 404 \(no such file in that repository or revision\)/.test(e.message) && e.message.includes('control.embedder.path');
+    return (
+      e.code === 'unsupported' && /HTTP 404 \(no such file in that repository or revision\)/.test(e.message) && e.message.includes('control.embedder.path')
+    );
   });
   const ac = new AbortController();
   const d2 = dest();

@@ -24,7 +24,10 @@ test('the reference engine scores full marks on every question (harness self-tes
   const scores = await runEval(questions, referenceEngine);
   const all = summarise(scores).at(-1)!;
   const bad = scores.filter((s) => !s.tool || s.args === false || (s.numbers !== null && s.numbers < 1) || s.refusal === false);
-  assert.deepEqual(bad.map((s) => s.id), []);
+  assert.deepEqual(
+    bad.map((s) => s.id),
+    [],
+  );
   assert.equal(all.tool, 1);
   assert.equal(all.numbers, 1);
 });
@@ -40,8 +43,31 @@ test('an engine that never calls a tool fails the tool questions and passes the 
 
 test('wrong arguments are caught', async () => {
   const q = questions.find((x) => x.expect.args?.A && x.expect.tools[0] === 'lqr' && x.expect.args.B)!;
-  const wrong = { ...q.expect.args, A: [[0, 1], [0, 5]] };
-  const [s] = await runEval([q], () => new ScriptedEngine([`<tool_call>${JSON.stringify({ name: 'lqr', arguments: { Q: [[1, 0], [0, 1]], R: [[1]], ...wrong } })}</tool_call>`, 'done']));
+  const wrong = {
+    ...q.expect.args,
+    A: [
+      [0, 1],
+      [0, 5],
+    ],
+  };
+  const [s] = await runEval(
+    [q],
+    () =>
+      new ScriptedEngine([
+        `<tool_call>${JSON.stringify({
+          name: 'lqr',
+          arguments: {
+            Q: [
+              [1, 0],
+              [0, 1],
+            ],
+            R: [[1]],
+            ...wrong,
+          },
+        })}</tool_call>`,
+        'done',
+      ]),
+  );
   assert.equal(s.tool, true);
   assert.equal(s.args, false);
 });

@@ -54,21 +54,85 @@ test('lqr, A = 0 and B = [0.73; 0.20]: refused, the mode at s = 0 cannot be move
 
 test('lqr, A = 0, B = [0.73; 0.19]: refused where the Schur method used to return X of 1e8 (SciPy: X of 1e9, a pole at +7e-18)', () => {
   const c = cases.lqr_A0_b019;
-  assert.ok(c.scipy.max_re_closed_loop >= 0, 'SciPy\'s X is not stabilising');
+  assert.ok(c.scipy.max_re_closed_loop >= 0, "SciPy's X is not stabilising");
   refused('lqr', c.args, /not stabilisable/, /s = 0/);
 });
 
 test('the Kalman filter dual: an undetectable mode on the axis is refused too', () => {
   // (C, A) with A = 0 and C = [0.73 0.20]: the mode at 0 along C's null space is unobservable
-  refused('lqe', { A: [[0, 0], [0, 0]], G: [[1, 0], [0, 1]], C: [[0.73, 0.2]], Qn: [[1, 0], [0, 1]], Rn: [[1]] }, /not detectable/, /s = 0/);
+  refused(
+    'lqe',
+    {
+      A: [
+        [0, 0],
+        [0, 0],
+      ],
+      G: [
+        [1, 0],
+        [0, 1],
+      ],
+      C: [[0.73, 0.2]],
+      Qn: [
+        [1, 0],
+        [0, 1],
+      ],
+      Rn: [[1]],
+    },
+    /not detectable/,
+    /s = 0/,
+  );
 });
 
 test('a mode on the axis that the cost does not see: no stabilising solution, refused with the reason', () => {
   // A = 0 (2x2), B = I, Q = diag(1, 0): (A, B) controllable, but the mode x2 costs nothing and
   // sits at s = 0; the only solutions leave it there (X = diag(1, 0), K = diag(1, 0): pole at 0)
-  refused('lqr', { A: [[0, 0], [0, 0]], B: [[1, 0], [0, 1]], Q: [[1, 0], [0, 0]], R: [[1, 0], [0, 1]] }, /No stabilising solution/, /unobservable through the state weight Q/);
+  refused(
+    'lqr',
+    {
+      A: [
+        [0, 0],
+        [0, 0],
+      ],
+      B: [
+        [1, 0],
+        [0, 1],
+      ],
+      Q: [
+        [1, 0],
+        [0, 0],
+      ],
+      R: [
+        [1, 0],
+        [0, 1],
+      ],
+    },
+    /No stabilising solution/,
+    /unobservable through the state weight Q/,
+  );
   // discrete: A = I, a mode at z = 1 that Q does not see
-  refused('dlqr', { A: [[1, 0], [0, 1]], B: [[1, 0], [0, 1]], Q: [[1, 0], [0, 0]], R: [[1, 0], [0, 1]] }, /No stabilising solution/, /z = 1/);
+  refused(
+    'dlqr',
+    {
+      A: [
+        [1, 0],
+        [0, 1],
+      ],
+      B: [
+        [1, 0],
+        [0, 1],
+      ],
+      Q: [
+        [1, 0],
+        [0, 0],
+      ],
+      R: [
+        [1, 0],
+        [0, 1],
+      ],
+    },
+    /No stabilising solution/,
+    /z = 1/,
+  );
 });
 
 test('dlqr, A = diag(1.1, 1.2), B = [1; 1e-17]: refused, z = 1.2 is numerically uncontrollable (SciPy: no finite solution; numpy rank 1)', () => {
@@ -92,9 +156,23 @@ test('eig of [[1e308, -1e308], [1e308, 1e308]] is 1e308 ± 1e308j (NumPy), verif
 test('entries near 1e-300 or 1e300: eigenvalues and Lyapunov solutions are computed in scaled units', () => {
   // closed form: eigenvalues of a·[[0, 1], [-2, -3]] are -a and -2a; lyap of -a·I with Q = I is I/(2a)
   for (const a of [1e-300, 1e300]) {
-    const ev = verified('eig', { A: [[0, a], [-2 * a, -3 * a]] }).eigenvalues as [number, number][];
+    const ev = verified('eig', {
+      A: [
+        [0, a],
+        [-2 * a, -3 * a],
+      ],
+    }).eigenvalues as [number, number][];
     assert.ok(Math.abs(ev[0][0] + 2 * a) <= 1e-14 * a && Math.abs(ev[1][0] + a) <= 1e-14 * a, JSON.stringify(ev));
-    const X = verified('lyap', { A: [[-a, 0], [0, -a]], Q: [[1, 0], [0, 1]] }).X as number[][];
+    const X = verified('lyap', {
+      A: [
+        [-a, 0],
+        [0, -a],
+      ],
+      Q: [
+        [1, 0],
+        [0, 1],
+      ],
+    }).X as number[][];
     const want = 1 / (2 * a);
     if (Number.isFinite(want)) assert.ok(Math.abs(X[0][0] - want) <= 1e-14 * want, `${X[0][0]} vs ${want}`);
   }
@@ -132,7 +210,21 @@ test('c2d with Ts = 1e300: Ad = e^(−Ts) = 0, Bd = 1 − e^(−Ts) = 1 (mpmath)
 
 test('a controllability matrix that overflows is refused, not returned with Infinity', () => {
   // A = 1e100·I: A^3·B = 1e300, A^4·B = 1e400 (closed form)
-  refused('ctrb_rank', { A: [[1e100, 0, 0, 0, 0], [0, 1e100, 0, 0, 0], [0, 0, 1e100, 0, 0], [0, 0, 0, 1e100, 0], [0, 0, 0, 0, 1e100]], B: [[1], [1], [1], [1], [1]] }, /overflows/, /k = 4/);
+  refused(
+    'ctrb_rank',
+    {
+      A: [
+        [1e100, 0, 0, 0, 0],
+        [0, 1e100, 0, 0, 0],
+        [0, 0, 1e100, 0, 0],
+        [0, 0, 0, 1e100, 0],
+        [0, 0, 0, 0, 1e100],
+      ],
+      B: [[1], [1], [1], [1], [1]],
+    },
+    /overflows/,
+    /k = 4/,
+  );
 });
 
 test('a DARE that cannot be solved accurately in double precision is refused (SciPy: residual 1e-5, X 8e-4 off)', () => {
@@ -153,8 +245,30 @@ test('CAREX 2.7 (eps = 1e-11): its residual of 3e-7 is what the exact solution r
 
 test('the verifier never throws: a check that cannot run is a failed check, said', () => {
   // a result with a NaN, a malformed result, a result of the wrong shape: failed checks, no throw
-  const args = { A: [[0, 1], [-2, -3]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] };
-  for (const result of [{ K: [[NaN, 1]], X: [[1, 0], [0, 1]] }, { K: 'x', X: null }, {}, { K: [[1]], X: [[1]] }]) {
+  const args = {
+    A: [
+      [0, 1],
+      [-2, -3],
+    ],
+    B: [[0], [1]],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
+    R: [[1]],
+  };
+  for (const result of [
+    {
+      K: [[NaN, 1]],
+      X: [
+        [1, 0],
+        [0, 1],
+      ],
+    },
+    { K: 'x', X: null },
+    {},
+    { K: [[1]], X: [[1]] },
+  ]) {
     const v = verify('lqr', args, result as Record<string, unknown>)!;
     assert.equal(v.ok, false, JSON.stringify(result));
   }

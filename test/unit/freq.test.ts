@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { runTool } from '../../src/core/tools/call.js';
 import { ControlError } from '../../src/core/errors.js';
 
-const close = (a: number, b: number, tol = 1e-10) =>
-  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} != ${b}`);
+const close = (a: number, b: number, tol = 1e-10) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} != ${b}`);
 type Mg = { gm: number; gm_db: number; pm_deg: number; w_pc: number; w_gc: number };
 
 test('freqresp of 1/(s+1) is 1/(1 + jw), with magnitude in dB and phase -atan(w)', () => {
@@ -21,7 +20,16 @@ test('freqresp of 1/(s+1) is 1/(1 + jw), with magnitude in dB and phase -atan(w)
 test('freqresp unwraps the phase of a third-order lag past -180 degrees', () => {
   // 1/(s+1)^3: phase -3 atan(w), reaching -270
   const w = [0.5, 1, 2, 5, 20, 100];
-  const r = runTool('freqresp', { A: [[-3, -3, -1], [1, 0, 0], [0, 1, 0]], B: [[1], [0], [0]], C: [[0, 0, 1]], w }) as { phase_deg: number[] };
+  const r = runTool('freqresp', {
+    A: [
+      [-3, -3, -1],
+      [1, 0, 0],
+      [0, 1, 0],
+    ],
+    B: [[1], [0], [0]],
+    C: [[0, 0, 1]],
+    w,
+  }) as { phase_deg: number[] };
   w.forEach((wk, k) => close(r.phase_deg[k], (-3 * Math.atan(wk) * 180) / Math.PI, 1e-10));
 });
 
@@ -86,7 +94,8 @@ test('discrete margins of L = k/(z(z - 1)) match a direct evaluation', () => {
   const r = runTool('margins', { num: [k], den: [1, -1, 0], Ts }) as Mg;
   // phase crossover: L(e^{jt}) real negative; check the claim directly
   const t = r.w_pc * Ts;
-  const zr = Math.cos(t), zi = Math.sin(t);
+  const zr = Math.cos(t),
+    zi = Math.sin(t);
   // z(z - 1) = (zr^2 - zi^2 - zr) + j(2 zr zi - zi)
   const dr = zr * zr - zi * zi - zr;
   const di = 2 * zr * zi - zi;
@@ -96,7 +105,16 @@ test('discrete margins of L = k/(z(z - 1)) match a direct evaluation', () => {
 });
 
 test('margins from a state-space loop equal those of its transfer function', () => {
-  const ss = runTool('margins', { A: [[0, 1, 0], [0, 0, 1], [0, -2, -3]], B: [[0], [0], [1]], C: [[2, 0, 0]], D: [[0]] }) as Mg;
+  const ss = runTool('margins', {
+    A: [
+      [0, 1, 0],
+      [0, 0, 1],
+      [0, -2, -3],
+    ],
+    B: [[0], [0], [1]],
+    C: [[2, 0, 0]],
+    D: [[0]],
+  }) as Mg;
   close(ss.gm, 3, 1e-10);
   close(ss.w_pc, Math.SQRT2, 1e-10);
 });

@@ -53,7 +53,10 @@ test('a model turn gets the matching passage fenced in its user message, and the
 
 test('/search lists the hits with their sources and ranges, without a model', async () => {
   const ev = await collectTurn({ command: 'search', prompt: 'Routh Hurwitz right half plane roots' }, { retriever });
-  const text = ev.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('');
+  const text = ev
+    .filter((e) => e.type === 'text')
+    .map((e) => (e as { text: string }).text)
+    .join('');
   assert.match(text, /\*\*\[1\] Routh tables\*\*/);
   assert.match(text, /routh\.md/);
   assert.ok(refs(ev).length >= 1);
@@ -61,7 +64,10 @@ test('/search lists the hits with their sources and ranges, without a model', as
 
 test('nothing matching is a normal outcome, said plainly', async () => {
   const ev = await collectTurn({ command: 'search', prompt: 'quaternion attitude kinematics spacecraft' }, { retriever });
-  const text = ev.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('');
+  const text = ev
+    .filter((e) => e.type === 'text')
+    .map((e) => (e as { text: string }).text)
+    .join('');
   assert.match(text, /Nothing in your files/);
   assert.equal(refs(ev).length, 0);
 });
@@ -73,7 +79,10 @@ test('/search without an index says how to build one', async () => {
 
 test('without a model, a conceptual question gets the honest answer plus the passages that match', async () => {
   const ev = await collectTurn({ prompt: 'explain the waterbed effect and the Bode sensitivity integral' }, { retriever });
-  const text = ev.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('');
+  const text = ev
+    .filter((e) => e.type === 'text')
+    .map((e) => (e as { text: string }).text)
+    .join('');
   assert.match(text, /needs a language model/);
   assert.match(text, /Passages that may help/);
   assert.ok(refs(ev).length >= 1);

@@ -18,10 +18,11 @@ export function invert(A: M): M {
     [W[k], W[p]] = [W[p], W[k]];
     const d = W[k][k];
     W[k] = W[k].map((v) => v / d);
-    for (let i = 0; i < n; i++) if (i !== k) {
-      const f = W[i][k];
-      W[i] = W[i].map((v, j) => v - f * W[k][j]);
-    }
+    for (let i = 0; i < n; i++)
+      if (i !== k) {
+        const f = W[i][k];
+        W[i] = W[i].map((v, j) => v - f * W[k][j]);
+      }
   }
   return W.map((r) => r.slice(n));
 }
@@ -33,8 +34,7 @@ export function rng(seed: number): () => number {
     return s / 2147483647 - 0.5;
   };
 }
-export const randM = (r: number, c: number, rand: () => number): M =>
-  Array.from({ length: r }, () => Array.from({ length: c }, () => rand()));
+export const randM = (r: number, c: number, rand: () => number): M => Array.from({ length: r }, () => Array.from({ length: c }, () => rand()));
 /** true eigenvalue check without the kernel: |det(A - λI)| relative to scale, via complex LU */
 export function charDetAbs(A: M, re: number, im: number): number {
   const n = A.length;
@@ -46,14 +46,17 @@ export function charDetAbs(A: M, re: number, im: number): number {
     for (let i = k + 1; i < n; i++) if (Math.hypot(R[i][k], I[i][k]) > Math.hypot(R[p][k], I[p][k])) p = i;
     [R[k], R[p]] = [R[p], R[k]];
     [I[k], I[p]] = [I[p], I[k]];
-    const pr = R[k][k], pi = I[k][k];
+    const pr = R[k][k],
+      pi = I[k][k];
     const m2 = pr * pr + pi * pi;
     detAbs *= Math.sqrt(m2);
     if (m2 === 0) return 0;
     for (let i = k + 1; i < n; i++) {
-      const fr = (R[i][k] * pr + I[i][k] * pi) / m2, fi = (I[i][k] * pr - R[i][k] * pi) / m2;
+      const fr = (R[i][k] * pr + I[i][k] * pi) / m2,
+        fi = (I[i][k] * pr - R[i][k] * pi) / m2;
       for (let j = k; j < n; j++) {
-        const ar = R[k][j], ai = I[k][j];
+        const ar = R[k][j],
+          ai = I[k][j];
         R[i][j] -= fr * ar - fi * ai;
         I[i][j] -= fr * ai + fi * ar;
       }

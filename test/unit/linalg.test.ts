@@ -12,7 +12,7 @@ const EPS = 2.220446049250313e-16;
 
 function checkSchur(A: M, T: M, Z: M, tol: number) {
   const n = A.length;
-  assert.ok(fro(sub(mm(mm(Z, T), tr(Z)), A)) <= tol * Math.max(fro(A), 1), 'A = Z T Z\'');
+  assert.ok(fro(sub(mm(mm(Z, T), tr(Z)), A)) <= tol * Math.max(fro(A), 1), "A = Z T Z'");
   assert.ok(fro(sub(mm(tr(Z), Z), eye(n))) <= tol, 'Z orthogonal');
   for (let i = 0; i < n; i++) for (let j = 0; j < i - 1; j++) assert.equal(T[i][j], 0, `T(${i},${j}) below the subdiagonal`);
   for (let i = 0; i + 1 < n; i++) {
@@ -64,9 +64,10 @@ test('real Schur form by aggressive early deflation (laqr0): residual, orthogona
   const n = 60;
   const B = Array.from({ length: n }, () => new Array(n).fill(0));
   const want: [number, number][] = [];
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const kind = i % 3;
-    const a = Math.round(20 * rand()) / 4, b = 0.5 + Math.round(8 * (rand() + 0.5)) / 4;
+    const a = Math.round(20 * rand()) / 4,
+      b = 0.5 + Math.round(8 * (rand() + 0.5)) / 4;
     if (kind === 0) {
       B[i][i] = a;
       want.push([a, 0]);
@@ -94,7 +95,8 @@ test('real Schur form by aggressive early deflation (laqr0): residual, orthogona
   const got = schurEigenvalues(T);
   const used = new Array(n).fill(false);
   for (const [re, im] of got) {
-    let best = -1, bd = Infinity;
+    let best = -1,
+      bd = Infinity;
     for (let k = 0; k < n; k++) {
       const dist = Math.hypot(re - want[k][0], im - want[k][1]);
       if (!used[k] && dist < bd) {
@@ -115,11 +117,27 @@ test('real Schur form by aggressive early deflation (laqr0): residual, orthogona
 
 test('Schur form of structured matrices (zero, identity, Jordan, rotation, companion)', () => {
   const cases: M[] = [
-    [[0, 0, 0], [0, 0, 0], [0, 0, 0]],
+    [
+      [0, 0, 0],
+      [0, 0, 0],
+      [0, 0, 0],
+    ],
     eye(4),
-    [[-1, 1, 0], [0, -1, 1], [0, 0, -1]],
-    [[0, 1], [-1, 0]],
-    [[0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [-1, -4, -6, -4]],
+    [
+      [-1, 1, 0],
+      [0, -1, 1],
+      [0, 0, -1],
+    ],
+    [
+      [0, 1],
+      [-1, 0],
+    ],
+    [
+      [0, 1, 0, 0],
+      [0, 0, 1, 0],
+      [0, 0, 0, 1],
+      [-1, -4, -6, -4],
+    ],
   ];
   for (const A of cases) {
     const { T, Z } = realSchur(fromRows(A));
@@ -129,15 +147,33 @@ test('Schur form of structured matrices (zero, identity, Jordan, rotation, compa
 
 test('eigenvalues: known spectra', () => {
   // companion of (s+1)(s+2)(s+3) = s^3 + 6s^2 + 11s + 6
-  const ev = eigenvalues([[0, 1, 0], [0, 0, 1], [-6, -11, -6]]);
-  assert.deepEqual(ev.map(([re]) => Math.round(re * 1e10) / 1e10), [-3, -2, -1]);
+  const ev = eigenvalues([
+    [0, 1, 0],
+    [0, 0, 1],
+    [-6, -11, -6],
+  ]);
+  assert.deepEqual(
+    ev.map(([re]) => Math.round(re * 1e10) / 1e10),
+    [-3, -2, -1],
+  );
   for (const [, im] of ev) assert.ok(Math.abs(im) < 1e-12);
   // rotation: ±i, sorted by imaginary part for equal real parts
-  const rot = eigenvalues([[0, 1], [-1, 0]]);
+  const rot = eigenvalues([
+    [0, 1],
+    [-1, 0],
+  ]);
   assert.ok(Math.abs(rot[0][0]) < 1e-15 && Math.abs(rot[0][1] + 1) < 1e-15 && Math.abs(rot[1][1] - 1) < 1e-15);
   // triangular: eigenvalues are the diagonal
-  const tri = eigenvalues([[3, 5, -7], [0, -2, 4], [0, 0, 0.5]]);
-  assert.deepEqual(tri, [[-2, 0], [0.5, 0], [3, 0]]);
+  const tri = eigenvalues([
+    [3, 5, -7],
+    [0, -2, 4],
+    [0, 0, 0.5],
+  ]);
+  assert.deepEqual(tri, [
+    [-2, 0],
+    [0.5, 0],
+    [3, 0],
+  ]);
 });
 
 test('eigenvalues of random matrices are roots of det(A - λI)', () => {
@@ -162,7 +198,11 @@ test('eigenvalues of random matrices are roots of det(A - λI)', () => {
 
 test('eig of a badly scaled matrix is accurate thanks to balancing', () => {
   // similarity D A D^-1 with D = diag(1, 1e6, 1e-6) of a matrix with eigenvalues 1, 2, 3
-  const A0 = [[1, 1, 1], [0, 2, 1], [0, 0, 3]];
+  const A0 = [
+    [1, 1, 1],
+    [0, 2, 1],
+    [0, 0, 3],
+  ];
   const d = [1, 1e6, 1e-6];
   const A = A0.map((r, i) => r.map((v, j) => (v * d[i]) / d[j]));
   const ev = eigenvalues(A);
@@ -173,12 +213,15 @@ test('eig of a badly scaled matrix is accurate thanks to balancing', () => {
 });
 
 test('balance: B = D^-1 P^T A P D exactly, with power-of-2 scaling', () => {
-  const A = [[1, 1e8, 0], [1e-8, 2, 0], [3, 4, 5]];
+  const A = [
+    [1, 1e8, 0],
+    [1e-8, 2, 0],
+    [3, 4, 5],
+  ];
   const bal = balance(fromRows(A));
   const B = toRows(bal.B);
   const n = 3;
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) assert.equal(B[i][j], (A[bal.perm[i]][bal.perm[j]] * bal.scale[j]) / bal.scale[i]);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) assert.equal(B[i][j], (A[bal.perm[i]][bal.perm[j]] * bal.scale[j]) / bal.scale[i]);
   for (const s of bal.scale) assert.ok(Number.isInteger(Math.log2(s)));
   // the isolated eigenvalue 5 (row/col structure) is permuted out of the active block
   assert.ok(bal.ihi - bal.ilo + 1 < n);
@@ -190,17 +233,38 @@ test('Hessenberg reduction: H = Q^T A Q with zeros below the subdiagonal', () =>
   const H = fromRows(A);
   const Q = eyeMat(8);
   hessenbergInPlace(H, Q);
-  const Hr = toRows(H), Qr = toRows(Q);
+  const Hr = toRows(H),
+    Qr = toRows(Q);
   for (let i = 2; i < 8; i++) for (let j = 0; j < i - 1; j++) assert.equal(Hr[i][j], 0);
   assert.ok(fro(sub(mm(mm(Qr, Hr), tr(Qr)), A)) < 1e-14 * 8 * fro(A));
 });
 
 test('lanv2: standardised 2x2 Schur factorisation', () => {
-  for (const [a, b, c, d] of [[1, 2, 3, 4], [0, 1, -1, 0], [1, -5, 2, 1], [2, 0, 1, 2], [3, 1, 0, 1]]) {
+  for (const [a, b, c, d] of [
+    [1, 2, 3, 4],
+    [0, 1, -1, 0],
+    [1, -5, 2, 1],
+    [2, 0, 1, 2],
+    [3, 1, 0, 1],
+  ]) {
     const r = lanv2(a, b, c, d);
-    const Q = [[r.cs, -r.sn], [r.sn, r.cs]];
-    const T = [[r.a, r.b], [r.c, r.d]];
-    assert.ok(fro(sub(mm(mm(Q, T), tr(Q)), [[a, b], [c, d]])) < 1e-14 * 10);
+    const Q = [
+      [r.cs, -r.sn],
+      [r.sn, r.cs],
+    ];
+    const T = [
+      [r.a, r.b],
+      [r.c, r.d],
+    ];
+    assert.ok(
+      fro(
+        sub(mm(mm(Q, T), tr(Q)), [
+          [a, b],
+          [c, d],
+        ]),
+      ) <
+        1e-14 * 10,
+    );
     assert.ok(r.c === 0 || (r.a === r.d && r.b * r.c < 0));
   }
 });
@@ -221,7 +285,9 @@ test('reorderSchur moves the selected (stable) eigenvalues to the top, keeping A
 
 test('LU solves: A X = B and X A = B', () => {
   const rand = rng(9);
-  const A = randM(6, 6, rand), B = randM(6, 3, rand), C = randM(2, 6, rand);
+  const A = randM(6, 6, rand),
+    B = randM(6, 3, rand),
+    C = randM(2, 6, rand);
   const F = luFactor(fromRows(A));
   const X = toRows(luSolve(F, fromRows(B)));
   assert.ok(fro(sub(mm(A, X), B)) < 1e-13);
@@ -230,23 +296,82 @@ test('LU solves: A X = B and X A = B', () => {
 });
 
 test('SVD rank and singular values', () => {
-  assert.equal(rank(fromRows([[1, 2], [2, 4]])), 1);
-  assert.equal(rank(fromRows([[1, 0, 0], [0, 1e-3, 0]])), 2);
+  assert.equal(
+    rank(
+      fromRows([
+        [1, 2],
+        [2, 4],
+      ]),
+    ),
+    1,
+  );
+  assert.equal(
+    rank(
+      fromRows([
+        [1, 0, 0],
+        [0, 1e-3, 0],
+      ]),
+    ),
+    2,
+  );
   assert.equal(rank(zerosMat(3, 3)), 0);
-  const s = singularValues(fromRows([[3, 0], [0, -4], [0, 0]]));
+  const s = singularValues(
+    fromRows([
+      [3, 0],
+      [0, -4],
+      [0, 0],
+    ]),
+  );
   assert.deepEqual(Array.from(s), [4, 3]);
   // controllability of a chain of integrators from the last state
-  assert.equal(rank(fromRows(ctrbMatrix([[0, 1, 0], [0, 0, 1], [0, 0, 0]], [[0], [0], [1]]))), 3);
-  assert.equal(rank(fromRows(ctrbMatrix([[1, 0], [0, 2]], [[1], [0]]))), 1);
+  assert.equal(
+    rank(
+      fromRows(
+        ctrbMatrix(
+          [
+            [0, 1, 0],
+            [0, 0, 1],
+            [0, 0, 0],
+          ],
+          [[0], [0], [1]],
+        ),
+      ),
+    ),
+    3,
+  );
+  assert.equal(
+    rank(
+      fromRows(
+        ctrbMatrix(
+          [
+            [1, 0],
+            [0, 2],
+          ],
+          [[1], [0]],
+        ),
+      ),
+    ),
+    1,
+  );
 });
 
 test('controllability staircase separates the uncontrollable mode', () => {
   // x2 is not reachable; its mode is at 3. Rotate the coordinates so it is not obvious.
-  const c = Math.cos(0.3), s = Math.sin(0.3);
-  const T = [[c, -s, 0], [s, c, 0], [0, 0, 1]];
-  const A0 = [[-1, 0, 1], [0, 3, 0], [1, 0, -2]];
+  const c = Math.cos(0.3),
+    s = Math.sin(0.3);
+  const T = [
+    [c, -s, 0],
+    [s, c, 0],
+    [0, 0, 1],
+  ];
+  const A0 = [
+    [-1, 0, 1],
+    [0, 3, 0],
+    [1, 0, -2],
+  ];
   const B0 = [[1], [0], [0]];
-  const A = mm(mm(T, A0), tr(T)), B = mm(T, B0);
+  const A = mm(mm(T, A0), tr(T)),
+    B = mm(T, B0);
   const st = controllabilityStaircase(fromRows(A), fromRows(B));
   assert.equal(st.nc, 2);
   const At = toRows(st.At);

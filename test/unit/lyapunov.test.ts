@@ -24,16 +24,41 @@ function stableRandom(n: number, rand: () => number, discrete: boolean): M {
 test('lyap: closed form for diagonal A', () => {
   // a_i x_ij + x_ij a_j + q_ij = 0  =>  x_ij = -q_ij / (a_i + a_j)
   const a = [-1, -2, -5];
-  const A = [[a[0], 0, 0], [0, a[1], 0], [0, 0, a[2]]];
-  const Q = [[1, 2, 3], [2, 4, 5], [3, 5, 6]];
+  const A = [
+    [a[0], 0, 0],
+    [0, a[1], 0],
+    [0, 0, a[2]],
+  ];
+  const Q = [
+    [1, 2, 3],
+    [2, 4, 5],
+    [3, 5, 6],
+  ];
   const X = lyapSolve(A, Q);
   for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) assert.ok(Math.abs(X[i][j] + Q[i][j] / (a[i] + a[j])) < 1e-15 * 10);
 });
 
 test('lyap: the controllability gramian of the double integrator with damping', () => {
   // A = [0 1; -1 -1], B = [0; 1]: P = [1/2 0; 0 1/2] (solve by hand: A P + P A' + B B' = 0)
-  const X = lyapSolve([[0, 1], [-1, -1]], [[0, 0], [0, 1]]);
-  assert.ok(fro(sub(X, [[0.5, 0], [0, 0.5]])) < 1e-15 * 10);
+  const X = lyapSolve(
+    [
+      [0, 1],
+      [-1, -1],
+    ],
+    [
+      [0, 0],
+      [0, 1],
+    ],
+  );
+  assert.ok(
+    fro(
+      sub(X, [
+        [0.5, 0],
+        [0, 0.5],
+      ]),
+    ) <
+      1e-15 * 10,
+  );
 });
 
 test('lyap and dlyap: small residuals on random problems, symmetric X for symmetric Q', () => {
@@ -53,14 +78,23 @@ test('lyap and dlyap: small residuals on random problems, symmetric X for symmet
 
 test('lyap with a nonsymmetric Q and an unstable (but regular) A', () => {
   const rand = rng(8);
-  const A = [[2, 2, 0], [0, 3, 1], [0, 0, -4]];
+  const A = [
+    [2, 2, 0],
+    [0, 3, 1],
+    [0, 0, -4],
+  ];
   const Q = randM(3, 3, rand);
   assert.ok(resC(A, lyapSolve(A, Q), Q) < 1e-14);
   assert.ok(resD(A, dlyapSolve(A, Q), Q) < 1e-14);
 });
 
 test('lyap with complex eigenvalues and a Jordan block', () => {
-  const A = [[-0.1, 5, 0, 0], [-5, -0.1, 0, 0], [0, 0, -1, 1], [0, 0, 0, -1]];
+  const A = [
+    [-0.1, 5, 0, 0],
+    [-5, -0.1, 0, 0],
+    [0, 0, -1, 1],
+    [0, 0, 0, -1],
+  ];
   const Q = eye(4);
   assert.ok(resC(A, lyapSolve(A, Q), Q) < 1e-14);
   assert.ok(resD(sc(A, 0.15), dlyapSolve(sc(A, 0.15), Q), Q) < 1e-14);
@@ -72,14 +106,65 @@ test('dlyap: scalar closed form x = q / (1 - a^2)', () => {
 });
 
 test('lyap refuses λi + λj = 0 and dlyap refuses λi λj = 1', () => {
-  assert.throws(() => lyapSolve([[1, 0], [0, -1]], eye(2)), ControlError);
-  assert.throws(() => lyapSolve([[0, 1], [-1, 0]], eye(2)), /no unique solution/);
-  assert.throws(() => dlyapSolve([[2, 0], [0, 0.5]], eye(2)), ControlError);
-  const c = Math.cos(0.4), s = Math.sin(0.4);
-  assert.throws(() => dlyapSolve([[c, s], [-s, c]], eye(2)), /no unique solution/);
+  assert.throws(
+    () =>
+      lyapSolve(
+        [
+          [1, 0],
+          [0, -1],
+        ],
+        eye(2),
+      ),
+    ControlError,
+  );
+  assert.throws(
+    () =>
+      lyapSolve(
+        [
+          [0, 1],
+          [-1, 0],
+        ],
+        eye(2),
+      ),
+    /no unique solution/,
+  );
+  assert.throws(
+    () =>
+      dlyapSolve(
+        [
+          [2, 0],
+          [0, 0.5],
+        ],
+        eye(2),
+      ),
+    ControlError,
+  );
+  const c = Math.cos(0.4),
+    s = Math.sin(0.4);
+  assert.throws(
+    () =>
+      dlyapSolve(
+        [
+          [c, s],
+          [-s, c],
+        ],
+        eye(2),
+      ),
+    /no unique solution/,
+  );
 });
 
 test('lyap tool: shape errors name the arguments', () => {
-  assert.throws(() => runTool('lyap', { A: [[1, 2], [3, 4]], Q: [[1]] }), /Q is 1x1 but A is 2x2/);
+  assert.throws(
+    () =>
+      runTool('lyap', {
+        A: [
+          [1, 2],
+          [3, 4],
+        ],
+        Q: [[1]],
+      }),
+    /Q is 1x1 but A is 2x2/,
+  );
   assert.throws(() => runTool('dlyap', { A: [[1, 2]], Q: [[1]] }), /A must be square/);
 });

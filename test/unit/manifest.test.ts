@@ -18,7 +18,10 @@ test('package.json languageModelTools is exactly what the tool table generates (
 
 test('one control_<tool> entry per tool, with the schema, descriptions, reference name and icon', () => {
   const entries = pkg.contributes.languageModelTools as any[];
-  assert.deepEqual(entries.map((e) => e.name), TOOLS.map((t) => `control_${t.name}`));
+  assert.deepEqual(
+    entries.map((e) => e.name),
+    TOOLS.map((t) => `control_${t.name}`),
+  );
   for (const e of entries) {
     const t = TOOLS.find((x) => x.name === tableToolName(e.name))!;
     assert.ok(t, e.name);
@@ -35,7 +38,9 @@ test('one control_<tool> entry per tool, with the schema, descriptions, referenc
 });
 
 test('the generator only touches its own section', () => {
-  const other = JSON.parse(withGeneratedTools(JSON.stringify({ name: 'x', contributes: { chatParticipants: [], languageModelChatProviders: [], commands: [] } })));
+  const other = JSON.parse(
+    withGeneratedTools(JSON.stringify({ name: 'x', contributes: { chatParticipants: [], languageModelChatProviders: [], commands: [] } })),
+  );
   assert.deepEqual(Object.keys(other.contributes), ['chatParticipants', 'languageModelChatProviders', 'languageModelTools', 'commands']);
   const stale = { ...pkg, contributes: { ...pkg.contributes, languageModelTools: [{ name: 'control_old' }] } };
   const fixed = JSON.parse(withGeneratedTools(JSON.stringify(stale, null, 2)));
@@ -54,9 +59,22 @@ test('settings a workspace could abuse are machine-scoped: limits, the model and
     assert.ok(key.startsWith('control.'), key);
     assert.ok(p.scope, `${key} has no explicit scope (the default, window, lets a workspace set it)`);
     if (workspaceSettable.has(key)) continue;
-    assert.ok(userOnly.has(p.scope!), `${key} is ${p.scope}-scoped: a workspace could set it; make it machine-scoped (or list it here if it only changes presentation)`);
+    assert.ok(
+      userOnly.has(p.scope!),
+      `${key} is ${p.scope}-scoped: a workspace could set it; make it machine-scoped (or list it here if it only changes presentation)`,
+    );
   }
-  for (const key of ['control.maxStates', 'control.agent.maxToolSteps', 'control.agent.maxCallsPerTool', 'control.agent.maxOutputTokens', 'control.model.provider', 'control.model.path', 'control.openai.url', 'control.embedder.path', 'control.embedder.mirror'])
+  for (const key of [
+    'control.maxStates',
+    'control.agent.maxToolSteps',
+    'control.agent.maxCallsPerTool',
+    'control.agent.maxOutputTokens',
+    'control.model.provider',
+    'control.model.path',
+    'control.openai.url',
+    'control.embedder.path',
+    'control.embedder.mirror',
+  ])
     assert.equal(props[key]?.scope, 'machine', key);
   // a limit by its name, whatever is added later (a time budget, a size cap)
   for (const [key, p] of Object.entries(props))

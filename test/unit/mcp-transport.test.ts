@@ -22,7 +22,11 @@ test('lines: split at \\n and \\r\\n across any chunk boundary, several per chun
     const chunks: string[] = [];
     for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
     const lines = await serve(chunks);
-    assert.deepEqual(lines.map((l) => JSON.parse(l).id), [1, 2, 3, 4], `chunks of ${size}`);
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l).id),
+      [1, 2, 3, 4],
+      `chunks of ${size}`,
+    );
   }
 });
 
@@ -35,7 +39,11 @@ test('lines: a UTF-8 character split between two chunks arrives whole', async ()
 
 test('LineSplitter hands each line over once and keeps only the unfinished one', () => {
   const got: string[] = [];
-  const s = new LineSplitter(100, (l) => got.push(l), () => got.push('TOO LONG'));
+  const s = new LineSplitter(
+    100,
+    (l) => got.push(l),
+    () => got.push('TOO LONG'),
+  );
   s.push('ab');
   s.push('c\nde');
   s.push('f\n\ng');
@@ -62,7 +70,11 @@ test('a line over the limit is a JSON-RPC error (-32600) said once, its text is 
 
 test('LineSplitter never holds more than the limit while it drops an over-long line', () => {
   let tooLong = 0;
-  const s = new LineSplitter(1000, () => {}, (n) => (tooLong = n));
+  const s = new LineSplitter(
+    1000,
+    () => {},
+    (n) => (tooLong = n),
+  );
   for (let i = 0; i < 100; i++) {
     s.push('z'.repeat(999));
     assert.ok(s.pending <= 1000, `holds ${s.pending}`);
@@ -74,7 +86,15 @@ test('LineSplitter never holds more than the limit while it drops an over-long l
 
 test('ids above 2^53 (and any number a double cannot hold) come back byte-identical', async () => {
   const s = new McpServer();
-  for (const raw of ['9007199254740993', '12345678901234567890123', '-9007199254740993', '1e400', '0.1000000000000000055511151231257827', '1.5', '9007199254740993.0']) {
+  for (const raw of [
+    '9007199254740993',
+    '12345678901234567890123',
+    '-9007199254740993',
+    '1e400',
+    '0.1000000000000000055511151231257827',
+    '1.5',
+    '9007199254740993.0',
+  ]) {
     const out = (await s.handleLine(ping(raw)))!;
     assert.ok(out.startsWith(`{"jsonrpc":"2.0","id":${raw},`), out);
     assert.deepEqual(JSON.parse(out).result, {});
@@ -85,7 +105,10 @@ test('ids above 2^53 (and any number a double cannot hold) come back byte-identi
   // errors too, and each member of a batch
   assert.match((await s.handleLine('{"jsonrpc":"2.0","id":9007199254740995,"method":"nope"}'))!, /"id":9007199254740995,"error"/);
   const batch = (await s.handleLine(`[${ping('9007199254740997')},{"jsonrpc":"2.0","method":"x"},${ping('3')},${ping('18014398509481985')}]`))!;
-  assert.equal(batch, `[{"jsonrpc":"2.0","id":9007199254740997,"result":{}},{"jsonrpc":"2.0","id":3,"result":{}},{"jsonrpc":"2.0","id":18014398509481985,"result":{}}]`);
+  assert.equal(
+    batch,
+    `[{"jsonrpc":"2.0","id":9007199254740997,"result":{}},{"jsonrpc":"2.0","id":3,"result":{}},{"jsonrpc":"2.0","id":18014398509481985,"result":{}}]`,
+  );
   // small integers and strings as before
   assert.equal(await s.handleLine(ping('7')), '{"jsonrpc":"2.0","id":7,"result":{}}');
   assert.equal(await s.handleLine(ping('"9007199254740993"')), '{"jsonrpc":"2.0","id":"9007199254740993","result":{}}');
@@ -151,5 +174,8 @@ test('tool refusals quote at most a short prefix of a 1 MB argument, key or tool
     if (reason.length > 1000) problems.push(`${tool.name} with a 1 MB argument name: ${reason.length} characters`);
   }
   assert.deepEqual(problems, []);
-  assert.throws(() => runTool(big, {}), (e: Error) => e.message.length < 1000 && e.message.includes('(1000000 characters)'));
+  assert.throws(
+    () => runTool(big, {}),
+    (e: Error) => e.message.length < 1000 && e.message.includes('(1000000 characters)'),
+  );
 });

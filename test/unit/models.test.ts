@@ -14,7 +14,14 @@ test('MATLAB: A = [0 1; -2 -3]; with B, C, D below is one model, scalars are not
     {
       suffix: '',
       members: [
-        ['A', 2, [[0, 1], [-2, -3]]],
+        [
+          'A',
+          2,
+          [
+            [0, 1],
+            [-2, -3],
+          ],
+        ],
         ['B', 3, [[0], [1]]],
         ['C', 4, [[1, 0]]],
         ['D', 5, [[0]]],
@@ -42,7 +49,14 @@ test('python-control: numpy arrays passed to ct.ss(A, B, C, D); the ss call itse
     {
       suffix: '',
       members: [
-        ['A', 3, [[0, 1], [-2, -3]]],
+        [
+          'A',
+          3,
+          [
+            [0, 1],
+            [-2, -3],
+          ],
+        ],
         ['B', 5, [[0], [1]]],
         ['C', 6, [[1, 0]]],
         ['D', 7, [[0]]],
@@ -54,8 +68,35 @@ test('python-control: numpy arrays passed to ct.ss(A, B, C, D); the ss call itse
 test('families by suffix: A1/B1 and Ad/Bd/Cd are separate models; a C without its own suffix is not taken', () => {
   const text = ['A1 = [1 2; 3 4];', 'B1 = [1; 0];', 'Ad = [0.9 0.1; 0 0.8];', 'Bd = [0; 0.1];', 'Cd = [1 0];', 'C = [0 1];'].join('\n');
   assert.deepEqual(summary(findModels(text)), [
-    { suffix: '1', members: [['A1', 0, [[1, 2], [3, 4]]], ['B1', 1, [[1], [0]]]] },
-    { suffix: 'd', members: [['Ad', 2, [[0.9, 0.1], [0, 0.8]]], ['Bd', 3, [[0], [0.1]]], ['Cd', 4, [[1, 0]]]] },
+    {
+      suffix: '1',
+      members: [
+        [
+          'A1',
+          0,
+          [
+            [1, 2],
+            [3, 4],
+          ],
+        ],
+        ['B1', 1, [[1], [0]]],
+      ],
+    },
+    {
+      suffix: 'd',
+      members: [
+        [
+          'Ad',
+          2,
+          [
+            [0.9, 0.1],
+            [0, 0.8],
+          ],
+        ],
+        ['Bd', 3, [[0], [0.1]]],
+        ['Cd', 4, [[1, 0]]],
+      ],
+    },
   ]);
 });
 
@@ -80,18 +121,69 @@ test('commented-out MATLAB and Python lines are not models', () => {
 
 test('a commented-out B beside a live A is not its B; the live one is', () => {
   const text = ['A = [0 1; -2 -3];', '% B = [5; 5];   old input', '', '', 'B = [0; 1];'].join('\n');
-  assert.deepEqual(summary(findModels(text)), [{ suffix: '', members: [['A', 0, [[0, 1], [-2, -3]]], ['B', 4, [[0], [1]]]] }]);
+  assert.deepEqual(summary(findModels(text)), [
+    {
+      suffix: '',
+      members: [
+        [
+          'A',
+          0,
+          [
+            [0, 1],
+            [-2, -3],
+          ],
+        ],
+        ['B', 4, [[0], [1]]],
+      ],
+    },
+  ]);
   // a trailing comment after a live assignment takes nothing with it
   const trailing = 'A = [0 1; -2 -3]; % A = [9 9; 9 9]\nB = [0; 1];  # B = [7; 7]';
-  assert.deepEqual(summary(findModels(trailing)), [{ suffix: '', members: [['A', 0, [[0, 1], [-2, -3]]], ['B', 1, [[0], [1]]]] }]);
+  assert.deepEqual(summary(findModels(trailing)), [
+    {
+      suffix: '',
+      members: [
+        [
+          'A',
+          0,
+          [
+            [0, 1],
+            [-2, -3],
+          ],
+        ],
+        ['B', 1, [[0], [1]]],
+      ],
+    },
+  ]);
 });
 
 test('a % or # inside a string, or a transpose quote, does not comment out what follows', () => {
   const inString = "disp('50% done'); A = [1 0; 0 1]; B = [1; 0];";
-  assert.deepEqual(summary(findModels(inString)), [{ suffix: '', members: [['A', 0, [[1, 0], [0, 1]]], ['B', 0, [[1], [0]]]] }]);
+  assert.deepEqual(summary(findModels(inString)), [
+    {
+      suffix: '',
+      members: [
+        [
+          'A',
+          0,
+          [
+            [1, 0],
+            [0, 1],
+          ],
+        ],
+        ['B', 0, [[1], [0]]],
+      ],
+    },
+  ]);
   const python = 'print("#1"); A = np.array([[1, 0], [0, 1]]); B = np.array([[1], [0]])';
-  assert.deepEqual(summary(findModels(python)).map((f) => f.members.map((m) => m[0])), [['A', 'B']]);
+  assert.deepEqual(
+    summary(findModels(python)).map((f) => f.members.map((m) => m[0])),
+    [['A', 'B']],
+  );
   // x' is a transpose, not a string that would hide the % of the comment; the model before it is live
   const transpose = "A = [0 1; -2 -3]; B = [0; 1]; y = x'; % A2 = [1 0; 0 1]; B2 = [1; 1];";
-  assert.deepEqual(summary(findModels(transpose)).map((f) => f.members.map((m) => m[0])), [['A', 'B']]);
+  assert.deepEqual(
+    summary(findModels(transpose)).map((f) => f.members.map((m) => m[0])),
+    [['A', 'B']],
+  );
 });

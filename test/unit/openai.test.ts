@@ -81,7 +81,10 @@ test('tool calls written as text go through the gate', async () => {
   try {
     const ev = await collect(runAgentTurn(new OpenAIEngine({ baseUrl: s.url, model: 'm' }), 'eig'));
     assert.ok(ev.some((e) => e.type === 'tool_result' && e.result));
-    const text = ev.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('');
+    const text = ev
+      .filter((e) => e.type === 'text')
+      .map((e) => (e as { text: string }).text)
+      .join('');
     assert.ok(!text.includes('tool_call'), text);
   } finally {
     await s.close();
@@ -89,7 +92,12 @@ test('tool calls written as text go through the gate', async () => {
 });
 
 test('an unreachable server or an HTTP error is a clear error event, not a crash', async () => {
-  const dead = await server([(_b, res) => { res.writeHead(500); res.end('model not loaded'); }]);
+  const dead = await server([
+    (_b, res) => {
+      res.writeHead(500);
+      res.end('model not loaded');
+    },
+  ]);
   try {
     const ev = await collect(runAgentTurn(new OpenAIEngine({ baseUrl: dead.url, model: 'm' }), 'hi'));
     assert.match((ev.find((e) => e.type === 'error') as { message: string }).message, /answered 500: model not loaded/);

@@ -23,34 +23,74 @@ function fails(text: string, ...patterns: (string | RegExp)[]): string {
 }
 
 test('MATLAB matrices', () => {
-  assert.deepEqual(P('[0 1; -2 -3]'), [[0, 1], [-2, -3]]);
-  assert.deepEqual(P('[0, 1\n -2, -3]'), [[0, 1], [-2, -3]]);
-  assert.deepEqual(P('[0 1\r\n-2 -3]'), [[0, 1], [-2, -3]]);
-  assert.deepEqual(P('[0,1;-2,-3];'), [[0, 1], [-2, -3]]);
+  assert.deepEqual(P('[0 1; -2 -3]'), [
+    [0, 1],
+    [-2, -3],
+  ]);
+  assert.deepEqual(P('[0, 1\n -2, -3]'), [
+    [0, 1],
+    [-2, -3],
+  ]);
+  assert.deepEqual(P('[0 1\r\n-2 -3]'), [
+    [0, 1],
+    [-2, -3],
+  ]);
+  assert.deepEqual(P('[0,1;-2,-3];'), [
+    [0, 1],
+    [-2, -3],
+  ]);
   assert.deepEqual(P('[1 2;]'), [[1, 2]]);
   assert.deepEqual(P('[0;1]'), [[0], [1]]);
   assert.deepEqual(P('[]'), []);
-  assert.deepEqual(P('[1, 2,\n 3, 4]'), [[1, 2], [3, 4]]);
+  assert.deepEqual(P('[1, 2,\n 3, 4]'), [
+    [1, 2],
+    [3, 4],
+  ]);
 });
 
 test('MATLAB constructors and arithmetic', () => {
-  assert.deepEqual(P('eye(2)'), [[1, 0], [0, 1]]);
-  assert.deepEqual(P('eye(2,3)'), [[1, 0, 0], [0, 1, 0]]);
+  assert.deepEqual(P('eye(2)'), [
+    [1, 0],
+    [0, 1],
+  ]);
+  assert.deepEqual(P('eye(2,3)'), [
+    [1, 0, 0],
+    [0, 1, 0],
+  ]);
   assert.deepEqual(P('zeros(2,1)'), [[0], [0]]);
-  assert.deepEqual(P('zeros(2)'), [[0, 0], [0, 0]]);
+  assert.deepEqual(P('zeros(2)'), [
+    [0, 0],
+    [0, 0],
+  ]);
   assert.deepEqual(P('ones(1,3)'), [[1, 1, 1]]);
   assert.deepEqual(P('ones([2 1])'), [[1], [1]]);
-  assert.deepEqual(P('diag([1 2])'), [[1, 0], [0, 2]]);
-  assert.deepEqual(P('diag([1 2 3]\')'), [[1, 0, 0], [0, 2, 0], [0, 0, 3]]);
+  assert.deepEqual(P('diag([1 2])'), [
+    [1, 0],
+    [0, 2],
+  ]);
+  assert.deepEqual(P("diag([1 2 3]')"), [
+    [1, 0, 0],
+    [0, 2, 0],
+    [0, 0, 3],
+  ]);
   assert.deepEqual(P('diag([1 2; 3 4])'), [[1], [4]]);
-  assert.deepEqual(P('2*eye(2)'), [[2, 0], [0, 2]]);
-  assert.deepEqual(P('eye(2)*2 - ones(2)'), [[1, -1], [-1, 1]]);
+  assert.deepEqual(P('2*eye(2)'), [
+    [2, 0],
+    [0, 2],
+  ]);
+  assert.deepEqual(P('eye(2)*2 - ones(2)'), [
+    [1, -1],
+    [-1, 1],
+  ]);
   assert.deepEqual(P('[1/3 2]'), [[1 / 3, 2]]);
   assert.deepEqual(P('[pi -pi/2]'), [[Math.PI, -Math.PI / 2]]);
   assert.deepEqual(P('[1 2]*[3;4]'), [[11]]);
   assert.deepEqual(P('[1 2].*[3 4]'), [[3, 8]]);
   assert.deepEqual(P('2.^[1 2]'), [[2, 4]]);
-  assert.deepEqual(P('[1 1; 0 1]^2'), [[1, 2], [0, 1]]);
+  assert.deepEqual(P('[1 1; 0 1]^2'), [
+    [1, 2],
+    [0, 1],
+  ]);
   assert.deepEqual(P('-2^2'), [[-4]]);
   assert.deepEqual(P('2^-1'), [[0.5]]);
   assert.deepEqual(P('sqrt(4)'), [[2]]);
@@ -116,19 +156,46 @@ test('continuation and comments', () => {
 });
 
 test('NumPy', () => {
-  assert.deepEqual(P('np.array([[0,1],[-2,-3]])'), [[0, 1], [-2, -3]]);
-  assert.deepEqual(P('numpy.array([[0,1],[-2,-3]])'), [[0, 1], [-2, -3]]);
-  assert.deepEqual(P('np.array([[0, 1], [-2, -3]], dtype=float)'), [[0, 1], [-2, -3]]);
-  assert.deepEqual(P("np.array([[0, 1], [-2, -3]], dtype='float64')"), [[0, 1], [-2, -3]]);
-  assert.deepEqual(P('np.array([\n  [0, 1],\n  [-2, -3],\n])'), [[0, 1], [-2, -3]]);
-  assert.deepEqual(P('np.eye(2)'), [[1, 0], [0, 1]]);
-  assert.deepEqual(P('np.identity(2)'), [[1, 0], [0, 1]]);
+  assert.deepEqual(P('np.array([[0,1],[-2,-3]])'), [
+    [0, 1],
+    [-2, -3],
+  ]);
+  assert.deepEqual(P('numpy.array([[0,1],[-2,-3]])'), [
+    [0, 1],
+    [-2, -3],
+  ]);
+  assert.deepEqual(P('np.array([[0, 1], [-2, -3]], dtype=float)'), [
+    [0, 1],
+    [-2, -3],
+  ]);
+  assert.deepEqual(P("np.array([[0, 1], [-2, -3]], dtype='float64')"), [
+    [0, 1],
+    [-2, -3],
+  ]);
+  assert.deepEqual(P('np.array([\n  [0, 1],\n  [-2, -3],\n])'), [
+    [0, 1],
+    [-2, -3],
+  ]);
+  assert.deepEqual(P('np.eye(2)'), [
+    [1, 0],
+    [0, 1],
+  ]);
+  assert.deepEqual(P('np.identity(2)'), [
+    [1, 0],
+    [0, 1],
+  ]);
   assert.deepEqual(P('np.zeros((2,1))'), [[0], [0]]);
   assert.deepEqual(P('np.zeros([2, 1])'), [[0], [0]]);
   assert.deepEqual(P('np.ones((2,))'), [[1, 1]]);
-  assert.deepEqual(P('np.diag([1,2])'), [[1, 0], [0, 2]]);
+  assert.deepEqual(P('np.diag([1,2])'), [
+    [1, 0],
+    [0, 2],
+  ]);
   assert.deepEqual(P('np.diag(np.array([[1, 2], [3, 4]]))'), [[1, 4]]);
-  assert.deepEqual(P('np.array([[1, 2], [3, 4]]) @ np.eye(2)'), [[1, 2], [3, 4]]);
+  assert.deepEqual(P('np.array([[1, 2], [3, 4]]) @ np.eye(2)'), [
+    [1, 2],
+    [3, 4],
+  ]);
   assert.deepEqual(P('3**2'), [[9]]);
   assert.deepEqual(P('np.array([[np.pi, 0]])'), [[Math.PI, 0]]);
   // documented choice: a 1-D array is one row
@@ -140,14 +207,28 @@ test('NumPy', () => {
 });
 
 test('plain lists and JSON', () => {
-  assert.deepEqual(P('[[0,1],[-2,-3]]'), [[0, 1], [-2, -3]]);
-  assert.deepEqual(P('[[0, 1],\n [-2, -3]]'), [[0, 1], [-2, -3]]);
+  assert.deepEqual(P('[[0,1],[-2,-3]]'), [
+    [0, 1],
+    [-2, -3],
+  ]);
+  assert.deepEqual(P('[[0, 1],\n [-2, -3]]'), [
+    [0, 1],
+    [-2, -3],
+  ]);
   assert.deepEqual(P('[[1],[2]]'), [[1], [2]]);
   assert.deepEqual(P('[[1.5, -2e-3]]'), [[1.5, -2e-3]]);
-  assert.deepEqual(P(JSON.stringify([[1, 2, 3], [4, 5, 6]])), [
-    [1, 2, 3],
-    [4, 5, 6],
-  ]);
+  assert.deepEqual(
+    P(
+      JSON.stringify([
+        [1, 2, 3],
+        [4, 5, 6],
+      ]),
+    ),
+    [
+      [1, 2, 3],
+      [4, 5, 6],
+    ],
+  );
   assert.deepEqual(P('[1, 2, 3]'), [[1, 2, 3]]);
   // MATLAB spacing means concatenation, as in MATLAB
   assert.deepEqual(P('[[1 2] [3 4]]'), [[1, 2, 3, 4]]);
@@ -199,7 +280,7 @@ test('a multi-line literal reports lines', () => {
 
 test('nothing but numeric construction runs', () => {
   const refuse = [
-    "import({x: 1})",
+    'import({x: 1})',
     "import('fs')",
     'f(x)=x',
     'f(x) = x^2',
@@ -256,14 +337,17 @@ test('nothing but numeric construction runs', () => {
 });
 
 test('findAssignments: MATLAB file', () => {
-  const text = 'A = [0 1;\n     -2 -3];\nB = [0; 1];  % input\nx = foo(3);\nn = 2*k;\nC = [1 0]\nfor i = 1:10\ns = \'abc\';\nD = [1 2; 3 4 5];\n';
+  const text = "A = [0 1;\n     -2 -3];\nB = [0; 1];  % input\nx = foo(3);\nn = 2*k;\nC = [1 0]\nfor i = 1:10\ns = 'abc';\nD = [1 2; 3 4 5];\n";
   const as = findAssignments(text);
   assert.deepEqual(
     as.map((a) => a.name),
     ['A', 'B', 'C', 'D'],
   );
   const [A, B, C, D] = as;
-  assert.deepEqual(A.value, [[0, 1], [-2, -3]]);
+  assert.deepEqual(A.value, [
+    [0, 1],
+    [-2, -3],
+  ]);
   assert.deepEqual(A.range, { start: { line: 0, character: 0 }, end: { line: 1, character: 12 } });
   assert.equal(A.valueText, '[0 1;\n     -2 -3]');
   assert.deepEqual(B.value, [[0], [1]]);
@@ -282,11 +366,17 @@ test('findAssignments: Python over several lines', () => {
     as.map((a) => a.name),
     ['A', 'B', 'self.Q'],
   );
-  assert.deepEqual(as[0].value, [[0, 1], [-2, -3]]);
+  assert.deepEqual(as[0].value, [
+    [0, 1],
+    [-2, -3],
+  ]);
   assert.deepEqual(as[0].range, { start: { line: 1, character: 0 }, end: { line: 2, character: 37 } });
   assert.equal(as[0].valueText, 'np.array([[0, 1],\n              [-2, -3]], dtype=float)');
   assert.deepEqual(as[1].value, [[0], [1]]);
-  assert.deepEqual(as[2].value, [[1, 0], [0, 1]]);
+  assert.deepEqual(as[2].value, [
+    [1, 0],
+    [0, 1],
+  ]);
 });
 
 test('findAssignments: chat prose', () => {
@@ -295,9 +385,23 @@ test('findAssignments: chat prose', () => {
   assert.deepEqual(
     as.map((a) => [a.name, a.value, a.valueText]),
     [
-      ['A', [[0, 1], [-2, -3]], '[0 1; -2 -3]'],
+      [
+        'A',
+        [
+          [0, 1],
+          [-2, -3],
+        ],
+        '[0 1; -2 -3]',
+      ],
       ['B', [[0], [1]], '[0;1]'],
-      ['Q', [[1, 0], [0, 1]], 'eye(2)'],
+      [
+        'Q',
+        [
+          [1, 0],
+          [0, 1],
+        ],
+        'eye(2)',
+      ],
       ['R', [[1]], '1'],
     ],
   );
@@ -308,7 +412,13 @@ test('findAssignments: chat prose', () => {
   assert.deepEqual(
     b.map((a) => [a.name, a.value]),
     [
-      ['A', [[0, 1], [-2, -3]]],
+      [
+        'A',
+        [
+          [0, 1],
+          [-2, -3],
+        ],
+      ],
       ['R', [[1]]],
       ['Ts', [[0.1]]],
     ],
@@ -338,14 +448,33 @@ test('findAssignments: skips what is not a literal, reports what fails', () => {
 test('names of the Object prototype are unknown names, never an internal error (issue 11)', async () => {
   const { invokeTool } = await import('../../src/core/mcp/invoke.js');
   const names = [
-    'constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', 'prototype', '__defineGetter__',
-    '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString',
+    'constructor',
+    'toString',
+    'valueOf',
+    '__proto__',
+    'hasOwnProperty',
+    'prototype',
+    '__defineGetter__',
+    '__defineSetter__',
+    '__lookupGetter__',
+    '__lookupSetter__',
+    'isPrototypeOf',
+    'propertyIsEnumerable',
+    'toLocaleString',
   ];
   for (const name of names) {
     for (const spelled of [name, `np.${name}`, `numpy.${name}`, `math.${name}`]) {
       const texts = [
-        spelled, `[1 ${spelled}]`, `[${spelled}(1)]`, `[1, ${spelled}(2)]`, `[[1, ${spelled}]]`, `np.array([${spelled}])`,
-        `[0 1; ${spelled} 3]`, `eye(2)*${spelled}`, `${spelled}(eye(2))'`, `[1 2] + ${spelled}()`,
+        spelled,
+        `[1 ${spelled}]`,
+        `[${spelled}(1)]`,
+        `[1, ${spelled}(2)]`,
+        `[[1, ${spelled}]]`,
+        `np.array([${spelled}])`,
+        `[0 1; ${spelled} 3]`,
+        `eye(2)*${spelled}`,
+        `${spelled}(eye(2))'`,
+        `[1 2] + ${spelled}()`,
       ];
       for (const text of texts) fails(text, spelled);
     }
@@ -359,7 +488,16 @@ test('names of the Object prototype are unknown names, never an internal error (
   }
   // assignments in a file: the name on the right is unknown, the file still reads
   const found = findAssignments('A = [1 constructor]\nB = [__proto__(1)]\nC = [1 2]');
-  assert.deepEqual(found.filter((a) => a.value).map((a) => a.name), ['C']);
+  assert.deepEqual(
+    found.filter((a) => a.value).map((a) => a.name),
+    ['C'],
+  );
   // the real names still work
-  assert.deepEqual(P('[pi 0; 0 np.e] * eye(2)').map((r) => r.map((x) => Math.round(x * 1000) / 1000)), [[3.142, 0], [0, 2.718]]);
+  assert.deepEqual(
+    P('[pi 0; 0 np.e] * eye(2)').map((r) => r.map((x) => Math.round(x * 1000) / 1000)),
+    [
+      [3.142, 0],
+      [0, 2.718],
+    ],
+  );
 });

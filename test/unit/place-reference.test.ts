@@ -15,7 +15,17 @@ import { placeProblem, poleRelError } from '../fixtures/placeProblems.js';
 
 type M = number[][];
 type C = [number, number];
-interface Ref { id: string; note: string; n: number; m: number; A: M; B: M; poles: C[]; K: M; scipyErr: number }
+interface Ref {
+  id: string;
+  note: string;
+  n: number;
+  m: number;
+  A: M;
+  B: M;
+  poles: C[];
+  K: M;
+  scipyErr: number;
+}
 
 const ref: { scipy: string; problems: Ref[] } = JSON.parse(readFileSync(new URL('../fixtures/place/reference.json', import.meta.url), 'utf8'));
 

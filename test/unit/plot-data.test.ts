@@ -17,7 +17,14 @@ test('bode: magnitude and phase on a grid, with the margins (GM 3 at √5 rad/s)
   assert.ok(d.w.length >= 50 && d.w.length === d.mag_db.length && d.w.length === d.phase_deg.length);
   assert.ok(Math.abs(d.margins.gm - 3) < 1e-9, `gm ${d.margins.gm}`);
   assert.ok(Math.abs(d.margins.w_pc - Math.sqrt(5)) < 1e-9, `w_pc ${d.margins.w_pc}`);
-  assert.deepEqual(p.verification.map((v) => [v.tool, v.ok]), [['tf2ss', true], ['freqresp', true], ['margins', true]]);
+  assert.deepEqual(
+    p.verification.map((v) => [v.tool, v.ok]),
+    [
+      ['tf2ss', true],
+      ['freqresp', true],
+      ['margins', true],
+    ],
+  );
 });
 
 test('step: y = 1 − e^(−t) at the samples, with the step characteristics', async () => {
@@ -29,24 +36,89 @@ test('step: y = 1 − e^(−t) at the samples, with the step characteristics', a
 });
 
 test('pzmap of A alone: the eigenvalues, and a note that zeros need B and C', async () => {
-  const p = await buildPlot({ kind: 'pzmap', args: { A: [[0, 1], [-2, -3]] } });
+  const p = await buildPlot({
+    kind: 'pzmap',
+    args: {
+      A: [
+        [0, 1],
+        [-2, -3],
+      ],
+    },
+  });
   const poles = (p.data as { poles: [number, number][] }).poles.map(([re]) => re).sort((a, b) => a - b);
-  assert.deepEqual(poles.map((x) => +x.toFixed(12)), [-2, -1]);
+  assert.deepEqual(
+    poles.map((x) => +x.toFixed(12)),
+    [-2, -1],
+  );
   assert.match(p.notes.join(' '), /zeros need B and C/);
 });
 
 test('a Bode plot of a two-input model is refused with what to do; an unknown kind is refused', async () => {
-  await assert.rejects(buildPlot({ kind: 'bode', args: { A: [[-1, 0], [0, -2]], B: [[1, 0], [0, 1]], C: [[1, 1]] } }), /SISO system; this one has 2 input/);
+  await assert.rejects(
+    buildPlot({
+      kind: 'bode',
+      args: {
+        A: [
+          [-1, 0],
+          [0, -2],
+        ],
+        B: [
+          [1, 0],
+          [0, 1],
+        ],
+        C: [[1, 1]],
+      },
+    }),
+    /SISO system; this one has 2 input/,
+  );
   await assert.rejects(buildPlot({ kind: 'sideways' as never, args: { num: [1], den: [1, 1] } }), /Unknown plot kind "sideways"/);
 });
 
 test('plotsFor: each tool offers its own plots; lqr offers the closed loop A − BK', () => {
-  assert.deepEqual(plotsFor('margins', { num: [1], den: [1, 1] }, undefined).map((p) => p.kind), ['bode', 'nyquist']);
+  assert.deepEqual(
+    plotsFor('margins', { num: [1], den: [1, 1] }, undefined).map((p) => p.kind),
+    ['bode', 'nyquist'],
+  );
   assert.deepEqual(plotsFor('margins', { A: [[-1]], B: [[1, 1]], C: [[1]] }, undefined), [], 'no SISO Bode of a two-input model');
   assert.deepEqual(plotsFor('eig', { A: [[-1]] }, { eigenvalues: [[-1, 0]] }), []);
   assert.deepEqual(plotsFor('no_such_tool', {}, undefined), []);
   // A = [0 1; -2 -3], B = [0; 1], K = [1 2]: A − BK = [0 1; -3 -5]
-  const cl = plotsFor('lqr', { A: [[0, 1], [-2, -3]], B: [[0], [1]] }, { K: [[1, 2]] });
-  assert.deepEqual(cl, [{ kind: 'pzmap', args: { A: [[0, 1], [-3, -5]] }, title: 'Plot closed-loop poles' }]);
-  assert.deepEqual(plotsFor('analyse', { A: [[0, 1], [-2, -3]], B: [[0], [1]], C: [[1, 0]] }, undefined).map((p) => p.kind), ['step', 'bode', 'pzmap']);
+  const cl = plotsFor(
+    'lqr',
+    {
+      A: [
+        [0, 1],
+        [-2, -3],
+      ],
+      B: [[0], [1]],
+    },
+    { K: [[1, 2]] },
+  );
+  assert.deepEqual(cl, [
+    {
+      kind: 'pzmap',
+      args: {
+        A: [
+          [0, 1],
+          [-3, -5],
+        ],
+      },
+      title: 'Plot closed-loop poles',
+    },
+  ]);
+  assert.deepEqual(
+    plotsFor(
+      'analyse',
+      {
+        A: [
+          [0, 1],
+          [-2, -3],
+        ],
+        B: [[0], [1]],
+        C: [[1, 0]],
+      },
+      undefined,
+    ).map((p) => p.kind),
+    ['step', 'bode', 'pzmap'],
+  );
 });

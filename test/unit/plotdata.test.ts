@@ -5,8 +5,23 @@ import { verify } from '../../src/core/verify/index.js';
 import { ControlError } from '../../src/core/errors.js';
 
 type C = [number, number];
-type RL = { k: number[]; poles: C[][]; open_loop_poles: C[]; open_loop_zeros: C[]; asymptotes: { centroid: number; angles_deg: number[] }; breakaway: { s: C; k: number }[] };
-type NY = { w: number[]; H: C[]; detours: { pole: C; w: number; radius: number; H: C[] }[]; encirclements: number; open_loop_unstable_poles: number; closed_loop_unstable_poles: number; w_max: number };
+type RL = {
+  k: number[];
+  poles: C[][];
+  open_loop_poles: C[];
+  open_loop_zeros: C[];
+  asymptotes: { centroid: number; angles_deg: number[] };
+  breakaway: { s: C; k: number }[];
+};
+type NY = {
+  w: number[];
+  H: C[];
+  detours: { pole: C; w: number; radius: number; H: C[] }[];
+  encirclements: number;
+  open_loop_unstable_poles: number;
+  closed_loop_unstable_poles: number;
+  w_max: number;
+};
 
 const close = (a: number, b: number, tol = 1e-10) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} != ${b}`);
 
@@ -42,7 +57,10 @@ test('rlocus of 1/(s(s+2)): poles -1 ± j·sqrt(k - 1) for k > 1, real pair belo
       close(got[1], -1 + re, 1e-7);
     }
   });
-  assert.deepEqual(r.open_loop_poles, [[-2, 0], [0, 0]]);
+  assert.deepEqual(r.open_loop_poles, [
+    [-2, 0],
+    [0, 0],
+  ]);
   assert.deepEqual(r.open_loop_zeros, []);
   close(r.asymptotes.centroid, -1, 1e-14);
   assert.deepEqual(r.asymptotes.angles_deg, [90, -90]);
@@ -72,7 +90,15 @@ test('rlocus branches are continuous: neighbouring gains move each branch by a s
 });
 
 test('rlocus with given gains and from A, B, C, D (closed loop eig(A - kBC))', () => {
-  const r = solveAndVerify<RL>('rlocus', { A: [[0, 1], [-2, -3]], B: [[0], [1]], C: [[1, 0]], k: [0, 2, 10] });
+  const r = solveAndVerify<RL>('rlocus', {
+    A: [
+      [0, 1],
+      [-2, -3],
+    ],
+    B: [[0], [1]],
+    C: [[1, 0]],
+    k: [0, 2, 10],
+  });
   assert.deepEqual(r.k, [0, 2, 10]);
   // s^2 + 3s + 2 + k: k = 2 -> s^2 + 3s + 4 = 0 -> -1.5 ± j·sqrt(7)/2
   const p = r.poles[1];
@@ -86,8 +112,14 @@ test('rlocus with given gains and from A, B, C, D (closed loop eig(A - kBC))', (
 });
 
 test('rlocus refuses improper and MIMO loops with a message', () => {
-  assert.throws(() => runTool('rlocus', { num: [1, 0, 0], den: [1, 1] }), (e: unknown) => e instanceof ControlError && /improper/.test(e.message));
-  assert.throws(() => runTool('rlocus', { A: [[-1]], B: [[1, 1]], C: [[1]] }), (e: unknown) => e instanceof ControlError && /SISO/.test(e.message));
+  assert.throws(
+    () => runTool('rlocus', { num: [1, 0, 0], den: [1, 1] }),
+    (e: unknown) => e instanceof ControlError && /improper/.test(e.message),
+  );
+  assert.throws(
+    () => runTool('rlocus', { A: [[-1]], B: [[1, 1]], C: [[1]] }),
+    (e: unknown) => e instanceof ControlError && /SISO/.test(e.message),
+  );
   assert.throws(() => runTool('rlocus', { num: [1], den: [1, 1], k: [-1] }), ControlError);
 });
 
@@ -136,7 +168,10 @@ test('nyquist of an unstable open loop 10/(s - 1): one counter-clockwise encircl
 
 test('nyquist detours around imaginary-axis poles: 1/(s(s^2 + 1))', () => {
   const r = solveAndVerify<NY>('nyquist', { num: [1], den: [1, 0, 1, 0] });
-  assert.deepEqual(r.detours.map((d) => d.w), [-1, 0, 1]);
+  assert.deepEqual(
+    r.detours.map((d) => d.w),
+    [-1, 0, 1],
+  );
   // on the indentation around s = 0, H ≈ 1/s: a large half circle of radius 1/ε
   const d0 = r.detours[1];
   close(Math.hypot(...d0.H[Math.floor(d0.H.length / 2)]), 1 / d0.radius, 1e-3);

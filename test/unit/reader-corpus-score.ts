@@ -12,11 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 export const CORPUS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'requests');
 
-export type Expect =
-  | { tool: string | string[]; args: Record<string, unknown> }
-  | { define: true }
-  | { ask: true }
-  | { model: true };
+export type Expect = { tool: string | string[]; args: Record<string, unknown> } | { define: true } | { ask: true } | { model: true };
 
 export interface Request {
   id: string;
@@ -196,7 +192,9 @@ export function argEqual(name: string, expected: unknown, read: unknown): boolea
   if (typeof expected === 'string') return typeof read === 'string' && read.toLowerCase() === expected.toLowerCase();
   if (name === 'poles') {
     const a = asComplexList(expected);
-    const b = asComplexList(Array.isArray(read) && read.length && Array.isArray(read[0]) && (read as unknown[][]).every((r) => r.length === 1) ? flatNumbers(read) : read);
+    const b = asComplexList(
+      Array.isArray(read) && read.length && Array.isArray(read[0]) && (read as unknown[][]).every((r) => r.length === 1) ? flatNumbers(read) : read,
+    );
     return !!a && !!b && complexSetsEqual(a, b, argClose);
   }
   if (VECTOR_ARGS.has(name)) {

@@ -57,7 +57,10 @@ test("tustin and '50 ms' are applied, and said", async () => {
     assert.equal(res.Ts, 0.05);
     // scipy.signal.cont2discrete((A, B, C, D), 0.05, method='bilinear')[0]
     const Ad = res.Ad as number[][];
-    const ref = [[0.9976771196283392, 0.046457607433217196], [-0.09291521486643439, 0.8583042973286876]];
+    const ref = [
+      [0.9976771196283392, 0.046457607433217196],
+      [-0.09291521486643439, 0.8583042973286876],
+    ];
     ref.forEach((row, i) => row.forEach((x, j) => close(Ad[i][j], x, 1e-12)));
   }
 });
@@ -104,7 +107,10 @@ test('two systems in scope: asked back with both as candidates, and a candidate 
   const ev = await say(conv, 'its margins');
   const ask = ev.find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }>;
   assert.ok(ask, 'asked back');
-  assert.deepEqual(ask.candidates.map((c) => c.label), ['G1 (continuous)', 'G2 (continuous)']);
+  assert.deepEqual(
+    ask.candidates.map((c) => c.label),
+    ['G1 (continuous)', 'G2 (continuous)'],
+  );
   assert.ok(!ev.some((e) => e.type === 'tool_result'), 'nothing computed');
   const picked = await say(conv, ask.candidates[1].prompt);
   assert.match(reading(picked)!.markdown, /num, den from G2/);
@@ -113,7 +119,10 @@ test('two systems in scope: asked back with both as candidates, and a candidate 
 test("a unit-less Ts of 50 is asked back, with '50 ms' and '50 s' as candidates", async () => {
   const ev = await say(new Conversation(), 'A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts = 50', 'c2d');
   const ask = ev.find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }>;
-  assert.deepEqual(ask.candidates.map((c) => c.label), ['Ts = 50 ms', 'Ts = 50 s']);
+  assert.deepEqual(
+    ask.candidates.map((c) => c.label),
+    ['Ts = 50 ms', 'Ts = 50 s'],
+  );
 });
 
 test("a follow-up of c2d runs on the plant, not on the discrete result: 'now 1 kHz'; 'its step response' then asks which", async () => {
@@ -126,5 +135,8 @@ test("a follow-up of c2d runs on the plant, not on the discrete result: 'now 1 k
   assert.equal(result(ev, 'c2d')!.result!.Ts, 0.001);
   assert.doesNotMatch(r.markdown, /Not read/);
   const ask = (await say(conv, 'its step response')).find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }>;
-  assert.deepEqual(ask.candidates.map((c) => c.label), ['G (continuous)', 'Gd (discrete, Ts = 0.001 s)']);
+  assert.deepEqual(
+    ask.candidates.map((c) => c.label),
+    ['G (continuous)', 'Gd (discrete, Ts = 0.001 s)'],
+  );
 });

@@ -44,12 +44,31 @@ test('units: sample times in seconds (mathjs units)', () => {
 
 test('pole lists as people write them', () => {
   const r = (t: string) => readNumberList(t, 0)?.values;
-  assert.deepEqual(r('-5 and -6'), [[-5, 0], [-6, 0]]);
-  assert.deepEqual(r('-2±1j'), [[-2, 1], [-2, -1]]);
-  assert.deepEqual(r('-1+1i, -1-1i'), [[-1, 1], [-1, -1]]);
-  assert.deepEqual(r('-3 ± j2'), [[-3, 2], [-3, -2]]);
-  assert.deepEqual(r('-2 +/- 3j'), [[-2, 3], [-2, -3]]);
-  assert.deepEqual(r('[-4, -2+2j, -2-2j]'), [[-4, 0], [-2, 2], [-2, -2]]);
+  assert.deepEqual(r('-5 and -6'), [
+    [-5, 0],
+    [-6, 0],
+  ]);
+  assert.deepEqual(r('-2±1j'), [
+    [-2, 1],
+    [-2, -1],
+  ]);
+  assert.deepEqual(r('-1+1i, -1-1i'), [
+    [-1, 1],
+    [-1, -1],
+  ]);
+  assert.deepEqual(r('-3 ± j2'), [
+    [-3, 2],
+    [-3, -2],
+  ]);
+  assert.deepEqual(r('-2 +/- 3j'), [
+    [-2, 3],
+    [-2, -3],
+  ]);
+  assert.deepEqual(r('[-4, -2+2j, -2-2j]'), [
+    [-4, 0],
+    [-2, 2],
+    [-2, -2],
+  ]);
   // zpk poles to a denominator: (s + 1)(s + 2) = s² + 3s + 2; (s + 1 − j)(s + 1 + j) = s² + 2s + 2
   const den = (text: string) => {
     const r = readTurn(new Conversation(), text);
@@ -78,7 +97,10 @@ test('call syntax: name, arguments, left-hand side, receiver', () => {
   const [c] = findCalls('[K,S,e] = lqr(sys, Q, R);');
   assert.equal(c.fn, 'lqr');
   assert.deepEqual(c.outputs, ['K', 'S', 'e']);
-  assert.deepEqual(c.args.map((a) => a.text), ['sys', 'Q', 'R']);
+  assert.deepEqual(
+    c.args.map((a) => a.text),
+    ['sys', 'Q', 'R'],
+  );
   const [d] = findCalls("sysd = control.c2d(sys, 0.1, method='tustin')");
   assert.equal(d.receiver, undefined);
   assert.deepEqual(d.args[2], { name: 'method', text: "'tustin'" });

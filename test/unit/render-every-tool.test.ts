@@ -16,19 +16,45 @@ import { renderToolResult } from '../../src/core/render/answer.js';
 import { resultCharts } from '../../src/core/render/svgplot.js';
 import { invokeTool } from '../../src/core/mcp/invoke.js';
 
-const A = [[0, 1], [-2, -3]];
-const Ad = [[0.9, 0.1], [0, 0.8]];
+const A = [
+  [0, 1],
+  [-2, -3],
+];
+const Ad = [
+  [0.9, 0.1],
+  [0, 0.8],
+];
 const B1 = [[0], [1]];
 const C1 = [[1, 0]];
 /** 2 inputs, 2 outputs, a feedthrough on one channel */
-const B2 = [[0, 1], [1, 0]];
-const C2 = [[1, 0], [0, 1]];
-const D2 = [[0, 0.5], [0, 0]];
-const I2 = [[1, 0], [0, 1]];
+const B2 = [
+  [0, 1],
+  [1, 0],
+];
+const C2 = [
+  [1, 0],
+  [0, 1],
+];
+const D2 = [
+  [0, 0.5],
+  [0, 0],
+];
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
 const SISO = { A, B: B1, C: C1 };
 const MIMO = { A, B: B2, C: C2, D: D2 };
 const TF = { num: [1, 2], den: [1, 3, 2] };
-const STATIC = { A: [], B: [], C: [], D: [[2, 1], [0, 3]] };
+const STATIC = {
+  A: [],
+  B: [],
+  C: [],
+  D: [
+    [2, 1],
+    [0, 3],
+  ],
+};
 const t = [0, 0.5, 1, 2, 5];
 const w = [0.1, 1, 10];
 
@@ -38,8 +64,27 @@ const w = [0.1, 1, 10];
  * set here fails the test, so the renderer is never left behind.
  */
 const SETS: Record<string, Record<string, Record<string, unknown>>> = {
-  eig: { siso: { A }, oscillator: { A: [[0, 1], [-4, 0]] }, empty: { A: [] } },
-  ctrb_rank: { siso: { A, B: B1 }, mimo: { A, B: B2 }, uncontrollable: { A: [[-1, 0], [0, -2]], B: [[1], [0]] } },
+  eig: {
+    siso: { A },
+    oscillator: {
+      A: [
+        [0, 1],
+        [-4, 0],
+      ],
+    },
+    empty: { A: [] },
+  },
+  ctrb_rank: {
+    siso: { A, B: B1 },
+    mimo: { A, B: B2 },
+    uncontrollable: {
+      A: [
+        [-1, 0],
+        [0, -2],
+      ],
+      B: [[1], [0]],
+    },
+  },
   obsv_rank: { siso: { A, C: C1 }, mimo: { A, C: C2 } },
   lyap: { siso: { A, Q: I2 } },
   dlyap: { siso: { A: Ad, Q: I2 } },
@@ -47,14 +92,46 @@ const SETS: Record<string, Record<string, Record<string, unknown>>> = {
   dare: { siso: { A: Ad, B: B1, Q: I2, R: [[1]] }, mimo: { A: Ad, B: B2, Q: I2, R: I2 } },
   lqr: { siso: { A, B: B1, Q: I2, R: [[1]] }, mimo: { A, B: B2, Q: I2, R: I2 } },
   dlqr: { siso: { A: Ad, B: B1, Q: I2, R: [[1]] }, mimo: { A: Ad, B: B2, Q: I2, R: I2 } },
-  lqe: { siso: { A, G: B1, C: C1, Qn: [[1]], Rn: [[0.1]] }, mimo: { A, G: B2, C: C2, Qn: I2, Rn: [[0.1, 0], [0, 0.1]] } },
+  lqe: {
+    siso: { A, G: B1, C: C1, Qn: [[1]], Rn: [[0.1]] },
+    mimo: {
+      A,
+      G: B2,
+      C: C2,
+      Qn: I2,
+      Rn: [
+        [0.1, 0],
+        [0, 0.1],
+      ],
+    },
+  },
   kalman: {
     siso: { A: Ad, G: B1, C: C1, Qn: [[1]], Rn: [[0.1]], Ts: 0.1 },
-    mimo: { A: Ad, G: B2, C: C2, Qn: I2, Rn: [[0.1, 0], [0, 0.1]], Ts: 0.1 },
+    mimo: {
+      A: Ad,
+      G: B2,
+      C: C2,
+      Qn: I2,
+      Rn: [
+        [0.1, 0],
+        [0, 0.1],
+      ],
+      Ts: 0.1,
+    },
     continuous: { A, G: B1, C: C1, Qn: [[1]], Rn: [[0.1]] },
   },
   // (a complex pair with 2 inputs is refused today, "eigenvector matrix became singular": see the report)
-  place: { siso: { A, B: B1, poles: [[-1, 1], [-1, -1]] }, mimo: { A, B: B2, poles: [-1, -2] } },
+  place: {
+    siso: {
+      A,
+      B: B1,
+      poles: [
+        [-1, 1],
+        [-1, -1],
+      ],
+    },
+    mimo: { A, B: B2, poles: [-1, -2] },
+  },
   c2d: { siso: { ...SISO, Ts: 0.1 }, mimo: { ...MIMO, Ts: 0.1 }, tustin: { ...SISO, Ts: 0.1, method: 'tustin' }, static: { ...STATIC, Ts: 0.1 } },
   tf2ss: { siso: TF, constant: { num: [3], den: [2] } },
   ss2tf: { siso: SISO },
@@ -65,8 +142,24 @@ const SETS: Record<string, Record<string, Record<string, unknown>>> = {
     mimo: { ...MIMO, w },
     discrete: { A: Ad, B: B1, C: C1, w, Ts: 0.1 },
     discreteMimo: { A: Ad, B: B2, C: C2, w, Ts: 0.1 },
-    diagonal: { A: [[-1, 0], [0, -2]], B: I2, C: I2, w },
-    atPole: { A: [[0, 1], [0, 0]], B: B1, C: C1, w: [0, 1] },
+    diagonal: {
+      A: [
+        [-1, 0],
+        [0, -2],
+      ],
+      B: I2,
+      C: I2,
+      w,
+    },
+    atPole: {
+      A: [
+        [0, 1],
+        [0, 0],
+      ],
+      B: B1,
+      C: C1,
+      w: [0, 1],
+    },
     static: { ...STATIC, w },
   },
   margins: { siso: SISO, tf: TF, loop: { num: [10], den: [1, 6, 5, 0] }, constant: { num: [2], den: [1] }, discrete: { num: [0.5], den: [1, -0.5], Ts: 0.1 } },
@@ -78,7 +171,21 @@ const SETS: Record<string, Record<string, Record<string, unknown>>> = {
   analyse: { siso: SISO, mimo: MIMO, stateOnly: { A }, discrete: { A: Ad, B: B1, C: C1, Ts: 0.1 }, static: STATIC },
   rlocus: { siso: SISO, tf: TF },
   nyquist: { siso: SISO, tf: TF },
-  damp: { siso: SISO, mimo: MIMO, tf: TF, A: { A }, integrator: { num: [1], den: [1, 0, 4, 0] }, discrete: { A: [[0, 0], [0, 1.2]], Ts: 0.5 }, static: STATIC },
+  damp: {
+    siso: SISO,
+    mimo: MIMO,
+    tf: TF,
+    A: { A },
+    integrator: { num: [1], den: [1, 0, 4, 0] },
+    discrete: {
+      A: [
+        [0, 0],
+        [0, 1.2],
+      ],
+      Ts: 0.5,
+    },
+    static: STATIC,
+  },
 };
 
 /** tools that refuse a model with several inputs or outputs, by design (said, never thrown as an internal error) */
@@ -158,7 +265,16 @@ function tables(md: string): string[][] {
 }
 
 test('MIMO freqresp: one table per output ← input pair, each exactly the SISO rendering of that channel', () => {
-  for (const extra of [{}, { Ts: 0.1, A: [[0.9, 0.1], [-0.1, 0.8]] }]) {
+  for (const extra of [
+    {},
+    {
+      Ts: 0.1,
+      A: [
+        [0.9, 0.1],
+        [-0.1, 0.8],
+      ],
+    },
+  ]) {
     const raw = { ...MIMO, ...extra, w: [0.1, 0.5, 1, 2, 10] };
     const { tool, args } = prepareArgs('freqresp', raw);
     const r = tool.run(args);
@@ -184,10 +300,26 @@ test('MIMO freqresp: one table per output ← input pair, each exactly the SISO 
 });
 
 test('freqresp: a channel with no path says so; a frequency on a pole shows ∞ and no phase, with the reason', () => {
-  const diag = prepareArgs('freqresp', { A: [[-1, 0], [0, -2]], B: I2, C: I2, w });
+  const diag = prepareArgs('freqresp', {
+    A: [
+      [-1, 0],
+      [0, -2],
+    ],
+    B: I2,
+    C: I2,
+    w,
+  });
   const md = renderToolResult('freqresp', diag.args, diag.tool.run(diag.args), undefined, { math: false });
   assert.match(md, /y1 ← u2.*H = 0 at every frequency/s);
-  const pole = prepareArgs('freqresp', { A: [[0, 1], [0, 0]], B: B1, C: C1, w: [0, 1] });
+  const pole = prepareArgs('freqresp', {
+    A: [
+      [0, 1],
+      [0, 0],
+    ],
+    B: B1,
+    C: C1,
+    w: [0, 1],
+  });
   const pr = pole.tool.run(pole.args);
   const v = verify('freqresp', pole.args, pr);
   assert.ok(v?.ok, JSON.stringify(v?.checks));

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { matrixBlock } from '../../src/core/render/markdown.js';
 
-const M = (n: number) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? -2 : j === i + 1 ? 1 : 0) + (i === n - 1 && j === n - 1 ? -40 : 0)));
+const M = (n: number) =>
+  Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? -2 : j === i + 1 ? 1 : 0) + (i === n - 1 && j === n - 1 ? -40 : 0)));
 
 test('a 200x200 matrix: the leading 6x6 block, its size, its largest entry, and where the rest is', () => {
   for (const math of [false, true]) {
@@ -15,7 +16,13 @@ test('a 200x200 matrix: the leading 6x6 block, its size, its largest entry, and 
     // the table has a header, a separator and 10 rows of 10 numbers
     const rows = md.split('\n').filter((l) => /^\| \*\*\d+\*\* \|/.test(l));
     assert.equal(rows.length, 6);
-    assert.deepEqual(rows[0].split('|').slice(2, -1).map((c) => Number(c.trim())), [-2, 1, 0, 0, 0, 0]);
+    assert.deepEqual(
+      rows[0]
+        .split('|')
+        .slice(2, -1)
+        .map((c) => Number(c.trim())),
+      [-2, 1, 0, 0, 0, 0],
+    );
     assert.match(md, /whole 200x200 matrix is in the reproducing code/);
   }
 });

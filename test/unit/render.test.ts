@@ -17,8 +17,21 @@ test('fmt: 6 significant figures, no -0, exponents for tiny and huge', () => {
 });
 
 test('eigenvalue lists fold conjugate pairs and drop round-off imaginary parts', () => {
-  assert.deepEqual(fmtEigenvalues([[-0.25, -1.3919410907075054], [-0.25, 1.3919410907075054], [-2, 1e-18]]), ['-0.25 ± 1.39194j', '-2']);
-  assert.deepEqual(fmtEigenvalues([[0, 1], [0, -1]]), ['± 1j']);
+  assert.deepEqual(
+    fmtEigenvalues([
+      [-0.25, -1.3919410907075054],
+      [-0.25, 1.3919410907075054],
+      [-2, 1e-18],
+    ]),
+    ['-0.25 ± 1.39194j', '-2'],
+  );
+  assert.deepEqual(
+    fmtEigenvalues([
+      [0, 1],
+      [0, -1],
+    ]),
+    ['± 1j'],
+  );
 });
 
 test('LaTeX numbers use \\times 10^{k}', () => {
@@ -30,10 +43,26 @@ test('matrices: bmatrix with math, aligned text without, table when large', () =
   const K = [[0.2360679774997898, 0.2360679774997898]];
   assert.equal(matrixBlock('K', K, { math: true }), '$$\nK = \\begin{bmatrix} 0.236068 & 0.236068 \\end{bmatrix}\n$$');
   assert.equal(matrixBlock('K', K, { math: false }), '`K = [ 0.236068  0.236068 ]`');
-  assert.equal(textMatrix([[1, -10], [100, 2]]), '  1  -10\n100    2');
+  assert.equal(
+    textMatrix([
+      [1, -10],
+      [100, 2],
+    ]),
+    '  1  -10\n100    2',
+  );
   const big = Array.from({ length: 10 }, (_, i) => Array.from({ length: 10 }, (_, j) => i * 10 + j));
   const t = matrixBlock('X', big, { math: true });
   assert.match(t, /^\*\*X\*\* \(10x10\):/);
   assert.equal(t.split('\n').filter((l) => l.startsWith('|')).length, 12); // header, rule, 10 rows
-  assert.match(matrixBlock('A_cl', [[1, 0], [0, 1]], { math: true }), /A_{\\mathrm{cl}}/);
+  assert.match(
+    matrixBlock(
+      'A_cl',
+      [
+        [1, 0],
+        [0, 1],
+      ],
+      { math: true },
+    ),
+    /A_{\\mathrm{cl}}/,
+  );
 });

@@ -40,7 +40,10 @@ test('Markdown: front-matter title, heading paths, line ranges, comments out, ~2
   assert.equal(r.chunks[0].heading, 'Loop shaping');
   assert.ok(r.chunks.slice(1).every((c) => c.heading === 'Loop shaping > Crossover'));
   assert.ok(!r.chunks.some((c) => c.text.includes('control solve')), 'HTML comments are not indexed');
-  assert.ok(r.chunks.some((c) => c.text.includes('margin(L)') && c.text.includes('# not a heading')), 'code fence kept whole');
+  assert.ok(
+    r.chunks.some((c) => c.text.includes('margin(L)') && c.text.includes('# not a heading')),
+    'code fence kept whole',
+  );
   for (const c of r.chunks) {
     const words = c.text.split(/\s+/).length;
     assert.ok(words <= 330, `${c.id} has ${words} words`);
@@ -83,10 +86,26 @@ test('plain text, LaTeX, notebook, MATLAB and Python are ingested with ranges', 
 
   const tex = await ingestFile(
     'paper/main.tex',
-    enc(['\\documentclass{article}', '\\title{Robust \\emph{Loop} Design}', '\\begin{document}', '\\maketitle', '\\section{Introduction}', '% a comment', prose('robustness', 6), '\\section{Method}', prose('H-infinity synthesis', 6), '\\end{document}'].join('\n')),
+    enc(
+      [
+        '\\documentclass{article}',
+        '\\title{Robust \\emph{Loop} Design}',
+        '\\begin{document}',
+        '\\maketitle',
+        '\\section{Introduction}',
+        '% a comment',
+        prose('robustness', 6),
+        '\\section{Method}',
+        prose('H-infinity synthesis', 6),
+        '\\end{document}',
+      ].join('\n'),
+    ),
   );
   assert.equal(tex.source, 'Robust Loop Design');
-  assert.deepEqual(tex.chunks.map((c) => c.heading), ['Introduction', 'Method']);
+  assert.deepEqual(
+    tex.chunks.map((c) => c.heading),
+    ['Introduction', 'Method'],
+  );
   assert.ok(!tex.chunks.some((c) => c.text.includes('a comment')));
   assert.deepEqual(tex.chunks[1].range, { startLine: 9, endLine: 9 });
 
@@ -100,12 +119,20 @@ test('plain text, LaTeX, notebook, MATLAB and Python are ingested with ranges', 
   };
   const ipynb = await ingestFile('demo.ipynb', enc(JSON.stringify(nb)));
   assert.equal(ipynb.source, 'Kalman filter demo');
-  assert.deepEqual(ipynb.chunks.map((c) => c.id), ['demo.ipynb#cell0:c0', 'demo.ipynb#cell1:c0']);
+  assert.deepEqual(
+    ipynb.chunks.map((c) => c.id),
+    ['demo.ipynb#cell0:c0', 'demo.ipynb#cell1:c0'],
+  );
   assert.deepEqual(ipynb.chunks[1].range, { startLine: 1, endLine: 2, cell: 1 });
   assert.equal(ipynb.chunks[1].heading, 'Kalman filter demo');
   assert.ok(!ipynb.chunks.some((c) => c.text.includes('OUTPUT')));
 
-  const m = await ingestFile('ctrl/design_lqr.m', enc(['% LQR design for the cart', 'A = [0 1; 0 0]; B = [0; 1];', 'K = lqr(A, B, eye(2), 1);', '', 'function y = helper(x)', '  y = 2*x;', 'end'].join('\n')));
+  const m = await ingestFile(
+    'ctrl/design_lqr.m',
+    enc(
+      ['% LQR design for the cart', 'A = [0 1; 0 0]; B = [0; 1];', 'K = lqr(A, B, eye(2), 1);', '', 'function y = helper(x)', '  y = 2*x;', 'end'].join('\n'),
+    ),
+  );
   assert.equal(m.source, 'Design lqr');
   assert.ok(m.chunks[0].text.includes('lqr(A, B'));
   assert.deepEqual(m.chunks[0].range, { startLine: 1, endLine: 7 });
@@ -159,7 +186,10 @@ test('low-value chunks: back-of-book index, contents, bibliography dropped; pros
   for (const k of keep) assert.equal(lowValueReason(k), undefined, k.slice(0, 40));
   // a PDF whose last page is an index: that page is dropped, counted
   const r = await ingestFile('book.pdf', makePdf([[prose('root locus', 20)], index.split('\n')], 'Control Book'));
-  assert.deepEqual(r.chunks.map((c) => c.id), ['book.pdf#p1:c0']);
+  assert.deepEqual(
+    r.chunks.map((c) => c.id),
+    ['book.pdf#p1:c0'],
+  );
   assert.deepEqual(r.dropped, { index: 1 });
 });
 

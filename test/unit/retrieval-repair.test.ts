@@ -27,7 +27,17 @@ const NOTES: Record<string, string> = {
     '# Bode\n\nThe bode plot shows gain and phase against frequency; margins are read at crossover.\n\n## Nyquist\n\nThe nyquist plot encircles minus one once per unstable closed-loop pole.\n',
 };
 
-const QUERIES = ['IEC 61508', 'ISO 26262', 'rev2024', '60 dB', 'kalman noise covariance', 'riccati gain', 'gain margin crossover', 'nyquist unstable pole', 'hazard integrity'];
+const QUERIES = [
+  'IEC 61508',
+  'ISO 26262',
+  'rev2024',
+  '60 dB',
+  'kalman noise covariance',
+  'riccati gain',
+  'gain margin crossover',
+  'nyquist unstable pole',
+  'hazard integrity',
+];
 
 function workspace(): string {
   const ws = mkdtempSync(join(tmpdir(), 'control-ws-'));
@@ -47,7 +57,11 @@ async function answers(s: IndexStore): Promise<string[][]> {
   return out;
 }
 
-const chunksOf = (s: IndexStore) => s.allChunks().map((c) => JSON.stringify(c)).sort();
+const chunksOf = (s: IndexStore) =>
+  s
+    .allChunks()
+    .map((c) => JSON.stringify(c))
+    .sort();
 
 /** a clean build of the workspace: its answers, chunks and stats, and a copy of its folder to damage */
 async function reference(): Promise<{ ws: string; dir: string; answers: string[][]; chunks: string[]; stats: { files: number; chunks: number } }> {
@@ -130,7 +144,9 @@ test('an index of the earlier encoder (digit triplets) is re-indexed from its sh
 
 test('lexical.ndjson: any one line dropped, a byte changed, cut short: rebuilt from the shards with a warning, answers equal a clean build', async () => {
   const ref = await reference();
-  const lines = readFileSync(join(ref.dir, 'lexical.ndjson'), 'utf8').split('\n').filter((l) => l);
+  const lines = readFileSync(join(ref.dir, 'lexical.ndjson'), 'utf8')
+    .split('\n')
+    .filter((l) => l);
   assert.ok(lines.length >= 4, `header, parts and end line: ${lines.length}`);
   const damages: [string, (d: string) => void, RegExp][] = lines.map((_, i) => [
     `line ${i + 1} of ${lines.length} dropped`,
@@ -188,7 +204,10 @@ test('a snapshot that disagrees with the manifest (ids it does not list, ids not
   writeFileSync(join(d, 'manifest.json'), JSON.stringify(m));
   const { s, said } = await open(d);
   assert.equal(said.length, 1, String(said));
-  assert.match(said[0], /lexical index \(lexical\.ndjson\) is damaged \((it holds chunks of .* its header does not list|its header lists chunk ids the manifest has not given out)\): rebuilt/);
+  assert.match(
+    said[0],
+    /lexical index \(lexical\.ndjson\) is damaged \((it holds chunks of .* its header does not list|its header lists chunk ids the manifest has not given out)\): rebuilt/,
+  );
   // same texts and ranks; the chunk ids (strings) are the files' own, so the answers are a clean build's
   assert.deepEqual(await answers(s), ref.answers);
   await s.close();
@@ -273,7 +292,10 @@ test('control index search / stats / build on a manifest with "files": null answ
   assert.equal(s.code, 0, s.err);
   const r = JSON.parse(s.out);
   assert.equal(r.hits[0]?.path, 'safety.md');
-  assert.ok(r.notes.some((n: string) => /index manifest was damaged \("files" is null/.test(n)), JSON.stringify(r.notes));
+  assert.ok(
+    r.notes.some((n: string) => /index manifest was damaged \("files" is null/.test(n)),
+    JSON.stringify(r.notes),
+  );
   // the repair was written: stats and build have nothing more to say, and build re-reads nothing
   const st = await run(['stats', '--index', d]);
   assert.equal(st.code, 0, st.err);
@@ -295,7 +317,13 @@ test('control index search / stats / build on a manifest with "files": null answ
   const kr = JSON.parse(k.out);
   // (a passage of the file read before the damaged one checked out, and may be served: it is what was indexed)
   assert.ok(!kr.hits.some((h: { text: string }) => h.text.includes('kovariance')), 'never served');
-  assert.ok(kr.notes.some((n: string) => n === 'the workspace index: kalman.md left the index: a passage in its shard failed its checksum; its text is never served, the next build re-reads it'), k.out);
+  assert.ok(
+    kr.notes.some(
+      (n: string) =>
+        n === 'the workspace index: kalman.md left the index: a passage in its shard failed its checksum; its text is never served, the next build re-reads it',
+    ),
+    k.out,
+  );
   const ks = await run(['stats', '--index', f]);
   assert.match(ks.out, /^4 files indexed of 4 .*\n1 file to re-read: run `control index build <folder>`\.$/);
   const kb = await run(['build', ref.ws, '--index', f]);
@@ -376,7 +404,7 @@ test('a damaged shard header, a cut shard and an old shard without checksums lea
   await again.s.close();
 });
 
-test('temp files of killed writers are removed at open; a running writer\'s recent ones and newer ones stay', async () => {
+test("temp files of killed writers are removed at open; a running writer's recent ones and newer ones stay", async () => {
   const ref = await reference();
   const d = copyOf(ref.dir);
   const dead = spawnSync(process.execPath, ['-e', '']).pid!;
@@ -403,7 +431,9 @@ test('temp files of killed writers are removed at open; a running writer\'s rece
   await s.close();
   // a real build killed mid-way (SIGKILL): whatever temp files it left, none is left after the next open
   const k = idx();
-  const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'fixtures', 'retrievalBuildChild.ts'), ref.ws, k, '40'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'fixtures', 'retrievalBuildChild.ts'), ref.ws, k, '40'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolveP, reject) => {
     child.stdout.on('data', () => {
       if (!child.killed) child.kill('SIGKILL');
@@ -466,17 +496,44 @@ test('control index search on an index repaired from its shards (manifest cut, g
   const ref = await reference();
   const clean: string[][] = [];
   for (const q of QUERIES) clean.push(hitSet(await cliSearch(ref.dir, q, 'clean build')));
-  assert.ok(clean.every((h) => h.length > 0), 'every query finds something in the clean build');
+  assert.ok(
+    clean.every((h) => h.length > 0),
+    'every query finds something in the clean build',
+  );
   const manifest = readFileSync(join(ref.dir, 'manifest.json'), 'utf8');
   const good = JSON.parse(manifest);
   const damages: [string, (d: string) => void, RegExp | undefined][] = [
-    ['manifest cut in half', (d) => writeFileSync(join(d, 'manifest.json'), manifest.slice(0, manifest.length >> 1)), /^the workspace index: the index manifest was damaged \(it is not valid JSON\): rebuilt from the shards on disk \(5 files\)/],
-    ['manifest cut to one byte', (d) => writeFileSync(join(d, 'manifest.json'), manifest.slice(0, 1)), /^the workspace index: the index manifest was damaged \(it is not valid JSON\)/],
-    ['manifest garbage', (d) => writeFileSync(join(d, 'manifest.json'), '\u0000\u0007garbage\u00ff{{'), /^the workspace index: the index manifest was damaged \(it is not valid JSON\)/],
+    [
+      'manifest cut in half',
+      (d) => writeFileSync(join(d, 'manifest.json'), manifest.slice(0, manifest.length >> 1)),
+      /^the workspace index: the index manifest was damaged \(it is not valid JSON\): rebuilt from the shards on disk \(5 files\)/,
+    ],
+    [
+      'manifest cut to one byte',
+      (d) => writeFileSync(join(d, 'manifest.json'), manifest.slice(0, 1)),
+      /^the workspace index: the index manifest was damaged \(it is not valid JSON\)/,
+    ],
+    [
+      'manifest garbage',
+      (d) => writeFileSync(join(d, 'manifest.json'), '\u0000\u0007garbage\u00ff{{'),
+      /^the workspace index: the index manifest was damaged \(it is not valid JSON\)/,
+    ],
     ['manifest {}', (d) => writeFileSync(join(d, 'manifest.json'), '{}'), /^the workspace index: the index manifest was damaged \("format" is missing\)/],
-    ['manifest null', (d) => writeFileSync(join(d, 'manifest.json'), 'null'), /^the workspace index: the index manifest was damaged \(it is null, not a manifest\)/],
-    ['manifest without root and builtAt', (d) => writeFileSync(join(d, 'manifest.json'), JSON.stringify((({ root: _r, builtAt: _b, ...m }) => m)(good))), undefined],
-    ['manifest root and builtAt ill-typed', (d) => writeFileSync(join(d, 'manifest.json'), JSON.stringify({ ...good, root: 42, builtAt: null })), /^the workspace index: the index manifest was damaged \("root" is a number where a string is expected\)/],
+    [
+      'manifest null',
+      (d) => writeFileSync(join(d, 'manifest.json'), 'null'),
+      /^the workspace index: the index manifest was damaged \(it is null, not a manifest\)/,
+    ],
+    [
+      'manifest without root and builtAt',
+      (d) => writeFileSync(join(d, 'manifest.json'), JSON.stringify((({ root: _r, builtAt: _b, ...m }) => m)(good))),
+      undefined,
+    ],
+    [
+      'manifest root and builtAt ill-typed',
+      (d) => writeFileSync(join(d, 'manifest.json'), JSON.stringify({ ...good, root: 42, builtAt: null })),
+      /^the workspace index: the index manifest was damaged \("root" is a number where a string is expected\)/,
+    ],
     // a build killed before its first checkpoint leaves the same: recovered, not damage, so not said
     ['manifest deleted (shards intact)', (d) => rmSync(join(d, 'manifest.json')), undefined],
   ];
@@ -491,14 +548,28 @@ test('control index search on an index repaired from its shards (manifest cut, g
       assert.match(repairs[0], warning, what);
     } else assert.deepEqual(repairs, [], what);
     // the folder the paths are relative to is lost with the manifest: said, links under the folder the index sits in
-    assert.ok(first.notes.some((n) => n.includes('does not record the folder it indexes')), `${what}: ${JSON.stringify(first.notes)}`);
-    assert.deepEqual(first.sources.map((s) => [s.name, s.root, s.chunks]), [['workspace', join(d, '..'), ref.stats.chunks]], what);
-    assert.ok(first.hits.every((h) => h.uri.startsWith('file://') && h.uri.endsWith(h.path)), what);
+    assert.ok(
+      first.notes.some((n) => n.includes('does not record the folder it indexes')),
+      `${what}: ${JSON.stringify(first.notes)}`,
+    );
+    assert.deepEqual(
+      first.sources.map((s) => [s.name, s.root, s.chunks]),
+      [['workspace', join(d, '..'), ref.stats.chunks]],
+      what,
+    );
+    assert.ok(
+      first.hits.every((h) => h.uri.startsWith('file://') && h.uri.endsWith(h.path)),
+      what,
+    );
     // the repair was written: the next search (another process, as from the terminal) does not say it again
     for (const [i, q] of QUERIES.entries()) {
       const r = await cliSearch(d, q, what);
       assert.deepEqual(hitSet(r), clean[i], `${what}: ${q}`);
-      assert.deepEqual(r.notes.filter((n) => /manifest was damaged/.test(n)), [], `${what}: ${q}: said again`);
+      assert.deepEqual(
+        r.notes.filter((n) => /manifest was damaged/.test(n)),
+        [],
+        `${what}: ${q}: said again`,
+      );
     }
     // the next build records the folder again, re-reading nothing
     const b = await indexCommand(['build', ref.ws, '--index', d, '--json']);
@@ -507,7 +578,11 @@ test('control index search on an index repaired from its shards (manifest cut, g
     const after = await cliSearch(d, QUERIES[0], what);
     assert.deepEqual(hitSet(after), clean[0], what);
     assert.deepEqual(after.notes, [], what);
-    assert.deepEqual(after.sources.map((s) => s.root), [ref.ws], what);
+    assert.deepEqual(
+      after.sources.map((s) => s.root),
+      [ref.ws],
+      what,
+    );
     rmSync(d, { recursive: true, force: true });
   }
   rmSync(ref.ws, { recursive: true, force: true });
@@ -528,7 +603,13 @@ test('control index search where there is no index (no manifest, no shards) says
   const garbageNoShards = copyOf(ref.dir);
   rmSync(join(garbageNoShards, 'shards'), { recursive: true });
   writeFileSync(join(garbageNoShards, 'manifest.json'), 'garbage');
-  for (const [what, d] of [['missing', missing], ['empty', empty], ['empty shards folder', emptyShards], ['snapshot only', noShards], ['garbage manifest, no shards', garbageNoShards]] as const) {
+  for (const [what, d] of [
+    ['missing', missing],
+    ['empty', empty],
+    ['empty shards folder', emptyShards],
+    ['snapshot only', noShards],
+    ['garbage manifest, no shards', garbageNoShards],
+  ] as const) {
     const r = await indexCommand(['search', 'kalman', '--index', d, '--no-notes', '--json']);
     assert.equal(r.code, 1, `${what}: ${r.out}`);
     assert.equal(r.err, `control index: Nothing to search: no index in ${d}: run \`control index build <folder> --index ${d}\` first.`, what);

@@ -16,8 +16,14 @@ import { makePdf } from '../fixtures/pdf.js';
 import { idx, workspace } from './retrieval-notes.js';
 
 test('RRF: 1/(60 + rank) summed over rankings, missing ranks contribute nothing', () => {
-  const f = rrf([['a', 'b', 'c'], ['c', 'a']]);
-  assert.deepEqual(f.map((x) => x.key), ['a', 'c', 'b']);
+  const f = rrf([
+    ['a', 'b', 'c'],
+    ['c', 'a'],
+  ]);
+  assert.deepEqual(
+    f.map((x) => x.key),
+    ['a', 'c', 'b'],
+  );
   assert.ok(Math.abs(f[0].score - (1 / 61 + 1 / 62)) < 1e-12);
   assert.ok(Math.abs(f[2].score - 1 / 62) < 1e-12);
   assert.deepEqual(rrf([]), []);
@@ -31,7 +37,7 @@ test('gate calibration: midpoint of the gap when separable, best split otherwise
   const b = calibrateThreshold([0.6, 0.4, 0.7], [0.45, 0.3], 100);
   assert.ok(!b.separable);
   assert.equal(b.accuracy, 0.8);
-  assert.ok(b.threshold >= 0.4 && b.threshold <= 0.6); 
+  assert.ok(b.threshold >= 0.4 && b.threshold <= 0.6);
   assert.throws(() => calibrateThreshold([], [0.1], 1));
 });
 
@@ -74,7 +80,11 @@ test('incremental update: only the changed file is re-chunked; deleted files lea
   const u = await store.update([join(ws, 'notes', 'bode-1.md')]);
   assert.equal(u.indexed, 1);
   assert.equal((await store.search('nichols charts')).hits[0]?.chunkId, 'notes/bode-1.md#c0');
-  assert.equal((await store.search('crossover gain margin')).hits.some((h) => h.path === 'notes/bode-1.md'), false, 'old text is gone');
+  assert.equal(
+    (await store.search('crossover gain margin')).hits.some((h) => h.path === 'notes/bode-1.md'),
+    false,
+    'old text is gone',
+  );
   // unchanged content: nothing re-read
   assert.equal((await store.update(['notes/bode-1.md'])).indexed, 0);
   // deletion
@@ -116,7 +126,10 @@ test('.gitignore, binary, unsupported and include/exclude globs', async () => {
 test('hybrid: the real transformers.js path on a tiny ONNX embedder, gate, calibration, resumable vectors', async () => {
   const model = writeTinyEmbedder();
   const ws = workspace();
-  writeFileSync(join(ws, 'book.pdf'), makePdf([['Front matter.'], ['The kalman filter estimate of the state uses the noise covariance and the model.']], 'Estimation'));
+  writeFileSync(
+    join(ws, 'book.pdf'),
+    makePdf([['Front matter.'], ['The kalman filter estimate of the state uses the noise covariance and the model.']], 'Estimation'),
+  );
   const dir = idx();
   let store = await IndexStore.open(dir, { embedder: model });
   assert.equal(store.stats().embedderError, undefined);
@@ -165,11 +178,20 @@ test('an index of the older format (JSON shards, lexical.json) is cleared and re
   const dir = idx();
   mkdirSync(join(dir, 'shards'), { recursive: true });
   const key = 'aaaaaaaaaaaaaaaaaaaaaaaa';
-  writeFileSync(join(dir, 'shards', `${key}.json`), JSON.stringify({ path: 'notes/kalman-2.md', hash: 'x', chunks: [{ id: 'notes/kalman-2.md#c0', text: 'stale text' }] }));
+  writeFileSync(
+    join(dir, 'shards', `${key}.json`),
+    JSON.stringify({ path: 'notes/kalman-2.md', hash: 'x', chunks: [{ id: 'notes/kalman-2.md#c0', text: 'stale text' }] }),
+  );
   writeFileSync(join(dir, 'lexical.json'), JSON.stringify({ config: { tokenize: 'strict' }, size: 1, ranges: {}, parts: {} }));
   writeFileSync(
     join(dir, 'manifest.json'),
-    JSON.stringify({ format: 1, lexical: { tokenize: 'strict' }, nextId: 2, files: { 'notes/kalman-2.md': { hash: 'x', size: 1, mtimeMs: 1, key, firstId: 1, count: 1, source: 'old' } }, skipped: {} }),
+    JSON.stringify({
+      format: 1,
+      lexical: { tokenize: 'strict' },
+      nextId: 2,
+      files: { 'notes/kalman-2.md': { hash: 'x', size: 1, mtimeMs: 1, key, firstId: 1, count: 1, source: 'old' } },
+      skipped: {},
+    }),
   );
   let store = await IndexStore.open(dir);
   assert.equal(store.stats().chunks, 0, 'the old index is not read');
@@ -186,7 +208,10 @@ test('an index of the older format (JSON shards, lexical.json) is cleared and re
   // reopened: the NDJSON snapshot and the shard headers, texts read on demand
   store = await IndexStore.open(dir);
   const again = await store.search('kalman filter noise covariance', { k: 1 });
-  assert.deepEqual(again.hits, r.hits.map((h) => ({ ...h })));
+  assert.deepEqual(
+    again.hits,
+    r.hits.map((h) => ({ ...h })),
+  );
   assert.ok(existsSync(join(dir, 'lexical.ndjson')));
   // a shard that went missing: its file leaves the index on open, the next build restores it
   const { unlinkSync, readdirSync } = await import('node:fs');

@@ -28,21 +28,47 @@ const spd = (n: number, rand: () => number): M => {
 const close = (a: number, b: number, tol: number) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));
 
 test('LQR of the double integrator: K = [1, sqrt(3)], X = [[sqrt3, 1], [1, sqrt3]]', () => {
-  const r = runTool('lqr', { A: [[0, 1], [0, 0]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] }) as { K: M; X: M; poles: M };
+  const r = runTool('lqr', {
+    A: [
+      [0, 1],
+      [0, 0],
+    ],
+    B: [[0], [1]],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
+    R: [[1]],
+  }) as { K: M; X: M; poles: M };
   const s3 = Math.sqrt(3);
   assert.ok(close(r.K[0][0], 1, 1e-14) && close(r.K[0][1], s3, 1e-14));
-  assert.ok(fro(sub(r.X, [[s3, 1], [1, s3]])) < 1e-14 * 4);
+  assert.ok(
+    fro(
+      sub(r.X, [
+        [s3, 1],
+        [1, s3],
+      ]),
+    ) <
+      1e-14 * 4,
+  );
   // closed loop s^2 + sqrt3 s + 1: poles -sqrt3/2 ± i/2
   for (const [re, im] of r.poles) assert.ok(close(re, -s3 / 2, 1e-14) && close(Math.abs(im), 0.5, 1e-14));
 });
 
 test('scalar CARE and DARE match their closed forms', () => {
-  for (const [a, b, q, r] of [[1, 1, 1, 1], [-2, 0.5, 3, 0.1], [3, 2, 0, 1], [0, 1, 1e4, 1e-3]]) {
+  for (const [a, b, q, r] of [
+    [1, 1, 1, 1],
+    [-2, 0.5, 3, 0.1],
+    [3, 2, 0, 1],
+    [0, 1, 1e4, 1e-3],
+  ]) {
     // a x + x a - x^2 b^2 / r + q = 0, stabilising root
     const xc = (r * (a + Math.sqrt(a * a + (b * b * q) / r))) / (b * b);
     assert.ok(close(careSolve([[a]], [[b]], [[q]], [[r]]).X[0][0], xc, 1e-13));
     // a^2 x - x - a^2 b^2 x^2 / (r + b^2 x) + q = 0  <=>  b^2 x^2 + (r - a^2 r - q b^2) x - q r = 0
-    const qa = b * b, qb = r - a * a * r - q * b * b, qc = -q * r;
+    const qa = b * b,
+      qb = r - a * a * r - q * b * b,
+      qc = -q * r;
     const xd = (-qb + Math.sqrt(qb * qb - 4 * qa * qc)) / (2 * qa);
     assert.ok(close(dareSolve([[a]], [[b]], [[q]], [[r]]).X[0][0], xd, 1e-12), `${a} ${b} ${q} ${r}`);
   }
@@ -56,8 +82,16 @@ test('DARE with A = B = Q = R = I: X = golden ratio times I', () => {
 
 test('CARE and DARE on random problems: small residual, symmetric X, stabilising, K consistent', () => {
   const rand = rng(123);
-  for (const [n, m] of [[2, 1], [5, 2], [12, 3], [30, 6]]) {
-    const A = randM(n, n, rand), B = randM(n, m, rand), Q = spd(n, rand), R = spd(m, rand);
+  for (const [n, m] of [
+    [2, 1],
+    [5, 2],
+    [12, 3],
+    [30, 6],
+  ]) {
+    const A = randM(n, n, rand),
+      B = randM(n, m, rand),
+      Q = spd(n, rand),
+      R = spd(m, rand);
     const c = careSolve(A, B, Q, R);
     assert.ok(careRes(A, B, Q, R, c.X) < 1e-13, `care n=${n}: ${careRes(A, B, Q, R, c.X)}`);
     assert.equal(fro(sub(c.X, tr(c.X))), 0);
@@ -75,10 +109,13 @@ test('CARE and DARE on random problems: small residual, symmetric X, stabilising
   }
 });
 
-test('cross term N: lqr and dlqr solve the equations with N and K = R^-1(B\'X + N\')', () => {
+test("cross term N: lqr and dlqr solve the equations with N and K = R^-1(B'X + N')", () => {
   const rand = rng(77);
-  const n = 6, m = 2;
-  const A = randM(n, n, rand), B = randM(n, m, rand), R = spd(m, rand);
+  const n = 6,
+    m = 2;
+  const A = randM(n, n, rand),
+    B = randM(n, m, rand),
+    R = spd(m, rand);
   const N = sc(randM(n, m, rand), 0.1);
   const Q = add(spd(n, rand), mm(mm(N, invert(R)), tr(N))); // keeps [Q N; N' R] positive definite
   const c = runTool('lqr', { A, B, Q, R, N }) as { K: M; X: M };
@@ -91,7 +128,12 @@ test('cross term N: lqr and dlqr solve the equations with N and K = R^-1(B\'X + 
 });
 
 test('DARE with a singular A (a pure delay)', () => {
-  const A = [[0, 1, 0], [0, 0, 1], [0, 0, 0]], B = [[0], [0], [1]];
+  const A = [
+      [0, 1, 0],
+      [0, 0, 1],
+      [0, 0, 0],
+    ],
+    B = [[0], [0], [1]];
   const d = dareSolve(A, B, eye(3), [[1]]);
   assert.ok(dareRes(A, B, eye(3), [[1]], d.X) < 1e-14);
 });
@@ -106,16 +148,56 @@ test('Q = 0 with an unstable A gives the mirror-image solution (no detectability
 
 test('refusals: not stabilisable (naming the mode), and imaginary-axis Hamiltonian eigenvalues', () => {
   assert.throws(
-    () => runTool('care', { A: [[1, 0], [0, -1]], B: [[0], [1]], Q: eye(2), R: [[1]] }),
+    () =>
+      runTool('care', {
+        A: [
+          [1, 0],
+          [0, -1],
+        ],
+        B: [[0], [1]],
+        Q: eye(2),
+        R: [[1]],
+      }),
     /\(A, B\) is not stabilisable: the mode at s = 1 is uncontrollable/,
   );
   assert.throws(
-    () => runTool('dlqr', { A: [[2, 0], [0, 0.5]], B: [[0], [1]], Q: eye(2), R: [[1]] }),
+    () =>
+      runTool('dlqr', {
+        A: [
+          [2, 0],
+          [0, 0.5],
+        ],
+        B: [[0], [1]],
+        Q: eye(2),
+        R: [[1]],
+      }),
     /not stabilisable: the mode at z = 2 is uncontrollable/,
   );
-  assert.throws(() => runTool('care', { A: [[0, 1], [-1, 0]], B: [[0], [1]], Q: zeros(2), R: [[1]] }), ControlError);
   assert.throws(
-    () => runTool('lqe', { A: [[1, 0], [0, -1]], G: eye(2), C: [[0, 1]], Qn: eye(2), Rn: [[1]] }),
+    () =>
+      runTool('care', {
+        A: [
+          [0, 1],
+          [-1, 0],
+        ],
+        B: [[0], [1]],
+        Q: zeros(2),
+        R: [[1]],
+      }),
+    ControlError,
+  );
+  assert.throws(
+    () =>
+      runTool('lqe', {
+        A: [
+          [1, 0],
+          [0, -1],
+        ],
+        G: eye(2),
+        C: [[0, 1]],
+        Qn: eye(2),
+        Rn: [[1]],
+      }),
     /not detectable: the mode at s = 1/,
   );
 });
@@ -124,14 +206,29 @@ test('argument checks name the argument and sizes', () => {
   assert.throws(() => runTool('care', { A: eye(2), B: [[1], [2], [3]], Q: eye(2), R: [[1]] }), /B has 3 rows but A has 2/);
   assert.throws(() => runTool('care', { A: eye(2), B: [[1], [2]], Q: eye(3), R: [[1]] }), /Q is 3x3/);
   assert.throws(() => runTool('lqr', { A: eye(2), B: [[1], [2]], Q: eye(2), R: [[-1]] }), /positive definite/);
-  assert.throws(() => runTool('lqr', { A: eye(2), B: [[1], [2]], Q: [[1, 2], [0, 1]], R: [[1]] }), /Q must be symmetric/);
+  assert.throws(
+    () =>
+      runTool('lqr', {
+        A: eye(2),
+        B: [[1], [2]],
+        Q: [
+          [1, 2],
+          [0, 1],
+        ],
+        R: [[1]],
+      }),
+    /Q must be symmetric/,
+  );
 });
 
-test('lqe is the dual of lqr: L = K\' of (A\', C\', G Qn G\', Rn)', () => {
+test("lqe is the dual of lqr: L = K' of (A', C', G Qn G', Rn)", () => {
   const rand = rng(5);
   const n = 5;
-  const A = randM(n, n, rand), G = randM(n, 2, rand), C = randM(2, n, rand);
-  const Qn = spd(2, rand), Rn = spd(2, rand);
+  const A = randM(n, n, rand),
+    G = randM(n, 2, rand),
+    C = randM(2, n, rand);
+  const Qn = spd(2, rand),
+    Rn = spd(2, rand);
   const e = runTool('lqe', { A, G, C, Qn, Rn }) as { L: M; P: M; poles: M };
   const W = mm(mm(G, Qn), tr(G));
   // AP + PA' - PC'Rn^-1CP + W = 0
@@ -143,8 +240,11 @@ test('lqe is the dual of lqr: L = K\' of (A\', C\', G Qn G\', Rn)', () => {
 test('discrete kalman: M, L = A M, Z = P - M C P', () => {
   const rand = rng(6);
   const n = 4;
-  const A = sc(randM(n, n, rand), 1.5), G = randM(n, 1, rand), C = randM(2, n, rand);
-  const Qn = [[2]], Rn = spd(2, rand);
+  const A = sc(randM(n, n, rand), 1.5),
+    G = randM(n, 1, rand),
+    C = randM(2, n, rand);
+  const Qn = [[2]],
+    Rn = spd(2, rand);
   const k = runTool('kalman', { A, G, C, Qn, Rn, Ts: 0.1 }) as { L: M; P: M; M: M; Z: M; poles: M };
   const W = mm(mm(G, Qn), tr(G));
   assert.ok(dareRes(tr(A), tr(C), W, Rn, k.P) < 1e-13);
@@ -156,20 +256,62 @@ test('discrete kalman: M, L = A M, Z = P - M C P', () => {
 });
 
 test('weights that are not positive semidefinite: the stabilising gain comes with a caution; semidefinite ones (even singular) get none', () => {
-  const A = [[0, 1], [-2, -3]];
+  const A = [
+    [0, 1],
+    [-2, -3],
+  ];
   const B = [[0], [1]];
   // [Q N; N' R] = [[1,0,2],[0,1,0],[2,0,1]]: eigenvalues 1 and those of [[1,2],[2,1]], 3 and -1
-  const cross = runTool('lqr', { A, B, Q: [[1, 0], [0, 1]], R: [[1]], N: [[2], [0]] });
+  const cross = runTool('lqr', {
+    A,
+    B,
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
+    R: [[1]],
+    N: [[2], [0]],
+  });
   assert.match(String(cross.caution), /^\[Q N; Nᵀ R\] is not positive semidefinite \(smallest eigenvalue -1\)/);
   assert.match(String(cross.caution), /Q − N R⁻¹ Nᵀ must be ⪰ 0/);
   // Q = diag(1, -0.5): the caution names Q alone, in discrete time too
-  const dq = runTool('dlqr', { A: [[1, 0.1], [0, 1]], B: [[0], [0.1]], Q: [[1, 0], [0, -0.5]], R: [[1]] });
+  const dq = runTool('dlqr', {
+    A: [
+      [1, 0.1],
+      [0, 1],
+    ],
+    B: [[0], [0.1]],
+    Q: [
+      [1, 0],
+      [0, -0.5],
+    ],
+    R: [[1]],
+  });
   assert.match(String(dq.caution), /^Q is not positive semidefinite \(smallest eigenvalue -0\.5\)/);
   // semidefinite: Q = I; Q singular (diag(1, 0)); and the boundary Q − N R⁻¹ Nᵀ = diag(0, 1) (eigenvalue 0)
   for (const args of [
-    { Q: [[1, 0], [0, 1]], R: [[1]] },
-    { Q: [[1, 0], [0, 0]], R: [[1]] },
-    { Q: [[1, 0], [0, 1]], R: [[1]], N: [[1], [0]] },
+    {
+      Q: [
+        [1, 0],
+        [0, 1],
+      ],
+      R: [[1]],
+    },
+    {
+      Q: [
+        [1, 0],
+        [0, 0],
+      ],
+      R: [[1]],
+    },
+    {
+      Q: [
+        [1, 0],
+        [0, 1],
+      ],
+      R: [[1]],
+      N: [[1], [0]],
+    },
   ]) {
     const r = runTool('lqr', { A, B, ...args });
     assert.equal(r.caution, undefined, JSON.stringify(args));

@@ -11,11 +11,25 @@ import type { ToolDef } from '../../src/core/tools/types.js';
 test('fail closed: a result the verifier rejects is an error that carries the failed checks', async () => {
   // dlqr with an unstable mode at 1.2 that B reaches only through 1e-17 (the probe's case): no
   // gain can be trusted; before, one left with exit 0 and "stable (spectral radius 0.833)"
-  await assert.rejects(callTool('dlqr', { A: [[1.1, 0], [0, 1.2]], B: [[1], [1e-17]], Q: [[1, 0], [0, 1]], R: [[1]] }), (e: unknown) => {
-    assert.ok(e instanceof ControlError, String(e));
-    if (e instanceof VerificationFailed) assert.ok(e.verification.checks.some((c) => !c.ok));
-    return true;
-  });
+  await assert.rejects(
+    callTool('dlqr', {
+      A: [
+        [1.1, 0],
+        [0, 1.2],
+      ],
+      B: [[1], [1e-17]],
+      Q: [
+        [1, 0],
+        [0, 1],
+      ],
+      R: [[1]],
+    }),
+    (e: unknown) => {
+      assert.ok(e instanceof ControlError, String(e));
+      if (e instanceof VerificationFailed) assert.ok(e.verification.checks.some((c) => !c.ok));
+      return true;
+    },
+  );
 });
 
 test('fail closed: a non-finite number outside the fields a tool declares is refused', () => {
@@ -30,7 +44,11 @@ test('arguments cannot reach the prototype: __proto__, constructor, toString are
   // JSON.parse makes "__proto__" an own key; copied into a plain object it became the
   // prototype, and eig solved A = [[4]] read through it
   for (const text of ['{"__proto__": {"A": [[4]]}}', '{"A": [[1]], "constructor": 1}', '{"A": [[1]], "toString": [[1]]}', '{"A": [[2]], "__proto__": null}']) {
-    await assert.rejects(callTool('eig', JSON.parse(text)), (e: unknown) => e instanceof ControlError && /needs argument A|has no argument (__proto__|constructor|toString)/.test(e.message), text);
+    await assert.rejects(
+      callTool('eig', JSON.parse(text)),
+      (e: unknown) => e instanceof ControlError && /needs argument A|has no argument (__proto__|constructor|toString)/.test(e.message),
+      text,
+    );
   }
 });
 

@@ -22,7 +22,12 @@ test('every key package.json contributes is in the settings table, and nothing e
   const keys = [...contributed.keys()];
   assert.ok(keys.length >= 16, `package.json contributes ${keys.length} settings`);
   for (const k of keys) assert.ok(k.startsWith(`${SECTION}.`), `${k} is outside the ${SECTION} section`);
-  assert.deepEqual(Object.keys(table).map((k) => `${SECTION}.${k}`).sort(), keys.sort());
+  assert.deepEqual(
+    Object.keys(table)
+      .map((k) => `${SECTION}.${k}`)
+      .sort(),
+    keys.sort(),
+  );
 });
 
 test('each setting has the type, default, scope and allowed values package.json declares', () => {

@@ -103,10 +103,17 @@ test('stepinfo refuses a static gain with the reason (a constant response has no
 test('freqresp is D at every frequency, continuous and discrete, SISO and MIMO', () => {
   const w = [0.01, 1, 100];
   const r = solve('freqresp', { ...G, w });
-  assert.deepEqual(r.H, [[3, 0], [3, 0], [3, 0]]);
+  assert.deepEqual(r.H, [
+    [3, 0],
+    [3, 0],
+    [3, 0],
+  ]);
   r.mag_db.forEach((m: number) => assert.ok(Math.abs(m - 20 * Math.log10(3)) < 1e-14));
   assert.deepEqual(r.phase_deg, [0, 0, 0]);
-  assert.deepEqual(solve('freqresp', { ...G, Ts: 0.1, w: [0.1, 10] }).H, [[3, 0], [3, 0]]);
+  assert.deepEqual(solve('freqresp', { ...G, Ts: 0.1, w: [0.1, 10] }).H, [
+    [3, 0],
+    [3, 0],
+  ]);
   const m = solve('freqresp', { ...MIMO, w: [1] });
   assert.deepEqual(m.H, [D2.map((row) => row.map((v) => [v, 0]))]);
 });
@@ -190,7 +197,10 @@ test('round trip: tf2ss(num=[3], den=[2]) is the static gain 1.5, and step/dcgai
   const sys = { A: r.A, B: r.B, C: r.C, D: r.D };
   assert.deepEqual(solve('step', { ...sys, t: [0, 1, 5] }).y, [1.5, 1.5, 1.5]);
   assert.deepEqual(solve('dcgain', sys).gain, [[1.5]]);
-  assert.deepEqual(solve('freqresp', { ...sys, w: [0.1, 10] }).H, [[1.5, 0], [1.5, 0]]);
+  assert.deepEqual(solve('freqresp', { ...sys, w: [0.1, 10] }).H, [
+    [1.5, 0],
+    [1.5, 0],
+  ]);
   assert.deepEqual(solve('ss2tf', sys), { num: [1.5], den: [1] });
   assert.deepEqual(solve('step', { ...GJ, D: r.D, t: [0] }).y, [1.5]);
 });

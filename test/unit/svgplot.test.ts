@@ -11,7 +11,16 @@ test('nice ticks are round numbers covering the range', () => {
 });
 
 test('a chart has one path per series, axis labels and a log axis in decades', () => {
-  const svg = lineChart({ title: 'T', xLabel: 'ω (rad/s)', yLabel: 'dB', series: [{ x: [0.1, 1, 10, 100], y: [0, -3, -20, -40] }, { x: [0.1, 100], y: [1, 1], label: 'ref' }], logX: true });
+  const svg = lineChart({
+    title: 'T',
+    xLabel: 'ω (rad/s)',
+    yLabel: 'dB',
+    series: [
+      { x: [0.1, 1, 10, 100], y: [0, -3, -20, -40] },
+      { x: [0.1, 100], y: [1, 1], label: 'ref' },
+    ],
+    logX: true,
+  });
   assert.equal((svg.match(/<path /g) ?? []).length, 2);
   assert.match(svg, /ω \(rad\/s\)/);
   for (const t of ['0.1', '1', '10', '100']) assert.ok(svg.includes(`>${t}</text>`), t);

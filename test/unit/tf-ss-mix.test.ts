@@ -32,7 +32,11 @@ test('every tool that takes num/den and D refuses D beside num/den, naming the a
 test('any state-space matrix beside num/den is refused the same way; each form alone still works', () => {
   for (const t of both) {
     for (const k of ['A', 'B', 'C'] as const)
-      assert.throws(() => runTool(t.name, { ...TF, [k]: SS[k] }), (e: unknown) => e instanceof ControlError && new RegExp(`you gave num, den and ${k}`).test(e.message), `${t.name} ${k}`);
+      assert.throws(
+        () => runTool(t.name, { ...TF, [k]: SS[k] }),
+        (e: unknown) => e instanceof ControlError && new RegExp(`you gave num, den and ${k}`).test(e.message),
+        `${t.name} ${k}`,
+      );
     assert.throws(() => runTool(t.name, { num: [1], ...SS, D: [[0]] }), /you gave num, A, B, C and D/, t.name);
     assert.doesNotThrow(() => runTool(t.name, TF), t.name);
     assert.doesNotThrow(() => runTool(t.name, { ...SS, D: [[0.5]] }), t.name);

@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { runTool } from '../../src/core/tools/call.js';
 import { ControlError } from '../../src/core/errors.js';
 
-const close = (a: number, b: number, tol = 1e-10) =>
-  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} != ${b}`);
+const close = (a: number, b: number, tol = 1e-10) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} != ${b}`);
 const grid = (n: number, h: number) => Array.from({ length: n }, (_, k) => k * h);
 
 test('step of the first-order lag 1/(s+1) is 1 - e^{-t}', () => {
@@ -16,7 +15,15 @@ test('step of the first-order lag 1/(s+1) is 1 - e^{-t}', () => {
 
 test('step of the double integrator is t^2/2 and impulse is t', () => {
   const t = grid(51, 0.1);
-  const sys = { A: [[0, 1], [0, 0]], B: [[0], [1]], C: [[1, 0]], D: [[0]] };
+  const sys = {
+    A: [
+      [0, 1],
+      [0, 0],
+    ],
+    B: [[0], [1]],
+    C: [[1, 0]],
+    D: [[0]],
+  };
   const s = runTool('step', { ...sys, t }) as { y: number[] };
   const i = runTool('impulse', { ...sys, t }) as { y: number[] };
   t.forEach((tk, k) => {
@@ -43,7 +50,22 @@ test('discrete impulse is the unit pulse response: y0 = D, yk = C A^(k-1) B', ()
 });
 
 test('MIMO step returns one p x m matrix per sample', () => {
-  const { y } = runTool('step', { A: [[-1, 0], [0, -2]], B: [[1, 0], [0, 1]], C: [[1, 0], [0, 1], [1, 1]], t: [0, 1] }) as { y: number[][][] };
+  const { y } = runTool('step', {
+    A: [
+      [-1, 0],
+      [0, -2],
+    ],
+    B: [
+      [1, 0],
+      [0, 1],
+    ],
+    C: [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ],
+    t: [0, 1],
+  }) as { y: number[][][] };
   assert.equal(y.length, 2);
   assert.equal(y[1].length, 3);
   assert.equal(y[1][0].length, 2);
@@ -64,7 +86,15 @@ test('stepinfo of 2/(s+1): rise ln 9, settling ln 50, no overshoot', () => {
 test('stepinfo of an underdamped second-order system matches the closed forms', () => {
   const zeta = 0.3;
   const wn = 2;
-  const r = runTool('stepinfo', { A: [[0, 1], [-wn * wn, -2 * zeta * wn]], B: [[0], [wn * wn]], C: [[1, 0]], D: [[0]] }) as Record<string, number>;
+  const r = runTool('stepinfo', {
+    A: [
+      [0, 1],
+      [-wn * wn, -2 * zeta * wn],
+    ],
+    B: [[0], [wn * wn]],
+    C: [[1, 0]],
+    D: [[0]],
+  }) as Record<string, number>;
   const wd = wn * Math.sqrt(1 - zeta * zeta);
   const os = Math.exp((-Math.PI * zeta) / Math.sqrt(1 - zeta * zeta));
   close(r.overshoot_pct, 100 * os, 1e-9);
@@ -80,14 +110,33 @@ test('stepinfo of an underdamped second-order system matches the closed forms', 
 
 test('stepinfo with a negative gain measures against |yf - y0|', () => {
   const zeta = 0.5;
-  const r = runTool('stepinfo', { A: [[0, 1], [-1, -2 * zeta]], B: [[0], [1]], C: [[-2, 0]], D: [[0]] }) as Record<string, number>;
+  const r = runTool('stepinfo', {
+    A: [
+      [0, 1],
+      [-1, -2 * zeta],
+    ],
+    B: [[0], [1]],
+    C: [[-2, 0]],
+    D: [[0]],
+  }) as Record<string, number>;
   close(r.final_value, -2, 1e-14);
   close(r.overshoot_pct, 100 * Math.exp((-Math.PI * zeta) / Math.sqrt(1 - zeta * zeta)), 1e-9);
   assert.ok(r.peak > 2);
 });
 
 test('stepinfo refuses unstable and marginally stable systems', () => {
-  assert.throws(() => runTool('stepinfo', { A: [[0, 1], [0, 0]], B: [[0], [1]], C: [[1, 0]] }), (e: unknown) => e instanceof ControlError && /stable/.test(e.message));
+  assert.throws(
+    () =>
+      runTool('stepinfo', {
+        A: [
+          [0, 1],
+          [0, 0],
+        ],
+        B: [[0], [1]],
+        C: [[1, 0]],
+      }),
+    (e: unknown) => e instanceof ControlError && /stable/.test(e.message),
+  );
   assert.throws(() => runTool('stepinfo', { A: [[1]], B: [[1]], C: [[1]] }), ControlError);
 });
 

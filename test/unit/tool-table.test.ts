@@ -26,7 +26,8 @@ const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 /** a facet written as { none } must say why, in words */
-const reasonOk = (f: unknown) => typeof f === 'object' && f !== null && 'none' in f && typeof (f as { none: unknown }).none === 'string' && (f as { none: string }).none.trim().length >= 10;
+const reasonOk = (f: unknown) =>
+  typeof f === 'object' && f !== null && 'none' in f && typeof (f as { none: unknown }).none === 'string' && (f as { none: string }).none.trim().length >= 10;
 
 test('the table: unique snake_case names, each with a title, a description, a schema and an example', () => {
   assert.ok(TOOLS.length >= 27, `${TOOLS.length} tools`);
@@ -54,7 +55,11 @@ test('every facet is there or says why not, and every tool has a verifier entry'
     assert.ok(hasFacet(t.plots) ? typeof t.plots === 'function' : reasonOk(t.plots), `${t.name}: plots facet`);
   }
   // nothing in the verifier's table that is not a tool (a renamed tool leaves no stale entry)
-  for (const k of Object.keys(checks)) assert.ok(TOOLS.some((t) => t.name === k), `CHECKS has '${k}', which is not a tool`);
+  for (const k of Object.keys(checks))
+    assert.ok(
+      TOOLS.some((t) => t.name === k),
+      `CHECKS has '${k}', which is not a tool`,
+    );
 });
 
 test('every front end lists every tool: README, Language Model Tools, the model prefix (when offered), code', () => {

@@ -18,7 +18,14 @@ const s5 = Math.sqrt(5);
  */
 const K_REF = [s5 - 2, s5 - 2];
 
-interface GoldenEvent { type: string; tool?: string; args?: unknown; ok?: boolean; verified?: boolean; intermediate?: boolean }
+interface GoldenEvent {
+  type: string;
+  tool?: string;
+  args?: unknown;
+  ok?: boolean;
+  verified?: boolean;
+  intermediate?: boolean;
+}
 const GOLDEN_FILE = 'test/fixtures/golden/deterministic.json';
 const golden: { name: string; request: { prompt: string; command?: string }; events: GoldenEvent[] }[] = JSON.parse(readFileSync(GOLDEN_FILE, 'utf8'));
 // UPDATE_GOLDEN=1: a turn whose events differ from its fixture entry does not fail; the file is
@@ -26,7 +33,14 @@ const golden: { name: string; request: { prompt: string; command?: string }; eve
 const refreshed = golden.map((g) => g.events);
 after(() => {
   if (refreshed.some((events, k) => events !== golden[k].events)) {
-    writeFileSync(GOLDEN_FILE, JSON.stringify(golden.map((g, k) => ({ ...g, events: refreshed[k] })), null, 2) + '\n');
+    writeFileSync(
+      GOLDEN_FILE,
+      JSON.stringify(
+        golden.map((g, k) => ({ ...g, events: refreshed[k] })),
+        null,
+        2,
+      ) + '\n',
+    );
   }
 });
 
@@ -82,7 +96,8 @@ test('/lqr gives K matching the closed form to 1e-12 and renders it', async () =
   assert.match(r.markdown, /0\.236068\s+0\.236068/);
   assert.match(r.markdown, /✔ Verified: Riccati residual/);
   // closed-loop poles: A − BK = [0 1; −2−k1 −3−k2]; characteristic s² + (3+k2)s + (2+k1)
-  const b = 3 + K_REF[1], c = 2 + K_REF[0];
+  const b = 3 + K_REF[1],
+    c = 2 + K_REF[0];
   const disc = b * b - 4 * c; // > 0: two real poles
   const poles = [(-b - Math.sqrt(disc)) / 2, (-b + Math.sqrt(disc)) / 2];
   const got = (r.result as { poles: [number, number][] }).poles.map((p) => p[0]).sort((x, y) => x - y);
@@ -125,7 +140,10 @@ test('/analyse finds the unobservable mode of a rotated system', async () => {
   // x' = diag(-1, 2) x in coordinates rotated by 45°; C sees only the first original state.
   const c = Math.SQRT1_2;
   // T = [c -c; c c], A = T diag(-1, 2) Tᵀ, C = [1 0] Tᵀ = [c, c]... sees mode -1 only
-  const A = [[0.5, -1.5], [-1.5, 0.5]]; // T diag(-1,2) Tᵀ
+  const A = [
+    [0.5, -1.5],
+    [-1.5, 0.5],
+  ]; // T diag(-1,2) Tᵀ
   const ev = await collectTurn({ command: 'analyse', prompt: `A=[${A[0].join(' ')}; ${A[1].join(' ')}], C=[${c} ${c}]` });
   const r = result(ev).result as { observability: { rank: number; unobservable: [number, number][]; detectable: boolean } };
   assert.equal(r.observability.rank, 1);
@@ -146,7 +164,7 @@ test('bad input gets a clear error, never a crash', async () => {
   for (const [command, prompt, re] of cases) {
     const ev = await collectTurn({ command, prompt });
     // an unreadable matrix is asked back with the parser's message; a refusal is an error
-    const msg = ev.map((e) => (e.type === 'error' ? e.message : e.type === 'tool_result' ? e.error ?? '' : e.type === 'ask' ? e.question : '')).join(' ');
+    const msg = ev.map((e) => (e.type === 'error' ? e.message : e.type === 'tool_result' ? (e.error ?? '') : e.type === 'ask' ? e.question : '')).join(' ');
     assert.match(msg, re, `${command} ${prompt}: ${msg}`);
     assert.equal(ev.at(-1)!.type, 'done');
   }

@@ -49,7 +49,7 @@ test('eig of the skew-symmetric [[0,1,2],[-1,0,3],[-2,-3,0]] is 0, ±i√14 (clo
   ev.forEach((z, i) => assert.ok(Math.hypot(z[0] - want[i][0], z[1] - want[i][1]) < 1e-12, JSON.stringify(ev)));
 });
 
-test('the verifier\'s eigenvalues of skew-symmetric matrices: 0, ±i√14, and random ones converge (Σ|λ|² = ‖A‖F², Re λ = 0)', () => {
+test("the verifier's eigenvalues of skew-symmetric matrices: 0, ±i√14, and random ones converge (Σ|λ|² = ‖A‖F², Re λ = 0)", () => {
   const ev = sortedByIm(safeEigenvalues(SKEW3));
   assert.ok(Math.abs(ev[0][1] + W) < 1e-12 && Math.abs(ev[1][1]) < 1e-12 && Math.abs(ev[2][1] - W) < 1e-12, JSON.stringify(ev));
   for (const z of ev) assert.ok(Math.abs(z[0]) < 1e-12);
@@ -67,7 +67,16 @@ test('the verifier\'s eigenvalues of skew-symmetric matrices: 0, ±i√14, and r
     for (const z of e) assert.ok(Math.abs(z[0]) <= 1e-12 * Math.max(Math.sqrt(f), 1));
   }
   // the zero matrix (hqr's test |h(l,l-1)| < ε·norm never held when the norm is 0)
-  assert.deepEqual(cappedEigenvalues([[0, 0], [0, 0]]), [[0, 0], [0, 0]]);
+  assert.deepEqual(
+    cappedEigenvalues([
+      [0, 0],
+      [0, 0],
+    ]),
+    [
+      [0, 0],
+      [0, 0],
+    ],
+  );
 });
 
 test('h2norm, hinfnorm, dcgain and nyquist with the skew-symmetric A answer at once (poles on the axis: unbounded, infinite)', async () => {
@@ -82,7 +91,7 @@ test('h2norm, hinfnorm, dcgain and nyquist with the skew-symmetric A answer at o
   assert.ok(ny.result || ny.refusal);
 });
 
-test('the verifier\'s singular values of a matrix of subnormal numbers: computed (ml-matrix cycled forever), σ² sums to ‖A‖F² and Πσ = |det A|', () => {
+test("the verifier's singular values of a matrix of subnormal numbers: computed (ml-matrix cycled forever), σ² sums to ‖A‖F² and Πσ = |det A|", () => {
   const A = [
     [-1.3947e-320, 2.105e-321, -1.851e-320, 1.2757e-320],
     [2.9466e-320, 3.13e-321, -5.133e-321, -1.7307e-320],
@@ -135,10 +144,22 @@ test('analyse of the same matrix times 2^1040 (entries near 1e-7) is answered, i
 
 test('hinfnorm of a stable 2x2 model with B near 1e300 and D != 0 is 1.9413467463329e299 at 0.5918 rad/s (SciPy, test/fixtures/failclosed/hinf_huge.py), not "internal error"', async () => {
   const r = await answer('hinfnorm', {
-    A: [[-2.8, 0.5], [0.2, -2.4]],
-    B: [[-1e300, 4e299], [-1.5e300, 1.5e300]],
-    C: [[-0.15, -0.11], [1.3, -0.75]],
-    D: [[-0.8, -0.87], [0.49, 0.51]],
+    A: [
+      [-2.8, 0.5],
+      [0.2, -2.4],
+    ],
+    B: [
+      [-1e300, 4e299],
+      [-1.5e300, 1.5e300],
+    ],
+    C: [
+      [-0.15, -0.11],
+      [1.3, -0.75],
+    ],
+    D: [
+      [-0.8, -0.87],
+      [0.49, 0.51],
+    ],
   });
   assert.ok(r.result, r.refusal);
   assert.ok(Math.abs(r.result.hinf / 1.941346746332924e299 - 1) < 1e-12, String(r.result.hinf));
@@ -159,8 +180,35 @@ test('hinfnorm of A = -2, B = 1e300, C = D = 1 is 1e300/2 + 1 = 5e299 at w = 0 (
   assert.equal(h2.ok, false);
   assert.match(h2.checks.map((c) => c.detail).join(' '), /every pole of A is inside the stability boundary/);
   // σmax of an overflowed frequency response is Infinity, not a TypeError from the eigensolver
-  assert.equal(sigmaMax([[Infinity, 1], [1, 1]], [[0, 0], [0, 0]]), Infinity);
-  assert.ok(Math.abs(sigmaMax([[1e200, 0], [0, 3e199]], [[0, 0], [0, 1e200]]) / (Math.hypot(3, 10) * 1e199) - 1) < 1e-15); // max(1e200, |3e199 + 1e200j|)
+  assert.equal(
+    sigmaMax(
+      [
+        [Infinity, 1],
+        [1, 1],
+      ],
+      [
+        [0, 0],
+        [0, 0],
+      ],
+    ),
+    Infinity,
+  );
+  assert.ok(
+    Math.abs(
+      sigmaMax(
+        [
+          [1e200, 0],
+          [0, 3e199],
+        ],
+        [
+          [0, 0],
+          [0, 1e200],
+        ],
+      ) /
+        (Math.hypot(3, 10) * 1e199) -
+        1,
+    ) < 1e-15,
+  ); // max(1e200, |3e199 + 1e200j|)
 });
 
 test('place refuses with the reason what it cannot answer: a pole below the rounding level of A − BK, entries near 1e-308 or 1e100', async () => {
@@ -174,11 +222,21 @@ test('place refuses with the reason what it cannot answer: a pole below the roun
   const A30 = Array.from({ length: 30 }, () => Array.from({ length: 30 }, rnd));
   const B30 = Array.from({ length: 30 }, () => [rnd()]);
   const g = await answer('place', { A: A30, B: B30, poles: A30.map((_, i) => -1 - 0.1 * i) });
-  assert.match(g.refusal ?? '', /The gain this placement needs is the cause .*moving 30 poles with 1 input is ill-conditioned/, JSON.stringify(g).slice(0, 300));
+  assert.match(
+    g.refusal ?? '',
+    /The gain this placement needs is the cause .*moving 30 poles with 1 input is ill-conditioned/,
+    JSON.stringify(g).slice(0, 300),
+  );
   assert.doesNotMatch(g.refusal ?? '', /Rescale time/);
   for (const [A, B] of [
     [[[1e-308]], [[1e-308]]],
-    [[[1e-308, 2e-308], [0, -1e-308]], [[1e-308], [1e-308]]],
+    [
+      [
+        [1e-308, 2e-308],
+        [0, -1e-308],
+      ],
+      [[1e-308], [1e-308]],
+    ],
     [[[1e100]], [[1e100]]],
   ])
     assert.match((await answer('place', { A, B, poles: A.map((_, i) => -1 - i) })).refusal ?? '', /between 1e-60 and 1e60/);

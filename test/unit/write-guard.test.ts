@@ -113,16 +113,40 @@ test('`..` paths are resolved after the links they follow', () => {
 
 test('secrets and files that configure what runs are refused by name', () => {
   const secrets: [string, RegExp][] = [
-    ['.env', /environment file/], ['.env.production', /environment file/], ['config/prod.env', /environment file \(\*\.env\)/],
-    ['.aws/credentials', /\.aws\/, AWS credentials/], ['.aws/config', /AWS/], ['.git-credentials', /credentials file/],
-    ['.docker/config.json', /Docker credentials/], ['.ssh/id_ed25519', /SSH/], ['.ssh/config', /SSH/], ['.ssh/authorized_keys', /SSH/],
-    ['.kube/config', /Kubernetes/], ['.npmrc', /credentials file/], ['.pypirc', /credentials file/], ['.netrc', /credentials file/],
-    ['certs/server.pem', /\*\.pem/], ['tls.key', /\*\.key/], ['id_rsa', /SSH key/], ['keys/id_rsa.pub', /SSH key/],
-    ['store.jks', /key store/], ['cert.p12', /key store/], ['.gnupg/pubring.kbx', /GnuPG/],
-    ['.vscode/tasks.json', /VS Code's workspace configuration/], ['.vscode/launch.json', /VS Code/], ['.vscode/settings.json', /VS Code/],
-    ['.vscode/mcp.json', /VS Code/], ['proj.code-workspace', /workspace file/], ['.devcontainer/devcontainer.json', /dev container/],
-    ['.git/config', /git's internals/], ['.git/hooks/pre-commit', /git's internals/], ['sub/.git/HEAD', /git's internals/],
-    ['.bashrc', /shell start-up/], ['.zshrc', /shell start-up/], ['.gitconfig', /git configuration/], ['.config/gcloud/credentials.db', /credentials folder/],
+    ['.env', /environment file/],
+    ['.env.production', /environment file/],
+    ['config/prod.env', /environment file \(\*\.env\)/],
+    ['.aws/credentials', /\.aws\/, AWS credentials/],
+    ['.aws/config', /AWS/],
+    ['.git-credentials', /credentials file/],
+    ['.docker/config.json', /Docker credentials/],
+    ['.ssh/id_ed25519', /SSH/],
+    ['.ssh/config', /SSH/],
+    ['.ssh/authorized_keys', /SSH/],
+    ['.kube/config', /Kubernetes/],
+    ['.npmrc', /credentials file/],
+    ['.pypirc', /credentials file/],
+    ['.netrc', /credentials file/],
+    ['certs/server.pem', /\*\.pem/],
+    ['tls.key', /\*\.key/],
+    ['id_rsa', /SSH key/],
+    ['keys/id_rsa.pub', /SSH key/],
+    ['store.jks', /key store/],
+    ['cert.p12', /key store/],
+    ['.gnupg/pubring.kbx', /GnuPG/],
+    ['.vscode/tasks.json', /VS Code's workspace configuration/],
+    ['.vscode/launch.json', /VS Code/],
+    ['.vscode/settings.json', /VS Code/],
+    ['.vscode/mcp.json', /VS Code/],
+    ['proj.code-workspace', /workspace file/],
+    ['.devcontainer/devcontainer.json', /dev container/],
+    ['.git/config', /git's internals/],
+    ['.git/hooks/pre-commit', /git's internals/],
+    ['sub/.git/HEAD', /git's internals/],
+    ['.bashrc', /shell start-up/],
+    ['.zshrc', /shell start-up/],
+    ['.gitconfig', /git configuration/],
+    ['.config/gcloud/credentials.db', /credentials folder/],
   ];
   for (const [rel, why] of secrets) {
     refused(join(ws, ...rel.split('/')), why);
@@ -131,7 +155,18 @@ test('secrets and files that configure what runs are refused by name', () => {
   // a home folder opened as the workspace: its secrets are still refused, its notes are not
   refused(join(home, '.bashrc'), /shell start-up/, [home]);
   refused(join(home, '.ssh', 'authorized_keys'), /SSH/, [home]);
-  for (const p of ['pendulum.m', 'src/motor.py', 'environment.py', 'keyboard.py', 'monkey.m', 'envelope.md', 'notes/env.py', 'vscode/x.py', 'git.md', 'docs/keys.md'])
+  for (const p of [
+    'pendulum.m',
+    'src/motor.py',
+    'environment.py',
+    'keyboard.py',
+    'monkey.m',
+    'envelope.md',
+    'notes/env.py',
+    'vscode/x.py',
+    'git.md',
+    'docs/keys.md',
+  ])
     assert.equal(secretReason(p), undefined, p);
 });
 
@@ -162,7 +197,10 @@ test('realPathOf follows links component by component, as the operating system d
     lstat: () => undefined,
     readText: () => undefined,
   };
-  assert.deepEqual(checkWrite('/w/l/x.py', { roots: ['/w'], fs: fake }), { ok: false, reason: '/w/l/x.py is outside the workspace (its real path is /elsewhere/x.py): @control writes only inside the workspace folders' });
+  assert.deepEqual(checkWrite('/w/l/x.py', { roots: ['/w'], fs: fake }), {
+    ok: false,
+    reason: '/w/l/x.py is outside the workspace (its real path is /elsewhere/x.py): @control writes only inside the workspace folders',
+  });
   assert.deepEqual(checkWrite('/w/a/x.py', { roots: ['/w'], fs: fake }), { ok: true, real: '/w/a/x.py', root: '/w', rel: 'a/x.py' });
 });
 
@@ -205,7 +243,12 @@ test('the folders a write would create are judged as existing ones: no secret or
   assert.equal(checkWrite(`${ws}/id_rsa/../plot.svg`, { roots: [ws], allowIgnored: true }).ok, false);
   // ordinary new nested folders, with or without '..', are still allowed
   allowed(`${ws}/reports/2026/x.md`, 'reports/2026/x.md');
-  assert.deepEqual(realPathOf(`${ws}/reports/2026/x.md`), { ok: true, real: join(ws, 'reports', '2026', 'x.md'), exists: false, created: [join(ws, 'reports'), join(ws, 'reports', '2026')] });
+  assert.deepEqual(realPathOf(`${ws}/reports/2026/x.md`), {
+    ok: true,
+    real: join(ws, 'reports', '2026', 'x.md'),
+    exists: false,
+    created: [join(ws, 'reports'), join(ws, 'reports', '2026')],
+  });
   allowed(`${ws}/newdir/../new.py`, 'new.py');
   allowed(`${ws}/newdir/../newdir/x.py`, 'newdir/x.py');
   allowed(`${ws}/sub/a/../b/c.py`, 'sub/b/c.py');
@@ -225,19 +268,33 @@ test('file system errors while resolving are refusals with a reason, never a thr
   const boom = (code: string) => () => {
     throw Object.assign(new Error(code), { code });
   };
-  const fake = (realpath: (p: string) => string, lstat: () => never | undefined = () => undefined, readText: () => string | undefined = () => undefined) => ({ realpath, lstat, readText });
+  const fake = (realpath: (p: string) => string, lstat: () => never | undefined = () => undefined, readText: () => string | undefined = () => undefined) => ({
+    realpath,
+    lstat,
+    readText,
+  });
   const ok = (p: string) => (p === '/w' || p === '/w/f.py' ? p : boom('ENOENT')());
   const cases: [ReturnType<typeof fake>, RegExp][] = [
     [fake((p) => (p === '/w' ? p : boom('EACCES')())), /\/w\/a cannot be resolved: permission denied \(EACCES\)/],
     [fake((p) => (p === '/w' ? p : boom('EIO')())), /\/w\/a cannot be resolved \(EIO\)/],
     [fake(ok, boom('EPERM')), /permission denied \(EPERM\)/],
     [fake(ok, boom('ENOTDIR')), /a file, not a folder/],
-    [fake(ok, () => undefined, () => {
-      throw new Error('disk gone');
-    }), /could not be checked \(disk gone\)/],
-    [fake(() => {
-      throw 'not even an Error';
-    }), /cannot be resolved \(not even an Error\)/],
+    [
+      fake(
+        ok,
+        () => undefined,
+        () => {
+          throw new Error('disk gone');
+        },
+      ),
+      /could not be checked \(disk gone\)/,
+    ],
+    [
+      fake(() => {
+        throw 'not even an Error';
+      }),
+      /cannot be resolved \(not even an Error\)/,
+    ],
   ];
   for (const [fs, why] of cases) {
     let v: WriteVerdict;

@@ -42,7 +42,8 @@ export async function defaultFrequencies(args: Record<string, unknown>, run: Gri
     hi = mags.length ? Math.max(...mags) * 100 : 100;
   }
   const N = 200;
-  const a = Math.log10(lo), b = Math.log10(hi);
+  const a = Math.log10(lo),
+    b = Math.log10(hi);
   return Array.from({ length: N }, (_, k) => 10 ** (a + ((b - a) * k) / (N - 1)));
 }
 
@@ -54,7 +55,7 @@ export async function defaultTimes(args: Record<string, unknown>, run: GridRun):
   const decay = ev.map(([r]) => -r).filter((x) => x > 1e-9);
   const osc = ev.map(([, i]) => Math.abs(i)).filter((x) => x > 1e-9);
   let tEnd = decay.length ? 8 / Math.min(...decay) : 10;
-  if (osc.length) tEnd = Math.max(tEnd, (2 * Math.PI) / Math.min(...osc) * 2);
+  if (osc.length) tEnd = Math.max(tEnd, ((2 * Math.PI) / Math.min(...osc)) * 2);
   tEnd = Math.min(Math.max(tEnd, 1e-3), 1e4);
   const N = 400;
   return Array.from({ length: N + 1 }, (_, k) => (tEnd * k) / N);
@@ -111,8 +112,6 @@ export function planCalls(name: string, a: Record<string, unknown>, command: str
   if (name === 'c2d' && a.method === undefined) return [{ tool: 'c2d', args: () => ({ ...a, method: 'zoh' }) }];
   return [{ tool: name, args: () => a }];
 }
-
-
 
 /** what running a plan reports, step by step (a front end shows the call before its result) */
 export type PlanEvent =

@@ -49,10 +49,14 @@ export function eventsToMarkdown(events: readonly TurnEvent[]): string {
       else parts.push(e.text);
     } else if (e.type === 'tool_result') parts.push(e.markdown);
     else if (e.type === 'reading') parts.push(e.markdown);
-    else if (e.type === 'ask') parts.push([e.question, ...e.candidates.map((c, i) => `${i + 1}. ${c.label}: \`${c.command ? '/' + c.command + ' ' : ''}${c.prompt}\``)].join('\n'));
+    else if (e.type === 'ask')
+      parts.push([e.question, ...e.candidates.map((c, i) => `${i + 1}. ${c.label}: \`${c.command ? '/' + c.command + ' ' : ''}${c.prompt}\``)].join('\n'));
     else if (e.type === 'error') parts.push(`**Error:** ${e.message}`);
     else continue;
     prev = e.type;
   }
-  return parts.map((p) => p.trim()).filter(Boolean).join('\n\n');
+  return parts
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .join('\n\n');
 }

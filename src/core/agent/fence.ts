@@ -25,15 +25,55 @@ const MAX_SOURCE = 300;
 
 /** look-alikes NFKC keeps apart from < > / (and a few letters of "data") */
 const CONFUSABLE: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
-  '\u2039': '<', '\u02c2': '<', '\u1438': '<', '\u3008': '<', '\u27e8': '<', '\u276c': '<', '\u276e': '<', '\u29fc': '<', '\u2329': '<', '\u227a': '<',
-  '\u1433': '>', '\u203a': '>', '\u02c3': '>', '\u3009': '>', '\u27e9': '>', '\u276d': '>', '\u276f': '>', '\u29fd': '>', '\u232a': '>', '\u227b': '>',
-  '\u2215': '/', '\u2044': '/', '\u29f8': '/', '\u2571': '/', '\u27cb': '/',
-  '\u0430': 'a', '\u0251': 'a', '\u03b1': 'a', '\u0501': 'd', '\u217e': 'd', '\u0442': 't', '\u03c4': 't',
+  '\u2039': '<',
+  '\u02c2': '<',
+  '\u1438': '<',
+  '\u3008': '<',
+  '\u27e8': '<',
+  '\u276c': '<',
+  '\u276e': '<',
+  '\u29fc': '<',
+  '\u2329': '<',
+  '\u227a': '<',
+  '\u1433': '>',
+  '\u203a': '>',
+  '\u02c3': '>',
+  '\u3009': '>',
+  '\u27e9': '>',
+  '\u276d': '>',
+  '\u276f': '>',
+  '\u29fd': '>',
+  '\u232a': '>',
+  '\u227b': '>',
+  '\u2215': '/',
+  '\u2044': '/',
+  '\u29f8': '/',
+  '\u2571': '/',
+  '\u27cb': '/',
+  '\u0430': 'a',
+  '\u0251': 'a',
+  '\u03b1': 'a',
+  '\u0501': 'd',
+  '\u217e': 'd',
+  '\u0442': 't',
+  '\u03c4': 't',
 });
 
 /** HTML named references that matter here (case-insensitive; `;` optional as in legacy HTML) */
 const NAMED: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
-  lt: '<', gt: '>', sol: '/', amp: '&', lang: '<', rang: '>', langle: '<', rangle: '>', lsaquo: '<', rsaquo: '>', frasl: '/', quot: '"', nbsp: ' ',
+  lt: '<',
+  gt: '>',
+  sol: '/',
+  amp: '&',
+  lang: '<',
+  rang: '>',
+  langle: '<',
+  rangle: '>',
+  lsaquo: '<',
+  rsaquo: '>',
+  frasl: '/',
+  quot: '"',
+  nbsp: ' ',
 });
 
 /** invisible when checking: format characters (zero-width, bidi, BOM, tags), marks, fillers, controls other than whitespace */
@@ -69,7 +109,8 @@ function readsUncached(ch: string): string {
 }
 
 /** one escape (HTML reference, percent or backslash escape) at the start of s, decoded, or undefined */
-const ESCAPE = /&#(\d{1,7});?|&#x([0-9a-f]{1,6});?|&(langle|rangle|lsaquo|rsaquo|frasl|lang|rang|quot|nbsp|amp|sol|lt|gt);?|%([0-9a-f]{2})|\\u\{([0-9a-f]{1,6})\}|\\u([0-9a-f]{4})|\\x([0-9a-f]{2})/iy;
+const ESCAPE =
+  /&#(\d{1,7});?|&#x([0-9a-f]{1,6});?|&(langle|rangle|lsaquo|rsaquo|frasl|lang|rang|quot|nbsp|amp|sol|lt|gt);?|%([0-9a-f]{2})|\\u\{([0-9a-f]{1,6})\}|\\u([0-9a-f]{4})|\\x([0-9a-f]{2})/iy;
 
 function decodeAt(s: string, i: number): { text: string; length: number } | undefined {
   const c = s[i];
@@ -108,7 +149,7 @@ function checkingUnits(text: string): Unit[] {
     });
     const next: Unit[] = [];
     let k = 0;
-    for (let p = 0; p < joined.length; ) {
+    for (let p = 0; p < joined.length;) {
       const d = decodeAt(joined, p);
       if (!d) {
         p++;
@@ -155,7 +196,8 @@ export function dataTagSpans(text: string): DataTagSpan[] {
     const lower = text.toLowerCase();
     if (!lower.includes('data')) return out;
     TAG.lastIndex = 0;
-    for (let m; (m = TAG.exec(lower)); ) out.push({ start: m.index, end: m.index + m[0].length, closing: (m[1] ?? m[3]) !== undefined, complete: (m[2] ?? m[4]) !== undefined });
+    for (let m; (m = TAG.exec(lower));)
+      out.push({ start: m.index, end: m.index + m[0].length, closing: (m[1] ?? m[3]) !== undefined, complete: (m[2] ?? m[4]) !== undefined });
     return out;
   }
   const units = checkingUnits(text);
@@ -166,7 +208,7 @@ export function dataTagSpans(text: string): DataTagSpan[] {
     for (let j = 0; j < u.s.length; j++) owner.push(k);
   });
   TAG.lastIndex = 0;
-  for (let m; (m = TAG.exec(joined)); ) {
+  for (let m; (m = TAG.exec(joined));) {
     const first = units[owner[m.index]];
     const last = units[owner[m.index + m[0].length - 1]];
     out.push({ start: first.a, end: last.b, closing: (m[1] ?? m[3]) !== undefined, complete: (m[2] ?? m[4]) !== undefined });
@@ -192,7 +234,10 @@ export function fenceAttribute(source: string): string {
   let s = source.normalize('NFKC');
   s = Array.from(s, (c) => (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(c) ? ' ' : /[\p{Cf}]/u.test(c) ? '' : c)).join('');
   s = defuseDataTags(s).replace(/\s+/g, ' ').trim();
-  if (s.length > MAX_SOURCE) s = `${Array.from(s).slice(0, MAX_SOURCE - 1).join('')}…`;
+  if (s.length > MAX_SOURCE)
+    s = `${Array.from(s)
+      .slice(0, MAX_SOURCE - 1)
+      .join('')}…`;
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 

@@ -74,7 +74,12 @@ export function modelReading(tool: string, args: Record<string, unknown>): Extra
 
 function verdict(v: Verification | undefined): string {
   if (!v) return 'not independently verified';
-  return v.ok ? `verified: ${v.checks.map((c) => c.detail).join('; ')}` : `VERIFICATION FAILED: ${v.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ')}`;
+  return v.ok
+    ? `verified: ${v.checks.map((c) => c.detail).join('; ')}`
+    : `VERIFICATION FAILED: ${v.checks
+        .filter((c) => !c.ok)
+        .map((c) => c.detail)
+        .join('; ')}`;
 }
 
 /** the tool message the model reads */
@@ -84,7 +89,10 @@ export function toolMessageContent(tool: string, result: Record<string, unknown>
 
 class Budget {
   readonly start: number;
-  constructor(private readonly now: () => number, private readonly timeoutMs: number) {
+  constructor(
+    private readonly now: () => number,
+    private readonly timeoutMs: number,
+  ) {
     this.start = now();
   }
   get elapsed(): number {
@@ -189,7 +197,12 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
         const n = (perTool.get(name) ?? 0) + 1;
         perTool.set(name, n);
         if (n > o.maxCallsPerTool) {
-          messages.push({ role: 'tool', toolCallId: id, name, content: JSON.stringify({ error: `${name} was already called ${o.maxCallsPerTool} times this turn; answer with the results you have.` }) });
+          messages.push({
+            role: 'tool',
+            toolCallId: id,
+            name,
+            content: JSON.stringify({ error: `${name} was already called ${o.maxCallsPerTool} times this turn; answer with the results you have.` }),
+          });
           continue;
         }
         toolCalls++;
@@ -218,7 +231,10 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
           break;
         }
         nudged = true;
-        messages.push({ role: 'user', content: `The tool call failed: ${badCall}. Fix the call (matrices are arrays of rows) and try once more, or answer without it.` });
+        messages.push({
+          role: 'user',
+          content: `The tool call failed: ${badCall}. Fix the call (matrices are arrays of rows) and try once more, or answer without it.`,
+        });
       }
     }
   } catch (e) {

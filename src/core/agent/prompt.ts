@@ -21,8 +21,7 @@ function brief(description: string, max = 160): string {
   return first.length <= max ? first : first.slice(0, max - 1).trimEnd() + '…';
 }
 
-const isMatrix = (s: JsonSchema) =>
-  s.type === 'array' && !!s.items && !Array.isArray(s.items) && (s.items as JsonSchema).type === 'array';
+const isMatrix = (s: JsonSchema) => s.type === 'array' && !!s.items && !Array.isArray(s.items) && (s.items as JsonSchema).type === 'array';
 
 /**
  * A parameter schema without descriptions (names like A, B, Q, R speak for themselves).

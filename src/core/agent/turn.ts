@@ -90,18 +90,30 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     const parts = [req.prompt];
     if (data?.text) parts.push(fenceData(data.text, data.label));
     if (grounding?.hits.length) parts.push(passagesBlock(grounding.hits, fenceData));
-    yield* runAgentTurn(opts.engine, parts.join('\n\n'), { ...opts.agent, maxN: opts.maxN, timeoutS: opts.timeoutS, signal: opts.signal, math: opts.math, digits: opts.digits });
+    yield* runAgentTurn(opts.engine, parts.join('\n\n'), {
+      ...opts.agent,
+      maxN: opts.maxN,
+      timeoutS: opts.timeoutS,
+      signal: opts.signal,
+      math: opts.math,
+      digits: opts.digits,
+    });
     return;
   }
   if (reading.kind === 'none') {
-    const noted = reading.defined?.length ? `Nothing computed: ${reading.reason}. Noted ${reading.defined.map((d) => `**${d.label}** (${sysText(d.sys)})`).join(', ')} for the next requests.\n\n` : '';
+    const noted = reading.defined?.length
+      ? `Nothing computed: ${reading.reason}. Noted ${reading.defined.map((d) => `**${d.label}** (${sysText(d.sys)})`).join(', ')} for the next requests.\n\n`
+      : '';
     const why = noted + (reading.problems.length ? `I could not read: ${reading.problems.join('; ')}.\n\n` : '');
     yield { type: 'text', text: why + NO_MODEL_MESSAGE };
     // without a model, the passages that match are still worth showing
     const grounding = await ground(opts.retriever, req.prompt, 3);
     if (grounding?.hits.length) {
       yield* referenceEvents(grounding.hits);
-      yield { type: 'text', text: `\n\n**Passages that may help** (${grounding.mode} search over your files and the bundled notes):\n\n${hitsMarkdown(grounding.hits)}` };
+      yield {
+        type: 'text',
+        text: `\n\n**Passages that may help** (${grounding.mode} search over your files and the bundled notes):\n\n${hitsMarkdown(grounding.hits)}`,
+      };
     }
     yield* finish();
     return;
@@ -120,7 +132,12 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     return;
   }
   const name = reading.tool;
-  yield { type: 'reading', tool: name, markdown: describeReading(reading), origins: Object.fromEntries(Object.entries(reading.origins).map(([k, o]) => [k, originText(o)])) };
+  yield {
+    type: 'reading',
+    tool: name,
+    markdown: describeReading(reading),
+    origins: Object.fromEntries(Object.entries(reading.origins).map(([k, o]) => [k, originText(o)])),
+  };
   // the tool's intro facet: what it computes, as a textbook states it (null: its title alone)
   const def = getTool(name);
   yield { type: 'text', text: def?.intro ?? `**${def?.title ?? name}.**` };
@@ -187,7 +204,11 @@ function sysText(sys: DefineReading['defined'][number]['sys']): string {
 function defineText(r: DefineReading): string {
   const lines = r.defined.map((d) => `- **${d.label}**: ${sysText(d.sys)}`);
   const asked = r.question ? `I have no solver for “${r.question}” yet, so nothing is computed. ` : '';
-  const head = asked + (r.defined.length ? `Noted ${r.defined.length === 1 ? 'this system' : `these ${r.defined.length} systems`} for the next requests${asked ? '' : ' (nothing computed yet)'}:` : `Noted these values for the next requests${asked ? '' : ' (nothing computed yet)'}.`);
+  const head =
+    asked +
+    (r.defined.length
+      ? `Noted ${r.defined.length === 1 ? 'this system' : `these ${r.defined.length} systems`} for the next requests${asked ? '' : ' (nothing computed yet)'}:`
+      : `Noted these values for the next requests${asked ? '' : ' (nothing computed yet)'}.`);
   return [head, ...lines, ...r.notes.map((n) => `_${n}_`)].join('\n');
 }
 

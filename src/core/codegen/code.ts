@@ -14,7 +14,8 @@ import { complexList, grid, matrix, num, vector, type CodeLanguage } from './lit
 // ------------------------------------------------------------------ helpers
 
 const isMatrix = (v: unknown): v is Matrix => Array.isArray(v) && v.every((r) => Array.isArray(r) && r.every((x) => typeof x === 'number'));
-const isComplexList = (v: unknown): v is Complex[] => Array.isArray(v) && v.every((z) => Array.isArray(z) && z.length === 2 && z.every((x) => typeof x === 'number'));
+const isComplexList = (v: unknown): v is Complex[] =>
+  Array.isArray(v) && v.every((z) => Array.isArray(z) && z.length === 2 && z.every((x) => typeof x === 'number'));
 
 export class Code {
   readonly lines: string[] = [];
@@ -55,7 +56,8 @@ function valueText(v: unknown, lang: CodeLanguage): string | undefined {
     if (lang === 'matlab') return `[${v.map((r) => r.map((x) => num(x, lang)).join(' ')).join('; ')}]`;
     return `[${v.map((r) => `[${r.map((x) => num(x, lang)).join(', ')}]`).join(', ')}]`;
   }
-  if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return lang === 'matlab' ? `[${v.map((x) => num(x, lang)).join(' ')}]` : `[${v.map((x) => num(x, lang)).join(', ')}]`;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'number'))
+    return lang === 'matlab' ? `[${v.map((x) => num(x, lang)).join(' ')}]` : `[${v.map((x) => num(x, lang)).join(', ')}]`;
   if (typeof v === 'string' || typeof v === 'boolean') return String(v);
   return undefined;
 }
@@ -68,7 +70,11 @@ function complexText(zs: Complex[], lang: CodeLanguage): string {
 export function verdictLine(v: Verification | undefined, hasResult: boolean): string {
   if (!hasResult) return '@control result: none (the call was refused)';
   if (!v) return '@control result (not independently verified: this tool has no verifier check yet):';
-  if (v.ok) return `@control result, verified (${v.checks.map((c) => c.name).slice(0, 3).join('; ')}):`;
+  if (v.ok)
+    return `@control result, verified (${v.checks
+      .map((c) => c.name)
+      .slice(0, 3)
+      .join('; ')}):`;
   return '@control result (VERIFICATION FAILED: do not rely on these numbers):';
 }
 
@@ -82,7 +88,9 @@ const discreteTs = (args: Record<string, any>): number | undefined => (typeof ar
 
 /** A, B, C, D (D = zeros when absent) and sys = ss(...) */
 function stateSpace(code: Code, args: Record<string, any>, name = 'sys'): void {
-  const A = args.A as Matrix, B = args.B as Matrix, C = args.C as Matrix;
+  const A = args.A as Matrix,
+    B = args.B as Matrix,
+    C = args.C as Matrix;
   const D = isMatrix(args.D) && args.D.length ? (args.D as Matrix) : C.map(() => (B[0] ?? []).map(() => 0));
   if (!A.length && D.length && D[0].length) {
     // no states (a static gain y = D u): B and C written with their sizes, zeros(0,m) and
@@ -108,7 +116,6 @@ function system(code: Code, args: Record<string, any>, name: string): void {
 }
 
 // ------------------------------------------------------------------ per tool
-
 
 const M = (code: Code) => code.lang === 'matlab';
 
@@ -136,7 +143,7 @@ export const GENERATORS = {
     gen(code, a, r) {
       code.mat('A', a.A).mat('B', a.B).mat('Q', a.Q).mat('R', a.R);
       if (M(code)) code.line("[X, K, L] = icare(A, B, Q, R);   % K = R\\(B'*X), L: closed-loop poles (before R2019a: [X, L, K] = care(A, B, Q, R))");
-      else code.line('X, L, K = ct.care(A, B, Q, R)   # K = R^-1 B\'X, L: closed-loop poles');
+      else code.line("X, L, K = ct.care(A, B, Q, R)   # K = R^-1 B'X, L: closed-loop poles");
       if (r) code.comment(verdictHolder).expect('X', r.X).expect('K', r.K).expect('poles', complexOr(r.poles, code));
     },
   },
@@ -144,7 +151,8 @@ export const GENERATORS = {
     title: "discrete algebraic Riccati equation A'XA - X - A'XB(R + B'XB)^-1B'XA + Q = 0",
     gen(code, a, r) {
       code.mat('A', a.A).mat('B', a.B).mat('Q', a.Q).mat('R', a.R);
-      if (M(code)) code.line("[X, K, L] = idare(A, B, Q, R);   % K = (R + B'*X*B)\\(B'*X*A), L: closed-loop poles (before R2019a: [X, L, K] = dare(A, B, Q, R))");
+      if (M(code))
+        code.line("[X, K, L] = idare(A, B, Q, R);   % K = (R + B'*X*B)\\(B'*X*A), L: closed-loop poles (before R2019a: [X, L, K] = dare(A, B, Q, R))");
       else code.line("X, L, K = ct.dare(A, B, Q, R)   # K = (R + B'XB)^-1 B'XA, L: closed-loop poles");
       if (r) code.comment(verdictHolder).expect('X', r.X).expect('K', r.K).expect('poles', complexOr(r.poles, code));
     },
@@ -221,7 +229,9 @@ export const GENERATORS = {
         code.line('Ad, Bd, Cd, Dd = sysd.A, sysd.B, sysd.C, sysd.D');
       }
       if (method !== 'zoh')
-        code.comment(`${method}: the state coordinates may differ from ours by a similarity transform (ours follow SciPy); compare the transfer functions, ${M(code) ? 'tf(sysd)' : 'ct.ss2tf(sysd)'}.`);
+        code.comment(
+          `${method}: the state coordinates may differ from ours by a similarity transform (ours follow SciPy); compare the transfer functions, ${M(code) ? 'tf(sysd)' : 'ct.ss2tf(sysd)'}.`,
+        );
       if (r) code.comment(verdictHolder).expect('Ad', r.Ad).expect('Bd', r.Bd).expect('Cd', r.Cd).expect('Dd', r.Dd);
     },
   },
@@ -231,7 +241,7 @@ export const GENERATORS = {
       system(code, a, 'L');
       if (M(code)) code.line('[Gm, Pm, Wcg, Wcp] = margin(L);   % Gm at the phase crossover Wcg, Pm (deg) at the gain crossover Wcp');
       else code.line('gm, pm, wcg, wcp = ct.margin(L)   # gm at the phase crossover wcg, pm (deg) at the gain crossover wcp');
-      code.comment('with several crossovers the tools may pick different ones (ours: MATLAB\'s rule)');
+      code.comment("with several crossovers the tools may pick different ones (ours: MATLAB's rule)");
       if (r) code.comment(verdictHolder).expect('gm', r.gm).expect('gm_db', r.gm_db).expect('w_pc', r.w_pc).expect('pm_deg', r.pm_deg).expect('w_gc', r.w_gc);
     },
   },
@@ -242,7 +252,11 @@ export const GENERATORS = {
       code.assign('t', grid(a.t, code.lang));
       if (M(code)) code.line('y = step(sys, t);   % y(k, i, j): output i for a step on input j');
       else code.line('y = ct.step_response(sys, T=t).outputs');
-      if (r) code.comment(verdictHolder).expect('y(end)', lastOf(r.y)).expect(`y(${r.y?.length ?? ''} samples, first 4)`, firstOf(r.y));
+      if (r)
+        code
+          .comment(verdictHolder)
+          .expect('y(end)', lastOf(r.y))
+          .expect(`y(${r.y?.length ?? ''} samples, first 4)`, firstOf(r.y));
     },
   },
   impulse: {
@@ -251,8 +265,12 @@ export const GENERATORS = {
       stateSpace(code, a);
       code.assign('t', grid(a.t, code.lang));
       const Ts = discreteTs(a);
-      if (M(code)) code.line(Ts ? 'y = impulse(sys, t) * sys.Ts;   % MATLAB applies a pulse of area 1 (height 1/Ts); @control a unit pulse' : 'y = impulse(sys, t);');
-      else code.line(`y = ct.impulse_response(sys, T=t).outputs${Ts ? ' * sys.dt   # python-control applies a pulse of area 1 (height 1/Ts); @control a unit pulse' : ''}`);
+      if (M(code))
+        code.line(Ts ? 'y = impulse(sys, t) * sys.Ts;   % MATLAB applies a pulse of area 1 (height 1/Ts); @control a unit pulse' : 'y = impulse(sys, t);');
+      else
+        code.line(
+          `y = ct.impulse_response(sys, T=t).outputs${Ts ? ' * sys.dt   # python-control applies a pulse of area 1 (height 1/Ts); @control a unit pulse' : ''}`,
+        );
       if (r) code.comment(verdictHolder).expect('y(end)', lastOf(r.y)).expect('y(first 4)', firstOf(r.y));
     },
   },
@@ -289,7 +307,11 @@ export const GENERATORS = {
         code.line('phase_deg = np.degrees(np.unwrap(np.squeeze(resp.phase)))   # unwrapped, as ours (may differ by a multiple of 360)');
       }
       if (r && Array.isArray(r.mag_db) && !Array.isArray(r.mag_db[0]))
-        code.comment(verdictHolder).expect('mag_db(first 4)', firstOf(r.mag_db)).expect('phase_deg(first 4)', firstOf(r.phase_deg)).expect('mag_db(end)', lastOf(r.mag_db));
+        code
+          .comment(verdictHolder)
+          .expect('mag_db(first 4)', firstOf(r.mag_db))
+          .expect('phase_deg(first 4)', firstOf(r.phase_deg))
+          .expect('mag_db(end)', lastOf(r.mag_db));
       else if (r) code.comment(verdictHolder).comment('  (MIMO: see the chat answer for the values)');
     },
   },
@@ -302,7 +324,11 @@ export const GENERATORS = {
       const Ts = discreteTs(a);
       if (M(code)) {
         code.line('e = eig(A)');
-        code.line(Ts ? `damp(ss(A, zeros(size(A, 1), 1), zeros(1, size(A, 1)), 0, ${num(Ts, code.lang)}))   % |z|, wn, zeta per mode` : 'damp(A)   % wn, zeta, tau per mode');
+        code.line(
+          Ts
+            ? `damp(ss(A, zeros(size(A, 1), 1), zeros(1, size(A, 1)), 0, ${num(Ts, code.lang)}))   % |z|, wn, zeta per mode`
+            : 'damp(A)   % wn, zeta, tau per mode',
+        );
         if (a.B) code.line('rank_ctrb = rank(ctrb(A, B))');
         if (a.C) code.line('rank_obsv = rank(obsv(A, C))');
       } else {
@@ -425,7 +451,6 @@ function firstOf(y: unknown): unknown {
 function lastOf(y: unknown): unknown {
   return Array.isArray(y) && y.length ? y[y.length - 1] : undefined;
 }
-
 
 /** the literal forms, for tests and other writers */
 export { vector as vectorCode, grid as gridCode };

@@ -62,12 +62,14 @@ export function secretReason(relPath: string): string | undefined {
   const parts = relPath.split(/[\\/]/).filter((p) => p && p !== '.');
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
-    for (const [re, what] of SECRET_DIRS) if (re.test(part)) return i === parts.length - 1 ? `${part} is ${what}` : `${parts.slice(i).join('/')} is in ${part}/, ${what}`;
+    for (const [re, what] of SECRET_DIRS)
+      if (re.test(part)) return i === parts.length - 1 ? `${part} is ${what}` : `${parts.slice(i).join('/')} is in ${part}/, ${what}`;
     for (const [re, what] of SECRET_NAMES) if (re.test(part)) return `${part} is ${what}`;
   }
   // ~/.config/gcloud and the like, two levels deep
   for (let i = 0; i + 1 < parts.length; i++)
-    if (/^\.config$/i.test(parts[i]) && /^(gcloud|gh|hub|op|rclone)$/i.test(parts[i + 1])) return `${parts.slice(i).join('/')} is in ${parts[i]}/${parts[i + 1]}/, a credentials folder`;
+    if (/^\.config$/i.test(parts[i]) && /^(gcloud|gh|hub|op|rclone)$/i.test(parts[i + 1]))
+      return `${parts.slice(i).join('/')} is in ${parts[i]}/${parts[i + 1]}/, a credentials folder`;
   return undefined;
 }
 
@@ -286,12 +288,12 @@ function decide(target: string, opts: WriteGuardOptions): WriteVerdict {
   const refuse = (reason: string): WriteVerdict => ({ ok: false, reason });
   const NEVER = '@control never writes into secrets or files that configure what runs';
 
-  if (typeof target === 'string' && target.length > MAX_PATH_CHARS) return refuse(`${target.slice(0, 80)}… is too long a path (${target.length} characters; at most ${MAX_PATH_CHARS})`);
+  if (typeof target === 'string' && target.length > MAX_PATH_CHARS)
+    return refuse(`${target.slice(0, 80)}… is too long a path (${target.length} characters; at most ${MAX_PATH_CHARS})`);
   const r = realPathOf(target, fs, path);
   if (!r.ok) return refuse(r.reason);
   // a path ending in a separator, '.' or '..' names a folder
-  if (/(^|[\\/])\.{1,2}$|[\\/]$/.test(target.slice(path.parse(target).root.length)))
-    return refuse(`${target} names a folder, not a file`);
+  if (/(^|[\\/])\.{1,2}$|[\\/]$/.test(target.slice(path.parse(target).root.length))) return refuse(`${target} names a folder, not a file`);
   const real = r.real;
   if (r.created.includes(real)) return refuse(`${target} names a folder that writing it would create (${real}), not a file`);
   const via = fold(real) === fold(path.resolve(target)) && real === target ? '' : ` (its real path is ${real})`;
@@ -334,9 +336,7 @@ function decide(target: string, opts: WriteGuardOptions): WriteVerdict {
 
   // names: the real path's, the link's own name and the path as given
   const given = path.resolve(target);
-  const lexicalRel = opts.roots
-    .map((root) => path.relative(path.resolve(root), given))
-    .find((x) => x && !x.startsWith('..') && !path.isAbsolute(x));
+  const lexicalRel = opts.roots.map((root) => path.relative(path.resolve(root), given)).find((x) => x && !x.startsWith('..') && !path.isAbsolute(x));
   for (const p of [rel, lexicalRel?.split(path.sep).join('/'), path.basename(target)]) {
     const secret = p && secretReason(p);
     if (secret) return refuse(`${secret}${p === rel ? via : ''}: ${NEVER}`);

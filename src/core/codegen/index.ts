@@ -48,7 +48,8 @@ export const LANGUAGE_NAMES: Record<CodeLanguage, string> = { matlab: 'MATLAB', 
 export function reproduce(req: CodeRequest, lang: CodeLanguage): string {
   const def = TOOLS.find((t) => t.name === req.tool);
   if (!def) throw new ControlError(`There is no tool named ${req.tool}.`);
-  if (!hasFacet(def.code)) throw new ControlError(`There is no code generator for ${req.tool} (${def.code.none}); tools with one: ${CODEGEN_TOOLS.join(', ')}.`);
+  if (!hasFacet(def.code))
+    throw new ControlError(`There is no code generator for ${req.tool} (${def.code.none}); tools with one: ${CODEGEN_TOOLS.join(', ')}.`);
   const g = def.code;
   const code = new Code(lang);
   header(code, req.tool, g.title);

@@ -65,12 +65,13 @@ export function grid(v: readonly number[], lang: CodeLanguage): string {
   const n = v.length;
   const lib = lang === 'matlab' ? '' : 'np.';
   if (n >= 3) {
-    const a = v[0], b = v[n - 1];
+    const a = v[0],
+      b = v[n - 1];
     const tol = 1e-9 * Math.max(Math.abs(a), Math.abs(b), 1e-300);
-    if (v.every((x, i) => Math.abs(x - (a + ((b - a) * i) / (n - 1))) <= tol))
-      return `${lib}linspace(${num(a, lang)}, ${num(b, lang)}, ${n})`;
+    if (v.every((x, i) => Math.abs(x - (a + ((b - a) * i) / (n - 1))) <= tol)) return `${lib}linspace(${num(a, lang)}, ${num(b, lang)}, ${n})`;
     if (a > 0 && b > 0) {
-      const la = Math.log10(a), lb = Math.log10(b);
+      const la = Math.log10(a),
+        lb = Math.log10(b);
       if (v.every((x, i) => x > 0 && Math.abs(Math.log10(x) - (la + ((lb - la) * i) / (n - 1))) <= 1e-9 * Math.max(1, Math.abs(la), Math.abs(lb))))
         return `${lib}logspace(${num(la, lang)}, ${num(lb, lang)}, ${n})`;
     }

@@ -80,7 +80,10 @@ export function parseCallBody(body: string, id: string): ToolCallRequest {
  * Returns undefined when it still does not parse (the caller nudges the model once).
  */
 export function rescueJson(text: string): unknown {
-  let t = text.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  let t = text
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   const tryParse = (s: string) => {
     try {
       return { ok: true as const, v: JSON.parse(s) };

@@ -21,7 +21,8 @@ export async function createEngine(cfg: EngineConfig): Promise<Engine | undefine
   if (!p) {
     p = (async () => {
       if (cfg.provider === 'local') {
-        if (!cfg.modelPath) throw new ControlError('no local model file is set: set control.model.path (a .gguf file) or run Control: Select Model.', 'unsupported');
+        if (!cfg.modelPath)
+          throw new ControlError('no local model file is set: set control.model.path (a .gguf file) or run Control: Select Model.', 'unsupported');
         // loaded only when a local model is asked for: node-llama-cpp is a native package
         const { LlamaEngine } = await import('./llama.js');
         return new LlamaEngine({ modelPath: cfg.modelPath, threads: cfg.threads, contextSize: cfg.contextSize, stateFile: cfg.stateFile });
@@ -55,7 +56,11 @@ export async function disposeEngines(): Promise<void> {
  * The CLI's --model value: a .gguf path, `openai` (with --url and --openai-model, or the
  * CONTROL_OPENAI_URL / CONTROL_OPENAI_MODEL environment), or `none`.
  */
-export function parseModelFlag(value: string | undefined, env: NodeJS.ProcessEnv = process.env, flags: { url?: string; openaiModel?: string } = {}): EngineConfig {
+export function parseModelFlag(
+  value: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  flags: { url?: string; openaiModel?: string } = {},
+): EngineConfig {
   const v = value ?? env.CONTROL_MODEL ?? 'none';
   if (v === 'none') return { provider: 'none' };
   if (v === 'openai')
@@ -65,7 +70,11 @@ export function parseModelFlag(value: string | undefined, env: NodeJS.ProcessEnv
       model: flags.openaiModel ?? env.CONTROL_OPENAI_MODEL ?? 'default',
       apiKey: env.CONTROL_OPENAI_API_KEY,
     };
-  if (v === 'vscode') throw new ControlError('--model vscode exists only inside VS Code (the model picked in the chat pane); in the terminal use a .gguf path or openai.', 'unsupported');
+  if (v === 'vscode')
+    throw new ControlError(
+      '--model vscode exists only inside VS Code (the model picked in the chat pane); in the terminal use a .gguf path or openai.',
+      'unsupported',
+    );
   if (/\.gguf$/i.test(v)) return { provider: 'local', modelPath: v };
   throw new ControlError(`--model takes a .gguf file, openai, or none; got ${v}`, 'unsupported');
 }

@@ -16,7 +16,11 @@ import { checkModelFile } from './llama.js';
 const MODEL = 'Language model';
 
 async function checkOpenAI(baseUrl: string, model: string, apiKey: string | undefined, o: InspectOptions, surface: Surface): Promise<DoctorCheck> {
-  const setUrl = fixFor(surface, 'set control.openai.url to the server\'s base URL including /v1 (e.g. http://127.0.0.1:8080/v1)', 'pass --url with the server\'s base URL including /v1 (or set CONTROL_OPENAI_URL)');
+  const setUrl = fixFor(
+    surface,
+    "set control.openai.url to the server's base URL including /v1 (e.g. http://127.0.0.1:8080/v1)",
+    "pass --url with the server's base URL including /v1 (or set CONTROL_OPENAI_URL)",
+  );
   if (!baseUrl) return { capability: MODEL, status: 'fail', detail: 'OpenAI-compatible server chosen, but no URL is set', fix: setUrl };
   const url = `${baseUrl.replace(/\/+$/, '')}/models`;
   const ms = o.timeoutMs ?? 2000;
@@ -28,8 +32,16 @@ async function checkOpenAI(baseUrl: string, model: string, apiKey: string | unde
       headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {},
     });
   } catch (e) {
-    const why = (e as Error)?.name === 'TimeoutError' || (e as Error)?.name === 'AbortError' ? `no answer within ${ms / 1000} s` : `${(e as Error)?.message ?? e}${(e as { cause?: Error })?.cause?.message ? ` (${(e as { cause?: Error }).cause!.message})` : ''}`;
-    return { capability: MODEL, status: 'fail', detail: `OpenAI-compatible server at ${baseUrl}: GET /models failed: ${why}`, fix: `Start the server (e.g. llama-server -m model.gguf --port 8080) or ${setUrl}.` };
+    const why =
+      (e as Error)?.name === 'TimeoutError' || (e as Error)?.name === 'AbortError'
+        ? `no answer within ${ms / 1000} s`
+        : `${(e as Error)?.message ?? e}${(e as { cause?: Error })?.cause?.message ? ` (${(e as { cause?: Error }).cause!.message})` : ''}`;
+    return {
+      capability: MODEL,
+      status: 'fail',
+      detail: `OpenAI-compatible server at ${baseUrl}: GET /models failed: ${why}`,
+      fix: `Start the server (e.g. llama-server -m model.gguf --port 8080) or ${setUrl}.`,
+    };
   }
   const took = (performance.now() - t0).toFixed(0);
   if (res.status === 401 || res.status === 403)
@@ -37,10 +49,15 @@ async function checkOpenAI(baseUrl: string, model: string, apiKey: string | unde
       capability: MODEL,
       status: 'fail',
       detail: `OpenAI-compatible server at ${baseUrl} refuses the request (HTTP ${res.status})`,
-      fix: surface === 'vscode' ? 'Run Control: Select Model and enter the server\'s API key.' : 'Set CONTROL_OPENAI_API_KEY to the server\'s API key.',
+      fix: surface === 'vscode' ? "Run Control: Select Model and enter the server's API key." : "Set CONTROL_OPENAI_API_KEY to the server's API key.",
     };
   if (!res.ok)
-    return { capability: MODEL, status: 'fail', detail: `OpenAI-compatible server at ${baseUrl}: GET /models answered HTTP ${res.status}`, fix: `Check that the URL is the API base (it usually ends in /v1): ${setUrl}.` };
+    return {
+      capability: MODEL,
+      status: 'fail',
+      detail: `OpenAI-compatible server at ${baseUrl}: GET /models answered HTTP ${res.status}`,
+      fix: `Check that the URL is the API base (it usually ends in /v1): ${setUrl}.`,
+    };
   let ids: string[] = [];
   try {
     const body = (await res.json()) as { data?: { id?: unknown }[] };
@@ -49,7 +66,10 @@ async function checkOpenAI(baseUrl: string, model: string, apiKey: string | unde
     /* a server that answers without a model list still answers */
   }
   const listed = ids.length ? `; it lists ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? `, … (${ids.length})` : ''}` : '';
-  const unknown = ids.length && model && model !== 'default' && !ids.includes(model) ? ` (the configured model "${model}" is not among them; servers that serve one model ignore the name)` : '';
+  const unknown =
+    ids.length && model && model !== 'default' && !ids.includes(model)
+      ? ` (the configured model "${model}" is not among them; servers that serve one model ignore the name)`
+      : '';
   return { capability: MODEL, status: 'ok', detail: `OpenAI-compatible server at ${baseUrl} answers /models in ${took} ms${listed}${unknown}` };
 }
 
@@ -61,10 +81,18 @@ export async function modelCheck(model: EngineConfig | undefined, o: InspectOpti
       capability: MODEL,
       status: 'info',
       detail: 'none configured: slash commands (/lqr, /analyse, …) and well-formed requests still work; free-form questions need a model',
-      fix: fixFor(surface, 'Optional: run Control: Select Model (a local .gguf file, an OpenAI-compatible server, or the chat pane\'s model).', 'Optional: --model /path/to/model.gguf, or --model openai --url http://127.0.0.1:8080/v1.'),
+      fix: fixFor(
+        surface,
+        "Optional: run Control: Select Model (a local .gguf file, an OpenAI-compatible server, or the chat pane's model).",
+        'Optional: --model /path/to/model.gguf, or --model openai --url http://127.0.0.1:8080/v1.',
+      ),
     };
   if (model.provider === 'local') {
-    const fix = fixFor(surface, 'Set control.model.path to an existing .gguf file, or run Control: Select Model.', 'Pass --model with the path of an existing .gguf file (or set CONTROL_MODEL).');
+    const fix = fixFor(
+      surface,
+      'Set control.model.path to an existing .gguf file, or run Control: Select Model.',
+      'Pass --model with the path of an existing .gguf file (or set CONTROL_MODEL).',
+    );
     if (!model.modelPath) return { capability: MODEL, status: 'fail', detail: 'local model chosen, but no model file is set', fix };
     try {
       checkModelFile(model.modelPath);
@@ -138,7 +166,11 @@ export function llamaRuntimeCheck(o: InspectOptions = {}, needed = false): Docto
       capability: RUNTIME,
       status: miss,
       detail: `node-llama-cpp is not installed${usedFor}`,
-      fix: fixFor(surface, `Install the @control .vsix built for ${plat}, which carries node-llama-cpp and its ${plat} binary.`, 'Run npm ci in the @control folder (node-llama-cpp is a dependency).'),
+      fix: fixFor(
+        surface,
+        `Install the @control .vsix built for ${plat}, which carries node-llama-cpp and its ${plat} binary.`,
+        'Run npm ci in the @control folder (node-llama-cpp is a dependency).',
+      ),
     };
   let version = '?';
   try {

@@ -499,13 +499,7 @@ export class LlamaEngine implements Engine {
     }
   }
 
-  private async step(
-    l: Loaded,
-    messages: readonly ChatMessage[],
-    opts: GenerateOptions,
-    signal: AbortSignal,
-    queue: EventQueue<EngineEvent>,
-  ): Promise<void> {
+  private async step(l: Loaded, messages: readonly ChatMessage[], opts: GenerateOptions, signal: AbortSignal, queue: EventQueue<EngineEvent>): Promise<void> {
     const seq = l.sequence;
     const meter = seq.tokenMeter.getState();
     const history: ChatHistoryItem[] = toChatHistory(messages, this.records);
@@ -577,7 +571,14 @@ export class LlamaEngine implements Engine {
           arguments: args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : JSON.stringify(fc.params),
         };
         calls.push(call);
-        items.push({ type: 'functionCall', name: fc.functionName, params: fc.params, result: undefined, rawCall: fc.raw, ...(k++ === 0 ? { startsNewChunk: true } : {}) });
+        items.push({
+          type: 'functionCall',
+          name: fc.functionName,
+          params: fc.params,
+          result: undefined,
+          rawCall: fc.raw,
+          ...(k++ === 0 ? { startsNewChunk: true } : {}),
+        });
       }
       const record: StepRecord = { text, items, calls };
       for (const c of calls) this.records.set(c.id, record);

@@ -85,7 +85,10 @@ export class OpenAIEngine implements Engine {
       });
     } catch (e) {
       if (opts.signal?.aborted) return;
-      throw new ControlError(`cannot reach the model server at ${this.o.baseUrl}: ${(e as Error).message}. Check control.openai.url and that the server runs.`, 'unsupported');
+      throw new ControlError(
+        `cannot reach the model server at ${this.o.baseUrl}: ${(e as Error).message}. Check control.openai.url and that the server runs.`,
+        'unsupported',
+      );
     }
     if (!res.ok || !res.body) {
       const text = await res.text().catch(() => '');

@@ -11,10 +11,7 @@ import type { ChatMessage, Engine, EngineEvent, GenerateOptions } from './types.
  * into chunks to exercise streaming), a list of events, or a function of the conversation.
  */
 export type ScriptStep =
-  | string
-  | { chunks: string[]; delayMs?: number }
-  | { events: EngineEvent[] }
-  | ((messages: readonly ChatMessage[]) => string | EngineEvent[]);
+  string | { chunks: string[]; delayMs?: number } | { events: EngineEvent[] } | ((messages: readonly ChatMessage[]) => string | EngineEvent[]);
 
 export class ScriptedEngine implements Engine {
   readonly id = 'scripted';

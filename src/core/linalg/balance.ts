@@ -24,7 +24,8 @@ export interface Balanced {
 export function balance(A: Mat, opts: { permute?: boolean; scale?: boolean; inputs?: Mat } = {}): Balanced {
   const G = opts.inputs ? clone(opts.inputs) : undefined;
   if (G && opts.permute !== false) throw new Error('balance: inputs need permute: false');
-  const gd = G?.d, mg = G?.c ?? 0;
+  const gd = G?.d,
+    mg = G?.c ?? 0;
   const permute = opts.permute ?? true;
   const doScale = opts.scale ?? true;
   const n = A.r;
@@ -52,7 +53,8 @@ export function balance(A: Mat, opts: { permute?: boolean; scale?: boolean; inpu
     perm[m] = t;
   };
 
-  let k = 0, l = n - 1;
+  let k = 0,
+    l = n - 1;
   if (permute && n > 0) {
     // rows isolating an eigenvalue: push them to the bottom
     let found = true;
@@ -112,9 +114,13 @@ export function balance(A: Mat, opts: { permute?: boolean; scale?: boolean; inpu
     while (noconv && sweeps++ < 100) {
       noconv = false;
       for (let i = k; i <= l; i++) {
-        let c = 0, r = 0, ca = 0, ra = 0;
+        let c = 0,
+          r = 0,
+          ca = 0,
+          ra = 0;
         for (let j = k; j <= l; j++) {
-          const cv = b[j * n + i], rv = b[i * n + j];
+          const cv = b[j * n + i],
+            rv = b[i * n + j];
           c += cv * cv;
           r += rv * rv;
         }
@@ -169,10 +175,12 @@ export function balance(A: Mat, opts: { permute?: boolean; scale?: boolean; inpu
 
 /** maps rows of a basis of an invariant subspace of the balanced matrix back to A (in place into a new Mat) */
 export function unbalanceVectors(bal: Balanced, V: Mat): Mat {
-  const n = V.r, m = V.c;
+  const n = V.r,
+    m = V.c;
   const out = { r: n, c: m, d: new Float64Array(n * m) };
   for (let i = 0; i < n; i++) {
-    const s = bal.scale[i], dst = bal.perm[i] * m;
+    const s = bal.scale[i],
+      dst = bal.perm[i] * m;
     for (let j = 0; j < m; j++) out.d[dst + j] = s * V.d[i * m + j];
   }
   return out;

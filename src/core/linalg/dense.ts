@@ -63,21 +63,40 @@ export function transpose(M: Mat): Mat {
 export function mul(A: Mat, B: Mat): Mat {
   if (A.c !== B.r) throw new Error(`mul: ${A.r}x${A.c} times ${B.r}x${B.c}`);
   const C = zeros(A.r, B.c);
-  const n = A.r, m = A.c, p = B.c;
-  const a = A.d, b = B.d, c = C.d;
+  const n = A.r,
+    m = A.c,
+    p = B.c;
+  const a = A.d,
+    b = B.d,
+    c = C.d;
   let i = 0;
   // two rows of C a step where all eight of their A entries are nonzero: B's four rows loaded
   // once for both (each entry's sum still term by term, k ascending: the same numbers)
   for (; i + 1 < n; i += 2) {
-    const ci = i * p, ai = i * m, ci2 = ci + p, ai2 = ai + m;
+    const ci = i * p,
+      ai = i * m,
+      ci2 = ci + p,
+      ai2 = ai + m;
     let k = 0;
     for (; k + 3 < m; k += 4) {
-      const a1 = a[ai + k], a2 = a[ai + k + 1], a3 = a[ai + k + 2], a4 = a[ai + k + 3];
-      const e1 = a[ai2 + k], e2 = a[ai2 + k + 1], e3 = a[ai2 + k + 2], e4 = a[ai2 + k + 3];
-      const b1 = k * p, b2 = b1 + p, b3 = b2 + p, b4 = b3 + p;
+      const a1 = a[ai + k],
+        a2 = a[ai + k + 1],
+        a3 = a[ai + k + 2],
+        a4 = a[ai + k + 3];
+      const e1 = a[ai2 + k],
+        e2 = a[ai2 + k + 1],
+        e3 = a[ai2 + k + 2],
+        e4 = a[ai2 + k + 3];
+      const b1 = k * p,
+        b2 = b1 + p,
+        b3 = b2 + p,
+        b4 = b3 + p;
       if (a1 !== 0 && a2 !== 0 && a3 !== 0 && a4 !== 0 && e1 !== 0 && e2 !== 0 && e3 !== 0 && e4 !== 0) {
         for (let j = 0; j < p; j++) {
-          const x1 = b[b1 + j], x2 = b[b2 + j], x3 = b[b3 + j], x4 = b[b4 + j];
+          const x1 = b[b1 + j],
+            x2 = b[b2 + j],
+            x3 = b[b3 + j],
+            x4 = b[b4 + j];
           c[ci + j] = c[ci + j] + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4;
           c[ci2 + j] = c[ci2 + j] + e1 * x1 + e2 * x2 + e3 * x3 + e4 * x4;
         }
@@ -95,7 +114,8 @@ export function mul(A: Mat, B: Mat): Mat {
     }
   }
   for (; i < n; i++) {
-    const ci = i * p, ai = i * m;
+    const ci = i * p,
+      ai = i * m;
     let k = 0;
     for (; k + 3 < m; k += 4) rowStep(c, ci, b, k * p, p, a[ai + k], a[ai + k + 1], a[ai + k + 2], a[ai + k + 3]);
     for (; k < m; k++) {
@@ -110,7 +130,9 @@ export function mul(A: Mat, B: Mat): Mat {
 
 /** one row of C (at ci) plus four terms a1..a4 times B's rows from b1 (stride p), zeros skipped */
 function rowStep(c: Float64Array, ci: number, b: Float64Array, b1: number, p: number, a1: number, a2: number, a3: number, a4: number): void {
-  const b2 = b1 + p, b3 = b2 + p, b4 = b3 + p;
+  const b2 = b1 + p,
+    b3 = b2 + p,
+    b4 = b3 + p;
   if (a1 !== 0 && a2 !== 0 && a3 !== 0 && a4 !== 0) {
     for (let j = 0; j < p; j++) c[ci + j] = c[ci + j] + a1 * b[b1 + j] + a2 * b[b2 + j] + a3 * b[b3 + j] + a4 * b[b4 + j];
   } else {
@@ -149,18 +171,29 @@ export function mulNT(A: Mat, B: Mat): Mat {
  */
 export function mulNTSym(A: Mat, B: Mat): Mat {
   if (A.c !== B.c || A.r !== B.r) throw new Error(`mulNTSym: ${A.r}x${A.c} times (${B.r}x${B.c})'`);
-  const n = A.r, m = A.c;
+  const n = A.r,
+    m = A.c;
   const C = zeros(n, n);
-  const a = A.d, b = B.d, c = C.d;
+  const a = A.d,
+    b = B.d,
+    c = C.d;
   for (let i = 0; i < n; i += 2) {
     const two = i + 1 < n;
-    const a0 = i * m, a1 = a0 + m;
+    const a0 = i * m,
+      a1 = a0 + m;
     for (let j = i; j < n; j += 2) {
-      const b0 = j * m, b1 = b0 + m;
+      const b0 = j * m,
+        b1 = b0 + m;
       if (two && j + 1 < n) {
-        let s00 = 0, s01 = 0, s10 = 0, s11 = 0;
+        let s00 = 0,
+          s01 = 0,
+          s10 = 0,
+          s11 = 0;
         for (let k = 0; k < m; k++) {
-          const x0 = a[a0 + k], x1 = a[a1 + k], y0 = b[b0 + k], y1 = b[b1 + k];
+          const x0 = a[a0 + k],
+            x1 = a[a1 + k],
+            y0 = b[b0 + k],
+            y1 = b[b1 + k];
           s00 += x0 * y0;
           s01 += x0 * y1;
           s10 += x1 * y0;
@@ -213,8 +246,10 @@ export function pow2Exponent(M: Mat): number {
 
 /** d·2^k in place, with 2^k in two factors (2^±1023 is the edge of the range) */
 export function scalePow2InPlace(d: Float64Array, k: number): void {
-  const k1 = Math.trunc(k / 2), k2 = k - k1;
-  const f1 = 2 ** k1, f2 = 2 ** k2;
+  const k1 = Math.trunc(k / 2),
+    k2 = k - k1;
+  const f1 = 2 ** k1,
+    f2 = 2 ** k2;
   for (let i = 0; i < d.length; i++) d[i] = d[i] * f1 * f2;
 }
 
@@ -227,7 +262,8 @@ export function scalePow2(M: Mat, k: number): Mat {
 
 /** in place (A + A')/2 */
 export function symmetrize(A: Mat): Mat {
-  const n = A.r, d = A.d;
+  const n = A.r,
+    d = A.d;
   for (let i = 0; i < n; i++)
     for (let j = 0; j < i; j++) {
       const v = 0.5 * (d[i * n + j] + d[j * n + i]);
@@ -239,7 +275,8 @@ export function symmetrize(A: Mat): Mat {
 
 export function normF(A: Mat): number {
   // scaled sum of squares, so huge or tiny entries do not overflow
-  let sc = 0, ss = 1;
+  let sc = 0,
+    ss = 1;
   for (const v of A.d) {
     if (v !== 0) {
       const a = Math.abs(v);
@@ -271,14 +308,12 @@ export function maxAbs(A: Mat): number {
 /** sub-block rows r0..r0+nr-1, cols c0..c0+nc-1 (copy) */
 export function block(A: Mat, r0: number, c0: number, nr: number, nc: number): Mat {
   const B = zeros(nr, nc);
-  for (let i = 0; i < nr; i++)
-    for (let j = 0; j < nc; j++) B.d[i * nc + j] = A.d[(r0 + i) * A.c + c0 + j];
+  for (let i = 0; i < nr; i++) for (let j = 0; j < nc; j++) B.d[i * nc + j] = A.d[(r0 + i) * A.c + c0 + j];
   return B;
 }
 
 export function setBlock(A: Mat, r0: number, c0: number, B: Mat): void {
-  for (let i = 0; i < B.r; i++)
-    for (let j = 0; j < B.c; j++) A.d[(r0 + i) * A.c + c0 + j] = B.d[i * B.c + j];
+  for (let i = 0; i < B.r; i++) for (let j = 0; j < B.c; j++) A.d[(r0 + i) * A.c + c0 + j] = B.d[i * B.c + j];
 }
 
 /** LU with partial pivoting, in place on a copy; piv[i] = original row now in row i */
@@ -298,7 +333,8 @@ export function luFactor(A: Mat): LU {
   for (let i = 0; i < n; i++) piv[i] = i;
   let singular = false;
   for (let k = 0; k < n; k++) {
-    let p = k, best = Math.abs(lu[k * n + k]);
+    let p = k,
+      best = Math.abs(lu[k * n + k]);
     for (let i = k + 1; i < n; i++) {
       const v = Math.abs(lu[i * n + k]);
       if (v > best) {
@@ -325,8 +361,14 @@ export function luFactor(A: Mat): LU {
     const ok = k * n;
     let i = k + 1;
     for (; i + 3 < n; i += 4) {
-      const o1 = i * n, o2 = o1 + n, o3 = o2 + n, o4 = o3 + n;
-      const l1 = (lu[o1 + k] /= pk), l2 = (lu[o2 + k] /= pk), l3 = (lu[o3 + k] /= pk), l4 = (lu[o4 + k] /= pk);
+      const o1 = i * n,
+        o2 = o1 + n,
+        o3 = o2 + n,
+        o4 = o3 + n;
+      const l1 = (lu[o1 + k] /= pk),
+        l2 = (lu[o2 + k] /= pk),
+        l3 = (lu[o3 + k] /= pk),
+        l4 = (lu[o4 + k] /= pk);
       if (l1 !== 0 && l2 !== 0 && l3 !== 0 && l4 !== 0)
         for (let j = k + 1; j < n; j++) {
           const u = lu[ok + j];
@@ -343,8 +385,10 @@ export function luFactor(A: Mat): LU {
       }
     }
     for (; i + 1 < n; i += 2) {
-      const o1 = i * n, o2 = o1 + n;
-      const l1 = (lu[o1 + k] /= pk), l2 = (lu[o2 + k] /= pk);
+      const o1 = i * n,
+        o2 = o1 + n;
+      const l1 = (lu[o1 + k] /= pk),
+        l2 = (lu[o2 + k] /= pk);
       if (l1 !== 0 && l2 !== 0)
         for (let j = k + 1; j < n; j++) {
           const u = lu[ok + j];
@@ -365,7 +409,9 @@ export function luFactor(A: Mat): LU {
 
 /** solves A X = B for X given the LU of A */
 export function luSolve(F: LU, B: Mat): Mat {
-  const n = F.n, m = B.c, lu = F.lu;
+  const n = F.n,
+    m = B.c,
+    lu = F.lu;
   const X = zeros(n, m);
   const x = X.d;
   for (let i = 0; i < n; i++) {
@@ -391,7 +437,9 @@ export function luSolve(F: LU, B: Mat): Mat {
 /** solves X A = B (X = B A^-1) given the LU of A, via A' X' = B' */
 export function luSolveRight(F: LU, B: Mat): Mat {
   // A = P' L U  =>  X A = B  <=>  X P' L U = B. Solve Y U = B, then Z L = Y, then X = Z P.
-  const n = F.n, r = B.r, lu = F.lu;
+  const n = F.n,
+    r = B.r,
+    lu = F.lu;
   const Y = clone(B);
   const y = Y.d;
   for (let row = 0; row < r; row++) {
@@ -411,8 +459,7 @@ export function luSolveRight(F: LU, B: Mat): Mat {
   }
   // X = Z P where (P' L U) has row i of P'LU = row piv[i] of A  => X[:, piv[i]] = Z[:, i]
   const X = zeros(r, n);
-  for (let row = 0; row < r; row++)
-    for (let i = 0; i < n; i++) X.d[row * n + F.piv[i]] = y[row * n + i];
+  for (let row = 0; row < r; row++) for (let i = 0; i < n; i++) X.d[row * n + F.piv[i]] = y[row * n + i];
   return X;
 }
 
@@ -455,7 +502,9 @@ export function luRcond(F: LU, anorm: number): number {
     const s = new Float64Array(n);
     for (let i = 0; i < n; i++) s[i] = y[i] >= 0 ? 1 : -1;
     const z = solve(s, true);
-    let jmax = 0, zmax = -1, zx = 0;
+    let jmax = 0,
+      zmax = -1,
+      zx = 0;
     for (let i = 0; i < n; i++) {
       if (Math.abs(z[i]) > zmax) {
         zmax = Math.abs(z[i]);
@@ -485,7 +534,8 @@ export function inv(A: Mat): Mat {
 export function cholesky(A: Mat): Mat | null {
   const n = A.r;
   const L = zeros(n, n);
-  const l = L.d, a = A.d;
+  const l = L.d,
+    a = A.d;
   for (let j = 0; j < n; j++) {
     let s = a[j * n + j];
     for (let k = 0; k < j; k++) s -= l[j * n + k] * l[j * n + k];
@@ -509,25 +559,49 @@ export function cholesky(A: Mat): Mat | null {
  * is a workspace of at least jhi entries. Shared by the Hessenberg reduction and the
  * controllability staircase (their hot loops).
  */
-export function reflectLeft(d: Float64Array, w: number, ilo: number, n: number, jlo: number, jhi: number, v: ArrayLike<number>, tau: number, acc: Float64Array): void {
+export function reflectLeft(
+  d: Float64Array,
+  w: number,
+  ilo: number,
+  n: number,
+  jlo: number,
+  jhi: number,
+  v: ArrayLike<number>,
+  tau: number,
+  acc: Float64Array,
+): void {
   acc.fill(0, jlo, jhi);
   let i = ilo;
   for (; i + 3 < n; i += 4) {
-    const v1 = v[i], v2 = v[i + 1], v3 = v[i + 2], v4 = v[i + 3], o1 = i * w, o2 = o1 + w, o3 = o2 + w, o4 = o3 + w;
+    const v1 = v[i],
+      v2 = v[i + 1],
+      v3 = v[i + 2],
+      v4 = v[i + 3],
+      o1 = i * w,
+      o2 = o1 + w,
+      o3 = o2 + w,
+      o4 = o3 + w;
     for (let j = jlo; j < jhi; j++) acc[j] = acc[j] + v1 * d[o1 + j] + v2 * d[o2 + j] + v3 * d[o3 + j] + v4 * d[o4 + j];
   }
   for (; i + 1 < n; i += 2) {
-    const v1 = v[i], v2 = v[i + 1], o1 = i * w, o2 = o1 + w;
+    const v1 = v[i],
+      v2 = v[i + 1],
+      o1 = i * w,
+      o2 = o1 + w;
     for (let j = jlo; j < jhi; j++) acc[j] = acc[j] + v1 * d[o1 + j] + v2 * d[o2 + j];
   }
   if (i < n) {
-    const vi = v[i], o = i * w;
+    const vi = v[i],
+      o = i * w;
     for (let j = jlo; j < jhi; j++) acc[j] += vi * d[o + j];
   }
   for (let j = jlo; j < jhi; j++) acc[j] *= tau;
   i = ilo;
   for (; i + 1 < n; i += 2) {
-    const v1 = v[i], v2 = v[i + 1], o1 = i * w, o2 = o1 + w;
+    const v1 = v[i],
+      v2 = v[i + 1],
+      o1 = i * w,
+      o2 = o1 + w;
     for (let j = jlo; j < jhi; j++) {
       const s = acc[j];
       if (s !== 0) {
@@ -537,7 +611,8 @@ export function reflectLeft(d: Float64Array, w: number, ilo: number, n: number, 
     }
   }
   if (i < n) {
-    const vi = v[i], o = i * w;
+    const vi = v[i],
+      o = i * w;
     for (let j = jlo; j < jhi; j++) {
       const s = acc[j];
       if (s !== 0) d[o + j] -= s * vi;
@@ -553,8 +628,14 @@ export function reflectLeft(d: Float64Array, w: number, ilo: number, n: number, 
 export function reflectRight(d: Float64Array, base: number, w: number, rows: number, jlo: number, jhi: number, v: ArrayLike<number>, tau: number): void {
   let i = 0;
   for (; i + 3 < rows; i += 4) {
-    const o1 = base + i * w, o2 = o1 + w, o3 = o2 + w, o4 = o3 + w;
-    let s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+    const o1 = base + i * w,
+      o2 = o1 + w,
+      o3 = o2 + w,
+      o4 = o3 + w;
+    let s1 = 0,
+      s2 = 0,
+      s3 = 0,
+      s4 = 0;
     for (let j = jlo; j < jhi; j++) {
       const vj = v[j];
       s1 += d[o1 + j] * vj;
@@ -582,8 +663,10 @@ export function reflectRight(d: Float64Array, base: number, w: number, rows: num
     }
   }
   for (; i + 1 < rows; i += 2) {
-    const o1 = base + i * w, o2 = o1 + w;
-    let s1 = 0, s2 = 0;
+    const o1 = base + i * w,
+      o2 = o1 + w;
+    let s1 = 0,
+      s2 = 0;
     for (let j = jlo; j < jhi; j++) {
       const vj = v[j];
       s1 += d[o1 + j] * vj;
@@ -612,7 +695,9 @@ export function reflectRight(d: Float64Array, base: number, w: number, rows: num
 /** y = A x (each entry's sum from the left, as a row times a column) */
 export function mulVec(A: Mat, x: ArrayLike<number>): Float64Array {
   const y = new Float64Array(A.r);
-  const a = A.d, c = A.c, k = x.length;
+  const a = A.d,
+    c = A.c,
+    k = x.length;
   for (let i = 0; i < A.r; i++) {
     let s = 0;
     const o = i * c;
@@ -624,7 +709,8 @@ export function mulVec(A: Mat, x: ArrayLike<number>): Float64Array {
 
 /** [A B; C D] from a grid of blocks (a block row's height from its first block; blocks may be empty) */
 export function blocks(grid: Mat[][]): Mat {
-  let r = 0, c = 0;
+  let r = 0,
+    c = 0;
   for (const b of grid[0] ?? []) c += b.c;
   for (const row of grid) r += row[0].r;
   const M = zeros(r, c);

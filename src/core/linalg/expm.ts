@@ -12,13 +12,13 @@ const PADE: Record<number, number[]> = {
   7: [17297280, 8648640, 1995840, 277200, 25200, 1512, 56, 1],
   9: [17643225600, 8821612800, 2075673600, 302702400, 30270240, 2162160, 110880, 3960, 90, 1],
   13: [
-    64764752532480000, 32382376266240000, 7771770303897600, 1187353796428800, 129060195264000,
-    10559470521600, 670442572800, 33522128640, 1323241920, 40840800, 960960, 16380, 182, 1,
+    64764752532480000, 32382376266240000, 7771770303897600, 1187353796428800, 129060195264000, 10559470521600, 670442572800, 33522128640, 1323241920, 40840800,
+    960960, 16380, 182, 1,
   ],
 };
 const THETA: [number, number][] = [
   [3, 1.495585217958292e-2],
-  [5, 2.539398330063230e-1],
+  [5, 2.53939833006323e-1],
   [7, 9.504178996162932e-1],
   [9, 2.097847961257068],
 ];
@@ -45,7 +45,9 @@ export function expm(A: Mat): Mat {
   // ‖A‖ infinite or NaN (t·A overflowed): the scaling below would never end. Any finite norm
   // needs at most 1024 squarings (a stable A at t = 1e300 decays to a representable result)
   if (!Number.isFinite(nrm))
-    throw new ControlError(`the matrix exponential of a matrix with 1-norm ${nrm} cannot be computed in floating point (the time or sample time is too large for this system); use a shorter time span`);
+    throw new ControlError(
+      `the matrix exponential of a matrix with 1-norm ${nrm} cannot be computed in floating point (the time or sample time is too large for this system); use a shorter time span`,
+    );
   for (const [m, th] of THETA) {
     if (nrm <= th) {
       const A2 = mul(A, A);
@@ -72,10 +74,55 @@ export function expm(A: Mat): Mat {
   const B4 = mul(B2, B2);
   const B6 = mul(B4, B2);
   const b = PADE[13];
-  const U1 = mul(B6, lincomb([[b[13], B6], [b[11], B4], [b[9], B2]], n));
-  const U = mul(As, add(U1, lincomb([[b[7], B6], [b[5], B4], [b[3], B2], [b[1], I]], n)));
-  const V1 = mul(B6, lincomb([[b[12], B6], [b[10], B4], [b[8], B2]], n));
-  const V = add(V1, lincomb([[b[6], B6], [b[4], B4], [b[2], B2], [b[0], I]], n));
+  const U1 = mul(
+    B6,
+    lincomb(
+      [
+        [b[13], B6],
+        [b[11], B4],
+        [b[9], B2],
+      ],
+      n,
+    ),
+  );
+  const U = mul(
+    As,
+    add(
+      U1,
+      lincomb(
+        [
+          [b[7], B6],
+          [b[5], B4],
+          [b[3], B2],
+          [b[1], I],
+        ],
+        n,
+      ),
+    ),
+  );
+  const V1 = mul(
+    B6,
+    lincomb(
+      [
+        [b[12], B6],
+        [b[10], B4],
+        [b[8], B2],
+      ],
+      n,
+    ),
+  );
+  const V = add(
+    V1,
+    lincomb(
+      [
+        [b[6], B6],
+        [b[4], B4],
+        [b[2], B2],
+        [b[0], I],
+      ],
+      n,
+    ),
+  );
   let R = padeSolve(U, V);
   for (let k = 0; k < s; k++) {
     R = mul(R, R);

@@ -69,7 +69,8 @@ let hsWork: { n: number; k: number; Mr: Float64Array; Mi: Float64Array; Xr: Floa
 export function hessShiftSolve(H: Mat, sr: number, si: number, B: Mat): CMat | null {
   const n = H.r;
   const k = B.c;
-  const hd = H.d, bd = B.d;
+  const hd = H.d,
+    bd = B.d;
   if (!hsWork || hsWork.n !== n || hsWork.k !== k)
     hsWork = { n, k, Mr: new Float64Array(n * n), Mi: new Float64Array(n * n), Xr: new Float64Array(n * k), Xi: new Float64Array(n * k) };
   const { Mr, Mi, Xr, Xi } = hsWork;

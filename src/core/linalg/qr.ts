@@ -38,7 +38,8 @@ export function placed(v: Float64Array, at: number, len: number): Float64Array {
  * `rank` counts the diagonal entries of R above tol·|R11| (tol relative unless `absTol`).
  */
 export function qrp(A: Mat, tol?: number, absTol?: number): { Q: Mat; R: Mat; perm: number[]; rank: number } {
-  const m = A.r, n = A.c;
+  const m = A.r,
+    n = A.c;
   const R = clone(A);
   const r = R.d;
   const Q = eye(m);

@@ -24,7 +24,8 @@ import { ControlError } from '../errors.js';
  * runs over contiguous rows).
  */
 export function hessenbergInPlace(H: Mat, Q?: Mat, qTransposed = false): void {
-  const n = H.r, h = H.d;
+  const n = H.r,
+    h = H.d;
   const v = new Float64Array(n);
   const acc = new Float64Array(n);
   for (let k = 0; k < n - 2; k++) {
@@ -82,7 +83,8 @@ const sign = (a: number, b: number) => (b >= 0 || Object.is(b, 0) ? Math.abs(a) 
  */
 export function lanv2(a: number, b: number, c: number, d: number): Lanv2 {
   const multpl = 4;
-  let cs = 1, sn = 0;
+  let cs = 1,
+    sn = 0;
   if (c === 0) {
     // already upper triangular
   } else if (b === 0) {
@@ -159,8 +161,10 @@ export function lanv2(a: number, b: number, c: number, d: number): Lanv2 {
       }
     }
   }
-  const rt1r = a, rt2r = d;
-  let rt1i = 0, rt2i = 0;
+  const rt1r = a,
+    rt2r = d;
+  let rt1i = 0,
+    rt2i = 0;
   if (c !== 0) {
     rt1i = Math.sqrt(Math.abs(b)) * Math.sqrt(Math.abs(c));
     rt2i = -rt1i;
@@ -196,10 +200,15 @@ export function hqrInPlace(H: Mat, Z?: Mat, wantT = true, zTransposed = false, m
   // without Schur vectors or T (eigenvalues only) the sweeps touch only the active block (dlahqr's wantt = false)
   const wantt = wantT || !!Z;
   const n = H.r;
-  const wr = new Float64Array(n), wi = new Float64Array(n);
+  const wr = new Float64Array(n),
+    wi = new Float64Array(n);
   const aed = method === 'aed' || (method === 'auto' && wantt && n >= AED_MIN);
   const info = aed ? laqr0(H, Z, wantt, zTransposed, wr, wi) : lahqr(H, Z, wantt, zTransposed, wr, wi);
-  if (info) throw new ControlError('The eigenvalue iteration (QR algorithm for the real Schur form) did not converge for this matrix, so no result is given; this is rare and usually means entries of wildly different magnitudes: rescale the units.', 'numerical');
+  if (info)
+    throw new ControlError(
+      'The eigenvalue iteration (QR algorithm for the real Schur form) did not converge for this matrix, so no result is given; this is rare and usually means entries of wildly different magnitudes: rescale the units.',
+      'numerical',
+    );
   return { wr, wi };
 }
 
@@ -209,7 +218,8 @@ export function hqrInPlace(H: Mat, Z?: Mat, wantT = true, zTransposed = false, m
  * eigenvalues i+1..n-1 are, and T is quasi-triangular there), as dlahqr's INFO.
  */
 function lahqr(H: Mat, Z: Mat | undefined, wantt: boolean, zTransposed: boolean, wr: Float64Array, wi: Float64Array): number {
-  const n = H.r, h = H.d;
+  const n = H.r,
+    h = H.d;
   if (n === 0) return 0;
   if (n === 1) {
     wr[0] = h[0];
@@ -284,7 +294,10 @@ function lahqr(H: Mat, Z: Mat | undefined, wantt: boolean, zTransposed: boolean,
         h12 = H_(i - 1, i);
         h22 = H_(i, i);
       }
-      let rt1r = 0, rt1i = 0, rt2r = 0, rt2i = 0;
+      let rt1r = 0,
+        rt1i = 0,
+        rt2r = 0,
+        rt2i = 0;
       {
         const s = Math.abs(h11) + Math.abs(h12) + Math.abs(h21) + Math.abs(h22);
         if (s !== 0) {
@@ -378,7 +391,8 @@ function aedShiftCount(nh: number): number {
  * eigenvalues on the way is moved on as two 1x1 blocks.
  */
 function moveBlockUp(T: Mat, V: Mat, ifst: number, ilst: number): number {
-  const n = T.r, t = T.d;
+  const n = T.r,
+    t = T.d;
   let here = ifst;
   const nbf = here + 1 < n && t[(here + 1) * n + here] !== 0 ? 2 : 1;
   while (here > ilst) {
@@ -398,7 +412,8 @@ function moveBlockUp(T: Mat, V: Mat, ifst: number, ilst: number): number {
 function negligibleSubdiag(h: Float64Array, n: number, k: number, ktop: number, kbot: number, smlnum: number, ulp: number): boolean {
   const hkk1 = Math.abs(h[k * n + k - 1]);
   if (hkk1 <= smlnum) return true;
-  const hkk = h[k * n + k], hk1k1 = h[(k - 1) * n + k - 1];
+  const hkk = h[k * n + k],
+    hk1k1 = h[(k - 1) * n + k - 1];
   let tst = Math.abs(hk1k1) + Math.abs(hkk);
   if (tst === 0) {
     if (k - 2 >= ktop) tst += Math.abs(h[(k - 1) * n + k - 2]);
@@ -406,8 +421,10 @@ function negligibleSubdiag(h: Float64Array, n: number, k: number, ktop: number, 
   }
   if (hkk1 > ulp * tst) return false;
   const hk1k = Math.abs(h[(k - 1) * n + k]);
-  const ab = Math.max(hkk1, hk1k), ba = Math.min(hkk1, hk1k);
-  const aa = Math.max(Math.abs(hkk), Math.abs(hk1k1 - hkk)), bb = Math.min(Math.abs(hkk), Math.abs(hk1k1 - hkk));
+  const ab = Math.max(hkk1, hk1k),
+    ba = Math.min(hkk1, hk1k);
+  const aa = Math.max(Math.abs(hkk), Math.abs(hk1k1 - hkk)),
+    bb = Math.min(Math.abs(hkk), Math.abs(hk1k1 - hkk));
   const s = aa + ab;
   return ba * (ab / s) <= Math.max(smlnum, ulp * (bb * (aa / s)));
 }
@@ -419,12 +436,19 @@ function mulWindowRight(d: Float64Array, w: number, r0: number, r1: number, c0: 
     tmp.fill(0, 0, jw);
     let k = 0;
     for (; k + 3 < jw; k += 4) {
-      const x0 = d[o + k], x1 = d[o + k + 1], x2 = d[o + k + 2], x3 = d[o + k + 3];
-      const v0 = k * jw, v1 = v0 + jw, v2 = v1 + jw, v3 = v2 + jw;
+      const x0 = d[o + k],
+        x1 = d[o + k + 1],
+        x2 = d[o + k + 2],
+        x3 = d[o + k + 3];
+      const v0 = k * jw,
+        v1 = v0 + jw,
+        v2 = v1 + jw,
+        v3 = v2 + jw;
       for (let j = 0; j < jw; j++) tmp[j] += x0 * V[v0 + j] + x1 * V[v1 + j] + x2 * V[v2 + j] + x3 * V[v3 + j];
     }
     for (; k < jw; k++) {
-      const x = d[o + k], vo = k * jw;
+      const x = d[o + k],
+        vo = k * jw;
       for (let j = 0; j < jw; j++) tmp[j] += x * V[vo + j];
     }
     for (let j = 0; j < jw; j++) d[o + j] = tmp[j];
@@ -438,10 +462,19 @@ function mulWindowLeftT(d: Float64Array, w: number, r0: number, c0: number, c1: 
   const buf = new Float64Array(jw * nc);
   let k = 0;
   for (; k + 3 < jw; k += 4) {
-    const x0 = (r0 + k) * w + c0, x1 = x0 + w, x2 = x1 + w, x3 = x2 + w;
-    const v0 = k * jw, v1 = v0 + jw, v2 = v1 + jw, v3 = v2 + jw;
+    const x0 = (r0 + k) * w + c0,
+      x1 = x0 + w,
+      x2 = x1 + w,
+      x3 = x2 + w;
+    const v0 = k * jw,
+      v1 = v0 + jw,
+      v2 = v1 + jw,
+      v3 = v2 + jw;
     for (let j = 0; j < jw; j++) {
-      const a0 = V[v0 + j], a1 = V[v1 + j], a2 = V[v2 + j], a3 = V[v3 + j];
+      const a0 = V[v0 + j],
+        a1 = V[v1 + j],
+        a2 = V[v2 + j],
+        a3 = V[v3 + j];
       const bo = j * nc;
       for (let c = 0; c < nc; c++) buf[bo + c] += a0 * d[x0 + c] + a1 * d[x1 + c] + a2 * d[x2 + c] + a3 * d[x3 + c];
     }
@@ -455,7 +488,8 @@ function mulWindowLeftT(d: Float64Array, w: number, r0: number, c0: number, c1: 
     }
   }
   for (let j = 0; j < jw; j++) {
-    const ro = (r0 + j) * w + c0, bo = j * nc;
+    const ro = (r0 + j) * w + c0,
+      bo = j * nc;
     for (let c = 0; c < nc; c++) d[ro + c] = buf[bo + c];
   }
 }
@@ -471,10 +505,20 @@ function mulWindowLeftT(d: Float64Array, w: number, r0: number, c0: number, c1: 
  * and ld (deflated: the active block ends at kbot - ld).
  */
 function aggressiveDeflation(
-  H: Mat, Z: Mat | undefined, wantt: boolean, zTransposed: boolean, ktop: number, kbot: number, nw: number,
-  wr: Float64Array, wi: Float64Array, smlnum: number, ulp: number,
+  H: Mat,
+  Z: Mat | undefined,
+  wantt: boolean,
+  zTransposed: boolean,
+  ktop: number,
+  kbot: number,
+  nw: number,
+  wr: Float64Array,
+  wi: Float64Array,
+  smlnum: number,
+  ulp: number,
 ): { ls: number; ld: number } {
-  const n = H.r, h = H.d;
+  const n = H.r,
+    h = H.d;
   const jw = Math.min(nw, kbot - ktop + 1);
   const kwtop = kbot - jw + 1;
   let s = kwtop === ktop ? 0 : h[kwtop * n + kwtop - 1];
@@ -488,13 +532,16 @@ function aggressiveDeflation(
     return { ls: 1, ld: 0 };
   }
   // the window's Schur form T = V' W V
-  const T = zeros(jw), t = T.d;
+  const T = zeros(jw),
+    t = T.d;
   for (let i = 0; i < jw; i++) for (let j = Math.max(0, i - 1); j < jw; j++) t[i * jw + j] = h[(kwtop + i) * n + kwtop + j];
-  const sr = new Float64Array(jw), si = new Float64Array(jw);
+  const sr = new Float64Array(jw),
+    si = new Float64Array(jw);
   // V' accumulated (contiguous rows), then transposed
   const Vt = eye(jw);
   const infqr = lahqr(T, Vt, true, true, sr, si);
-  const V = transpose(Vt), vd = V.d;
+  const V = transpose(Vt),
+    vd = V.d;
   for (let i = 2; i < jw; i++) for (let j = 0; j < i - 1; j++) t[i * jw + j] = 0;
   // deflation test on the spike, bottom up; what does not deflate moves up to ilst
   let ns = jw;
@@ -517,7 +564,8 @@ function aggressiveDeflation(
   if (ns < jw) {
     // sort the undeflated eigenvalues by decreasing magnitude (bubble sort by adjacent swaps)
     const blockEnd = (i: number, last: number) => (i === last || t[(i + 1) * jw + i] === 0 ? i + 1 : i + 2);
-    const mag = (i: number, k: number) => (k === i + 1 ? Math.abs(t[i * jw + i]) : Math.abs(t[i * jw + i]) + Math.sqrt(Math.abs(t[(i + 1) * jw + i])) * Math.sqrt(Math.abs(t[i * jw + i + 1])));
+    const mag = (i: number, k: number) =>
+      k === i + 1 ? Math.abs(t[i * jw + i]) : Math.abs(t[i * jw + i]) + Math.sqrt(Math.abs(t[(i + 1) * jw + i])) * Math.sqrt(Math.abs(t[i * jw + i + 1]));
     let sorted = false;
     let i = ns;
     while (!sorted) {
@@ -531,7 +579,8 @@ function aggressiveDeflation(
         if (evi >= evk) i = k;
         else {
           sorted = false;
-          const nbi = k - i, nbk = blockEnd(k, kend) - k;
+          const nbi = k - i,
+            nbk = blockEnd(k, kend) - k;
           i = swapBlocks(T, V, i, nbi, nbk) ? i + nbk : k;
         }
         k = blockEnd(i, kend);
@@ -539,7 +588,7 @@ function aggressiveDeflation(
     }
   }
   // eigenvalues of the window (the undeflated ones are the next shifts)
-  for (let i = jw - 1; i >= infqr; ) {
+  for (let i = jw - 1; i >= infqr;) {
     if (i === infqr || t[i * jw + i - 1] === 0) {
       wr[kwtop + i] = t[i * jw + i];
       wi[kwtop + i] = 0;
@@ -625,12 +674,16 @@ function aggressiveDeflation(
  * arguments and result as lahqr.
  */
 function laqr0(H: Mat, Z: Mat | undefined, wantt: boolean, zTransposed: boolean, wr: Float64Array, wi: Float64Array): number {
-  const n = H.r, h = H.d;
+  const n = H.r,
+    h = H.d;
   if (n <= 15) return lahqr(H, Z, wantt, zTransposed, wr, wi);
   for (let i = 2; i < n; i++) for (let j = 0; j < i - 1; j++) h[i * n + j] = 0;
   const ulp = EPS;
   const smlnum = SAFMIN * (n / ulp);
-  const KEXNW = 5, KEXSH = 6, NMIN = 75, NIBBLE = 14;
+  const KEXNW = 5,
+    KEXSH = 6,
+    NMIN = 75,
+    NIBBLE = 14;
   const nsCount = aedShiftCount(n);
   const nwr = Math.min(n, Math.floor((n - 1) / 3), Math.max(2, n <= 500 ? nsCount : Math.floor((3 * nsCount) / 2)));
   let nsr = Math.min(nsCount, Math.floor((n - 3) / 6), n - 1);
@@ -639,9 +692,12 @@ function laqr0(H: Mat, Z: Mat | undefined, wantt: boolean, zTransposed: boolean,
   let nsmax = Math.floor((n - 3) / 6);
   nsmax -= nsmax % 2;
   let nw = nwmax;
-  let ndfl = 1, ndec = -1;
+  let ndfl = 1,
+    ndec = -1;
   const itmax = 30 * Math.max(10, n);
-  const zd = Z ? Z.d : new Float64Array(0), zc = Z ? Z.c : 0, nz = Z ? Z.r : 0;
+  const zd = Z ? Z.d : new Float64Array(0),
+    zc = Z ? Z.c : 0,
+    nz = Z ? Z.r : 0;
   const v = new Float64Array(3);
   let kbot = n - 1;
   for (let it = 0; it < itmax; it++) {
@@ -698,7 +754,8 @@ function laqr0(H: Mat, Z: Mat | undefined, wantt: boolean, zTransposed: boolean,
           ks = kbot - ns + 1;
           const W = zeros(ns);
           for (let i = 0; i < ns; i++) for (let j = 0; j < ns; j++) W.d[i * ns + j] = h[(ks + i) * n + ks + j];
-          const swr = new Float64Array(ns), swi = new Float64Array(ns);
+          const swr = new Float64Array(ns),
+            swi = new Float64Array(ns);
           const inf = lahqr(W, undefined, false, false, swr, swi);
           for (let i = inf; i < ns; i++) {
             wr[ks + i] = swr[i];
@@ -753,9 +810,13 @@ function laqr0(H: Mat, Z: Mat | undefined, wantt: boolean, zTransposed: boolean,
       ks = kbot - ns + 1;
       // the sweep: one double-shift bulge per pair of shifts, the last pair first
       if (kbot - ktop + 1 >= 3) {
-        const i1 = wantt ? 0 : ktop, i2 = wantt ? n - 1 : kbot;
+        const i1 = wantt ? 0 : ktop,
+          i2 = wantt ? n - 1 : kbot;
         for (let j = kbot - 1; j >= ks; j -= 2) {
-          const rt1r = wr[j], rt1i = wi[j], rt2r = wr[j + 1], rt2i = wi[j + 1];
+          const rt1r = wr[j],
+            rt1i = wi[j],
+            rt2r = wr[j + 1],
+            rt2i = wi[j + 1];
           const m = ktop;
           let h21s = h[(m + 1) * n + m];
           let sc = Math.abs(h[m * n + m] - rt2r) + Math.abs(rt2i) + Math.abs(h21s);
@@ -793,7 +854,20 @@ function laqr0(H: Mat, Z: Mat | undefined, wantt: boolean, zTransposed: boolean,
  * the active block for eigenvalues only); l is the top of the active block (m > l: H(m, m-1) is
  * scaled along, as dlahqr). Z (or Z' with zTransposed) accumulates the reflectors.
  */
-function doubleSweep(h: Float64Array, n: number, l: number, m: number, i: number, i1: number, i2: number, v: Float64Array, zd: Float64Array, zc: number, nz: number, zTransposed: boolean): void {
+function doubleSweep(
+  h: Float64Array,
+  n: number,
+  l: number,
+  m: number,
+  i: number,
+  i1: number,
+  i2: number,
+  v: Float64Array,
+  zd: Float64Array,
+  zc: number,
+  nz: number,
+  zTransposed: boolean,
+): void {
   const H_ = (r: number, c: number) => h[r * n + c];
   for (let k2 = m; k2 <= i - 1; k2++) {
     const nr = Math.min(3, i - k2 + 1);
@@ -828,7 +902,9 @@ function doubleSweep(h: Float64Array, n: number, l: number, m: number, i: number
     if (nr === 3) {
       const v3 = v[2];
       const t3 = t1 * v3;
-      const r0 = k2 * n, r1 = (k2 + 1) * n, r2 = (k2 + 2) * n;
+      const r0 = k2 * n,
+        r1 = (k2 + 1) * n,
+        r2 = (k2 + 2) * n;
       for (let j = k2; j <= i2; j++) {
         const sum = h[r0 + j] + v2 * h[r1 + j] + v3 * h[r2 + j];
         h[r0 + j] -= sum * t1;
@@ -844,7 +920,9 @@ function doubleSweep(h: Float64Array, n: number, l: number, m: number, i: number
         h[o + 2] -= sum * t3;
       }
       if (zTransposed) {
-        const z0 = k2 * zc, z1 = z0 + zc, z2 = z1 + zc;
+        const z0 = k2 * zc,
+          z1 = z0 + zc,
+          z2 = z1 + zc;
         for (let j = 0; j < zc; j++) {
           const sum = zd[z0 + j] + v2 * zd[z1 + j] + v3 * zd[z2 + j];
           zd[z0 + j] -= sum * t1;
@@ -860,7 +938,8 @@ function doubleSweep(h: Float64Array, n: number, l: number, m: number, i: number
           zd[o + 2] -= sum * t3;
         }
     } else if (nr === 2) {
-      const r0 = k2 * n, r1 = (k2 + 1) * n;
+      const r0 = k2 * n,
+        r1 = (k2 + 1) * n;
       for (let j = k2; j <= i2; j++) {
         const sum = h[r0 + j] + v2 * h[r1 + j];
         h[r0 + j] -= sum * t1;
@@ -873,7 +952,8 @@ function doubleSweep(h: Float64Array, n: number, l: number, m: number, i: number
         h[o + 1] -= sum * t2;
       }
       if (zTransposed) {
-        const z0 = k2 * zc, z1 = z0 + zc;
+        const z0 = k2 * zc,
+          z1 = z0 + zc;
         for (let j = 0; j < zc; j++) {
           const sum = zd[z0 + j] + v2 * zd[z1 + j];
           zd[z0 + j] -= sum * t1;
@@ -895,28 +975,37 @@ function doubleSweep(h: Float64Array, n: number, l: number, m: number, i: number
  * rows p, p+1 of columns colFrom..n-1, columns p, p+1 of rows 0..rowTo-1, and Z's columns.
  */
 function applyRot(H: Mat, Z: Mat | undefined, p: number, cs: number, sn: number, colFrom: number, rowTo: number, zTransposed = false): void {
-  const n = H.r, h = H.d;
+  const n = H.r,
+    h = H.d;
   for (let j = colFrom; j < n; j++) {
-    const x = h[p * n + j], y = h[(p + 1) * n + j];
+    const x = h[p * n + j],
+      y = h[(p + 1) * n + j];
     h[p * n + j] = cs * x + sn * y;
     h[(p + 1) * n + j] = cs * y - sn * x;
   }
   for (let j = 0; j < rowTo; j++) {
-    const x = h[j * n + p], y = h[j * n + p + 1];
+    const x = h[j * n + p],
+      y = h[j * n + p + 1];
     h[j * n + p] = cs * x + sn * y;
     h[j * n + p + 1] = cs * y - sn * x;
   }
   if (Z && zTransposed) {
-    const zc = Z.c, zd = Z.d, z0 = p * zc, z1 = z0 + zc;
+    const zc = Z.c,
+      zd = Z.d,
+      z0 = p * zc,
+      z1 = z0 + zc;
     for (let j = 0; j < zc; j++) {
-      const x = zd[z0 + j], y = zd[z1 + j];
+      const x = zd[z0 + j],
+        y = zd[z1 + j];
       zd[z0 + j] = cs * x + sn * y;
       zd[z1 + j] = cs * y - sn * x;
     }
   } else if (Z) {
-    const zc = Z.c, zd = Z.d;
+    const zc = Z.c,
+      zd = Z.d;
     for (let j = 0; j < Z.r; j++) {
-      const x = zd[j * zc + p], y = zd[j * zc + p + 1];
+      const x = zd[j * zc + p],
+        y = zd[j * zc + p + 1];
       zd[j * zc + p] = cs * x + sn * y;
       zd[j * zc + p + 1] = cs * y - sn * x;
     }
@@ -977,8 +1066,9 @@ export function eigvalsSorted(A: Mat): Complex[] {
 /** sizes of the diagonal blocks of a quasi-triangular T: starts[k], sizes[k] */
 export function schurBlocks(T: Mat): { start: number[]; size: number[] } {
   const n = T.r;
-  const start: number[] = [], size: number[] = [];
-  for (let i = 0; i < n; ) {
+  const start: number[] = [],
+    size: number[] = [];
+  for (let i = 0; i < n;) {
     const two = i + 1 < n && T.d[(i + 1) * n + i] !== 0;
     start.push(i);
     size.push(two ? 2 : 1);
@@ -996,15 +1086,22 @@ export function schurBlocks(T: Mat): { start: number[]; size: number[] } {
  */
 // scratch buffers for the block swaps (blocks are at most 2x2, so all of these are tiny);
 // reused to keep the O(n^2) swaps of a reordering from allocating
-const SY_M = new Float64Array(16), SY_R = new Float64Array(4);
-const SW_D = new Float64Array(16), SW_T11 = new Float64Array(4), SW_T22 = new Float64Array(4), SW_S12 = new Float64Array(4);
-const SW_X = new Float64Array(4), SW_W = new Float64Array(8), SW_Q = new Float64Array(16), SW_V = new Float64Array(4);
-const SW_TMP = new Float64Array(16), SW_D2 = new Float64Array(16);
-const CP_COL = new Int32Array(4), CP_Y = new Float64Array(4);
+const SY_M = new Float64Array(16),
+  SY_R = new Float64Array(4);
+const SW_D = new Float64Array(16),
+  SW_T11 = new Float64Array(4),
+  SW_T22 = new Float64Array(4),
+  SW_S12 = new Float64Array(4);
+const SW_X = new Float64Array(4),
+  SW_W = new Float64Array(8),
+  SW_Q = new Float64Array(16),
+  SW_V = new Float64Array(4);
+const SW_TMP = new Float64Array(16),
+  SW_D2 = new Float64Array(16);
+const CP_COL = new Int32Array(4),
+  CP_Y = new Float64Array(4);
 
-function smallSylvester(
-  t11: Float64Array, p: number, t22: Float64Array, q: number, s: Float64Array, x: Float64Array, sgn: number, tiny: number,
-): void {
+function smallSylvester(t11: Float64Array, p: number, t22: Float64Array, q: number, s: Float64Array, x: Float64Array, sgn: number, tiny: number): void {
   // unknown x[i*q + j]; equation (i,j): sum_k t11[i,k] x[k,j] + sgn * sum_l x[i,l] t22[l,j] = s[i,j]
   const N = p * q;
   const M = SY_M.fill(0, 0, N * N);
@@ -1030,7 +1127,9 @@ export function solveCompletePivot(M: Float64Array, rhs: Float64Array, N: number
   for (let i = 0; i < N; i++) colp[i] = i;
   let minPiv = Infinity;
   for (let k = 0; k < N; k++) {
-    let bi = k, bj = k, best = -1;
+    let bi = k,
+      bj = k,
+      best = -1;
     for (let i = k; i < N; i++)
       for (let j = k; j < N; j++) {
         const a = Math.abs(M[i * N + j]);
@@ -1082,21 +1181,50 @@ export function solveCompletePivot(M: Float64Array, rhs: Float64Array, N: number
 
 /** X := Q' X on rows j1..j1+nb-1, columns c0..c1-1 of the row-major d (width w); Q is nb x nb, nb = 3 or 4 */
 function smallOrthLeftT(d: Float64Array, w: number, j1: number, nb: number, c0: number, c1: number, Q: Float64Array): void {
-  const o0 = j1 * w, o1 = o0 + w, o2 = o1 + w;
+  const o0 = j1 * w,
+    o1 = o0 + w,
+    o2 = o1 + w;
   if (nb === 3) {
-    const q00 = Q[0], q01 = Q[1], q02 = Q[2], q10 = Q[3], q11 = Q[4], q12 = Q[5], q20 = Q[6], q21 = Q[7], q22 = Q[8];
+    const q00 = Q[0],
+      q01 = Q[1],
+      q02 = Q[2],
+      q10 = Q[3],
+      q11 = Q[4],
+      q12 = Q[5],
+      q20 = Q[6],
+      q21 = Q[7],
+      q22 = Q[8];
     for (let j = c0; j < c1; j++) {
-      const x0 = d[o0 + j], x1 = d[o1 + j], x2 = d[o2 + j];
+      const x0 = d[o0 + j],
+        x1 = d[o1 + j],
+        x2 = d[o2 + j];
       d[o0 + j] = q00 * x0 + q10 * x1 + q20 * x2;
       d[o1 + j] = q01 * x0 + q11 * x1 + q21 * x2;
       d[o2 + j] = q02 * x0 + q12 * x1 + q22 * x2;
     }
   } else {
     const o3 = o2 + w;
-    const q00 = Q[0], q01 = Q[1], q02 = Q[2], q03 = Q[3], q10 = Q[4], q11 = Q[5], q12 = Q[6], q13 = Q[7];
-    const q20 = Q[8], q21 = Q[9], q22 = Q[10], q23 = Q[11], q30 = Q[12], q31 = Q[13], q32 = Q[14], q33 = Q[15];
+    const q00 = Q[0],
+      q01 = Q[1],
+      q02 = Q[2],
+      q03 = Q[3],
+      q10 = Q[4],
+      q11 = Q[5],
+      q12 = Q[6],
+      q13 = Q[7];
+    const q20 = Q[8],
+      q21 = Q[9],
+      q22 = Q[10],
+      q23 = Q[11],
+      q30 = Q[12],
+      q31 = Q[13],
+      q32 = Q[14],
+      q33 = Q[15];
     for (let j = c0; j < c1; j++) {
-      const x0 = d[o0 + j], x1 = d[o1 + j], x2 = d[o2 + j], x3 = d[o3 + j];
+      const x0 = d[o0 + j],
+        x1 = d[o1 + j],
+        x2 = d[o2 + j],
+        x3 = d[o3 + j];
       d[o0 + j] = q00 * x0 + q10 * x1 + q20 * x2 + q30 * x3;
       d[o1 + j] = q01 * x0 + q11 * x1 + q21 * x2 + q31 * x3;
       d[o2 + j] = q02 * x0 + q12 * x1 + q22 * x2 + q32 * x3;
@@ -1108,20 +1236,47 @@ function smallOrthLeftT(d: Float64Array, w: number, j1: number, nb: number, c0: 
 /** X := X Q on rows r0..r1-1, columns j1..j1+nb-1 of the row-major d (width w); Q is nb x nb, nb = 3 or 4 */
 function smallOrthRight(d: Float64Array, w: number, r0: number, r1: number, j1: number, nb: number, Q: Float64Array): void {
   if (nb === 3) {
-    const q00 = Q[0], q01 = Q[1], q02 = Q[2], q10 = Q[3], q11 = Q[4], q12 = Q[5], q20 = Q[6], q21 = Q[7], q22 = Q[8];
+    const q00 = Q[0],
+      q01 = Q[1],
+      q02 = Q[2],
+      q10 = Q[3],
+      q11 = Q[4],
+      q12 = Q[5],
+      q20 = Q[6],
+      q21 = Q[7],
+      q22 = Q[8];
     for (let i = r0; i < r1; i++) {
       const o = i * w + j1;
-      const x0 = d[o], x1 = d[o + 1], x2 = d[o + 2];
+      const x0 = d[o],
+        x1 = d[o + 1],
+        x2 = d[o + 2];
       d[o] = x0 * q00 + x1 * q10 + x2 * q20;
       d[o + 1] = x0 * q01 + x1 * q11 + x2 * q21;
       d[o + 2] = x0 * q02 + x1 * q12 + x2 * q22;
     }
   } else {
-    const q00 = Q[0], q01 = Q[1], q02 = Q[2], q03 = Q[3], q10 = Q[4], q11 = Q[5], q12 = Q[6], q13 = Q[7];
-    const q20 = Q[8], q21 = Q[9], q22 = Q[10], q23 = Q[11], q30 = Q[12], q31 = Q[13], q32 = Q[14], q33 = Q[15];
+    const q00 = Q[0],
+      q01 = Q[1],
+      q02 = Q[2],
+      q03 = Q[3],
+      q10 = Q[4],
+      q11 = Q[5],
+      q12 = Q[6],
+      q13 = Q[7];
+    const q20 = Q[8],
+      q21 = Q[9],
+      q22 = Q[10],
+      q23 = Q[11],
+      q30 = Q[12],
+      q31 = Q[13],
+      q32 = Q[14],
+      q33 = Q[15];
     for (let i = r0; i < r1; i++) {
       const o = i * w + j1;
-      const x0 = d[o], x1 = d[o + 1], x2 = d[o + 2], x3 = d[o + 3];
+      const x0 = d[o],
+        x1 = d[o + 1],
+        x2 = d[o + 2],
+        x3 = d[o + 3];
       d[o] = x0 * q00 + x1 * q10 + x2 * q20 + x3 * q30;
       d[o + 1] = x0 * q01 + x1 * q11 + x2 * q21 + x3 * q31;
       d[o + 2] = x0 * q02 + x1 * q12 + x2 * q22 + x3 * q32;
@@ -1139,32 +1294,40 @@ function smallOrthRight(d: Float64Array, w: number, r0: number, r1: number, j1: 
  * too inaccurate (eigenvalues too close).
  */
 export function swapBlocks(T: Mat, Z: Mat | undefined, j1: number, n1: number, n2: number): boolean {
-  const n = T.r, t = T.d;
+  const n = T.r,
+    t = T.d;
   if (n1 === 1 && n2 === 1) {
     const j2 = j1 + 1;
-    const t11 = t[j1 * n + j1], t22 = t[j2 * n + j2];
+    const t11 = t[j1 * n + j1],
+      t22 = t[j2 * n + j2];
     // rotation that annihilates the (2,1) entry after swapping: dlartg(T12, t22 - t11)
-    const f = t[j1 * n + j2], g = t22 - t11;
+    const f = t[j1 * n + j2],
+      g = t22 - t11;
     const r = Math.hypot(f, g);
     if (r === 0) return true;
-    const cs = f / r, sn = g / r;
+    const cs = f / r,
+      sn = g / r;
     // rows j1, j2 from column j2+1 on; columns j1, j2 for rows < j1
     for (let j = j2 + 1; j < n; j++) {
-      const x = t[j1 * n + j], y = t[j2 * n + j];
+      const x = t[j1 * n + j],
+        y = t[j2 * n + j];
       t[j1 * n + j] = cs * x + sn * y;
       t[j2 * n + j] = cs * y - sn * x;
     }
     for (let i = 0; i < j1; i++) {
-      const x = t[i * n + j1], y = t[i * n + j2];
+      const x = t[i * n + j1],
+        y = t[i * n + j2];
       t[i * n + j1] = cs * x + sn * y;
       t[i * n + j2] = cs * y - sn * x;
     }
     t[j1 * n + j1] = t22;
     t[j2 * n + j2] = t11;
     if (Z) {
-      const zc = Z.c, zd = Z.d;
+      const zc = Z.c,
+        zd = Z.d;
       for (let i = 0; i < Z.r; i++) {
-        const x = zd[i * zc + j1], y = zd[i * zc + j2];
+        const x = zd[i * zc + j1],
+          y = zd[i * zc + j2];
         zd[i * zc + j1] = cs * x + sn * y;
         zd[i * zc + j2] = cs * y - sn * x;
       }
@@ -1178,7 +1341,9 @@ export function swapBlocks(T: Mat, Z: Mat | undefined, j1: number, n1: number, n
   let dnorm = 0;
   for (let k = 0; k < nb * nb; k++) dnorm = Math.max(dnorm, Math.abs(D[k]));
   const smin = Math.max(EPS * dnorm, SAFMIN);
-  const t11 = SW_T11, t22 = SW_T22, s12 = SW_S12;
+  const t11 = SW_T11,
+    t22 = SW_T22,
+    s12 = SW_S12;
   for (let i = 0; i < n1; i++) for (let j = 0; j < n1; j++) t11[i * n1 + j] = D[i * nb + j];
   for (let i = 0; i < n2; i++) for (let j = 0; j < n2; j++) t22[i * n2 + j] = D[(n1 + i) * nb + n1 + j];
   for (let i = 0; i < n1; i++) for (let j = 0; j < n2; j++) s12[i * n2 + j] = D[i * nb + n1 + j];
@@ -1257,7 +1422,8 @@ export function swapBlocks(T: Mat, Z: Mat | undefined, j1: number, n1: number, n
 
 /** re-standardises the 2x2 diagonal block at p (dlanv2 + rotation of the rest of T and Z) */
 export function standardize(T: Mat, Z: Mat | undefined, p: number): void {
-  const n = T.r, t = T.d;
+  const n = T.r,
+    t = T.d;
   const r = lanv2(t[p * n + p], t[p * n + p + 1], t[(p + 1) * n + p], t[(p + 1) * n + p + 1]);
   t[p * n + p] = r.a;
   t[p * n + p + 1] = r.b;
@@ -1274,7 +1440,8 @@ export function standardize(T: Mat, Z: Mat | undefined, p: number): void {
  * subspace spanned by the first columns of Z). Throws if a swap fails.
  */
 export function reorderSchur(T: Mat, Z: Mat | undefined, select: (re: number, im: number) => boolean): number {
-  const n = T.r, t = T.d;
+  const n = T.r,
+    t = T.d;
   let ks = 0; // next position for a selected block
   let k = 0;
   while (k < n) {
@@ -1302,9 +1469,10 @@ export function reorderSchur(T: Mat, Z: Mat | undefined, select: (re: number, im
 
 /** eigenvalues read off a quasi-triangular T */
 export function schurEigenvalues(T: Mat): Complex[] {
-  const n = T.r, t = T.d;
+  const n = T.r,
+    t = T.d;
   const out: Complex[] = [];
-  for (let k = 0; k < n; ) {
+  for (let k = 0; k < n;) {
     if (k + 1 < n && t[(k + 1) * n + k] !== 0) {
       const im = Math.sqrt(Math.abs(t[k * n + k + 1])) * Math.sqrt(Math.abs(t[(k + 1) * n + k]));
       out.push([t[k * n + k], im], [t[(k + 1) * n + k + 1], -im]);

@@ -58,16 +58,19 @@ export function controllabilityStaircaseFactored(A: Mat, B: Mat, tol?: number): 
   const { nc, At, blocks, refl } = staircase(A, B, tol, false);
   const apply = (M: Mat, order: Reflector[]): Mat => {
     const X = clone(M);
-    const c = X.c, x = X.d;
+    const c = X.c,
+      x = X.d;
     const s = new Float64Array(c);
     for (const { p0, tau, v } of order) {
       s.fill(0);
       for (let i = p0; i < X.r; i++) {
-        const vi = v[i - p0], o = i * c;
+        const vi = v[i - p0],
+          o = i * c;
         for (let j = 0; j < c; j++) s[j] += vi * x[o + j];
       }
       for (let i = p0; i < X.r; i++) {
-        const vi = tau * v[i - p0], o = i * c;
+        const vi = tau * v[i - p0],
+          o = i * c;
         for (let j = 0; j < c; j++) x[o + j] -= s[j] * vi;
       }
     }
@@ -78,11 +81,13 @@ export function controllabilityStaircaseFactored(A: Mat, B: Mat, tol?: number): 
 }
 
 function staircase(A: Mat, B: Mat, tol: number | undefined, accumulate: boolean): { nc: number; At: Mat; Z?: Mat; blocks: number[]; refl: Reflector[] } {
-  const n = A.r, m = B.c;
+  const n = A.r,
+    m = B.c;
   const w = m + n;
   // augmented [B, A]: left transformations act on all columns, right ones on the A part
   const M = zeros(n, w);
-  const an = normF(A), bn = normF(B);
+  const an = normF(A),
+    bn = normF(B);
   const bscale = bn > 0 ? (an > 0 ? an / bn : 1 / bn) : 1; // B -> B*bscale, same controllability
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < m; j++) M.d[i * w + j] = B.d[i * m + j] * bscale;
@@ -106,7 +111,8 @@ function staircase(A: Mat, B: Mat, tol: number | undefined, accumulate: boolean)
   const v = new Float64Array(n);
   const acc = new Float64Array(w);
   let k = 0; // rows k.. still to be split
-  let c0 = 0, c1 = m; // current block columns [c0, c1) of the augmented matrix
+  let c0 = 0,
+    c1 = m; // current block columns [c0, c1) of the augmented matrix
   const blocks: number[] = [];
   while (k < n && c1 > c0) {
     const cols: number[] = [];
@@ -118,7 +124,9 @@ function staircase(A: Mat, B: Mat, tol: number | undefined, accumulate: boolean)
       // could decide differently from the hypot norms (the two largest, or the largest and the
       // tolerance, within 1e-10, or a sum that may over- or underflow) they are taken by hypot,
       // so every decision is the one the hypot norms make.
-      let best = -1, bi = r, second = -1;
+      let best = -1,
+        bi = r,
+        second = -1;
       let exact = false;
       for (let q = r; q < cols.length; q++) {
         let ss = 0;
@@ -199,7 +207,8 @@ function staircase(A: Mat, B: Mat, tol: number | undefined, accumulate: boolean)
  */
 export function balanceStates(A: Mat, B: Mat): { A: Mat; B: Mat; d: Float64Array } {
   const bal = balance(A, { permute: false, inputs: B });
-  let lo = Infinity, hi = 0;
+  let lo = Infinity,
+    hi = 0;
   for (const v of bal.scale) {
     lo = Math.min(lo, v);
     hi = Math.max(hi, v);
@@ -224,7 +233,8 @@ export function balancedStaircase(A: Mat, B: Mat): BalancedStaircase {
   // entries beyond 2^±100 (1e-200, 1e300): scaled by powers of 2 first (exact; the rank of
   // (αA, βB) is that of (A, B)), since the pivot norms' sums of squares underflow to 0 near
   // 1e-160 and a controllable pair of entries 1e-200 came out with rank 0. At is scaled back.
-  const ka = pow2Exponent(bal.A), kb = pow2Exponent(bal.B);
+  const ka = pow2Exponent(bal.A),
+    kb = pow2Exponent(bal.B);
   const st = controllabilityStaircaseFactored(ka ? scalePow2(bal.A, -ka) : bal.A, kb ? scalePow2(bal.B, -kb) : bal.B);
   if (ka) scalePow2InPlace(st.At.d, ka);
   return { ...st, d: bal.d };

@@ -131,7 +131,7 @@ function skipWs(s: string, i: number): number {
 
 /** the index after the string token that starts at s[i] = '"' */
 function skipString(s: string, i: number): number {
-  for (let from = i + 1; ; ) {
+  for (let from = i + 1; ;) {
     const q = s.indexOf('"', from);
     if (q < 0) throw new Error('unterminated string');
     let k = q - 1;
@@ -357,7 +357,11 @@ export class McpServer {
     if (!isObject(msg)) return error(null, JSONRPC.INVALID_REQUEST, 'Invalid Request: a JSON-RPC message is an object');
     const hasId = 'id' in msg;
     if (hasId && msg.id !== null && typeof msg.id !== 'string' && typeof msg.id !== 'number')
-      return error(null, JSONRPC.INVALID_REQUEST, `Invalid Request: "id" must be a string, a number or null, not ${Array.isArray(msg.id) ? 'an array' : typeof msg.id === 'object' ? 'an object' : `a ${typeof msg.id}`}`);
+      return error(
+        null,
+        JSONRPC.INVALID_REQUEST,
+        `Invalid Request: "id" must be a string, a number or null, not ${Array.isArray(msg.id) ? 'an array' : typeof msg.id === 'object' ? 'an object' : `a ${typeof msg.id}`}`,
+      );
     const id: Id = inexact(msg) && rawId !== undefined ? new RawId(rawId) : ((msg.id ?? null) as Id);
     if (msg.jsonrpc !== '2.0') return error(id, JSONRPC.INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"');
     if (typeof msg.method !== 'string') {
@@ -436,7 +440,9 @@ export class McpServer {
       this.opts.log?.(`tools/call ${name}: refused: ${quoteInput(r.reason)}`);
       return ok(id, { content: [{ type: 'text', text: `${name} refused: ${r.reason}` }], isError: true });
     }
-    this.opts.log?.(`tools/call ${name}: ${r.structured.verification ? (r.structured.verification.ok ? 'verified' : 'VERIFICATION FAILED') : 'solved (no verifier check)'}`);
+    this.opts.log?.(
+      `tools/call ${name}: ${r.structured.verification ? (r.structured.verification.ok ? 'verified' : 'VERIFICATION FAILED') : 'solved (no verifier check)'}`,
+    );
     return ok(id, {
       content: [
         { type: 'text', text: r.markdown },
@@ -463,11 +469,7 @@ const QUEUED_MAX = 64;
  * notifications/cancelled among them ends the call it names at once (no response is sent for
  * a cancelled request).
  */
-export function serveStdio(
-  input: NodeJS.ReadableStream,
-  output: NodeJS.WritableStream,
-  opts: McpServerOptions = {},
-): Promise<void> {
+export function serveStdio(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, opts: McpServerOptions = {}): Promise<void> {
   const server = new McpServer(opts);
   const max = opts.maxLineChars ?? MAX_LINE_CHARS;
   return new Promise((resolve) => {
@@ -506,7 +508,13 @@ export function serveStdio(
       (chars) =>
         enqueue(async () => {
           opts.log?.(`dropped a line of ${chars} characters (limit ${max})`);
-          return serialize(error(null, JSONRPC.INVALID_REQUEST, `Invalid Request: the message is ${chars} characters long, above the limit of ${max} characters; it was not read.`));
+          return serialize(
+            error(
+              null,
+              JSONRPC.INVALID_REQUEST,
+              `Invalid Request: the message is ${chars} characters long, above the limit of ${max} characters; it was not read.`,
+            ),
+          );
         }),
     );
     const stop = () => {

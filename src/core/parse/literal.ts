@@ -299,8 +299,7 @@ function buildTree(src: Source, toks: Tok[]): Item[] {
       const top = stack.pop();
       if (!top) throw src.err(`unexpected '${t.text}'`, t.pos);
       const want = top.open.text === '(' ? ')' : ']';
-      if (t.text !== want)
-        throw src.err(`unexpected '${t.text}'`, t.pos, 'invalid', `the '${top.open.text}' at ${src.at(top.open.pos)} needs '${want}'`);
+      if (t.text !== want) throw src.err(`unexpected '${t.text}'`, t.pos, 'invalid', `the '${top.open.text}' at ${src.at(top.open.pos)} needs '${want}'`);
       const g: Group = { kind: 'group', open: top.open, close: t, items: cur, sp: top.open.sp, pos: top.open.pos };
       cur = top.items;
       cur.push(g);
@@ -491,89 +490,91 @@ const asIs: Fn = (args, ctx) => {
  * The functions a literal may call. Names are looked up only in these Maps (never on a plain
  * object, whose prototype would answer `constructor`, `toString`, `__proto__`, ...).
  */
-const FUNCTIONS: ReadonlyMap<string, Fn> = new Map<string, Fn>(Object.entries({
-  eye: (args, ctx) => {
-    const [r, c] = matlabSize(args, ctx);
-    checkElements(r, c, ctx);
-    return fill(r, c, (i, j) => (i === j ? 1 : 0));
-  },
-  zeros: constant(0),
-  ones: constant(1),
-  diag: (args, ctx) => {
-    argCount(args, ctx, 1, 2);
-    return diagOf(args[0], args.length > 1 ? scalarOf(args[1]) : 0, ctx, false);
-  },
-  transpose: (args, ctx) => {
-    argCount(args, ctx, 1, 1);
-    return transposeV(args[0]);
-  },
-  horzcat: (args, ctx) => concat(args, true, ctx),
-  vertcat: (args, ctx) => concat(args, false, ctx),
-  blkdiag: (args) => {
-    const ms = args.map(toMat);
-    const r = ms.reduce((s, m) => s + m.r, 0);
-    const c = ms.reduce((s, m) => s + m.c, 0);
-    const out = fill(r, c, () => 0);
-    let i0 = 0;
-    let j0 = 0;
-    for (const m of ms) {
-      for (let i = 0; i < m.r; i++) for (let j = 0; j < m.c; j++) out.a[i0 + i][j0 + j] = m.a[i][j];
-      i0 += m.r;
-      j0 += m.c;
-    }
-    return out;
-  },
-  sqrt: elementwise(Math.sqrt, 'sqrt'),
-  exp: elementwise(Math.exp, 'exp'),
-  log: elementwise(Math.log, 'log'),
-  log10: elementwise(Math.log10, 'log10'),
-  abs: elementwise(Math.abs, 'abs'),
-  sin: elementwise(Math.sin, 'sin'),
-  cos: elementwise(Math.cos, 'cos'),
-  tan: elementwise(Math.tan, 'tan'),
-  'np.array': asIs,
-  'np.asarray': asIs,
-  'np.matrix': (args, ctx) => toMat(asIs(args, ctx)),
-  'np.eye': (args, ctx) => {
-    argCount(args, ctx, 1, 2);
-    const r = dimension(args[0], ctx);
-    const c = args.length > 1 ? dimension(args[1], ctx) : r;
-    checkElements(r, c, ctx);
-    return fill(r, c, (i, j) => (i === j ? 1 : 0));
-  },
-  'np.identity': (args, ctx) => {
-    argCount(args, ctx, 1, 1);
-    const n = dimension(args[0], ctx);
-    checkElements(n, n, ctx);
-    return fill(n, n, (i, j) => (i === j ? 1 : 0));
-  },
-  'np.zeros': npConstant(0),
-  'np.ones': npConstant(1),
-  'np.diag': (args, ctx) => {
-    argCount(args, ctx, 1, 2);
-    return diagOf(args[0], args.length > 1 ? scalarOf(args[1]) : 0, ctx, true);
-  },
-  'np.transpose': (args, ctx) => {
-    argCount(args, ctx, 1, 1);
-    return args[0] instanceof Vec ? args[0] : transposeV(args[0]);
-  },
-  'np.hstack': (args, ctx) => {
-    argCount(args, ctx, 1, 1);
-    return concat(listItems(args[0]), true, ctx);
-  },
-  'np.vstack': (args, ctx) => {
-    argCount(args, ctx, 1, 1);
-    return concat(listItems(args[0]), false, ctx);
-  },
-  'np.sqrt': elementwise(Math.sqrt, 'sqrt'),
-  'np.exp': elementwise(Math.exp, 'exp'),
-  'np.log': elementwise(Math.log, 'log'),
-  'np.abs': elementwise(Math.abs, 'abs'),
-  'np.sin': elementwise(Math.sin, 'sin'),
-  'np.cos': elementwise(Math.cos, 'cos'),
-  'math.sqrt': elementwise(Math.sqrt, 'sqrt'),
-  'math.exp': elementwise(Math.exp, 'exp'),
-}));
+const FUNCTIONS: ReadonlyMap<string, Fn> = new Map<string, Fn>(
+  Object.entries({
+    eye: (args, ctx) => {
+      const [r, c] = matlabSize(args, ctx);
+      checkElements(r, c, ctx);
+      return fill(r, c, (i, j) => (i === j ? 1 : 0));
+    },
+    zeros: constant(0),
+    ones: constant(1),
+    diag: (args, ctx) => {
+      argCount(args, ctx, 1, 2);
+      return diagOf(args[0], args.length > 1 ? scalarOf(args[1]) : 0, ctx, false);
+    },
+    transpose: (args, ctx) => {
+      argCount(args, ctx, 1, 1);
+      return transposeV(args[0]);
+    },
+    horzcat: (args, ctx) => concat(args, true, ctx),
+    vertcat: (args, ctx) => concat(args, false, ctx),
+    blkdiag: (args) => {
+      const ms = args.map(toMat);
+      const r = ms.reduce((s, m) => s + m.r, 0);
+      const c = ms.reduce((s, m) => s + m.c, 0);
+      const out = fill(r, c, () => 0);
+      let i0 = 0;
+      let j0 = 0;
+      for (const m of ms) {
+        for (let i = 0; i < m.r; i++) for (let j = 0; j < m.c; j++) out.a[i0 + i][j0 + j] = m.a[i][j];
+        i0 += m.r;
+        j0 += m.c;
+      }
+      return out;
+    },
+    sqrt: elementwise(Math.sqrt, 'sqrt'),
+    exp: elementwise(Math.exp, 'exp'),
+    log: elementwise(Math.log, 'log'),
+    log10: elementwise(Math.log10, 'log10'),
+    abs: elementwise(Math.abs, 'abs'),
+    sin: elementwise(Math.sin, 'sin'),
+    cos: elementwise(Math.cos, 'cos'),
+    tan: elementwise(Math.tan, 'tan'),
+    'np.array': asIs,
+    'np.asarray': asIs,
+    'np.matrix': (args, ctx) => toMat(asIs(args, ctx)),
+    'np.eye': (args, ctx) => {
+      argCount(args, ctx, 1, 2);
+      const r = dimension(args[0], ctx);
+      const c = args.length > 1 ? dimension(args[1], ctx) : r;
+      checkElements(r, c, ctx);
+      return fill(r, c, (i, j) => (i === j ? 1 : 0));
+    },
+    'np.identity': (args, ctx) => {
+      argCount(args, ctx, 1, 1);
+      const n = dimension(args[0], ctx);
+      checkElements(n, n, ctx);
+      return fill(n, n, (i, j) => (i === j ? 1 : 0));
+    },
+    'np.zeros': npConstant(0),
+    'np.ones': npConstant(1),
+    'np.diag': (args, ctx) => {
+      argCount(args, ctx, 1, 2);
+      return diagOf(args[0], args.length > 1 ? scalarOf(args[1]) : 0, ctx, true);
+    },
+    'np.transpose': (args, ctx) => {
+      argCount(args, ctx, 1, 1);
+      return args[0] instanceof Vec ? args[0] : transposeV(args[0]);
+    },
+    'np.hstack': (args, ctx) => {
+      argCount(args, ctx, 1, 1);
+      return concat(listItems(args[0]), true, ctx);
+    },
+    'np.vstack': (args, ctx) => {
+      argCount(args, ctx, 1, 1);
+      return concat(listItems(args[0]), false, ctx);
+    },
+    'np.sqrt': elementwise(Math.sqrt, 'sqrt'),
+    'np.exp': elementwise(Math.exp, 'exp'),
+    'np.log': elementwise(Math.log, 'log'),
+    'np.abs': elementwise(Math.abs, 'abs'),
+    'np.sin': elementwise(Math.sin, 'sin'),
+    'np.cos': elementwise(Math.cos, 'cos'),
+    'math.sqrt': elementwise(Math.sqrt, 'sqrt'),
+    'math.exp': elementwise(Math.exp, 'exp'),
+  }),
+);
 
 /** np.hstack/vstack take a list of arrays; our list of 1-D rows comes back as a matrix */
 function listItems(v: V): V[] {
@@ -581,24 +582,26 @@ function listItems(v: V): V[] {
   return [v];
 }
 
-const CONSTANTS: ReadonlyMap<string, number> = new Map<string, number>(Object.entries({
-  pi: Math.PI,
-  Inf: Infinity,
-  inf: Infinity,
-  NaN: NaN,
-  nan: NaN,
-  eps: Number.EPSILON,
-  'np.pi': Math.PI,
-  'np.e': Math.E,
-  'np.inf': Infinity,
-  'np.Inf': Infinity,
-  'np.nan': NaN,
-  'np.NaN': NaN,
-  'math.pi': Math.PI,
-  'math.e': Math.E,
-  'math.inf': Infinity,
-  'math.nan': NaN,
-}));
+const CONSTANTS: ReadonlyMap<string, number> = new Map<string, number>(
+  Object.entries({
+    pi: Math.PI,
+    Inf: Infinity,
+    inf: Infinity,
+    NaN: NaN,
+    nan: NaN,
+    eps: Number.EPSILON,
+    'np.pi': Math.PI,
+    'np.e': Math.E,
+    'np.inf': Infinity,
+    'np.Inf': Infinity,
+    'np.nan': NaN,
+    'np.NaN': NaN,
+    'math.pi': Math.PI,
+    'math.e': Math.E,
+    'math.inf': Infinity,
+    'math.nan': NaN,
+  }),
+);
 
 /** np.X and numpy.X are the same name */
 function canonical(name: string): string {
@@ -664,8 +667,7 @@ class Emitter {
             break;
           }
           case 'op':
-            if (isTok(prev, 'op') && it.text !== '-' && it.text !== '+')
-              throw src.err(`expected a value before '${it.text}'`, it.pos);
+            if (isTok(prev, 'op') && it.text !== '-' && it.text !== '+') throw src.err(`expected a value before '${it.text}'`, it.pos);
             this.put(` ${it.text} `, it.pos);
             break;
           case 'tr':
@@ -786,7 +788,7 @@ class Emitter {
 }
 
 const HINT =
-  'a matrix value may use numbers, + - * / ^ .* ./ .^ \', pi, Inf, NaN, eye, zeros, ones, diag, transpose, horzcat, vertcat, blkdiag, sqrt, exp, log, abs, sin, cos, np.array, np.eye, np.zeros, np.ones, np.diag';
+  "a matrix value may use numbers, + - * / ^ .* ./ .^ ', pi, Inf, NaN, eye, zeros, ones, diag, transpose, horzcat, vertcat, blkdiag, sqrt, exp, log, abs, sin, cos, np.array, np.eye, np.zeros, np.ones, np.diag";
 
 /** splits at the commas of this level; with keepEmpty, empty parts are kept (to be judged by the caller) */
 function splitCommas(items: Item[], keepEmpty: boolean): Item[][] {
@@ -944,8 +946,7 @@ class Evaluator {
     if (!ms.length) return new Mat([], 0, 0);
     const r = ms[0].r;
     ms.forEach((m, j) => {
-      if (m.r !== r)
-        throw new ControlError(`entries 1 and ${j + 1} of a row have different heights (${r} and ${m.r} rows) ${this.where(e)}`);
+      if (m.r !== r) throw new ControlError(`entries 1 and ${j + 1} of a row have different heights (${r} and ${m.r} rows) ${this.where(e)}`);
     });
     const c = ms.reduce((s, m) => s + m.c, 0);
     if (r * c > MAX_ELEMENTS) throw new ControlError(`a matrix of ${r}x${c} is too large ${this.where(e)}`, 'limit');
@@ -978,8 +979,7 @@ class Evaluator {
     if (items.every((x) => typeof x === 'number')) return new Vec(items as number[]);
     const rows: number[][] = [];
     items.forEach((x, i) => {
-      if (typeof x === 'number')
-        throw new ControlError(`a list mixes numbers and lists (entry ${i + 1} is a number) ${this.where(e)}`);
+      if (typeof x === 'number') throw new ControlError(`a list mixes numbers and lists (entry ${i + 1} is a number) ${this.where(e)}`);
       if (x instanceof Mat && x.r > 1)
         throw new ControlError(`entry ${i + 1} is a ${x.r}x${x.c} matrix: only 1-D and 2-D arrays are supported ${this.where(e)}`);
       rows.push(x instanceof Vec ? x.a.slice() : (x.a[0] ?? []).slice());
@@ -1026,8 +1026,7 @@ class Evaluator {
 
 function checkedPow(x: number, y: number): number {
   const z = Math.pow(x, y);
-  if (Number.isNaN(z) && !Number.isNaN(x) && !Number.isNaN(y))
-    throw new ControlError(`${x}^${y} is not a real number (only real matrices are supported)`);
+  if (Number.isNaN(z) && !Number.isNaN(x) && !Number.isNaN(y)) throw new ControlError(`${x}^${y} is not a real number (only real matrices are supported)`);
   return z;
 }
 
@@ -1068,8 +1067,7 @@ function quotient(a: V, b: V): V {
   if (isScalarLike(b)) return binary(a, b, (x, y) => x / y, '/');
   const ma = toMat(a);
   const mb = toMat(b);
-  if (mb.r !== mb.c || ma.c !== mb.r)
-    throw new ControlError(`cannot divide a ${ma.r}x${ma.c} by a ${mb.r}x${mb.c} matrix (use ./ for entry-wise division)`);
+  if (mb.r !== mb.c || ma.c !== mb.r) throw new ControlError(`cannot divide a ${ma.r}x${ma.c} by a ${mb.r}x${mb.c} matrix (use ./ for entry-wise division)`);
   try {
     return Mat.of(mathjs().restrictedMath.divide(ma.a, mb.a) as number[][]);
   } catch {
@@ -1083,8 +1081,7 @@ function power(a: V, b: V): V {
   const m = toMat(a);
   const k = scalarOf(b);
   if (m.r !== m.c) throw new ControlError(`'^' needs a square matrix, got ${m.r}x${m.c} (use .^ for entry-wise powers)`);
-  if (!Number.isInteger(k) || k < 0 || k > 1e6)
-    throw new ControlError(`a matrix power needs a non-negative integer exponent, got ${k}`);
+  if (!Number.isInteger(k) || k < 0 || k > 1e6) throw new ControlError(`a matrix power needs a non-negative integer exponent, got ${k}`);
   return Mat.of(mathjs().restrictedMath.pow(m.a, k) as number[][]);
 }
 
@@ -1095,9 +1092,7 @@ function finish(v: V): Matrix {
   // p x 0 (C of a model with no states, zeros(p,0)) keeps its p empty rows; a 0 x m matrix
   // cannot be written as rows at all and is [] (its column count comes from elsewhere)
   if (m.c === 0) return Array.from({ length: m.r }, () => []);
-  for (const row of m.a)
-    for (const x of row)
-      if (typeof x !== 'number') throw new ControlError('a matrix value must contain only real numbers');
+  for (const row of m.a) for (const x of row) if (typeof x !== 'number') throw new ControlError('a matrix value must contain only real numbers');
   return m.a;
 }
 

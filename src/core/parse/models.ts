@@ -30,7 +30,8 @@ function commentStart(line: string): number {
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (quote) {
-      if (c === '\\' && quote === '"') i++; // Python escape; MATLAB doubles the quote instead, which toggles twice
+      if (c === '\\' && quote === '"')
+        i++; // Python escape; MATLAB doubles the quote instead, which toggles twice
       else if (c === quote) quote = undefined;
       continue;
     }

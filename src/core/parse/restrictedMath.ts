@@ -16,8 +16,21 @@ export const mathParse: (expr: string) => unknown = math.parse as unknown as (ex
     throw new Error(`Function ${name} is disabled`);
   };
   const names = [
-    'import', 'createUnit', 'evaluate', 'parse', 'compile', 'simplify', 'simplifyConstant', 'simplifyCore',
-    'derivative', 'rationalize', 'resolve', 'reviver', 'symbolicEqual', 'parser', 'chain',
+    'import',
+    'createUnit',
+    'evaluate',
+    'parse',
+    'compile',
+    'simplify',
+    'simplifyConstant',
+    'simplifyCore',
+    'derivative',
+    'rationalize',
+    'resolve',
+    'reviver',
+    'symbolicEqual',
+    'parser',
+    'chain',
   ];
   math.import(Object.fromEntries(names.map((n) => [n, disabled(n)])), { override: true });
 }

@@ -63,8 +63,7 @@ function describe(a: Record<string, unknown>): string {
 /** the state-space form of the system (a transfer function realised by tf2ss) */
 async function toSS(a: Record<string, unknown>, opts: RunOptions, log: PlotPayload['verification']): Promise<Record<string, unknown>> {
   if (a.A !== undefined) return a;
-  if (!Array.isArray(a.num) || !Array.isArray(a.den))
-    throw new ControlError('Give the system as num/den or as A, B, C (and D).');
+  if (!Array.isArray(a.num) || !Array.isArray(a.den)) throw new ControlError('Give the system as num/den or as A, B, C (and D).');
   const r = await call('tf2ss', { num: a.num, den: a.den }, opts, log);
   const out: Record<string, unknown> = { A: r.A, B: r.B, C: r.C, D: r.D };
   if (a.Ts !== undefined) out.Ts = a.Ts;
@@ -99,7 +98,7 @@ export async function buildPlot(req: PlotRequest, opts: RunOptions = {}): Promis
       const fr = await call('freqresp', { ...ss, w }, opts, verification);
       let margins: Record<string, number> | undefined;
       try {
-        margins = await call('margins', ss, opts, verification) as Record<string, number>;
+        margins = (await call('margins', ss, opts, verification)) as Record<string, number>;
       } catch (e) {
         notes.push(`No margins: ${(e as Error).message}`);
       }
@@ -126,7 +125,7 @@ export async function buildPlot(req: PlotRequest, opts: RunOptions = {}): Promis
         if (Ts) notes.push('Step-response characteristics are computed for continuous-time systems only.');
         else
           try {
-            info = await call('stepinfo', ss, opts, verification) as Record<string, number>;
+            info = (await call('stepinfo', ss, opts, verification)) as Record<string, number>;
           } catch (e) {
             notes.push(`No step-response characteristics: ${(e as Error).message}`);
           }

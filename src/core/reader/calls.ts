@@ -113,7 +113,16 @@ export function findCalls(text: string): CallFound[] {
     if (lhs) outputs = lhs[1].split(',').map((s) => s.trim());
     // "tf2ss (2s+1)/(s^2+4s+3)": a parenthesis followed by an operator is part of an expression
     if (/\s/.test(text.slice(m.index + m[1].length, open)) && /^\s*[/*^]/.test(text.slice(close + 1))) continue;
-    out.push({ raw, fn, receiver, args: splitArgs(text.slice(open + 1, close)), outputs, start: m.index, end: close + 1, text: text.slice(m.index, close + 1) });
+    out.push({
+      raw,
+      fn,
+      receiver,
+      args: splitArgs(text.slice(open + 1, close)),
+      outputs,
+      start: m.index,
+      end: close + 1,
+      text: text.slice(m.index, close + 1),
+    });
   }
   return out;
 }

@@ -94,7 +94,17 @@ export class Conversation implements ConversationState {
   }
 
   toJSON(): ConversationState {
-    return { turn: this.turn, systems: this.systems, vars: this.vars, current: this.current, recent: this.recent, lastCall: this.lastCall, lastKind: this.lastKind, calls: this.calls, ...(this.candidates ? { candidates: this.candidates } : {}) };
+    return {
+      turn: this.turn,
+      systems: this.systems,
+      vars: this.vars,
+      current: this.current,
+      recent: this.recent,
+      lastCall: this.lastCall,
+      lastKind: this.lastKind,
+      calls: this.calls,
+      ...(this.candidates ? { candidates: this.candidates } : {}),
+    };
   }
 
   /** adds a system (or finds the same one already there) and returns its index */
@@ -127,7 +137,11 @@ export class Conversation implements ConversationState {
 export function systemLabel(e: SystemEntry): string {
   if (e.name) return e.name;
   const ss = e.sys.kind === 'ss' ? e.sys : undefined;
-  const what = !ss ? 'the transfer function' : e.role === 'result' ? 'the discrete model' : `(${(['A', 'B', 'C', 'D'] as const).filter((k) => ss[k] !== undefined).join(', ')})`;
+  const what = !ss
+    ? 'the transfer function'
+    : e.role === 'result'
+      ? 'the discrete model'
+      : `(${(['A', 'B', 'C', 'D'] as const).filter((k) => ss[k] !== undefined).join(', ')})`;
   return `${what} of turn ${e.turn}`;
 }
 

@@ -11,7 +11,18 @@ import { readRequest, recordResult, type CallReading, type ReadOptions, type Rea
 import { callSignature } from './values.js';
 
 export { Conversation, systemLabel, type Origin, type System, type SystemEntry, type ConversationState } from './conversation.js';
-export { readRequest, recordResult, resolveCommand, type Reading, type CallReading, type AskReading, type DefineReading, type NoneReading, type Candidate, type ReadOptions } from './read.js';
+export {
+  readRequest,
+  recordResult,
+  resolveCommand,
+  type Reading,
+  type CallReading,
+  type AskReading,
+  type DefineReading,
+  type NoneReading,
+  type Candidate,
+  type ReadOptions,
+} from './read.js';
 
 /** reads a message and records it in the conversation (definitions, the system in use, the call) */
 export function readTurn(conv: Conversation, text: string, opts: ReadOptions = {}): Reading {
@@ -22,11 +33,27 @@ export function readTurn(conv: Conversation, text: string, opts: ReadOptions = {
   return r;
 }
 
-const ORDINALS: Record<string, number> = { first: 1, '1st': 1, one: 1, second: 2, '2nd': 2, two: 2, third: 3, '3rd': 3, three: 3, fourth: 4, '4th': 4, last: -1 };
+const ORDINALS: Record<string, number> = {
+  first: 1,
+  '1st': 1,
+  one: 1,
+  second: 2,
+  '2nd': 2,
+  two: 2,
+  third: 3,
+  '3rd': 3,
+  three: 3,
+  fourth: 4,
+  '4th': 4,
+  last: -1,
+};
 
 function pickCandidate(text: string, candidates: Conversation['candidates']): { prompt: string; command?: string } | undefined {
   if (!candidates?.length) return undefined;
-  const m = text.trim().toLowerCase().match(/^(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th|one|two|three|\d)(?:\s+(?:one|option|choice))?\s*[.!]?$/);
+  const m = text
+    .trim()
+    .toLowerCase()
+    .match(/^(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th|one|two|three|\d)(?:\s+(?:one|option|choice))?\s*[.!]?$/);
   if (!m) return undefined;
   const n = /^\d$/.test(m[1]) ? Number(m[1]) : ORDINALS[m[1]];
   const c = n === -1 ? candidates[candidates.length - 1] : candidates[n - 1];
@@ -48,7 +75,8 @@ export async function executeReading(r: Reading, opts: RunOptions = {}): Promise
   const out: ExecutedCall[] = [];
   for await (const ev of executePlan(r.tool, r.args, r.plan, opts)) {
     const flags = { ...(ev.step.intermediate ? { intermediate: true } : {}), ...(ev.step.optional ? { optional: true } : {}) };
-    if (ev.kind === 'done') out.push({ tool: ev.step.tool, args: ev.call.args, result: ev.call.result, ...(ev.step.intermediate ? { intermediate: true } : {}) });
+    if (ev.kind === 'done')
+      out.push({ tool: ev.step.tool, args: ev.call.args, result: ev.call.result, ...(ev.step.intermediate ? { intermediate: true } : {}) });
     else if (ev.kind === 'failed') out.push({ tool: ev.step.tool, args: ev.started ? ev.args : r.args, error: errorMessage(ev.error), ...flags });
   }
   return out;
@@ -99,7 +127,13 @@ export function describeReading(r: CallReading): string {
   if (from.length) parts.push(from.join('; '));
   let line = parts.join('; ') + '.';
   if (r.unused.length) line += ` Not used by ${r.tool}: ${r.unused.join(', ')}.`;
-  if (r.notes.length) line += ' ' + r.notes.map((n) => n[0].toUpperCase() + n.slice(1)).map((n) => (/[.!?)]$/.test(n) ? n : n + '.')).join(' ');
+  if (r.notes.length)
+    line +=
+      ' ' +
+      r.notes
+        .map((n) => n[0].toUpperCase() + n.slice(1))
+        .map((n) => (/[.!?)]$/.test(n) ? n : n + '.'))
+        .join(' ');
   return line;
 }
 

@@ -56,14 +56,40 @@ export function editDistance(a: string, b: string, max = 2): number {
 }
 
 /** words that are real words of their own and must not be read as typos of a phrase word */
-const NOT_TYPOS = new Set(['discrete', 'discretely', 'stage', 'states', 'state', 'steps', 'places', 'plant', 'plants', 'model', 'modes', 'zero', 'gains', 'range', 'margin', 'errors', 'impulses', 'stability']);
+const NOT_TYPOS = new Set([
+  'discrete',
+  'discretely',
+  'stage',
+  'states',
+  'state',
+  'steps',
+  'places',
+  'plant',
+  'plants',
+  'model',
+  'modes',
+  'zero',
+  'gains',
+  'range',
+  'margin',
+  'errors',
+  'impulses',
+  'stability',
+]);
 
 function wordMatches(msg: string, phrase: string): { ok: boolean; fuzzy: boolean } {
   if (msg === phrase) return { ok: true, fuzzy: false };
   // plurals and simple endings: "margins"/"margin", "poles"/"pole"
   if (msg === phrase + 's' || phrase === msg + 's') return { ok: true, fuzzy: false };
   // a 4-letter word typed with two letters swapped ("stpe" for "step")
-  if (phrase.length === 4 && msg.length === 4 && msg[0] === phrase[0] && editDistance(msg, phrase, 1) === 1 && [...msg].sort().join('') === [...phrase].sort().join('')) return { ok: true, fuzzy: true };
+  if (
+    phrase.length === 4 &&
+    msg.length === 4 &&
+    msg[0] === phrase[0] &&
+    editDistance(msg, phrase, 1) === 1 &&
+    [...msg].sort().join('') === [...phrase].sort().join('')
+  )
+    return { ok: true, fuzzy: true };
   if (phrase.length < 5 || msg.length < 4) return { ok: false, fuzzy: false };
   if (NOT_TYPOS.has(msg)) return { ok: false, fuzzy: false };
   const max = phrase.length >= 8 ? 2 : 1;
@@ -144,9 +170,7 @@ export function findPhrases(text: string): PhraseHit[] {
  */
 export function namedTools(text: string): { tool: string; strength: number; hits: PhraseHit[] }[] {
   const hits = findPhrases(text);
-  const kept = hits.filter(
-    (h) => !hits.some((o) => o !== h && o.tool !== h.tool && o.start <= h.start && o.end >= h.end && o.end - o.start > h.end - h.start),
-  );
+  const kept = hits.filter((h) => !hits.some((o) => o !== h && o.tool !== h.tool && o.start <= h.start && o.end >= h.end && o.end - o.start > h.end - h.start));
   const byTool = new Map<string, PhraseHit[]>();
   for (const h of kept) byTool.set(h.tool, [...(byTool.get(h.tool) ?? []), h]);
   return [...byTool.entries()]

@@ -14,7 +14,11 @@ const NUM = String.raw`[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`;
 /** a time in seconds from "50 ms", "0.05 s", "50ms", "100 us", "100 µs", "2 min" */
 export function timeQuantity(value: number, u: string | undefined): number | undefined {
   if (!u) return undefined;
-  const name = u.replace('µ', 'u').replace('μ', 'u').replace(/^(sec|secs|second|seconds)$/i, 's').replace(/^(msec|millisecond|milliseconds)$/i, 'ms');
+  const name = u
+    .replace('µ', 'u')
+    .replace('μ', 'u')
+    .replace(/^(sec|secs|second|seconds)$/i, 's')
+    .replace(/^(msec|millisecond|milliseconds)$/i, 'ms');
   try {
     const q = unit(value, name);
     if (!q.equalBase(unit(1, 's'))) return undefined;
@@ -104,14 +108,20 @@ export function findSampleTimes(text: string): Sample[] {
     if (s !== undefined) push(m.index, { Ts: s, text: m[0].trim(), unitless: !m[2] });
   }
   // "a 10 ms sample", "a 5 kHz loop", "runs every 2.5 ms"
-  const adj = new RegExp(String.raw`(?<![\w.])(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})\s+(?:sample|sampling|loop|control loop|controller|clock|tick|update rate)\b`, 'gi');
+  const adj = new RegExp(
+    String.raw`(?<![\w.])(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})\s+(?:sample|sampling|loop|control loop|controller|clock|tick|update rate)\b`,
+    'gi',
+  );
   while ((m = adj.exec(text))) {
     const v = Number(m[1]);
     const hz = hertz(v, m[2]);
     const s = hz !== undefined ? 1 / hz : timeQuantity(v, m[2]);
     if (s !== undefined) push(m.index, { Ts: s, text: m[0].trim(), unitless: false });
   }
-  const runs = new RegExp(String.raw`\b(?:runs|executes|updates|executed|updated|called|ticks)\s+(?:every|each|at)\s+(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})(?![\w/])`, 'gi');
+  const runs = new RegExp(
+    String.raw`\b(?:runs|executes|updates|executed|updated|called|ticks)\s+(?:every|each|at)\s+(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})(?![\w/])`,
+    'gi',
+  );
   while ((m = runs.exec(text))) {
     const v = Number(m[1]);
     const hz = hertz(v, m[2]);
@@ -124,7 +134,10 @@ export function findSampleTimes(text: string): Sample[] {
     const s = timeQuantity(Number(m[1]), m[2]);
     if (s !== undefined && /sampl/i.test(text)) push(m.index, { Ts: s, text: m[0].trim(), unitless: false });
   }
-  const before = new RegExp(String.raw`(?<![\w.])(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})\s+(?:sample\s+time|sampling(?:\s+(?:time|period|rate|frequency))?|sample\s+period|sample\s+rate|period)`, 'gi');
+  const before = new RegExp(
+    String.raw`(?<![\w.])(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})\s+(?:sample\s+time|sampling(?:\s+(?:time|period|rate|frequency))?|sample\s+period|sample\s+rate|period)`,
+    'gi',
+  );
   while ((m = before.exec(text))) {
     const v = Number(m[1]);
     const hz = hertz(v, m[2]);
@@ -218,7 +231,14 @@ export function readComplex(text: string, from: number): { values: Cx[]; end: nu
   if (sign === undefined && unitFirst === undefined) return { values: [[r, 0]], end };
   if (unitFirst !== undefined) return { values: [[r, Number(imAfterUnit)]], end };
   const im = imAbs !== undefined ? Number(imAbs) : 1;
-  if (sign === '±' || sign.replace(/\s/g, '') === '+/-' || sign === '+-') return { values: [[r, im], [r, -im]], end };
+  if (sign === '±' || sign.replace(/\s/g, '') === '+/-' || sign === '+-')
+    return {
+      values: [
+        [r, im],
+        [r, -im],
+      ],
+      end,
+    };
   if (re === undefined && sign === '-') return { values: [[0, -im]], end };
   return { values: [[r, sign === '-' ? -im : im]], end };
 }
@@ -258,8 +278,13 @@ export function findSpecs(text: string): Specs {
   let m: RegExpMatchArray | null;
   const cmp = String.raw`(?:\s*(?:=|:|of|is|<=|≤|<|>=|≥|>|under|below|less than|at most|no more than|not exceeding|within|around|about|approximately|≈|~|\(2\s*%\s*(?:band|criterion)?\))?\s*)*?`;
   if (/\bcritically[- ]damped\b/i.test(text)) s.zeta = { value: 1, text: 'critically damped' };
-  if ((m = text.match(new RegExp(String.raw`(?:damping(?:\s+ratio)?|zeta|ζ)${cmp}(${NUM})(?!\s*(?:rad|hz|s\b))`, 'i')))) s.zeta = { value: Number(m[1]), text: m[0] };
-  if ((m = text.match(new RegExp(String.raw`(?:natural\s+frequency|undamped\s+natural\s+frequency|w_?n|ω_?n|omega_?n)${cmp}(${NUM})\s*(rad\s*/\s*s(?:ec)?|[kK]?Hz)?`, 'i')))) {
+  if ((m = text.match(new RegExp(String.raw`(?:damping(?:\s+ratio)?|zeta|ζ)${cmp}(${NUM})(?!\s*(?:rad|hz|s\b))`, 'i'))))
+    s.zeta = { value: Number(m[1]), text: m[0] };
+  if (
+    (m = text.match(
+      new RegExp(String.raw`(?:natural\s+frequency|undamped\s+natural\s+frequency|w_?n|ω_?n|omega_?n)${cmp}(${NUM})\s*(rad\s*/\s*s(?:ec)?|[kK]?Hz)?`, 'i'),
+    ))
+  ) {
     const v = Number(m[1]);
     const w = m[2] ? radPerSecond(v, m[2].replace(/\s/g, '')) : v;
     if (w !== undefined) s.wn = { value: w, text: m[0] };
@@ -271,7 +296,15 @@ export function findSpecs(text: string): Specs {
     s.overshoot = { value: Number(m[1]) / 100, text: m[0] };
   }
   const anySpec = /damping|zeta|ζ|overshoot|\bM_?p\b|natural frequency|\bw_?n\b|ω_?n/i.test(text);
-  if ((m = text.match(new RegExp(String.raw`(?:settling\s+time|settling|${anySpec ? String.raw`\bts\b|` : ''}t_?s(?:ettle)?\s*\(2\s*%\))${cmp}(${NUM})\s*(${TIME_UNIT})?`, 'i')) ?? text.match(new RegExp(String.raw`(${NUM})\s*(${TIME_UNIT})\s+settling(?:\s+time)?`, 'i')))) {
+  if (
+    (m =
+      text.match(
+        new RegExp(
+          String.raw`(?:settling\s+time|settling|${anySpec ? String.raw`\bts\b|` : ''}t_?s(?:ettle)?\s*\(2\s*%\))${cmp}(${NUM})\s*(${TIME_UNIT})?`,
+          'i',
+        ),
+      ) ?? text.match(new RegExp(String.raw`(${NUM})\s*(${TIME_UNIT})\s+settling(?:\s+time)?`, 'i')))
+  ) {
     const v = Number(m[1]);
     const t = m[2] ? timeQuantity(v, m[2]) : v;
     if (t !== undefined) s.settling = { value: t, text: m[0] };
@@ -309,13 +342,26 @@ export function specPoles(sp: Specs): { poles: Cx[]; formula: string } | { reaso
     wn = Math.PI / (sp.peakTime.value * Math.sqrt(1 - zeta * zeta));
     parts.push(`ωn = π/(tp·√(1−ζ²)) = ${wn.toPrecision(6)} rad/s from the peak time`);
   }
-  if (zeta === undefined || wn === undefined) return { reason: 'the specifications give only one of damping and speed; a pole pair needs both (e.g. overshoot and settling time, or ζ and ωn)' };
+  if (zeta === undefined || wn === undefined)
+    return { reason: 'the specifications give only one of damping and speed; a pole pair needs both (e.g. overshoot and settling time, or ζ and ωn)' };
   if (!(zeta > 0) || !(wn > 0)) return { reason: `ζ = ${zeta} and ωn = ${wn} do not give stable poles` };
   const re = -zeta * wn;
   if (zeta >= 1) {
     const d = wn * Math.sqrt(zeta * zeta - 1);
-    return { poles: [[re + d, 0], [re - d, 0]], formula: [...parts, `s = −ζωn ± ωn√(ζ²−1)`].join('; ') };
+    return {
+      poles: [
+        [re + d, 0],
+        [re - d, 0],
+      ],
+      formula: [...parts, `s = −ζωn ± ωn√(ζ²−1)`].join('; '),
+    };
   }
   const im = wn * Math.sqrt(1 - zeta * zeta);
-  return { poles: [[re, im], [re, -im]], formula: [...parts, `s = −ζωn ± jωn√(1−ζ²) with ζ = ${Number(zeta.toPrecision(6))}, ωn = ${Number(wn.toPrecision(6))} rad/s`].join('; ') };
+  return {
+    poles: [
+      [re, im],
+      [re, -im],
+    ],
+    formula: [...parts, `s = −ζωn ± jωn√(1−ζ²) with ζ = ${Number(zeta.toPrecision(6))}, ωn = ${Number(wn.toPrecision(6))} rad/s`].join('; '),
+  };
 }

@@ -125,7 +125,8 @@ function saysDiscreteModel(text: string): boolean {
 }
 
 /** design tasks no single solver call answers */
-const DESIGN_WITH_MODEL = /\b(?:[Tt]une|[Tt]uning|PID|PI|PD|[Ll]ead(?:[- ]lag)?|[Ll]ag compensator|[Cc]ompensator|[Ll]oop[- ]shaping|LQG|MPC|[Mm]odel predictive|[Aa]nti[- ]windup|[Ff]eedforward|observer[- ]based controller|H-?inf(?:inity)? (?:synthesis|controller|design)|[Mm]ixed[- ]sensitivity)\b/;
+const DESIGN_WITH_MODEL =
+  /\b(?:[Tt]une|[Tt]uning|PID|PI|PD|[Ll]ead(?:[- ]lag)?|[Ll]ag compensator|[Cc]ompensator|[Ll]oop[- ]shaping|LQG|MPC|[Mm]odel predictive|[Aa]nti[- ]windup|[Ff]eedforward|observer[- ]based controller|H-?inf(?:inity)? (?:synthesis|controller|design)|[Mm]ixed[- ]sensitivity)\b/;
 
 const WEIGHTS = new Set(['Q', 'R', 'N', 'Qn', 'Rn', 'method', 'poles', 'w', 't']);
 
@@ -140,9 +141,11 @@ function weightFits(k: string, v: unknown, args: Record<string, unknown>): boole
   return k === 'method' || k === 'w' || k === 't';
 }
 
-const FOLLOW_UP = /^\s*(?:and|now|ok(?:ay)?|then|also|same|again|instead|what about|how about|what if|try|redo|repeat|change|but|with|using|use|let'?s|can you|could you|faster|slower|back to|(?:the\s+)?(?:discrete|continuous)\s+(?:version|one|case|plant|model))\b|\b(?:instead|again|same (?:plant|system|model|thing|one)|as before|this time|the same)\b/i;
+const FOLLOW_UP =
+  /^\s*(?:and|now|ok(?:ay)?|then|also|same|again|instead|what about|how about|what if|try|redo|repeat|change|but|with|using|use|let'?s|can you|could you|faster|slower|back to|(?:the\s+)?(?:discrete|continuous)\s+(?:version|one|case|plant|model))\b|\b(?:instead|again|same (?:plant|system|model|thing|one)|as before|this time|the same)\b/i;
 const REFERS = /\b(?:it|its|it's|this|that|these|the (?:same )?(?:plant|system|model|transfer function|loop)|same (?:plant|system|model)|the result)\b/i;
-const CONCEPTUAL = /^\s*(?:why|explain|describe|compare|when (?:should|do|does|is)|should i|what(?:'s| is| are| does)\s+(?:a|an|the (?:difference|meaning|point|intuition|idea|purpose)|meant|the role)\b|how (?:do|does|can|should|would|to|is|are)\b|can you explain|tell me about|what happens|intuition|is it true|is there a|does (?:lqr|a|an|the))/i;
+const CONCEPTUAL =
+  /^\s*(?:why|explain|describe|compare|when (?:should|do|does|is)|should i|what(?:'s| is| are| does)\s+(?:a|an|the (?:difference|meaning|point|intuition|idea|purpose)|meant|the role)\b|how (?:do|does|can|should|would|to|is|are)\b|can you explain|tell me about|what happens|intuition|is it true|is there a|does (?:lqr|a|an|the))/i;
 
 /** reads one message in a conversation (without recording it: see readTurn) */
 export function readRequest(message: string, conv: Conversation, opts: ReadOptions = {}): Reading {
@@ -181,11 +184,20 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const twice = defined.filter((d) => d.name && defined.some((o) => o !== d && o.name === d.name && JSON.stringify(o.sys) !== JSON.stringify(d.sys)));
   if (twice.length) {
     record(conv, { turn, defined: [], scan, selection: sel });
-    return { kind: 'ask', question: `${twice[0].name} is given twice (${twice.map((d) => d.text).join(' and ')}). Which one do you mean?`, candidates: twice.map((d) => ({ label: d.text, prompt: message.replace(/\bor\b[\s\S]*$/, '').includes(d.text) ? message.split(/\bor\b/)[0] : d.text })) };
+    return {
+      kind: 'ask',
+      question: `${twice[0].name} is given twice (${twice.map((d) => d.text).join(' and ')}). Which one do you mean?`,
+      candidates: twice.map((d) => ({ label: d.text, prompt: message.replace(/\bor\b[\s\S]*$/, '').includes(d.text) ? message.split(/\bor\b/)[0] : d.text })),
+    };
   }
   // "H(z) = … with Ts = 0.1": the sample time belongs to the discrete system defined
-  if (scan.samples.length === 1) for (const d of defined) if (d.sys.kind === 'tf' && d.sys.variable === 'z' && d.sys.Ts === undefined && !scan.samples[0].unitless) d.sys.Ts = scan.samples[0].Ts;
-  if (scan.samples.length === 1) for (const d of defined) if (d.sys.kind === 'tf' && d.sys.variable === 'z' && d.sys.Ts === undefined && scan.samples[0].unitless && scan.samples[0].Ts <= 1) d.sys.Ts = scan.samples[0].Ts;
+  if (scan.samples.length === 1)
+    for (const d of defined)
+      if (d.sys.kind === 'tf' && d.sys.variable === 'z' && d.sys.Ts === undefined && !scan.samples[0].unitless) d.sys.Ts = scan.samples[0].Ts;
+  if (scan.samples.length === 1)
+    for (const d of defined)
+      if (d.sys.kind === 'tf' && d.sys.variable === 'z' && d.sys.Ts === undefined && scan.samples[0].unitless && scan.samples[0].Ts <= 1)
+        d.sys.Ts = scan.samples[0].Ts;
   for (const d of defined) if (d.name) localSystems[d.name] = { sys: d.sys, text: d.text };
   // a name defined later in the message may be used by a constructor earlier resolved: re-run once
   const definedAgain = messageSystems(scan, scope, conv, opts.selection);
@@ -208,7 +220,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
 
   if (opts.command) {
     tool = resolveCommand(opts.command);
-    if (!tool) throw new ControlError(`/${opts.command} is not a command of @control. Commands: ${['analyse', 'bode', ...TOOLS.map((t) => t.name).filter((n) => n !== 'analyse')].map((n) => '/' + n).join(', ')}.`);
+    if (!tool)
+      throw new ControlError(
+        `/${opts.command} is not a command of @control. Commands: ${['analyse', 'bode', ...TOOLS.map((t) => t.name).filter((n) => n !== 'analyse')].map((n) => '/' + n).join(', ')}.`,
+      );
     via = 'command';
     if (opts.command.toLowerCase() === 'bode') plan = 'bode';
   }
@@ -223,21 +238,42 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // a call is written without a space before its parenthesis; "is (A,B) controllable" is prose
   // Q(1,1) with integer arguments is an entry of a matrix, not a call
   const indexing = (c: CallFound) => /^[A-Z]\w{0,3}$/.test(c.raw) && c.args.every((a) => /^\s*\d+\s*$|^\s*:\s*$/.test(a.text));
-  const unknownCalls = scan.calls.filter((c) => !indexing(c) && /^[\w.]+\(/.test(c.text) && !names.has(c.fn) && !KNOWN_FUNCTIONS.test(c.fn) && !isSignal(c) && !inTf(c) && !scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end));
+  const unknownCalls = scan.calls.filter(
+    (c) =>
+      !indexing(c) &&
+      /^[\w.]+\(/.test(c.text) &&
+      !names.has(c.fn) &&
+      !KNOWN_FUNCTIONS.test(c.fn) &&
+      !isSignal(c) &&
+      !inTf(c) &&
+      !scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end),
+  );
   const unreadCalls: string[] = [];
   for (const c of scan.calls) {
     const tools = names.get(c.fn);
     if (!tools) continue;
     // nested inside another call that is itself a tool call: the outer one is the request
     // inside another tool call or a constructor (ss(A, B, C, zeros(2,1))) it is an argument, not a request
-    if (scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end && (names.has(o.fn) || /^(ss|tf|zpk|statespace|transferfunction|lti|dlti|array|feedback|syslin)$/.test(o.fn)))) continue;
+    if (
+      scan.calls.some(
+        (o) =>
+          o !== c &&
+          o.start < c.start &&
+          o.end >= c.end &&
+          (names.has(o.fn) || /^(ss|tf|zpk|statespace|transferfunction|lti|dlti|array|feedback|syslin)$/.test(o.fn)),
+      )
+    )
+      continue;
     if (/^(zeros|ones|eye|diag)$/.test(c.fn) && !(c.args.length === 1 && /^[A-Za-z_]\w*$/.test(c.args[0].text.trim()))) continue;
     let args = c.receiver && scope.system(c.receiver) ? [{ text: c.receiver }, ...c.args] : c.args;
     // python-control's norm(sys, p=2) / p='inf': the order as a positional argument
-    if ((c.fn === 'norm' || c.fn === 'system_norm') && args.some((a) => a.name === 'p')) args = [...args.filter((a) => a.name !== 'p'), { text: args.find((a) => a.name === 'p')!.text }];
+    if ((c.fn === 'norm' || c.fn === 'system_norm') && args.some((a) => a.name === 'p'))
+      args = [...args.filter((a) => a.name !== 'p'), { text: args.find((a) => a.name === 'p')!.text }];
     const vals = args.filter((a) => !a.name).map((a) => evalArg(a.text, scope, conv, text));
     // keyword arguments the tool has; others (plot=False, dB=True) are display options, said and not used
-    const known = new Set(tools.flatMap((tn) => [...Object.keys(getTool(tn)!.parameters.properties), ...getTool(tn)!.words.calls.flatMap((f) => Object.keys(f.keywords ?? {}))]));
+    const known = new Set(
+      tools.flatMap((tn) => [...Object.keys(getTool(tn)!.parameters.properties), ...getTool(tn)!.words.calls.flatMap((f) => Object.keys(f.keywords ?? {}))]),
+    );
     for (const a of args) if (a.name && !known.has(a.name)) problems.push(`${a.name}=${a.text} (a display option) is not used`);
     const kw = Object.fromEntries(args.filter((a) => a.name && known.has(a.name)).map((a) => [a.name!, evalArg(a.text, scope, conv, text)]));
     // constructors that are definitions, not conversions
@@ -284,12 +320,17 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   if (!toolCalls.length && conversions.length === 1 && !opts.command) {
     const c = conversions[0];
     const t = getTool(c.call.fn === 'tf' ? 'ss2tf' : 'tf2ss')!;
-    if (c.vals[0].kind === 'system' && toolAccepts(t, (c.vals[0] as { sys: System }).sys) === 'native') toolCalls.push({ call: c.call, tool: t, form: t.words.calls[0], vals: c.vals, kw: {} });
+    if (c.vals[0].kind === 'system' && toolAccepts(t, (c.vals[0] as { sys: System }).sys) === 'native')
+      toolCalls.push({ call: c.call, tool: t, form: t.words.calls[0], vals: c.vals, kw: {} });
   }
   // a function we do not compute (d2c, minreal, feedback of a state space, gram, lsim…) and nothing else to run
   if (!toolCalls.length && unknownCalls.length && !opts.command) {
     record(conv, pending);
-    return { kind: 'none', reason: `${unknownCalls.map((c) => c.raw).join(', ')} ${unknownCalls.length > 1 ? 'are' : 'is'} not something I compute without a model`, problems: [...problems, ...unknownCalls.map((c) => `${c.text} is not a computation I can run`)] };
+    return {
+      kind: 'none',
+      reason: `${unknownCalls.map((c) => c.raw).join(', ')} ${unknownCalls.length > 1 ? 'are' : 'is'} not something I compute without a model`,
+      problems: [...problems, ...unknownCalls.map((c) => `${c.text} is not a computation I can run`)],
+    };
   }
   if (toolCalls.length) {
     const distinct = [...new Set(toolCalls.map((c) => c.tool.name))];
@@ -330,11 +371,21 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const observerWords = /\b(?:observer|estimator|luenberger)\b/i.test(text) && !/\bkalman\b|\bstate[- ]feedback\b/i.test(text);
   if (observerWords && scan.poles && !tool && !toolCalls.length) {
     // handled below: an observer is asked back as place on the dual system
-  } else if (!tool && !toolCalls.length && topStrength < 2 || (!tool && named.every((n) => ['eig', 'poles_zeros', 'analyse', 'lqr'].includes(n.tool) && n.strength <= 2) && (scan.poles || Object.keys(scan.specs).length) && hasB)) {
+  } else if (
+    (!tool && !toolCalls.length && topStrength < 2) ||
+    (!tool &&
+      named.every((n) => ['eig', 'poles_zeros', 'analyse', 'lqr'].includes(n.tool) && n.strength <= 2) &&
+      (scan.poles || Object.keys(scan.specs).length) &&
+      hasB)
+  ) {
     if ((scan.poles || Object.keys(scan.specs).length) && hasB && !/\b(?:lqr|riccati|kalman)\b/i.test(text)) {
       tool = getTool('place');
       via = 'words';
-    } else if (scan.w && !named.some((n) => n.strength >= 2) && /\b(?:response|gain|magnitude|phase|evaluate|attenuation|amplitude)\b|[|]\s*[A-Z]\s*\(\s*j/i.test(text)) {
+    } else if (
+      scan.w &&
+      !named.some((n) => n.strength >= 2) &&
+      /\b(?:response|gain|magnitude|phase|evaluate|attenuation|amplitude)\b|[|]\s*[A-Z]\s*\(\s*j/i.test(text)
+    ) {
       tool = getTool('freqresp');
     }
   }
@@ -349,18 +400,46 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   // a delay written in words ("a 12 s dead time", "time delay of 0.5 s") is never dropped
   // a plant given by physical constants (m = 2 kg, k = 50 N/m): the model must be derived first
-  if (!defined.length && !toolCalls.length && !scan.assigns.has('A') && /(?<![\w.])[A-Za-z]\w*\s*=\s*[-+]?[\d.]+(?:e[-+]?\d+)?\s*(?:kg|N\s*\/\s*m|N\s*s\s*\/\s*m|Ns\/m|kg\s*m\^?2|Ohm|Ω|mH|µF|uF|henry|farad|N\s*m)\b/i.test(text)) {
+  if (
+    !defined.length &&
+    !toolCalls.length &&
+    !scan.assigns.has('A') &&
+    /(?<![\w.])[A-Za-z]\w*\s*=\s*[-+]?[\d.]+(?:e[-+]?\d+)?\s*(?:kg|N\s*\/\s*m|N\s*s\s*\/\s*m|Ns\/m|kg\s*m\^?2|Ohm|Ω|mH|µF|uF|henry|farad|N\s*m)\b/i.test(text)
+  ) {
     record(conv, pending);
-    return { kind: 'ask', question: 'These are physical constants: the solvers need the model itself. Please give A, B, C, D (or the transfer function) built from them, e.g. for m·ẍ + c·ẋ + k·x = u: A = [0 1; -k/m -c/m], B = [0; 1/m], C = [1 0].', candidates: [] };
+    return {
+      kind: 'ask',
+      question:
+        'These are physical constants: the solvers need the model itself. Please give A, B, C, D (or the transfer function) built from them, e.g. for m·ẍ + c·ẋ + k·x = u: A = [0 1; -k/m -c/m], B = [0; 1/m], C = [1 0].',
+      candidates: [],
+    };
   }
-  if (/\b(?:dead[- ]?time|time[- ]delay|transport delay|input delay|output delay|io ?delay|delay(?:ed)? (?:of|by)|(?:computation|computational|sample|sampling|processing|pure|loop)\s+delay|delay)\b/i.test(text) && /\d/.test(text) && !/\bno (?:time )?delay\b/i.test(text)) {
+  if (
+    /\b(?:dead[- ]?time|time[- ]delay|transport delay|input delay|output delay|io ?delay|delay(?:ed)? (?:of|by)|(?:computation|computational|sample|sampling|processing|pure|loop)\s+delay|delay)\b/i.test(
+      text,
+    ) &&
+    /\d/.test(text) &&
+    !/\bno (?:time )?delay\b/i.test(text)
+  ) {
     record(conv, pending);
-    return { kind: 'none', reason: 'a time delay, which the solvers take only as a rational (Padé) approximation', problems: [...problems, 'time delays are not supported yet: approximate the delay with a Padé approximation and give the rational transfer function'] };
+    return {
+      kind: 'none',
+      reason: 'a time delay, which the solvers take only as a rational (Padé) approximation',
+      problems: [...problems, 'time delays are not supported yet: approximate the delay with a Padé approximation and give the rational transfer function'],
+    };
   }
   // one column, row, input or output of a MIMO model: selecting channels is not read yet
-  if (/\b(?:first|second|third|last|\d(?:st|nd|rd|th))\s+(?:column|row|input|output|channel)s?\b|\b(?:column|row|channel)\s+\d\b|\b(?:from|to)\s+(?:input|output)\s+\d\b/i.test(text)) {
+  if (
+    /\b(?:first|second|third|last|\d(?:st|nd|rd|th))\s+(?:column|row|input|output|channel)s?\b|\b(?:column|row|channel)\s+\d\b|\b(?:from|to)\s+(?:input|output)\s+\d\b/i.test(
+      text,
+    )
+  ) {
     record(conv, pending);
-    return { kind: 'ask', question: 'Selecting one input or output channel is not read yet: please give the matrices of that channel (e.g. B as one column).', candidates: [] };
+    return {
+      kind: 'ask',
+      question: 'Selecting one input or output channel is not read yet: please give the matrices of that channel (e.g. B as one column).',
+      candidates: [],
+    };
   }
   // a Lyapunov or Stein equation written out: A P A' - P + Q = 0, A X + X A' + Q = 0 (or = -Q)
   if (!tool && !toolCalls.length) {
@@ -378,22 +457,38 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (tool && new RegExp(String.raw`${rhsI}`).test(text) && !scan.assigns.has('Q')) scan.identity.set('Q', '= −I');
   }
   // poles given as values ("observer … with poles at -10 and -12") are a design target, never "compute the poles"
-  if (!tool && scan.poles && ((!hasB && !convB && !FOLLOW_UP.test(text)) || observerWords) && named.every((n) => n.strength < 2 || ['eig', 'poles_zeros', 'place'].includes(n.tool))) {
+  if (
+    !tool &&
+    scan.poles &&
+    ((!hasB && !convB && !FOLLOW_UP.test(text)) || observerWords) &&
+    named.every((n) => n.strength < 2 || ['eig', 'poles_zeros', 'place'].includes(n.tool))
+  ) {
     const hasC = scan.assigns.has('C') || sel?.assigns.has('C');
     record(conv, pending);
     if (hasC && /\b(?:observer|estimator|luenberger)\b/i.test(text)) {
       return {
         kind: 'ask',
-        question: 'An observer with these poles is pole placement on the dual system: L = place(Aᵀ, Cᵀ, p)ᵀ (the estimate follows x̂′ = Ax̂ + Bu + L(y − Cx̂)). Compute that?',
-        candidates: [{ label: `L = place(A', C', ${renderValue(scan.poles.values, 'poles')})'`, prompt: `L = place(A', C', [${scan.poles.values.map(([re, im]) => (im ? `${re}${im < 0 ? '-' : '+'}${Math.abs(im)}i` : String(re))).join(' ')}])'` }],
+        question:
+          'An observer with these poles is pole placement on the dual system: L = place(Aᵀ, Cᵀ, p)ᵀ (the estimate follows x̂′ = Ax̂ + Bu + L(y − Cx̂)). Compute that?',
+        candidates: [
+          {
+            label: `L = place(A', C', ${renderValue(scan.poles.values, 'poles')})'`,
+            prompt: `L = place(A', C', [${scan.poles.values.map(([re, im]) => (im ? `${re}${im < 0 ? '-' : '+'}${Math.abs(im)}i` : String(re))).join(' ')}])'`,
+          },
+        ],
       };
     }
-    return { kind: 'ask', question: `The message gives poles (${renderValue(scan.poles.values, 'poles')}) but no input matrix B to place them with. Give B (or C for an observer).`, candidates: [] };
+    return {
+      kind: 'ask',
+      question: `The message gives poles (${renderValue(scan.poles.values, 'poles')}) but no input matrix B to place them with. Give B (or C for an observer).`,
+      candidates: [],
+    };
   }
   if (!tool && named.length) {
     // weak readings that do not fit the system are no readings ("transfer function" of a transfer function)
     const sysKind = defined[0]?.sys ?? anySystem;
-    if (sysKind) for (let i = named.length - 1; i >= 0; i--) if (named[i].strength < 2 && toolAccepts(getTool(named[i].tool)!, sysKind) === 'no') named.splice(i, 1);
+    if (sysKind)
+      for (let i = named.length - 1; i >= 0; i--) if (named[i].strength < 2 && toolAccepts(getTool(named[i].tool)!, sysKind) === 'no') named.splice(i, 1);
   }
   if (!tool && named.length) {
     const top = named[0].strength;
@@ -403,7 +498,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (cands.length === 2 && cands.includes('ctrb_rank') && cands.includes('obsv_rank')) cands = ['analyse'];
     // "Nyquist … is the closed loop stable?": the stability question is about that tool's answer
     const stabilityOnly = named.find((n) => n.tool === 'analyse')?.hits.every((h) => /stab/i.test(h.phrase));
-    if (cands.length > 1 && cands.includes('analyse') && stabilityOnly && !cands.some((c) => COVERS.analyse.includes(c))) cands = cands.filter((c) => c !== 'analyse');
+    if (cands.length > 1 && cands.includes('analyse') && stabilityOnly && !cands.some((c) => COVERS.analyse.includes(c)))
+      cands = cands.filter((c) => c !== 'analyse');
     // "peak time, overshoot and settling time of the step response": the characteristics are asked
     const chars = new Set(named.find((n) => n.tool === 'stepinfo')?.hits.map((h) => h.start) ?? []).size;
     if (chars >= 2 && cands.includes('step')) cands = cands.filter((c) => c !== 'step');
@@ -431,7 +527,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       };
     }
     tool = getTool(cands[0]);
-    if (tool?.name === 'freqresp' && named.some((n) => n.tool === 'margins') || (tool?.name === 'freqresp' && /\bbode\b/i.test(text))) plan = 'bode';
+    if ((tool?.name === 'freqresp' && named.some((n) => n.tool === 'margins')) || (tool?.name === 'freqresp' && /\bbode\b/i.test(text))) plan = 'bode';
   }
 
   // "eigenvalues of A - LC", "is A - B*K stable": an expression of named matrices in prose
@@ -453,19 +549,37 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     } else {
       record(conv, pending);
       const missingNames = ids.filter((_id, k) => !vals[k]);
-      return { kind: 'ask', question: `${ex[1]} uses ${missingNames.join(', ')}, which I do not have. Please give ${missingNames.join(' and ')} (e.g. ${missingNames[0]} = [...]).`, candidates: [] };
+      return {
+        kind: 'ask',
+        question: `${ex[1]} uses ${missingNames.join(', ')}, which I do not have. Please give ${missingNames.join(' and ')} (e.g. ${missingNames[0]} = [...]).`,
+        candidates: [],
+      };
     }
   }
   // "closed loop" with an analysis tool: never the open loop silently
   // design tools, and the open-loop tools that judge the closed loop (Nyquist, margins, root locus, Bode)
   const DESIGN_TOOLS = new Set(['lqr', 'dlqr', 'place', 'lqe', 'kalman', 'care', 'dare', 'c2d', 'tf2ss', 'ss2tf', 'nyquist', 'margins', 'rlocus', 'freqresp']);
-  if (tool && !exprA && !fromCall && !opts.command && /\bclosed[- ]?loop\b|\bunity(?:[- ]gain)?\s+(?:negative\s+)?feedback\b|\bunder\s+(?:unity\s+|negative\s+)*feedback\b|\bwith\s+(?:unity\s+|negative\s+)*feedback\b|\bin\s+feedback\b/i.test(text) && !DESIGN_TOOLS.has(tool.name) && !/\bfeedback\s*\(/.test(text)) {
+  if (
+    tool &&
+    !exprA &&
+    !fromCall &&
+    !opts.command &&
+    /\bclosed[- ]?loop\b|\bunity(?:[- ]gain)?\s+(?:negative\s+)?feedback\b|\bunder\s+(?:unity\s+|negative\s+)*feedback\b|\bwith\s+(?:unity\s+|negative\s+)*feedback\b|\bin\s+feedback\b/i.test(
+      text,
+    ) &&
+    !DESIGN_TOOLS.has(tool.name) &&
+    !/\bfeedback\s*\(/.test(text)
+  ) {
     record(conv, pending);
     const hasK = scan.assigns.has('K') || !!conv.vars.K;
     const g = defined.find((d) => d.name && d.sys.kind === 'tf')?.name;
     const candidates: Candidate[] = [];
     if (hasK) candidates.push({ label: 'Closed-loop poles eig(A − BK) (u = −Kx)', prompt: 'eig(A-B*K)' });
-    if (g) candidates.push({ label: `Unity negative feedback of ${g}: T = ${g}/(1 + ${g})`, prompt: `${tool.name === 'freqresp' ? 'bode' : tool.name}(feedback(${g}, 1))` });
+    if (g)
+      candidates.push({
+        label: `Unity negative feedback of ${g}: T = ${g}/(1 + ${g})`,
+        prompt: `${tool.name === 'freqresp' ? 'bode' : tool.name}(feedback(${g}, 1))`,
+      });
     return {
       kind: 'ask',
       question: `You ask about the closed loop, and ${tool.name} would run on the open-loop model as written. ${candidates.length ? 'Which closed loop do you mean?' : 'Please give the closed-loop system (e.g. A − BK, or feedback(G, 1)).'}`,
@@ -474,7 +588,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   // conceptual questions go to a model, even when they name a tool
   const hasNumbers = defined.length > 0 || scan.assigns.size > 0 || toolCalls.length > 0;
-  const ADVICE = /^\s*(?:why|how come|explain|how (?:would|should|could|can|do) (?:i|we|you)\b|what (?:would|should|could) (?:i|we)\b|is it (?:possible|better|ok|a good idea))/i;
+  const ADVICE =
+    /^\s*(?:why|how come|explain|how (?:would|should|could|can|do) (?:i|we|you)\b|what (?:would|should|could) (?:i|we)\b|is it (?:possible|better|ok|a good idea))/i;
   if (!opts.command && !fromCall && ((CONCEPTUAL.test(text) && !REFERS.test(text)) || ADVICE.test(text)) && !hasNumbers) {
     record(conv, pending);
     return { kind: 'none', reason: 'a question about concepts, not a computation on your numbers', problems };
@@ -482,18 +597,33 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
 
   // ---- follow-ups: no tool named, but arguments or a system, and a call to continue
   const extraGiven =
-    [...scan.assigns.keys()].some((k) => !['A', 'B', 'C', 'D', 'num', 'den'].includes(k)) || scan.samples.length > 0 || !!scan.poles || !!scan.method || !!scan.t || !!scan.w || Object.keys(scan.specs).length > 0;
+    [...scan.assigns.keys()].some((k) => !['A', 'B', 'C', 'D', 'num', 'den'].includes(k)) ||
+    scan.samples.length > 0 ||
+    !!scan.poles ||
+    !!scan.method ||
+    !!scan.t ||
+    !!scan.w ||
+    Object.keys(scan.specs).length > 0;
   let followUp = false;
   // "the lqr again with R = 5": the last call of that tool, on its system, is continued
-  const again = tool && !fromCall && !defined.length && /\b(?:again|as before|like before|the (?:same|earlier|previous|first)\b)/i.test(text) ? conv.calls[tool.name] : undefined;
+  const again =
+    tool && !fromCall && !defined.length && /\b(?:again|as before|like before|the (?:same|earlier|previous|first)\b)/i.test(text)
+      ? conv.calls[tool.name]
+      : undefined;
   if (again) {
     conv.lastCall = again;
     followUp = true;
   }
   // "try poles at -3 and -4 instead": a weak word ("poles") in a follow-up continues the last call
-  if (tool && via === 'words' && !opts.command && (named[0]?.strength ?? 0) < 2 && conv.lastCall && FOLLOW_UP.test(text) && !defined.length && extraGiven) tool = undefined;
+  if (tool && via === 'words' && !opts.command && (named[0]?.strength ?? 0) < 2 && conv.lastCall && FOLLOW_UP.test(text) && !defined.length && extraGiven)
+    tool = undefined;
   const namesSystem = conv.systems.some((e) => e.name && new RegExp(`(?<![\\w.])${e.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w(=])`).test(text));
-  if (!tool && conv.lastCall && (extraGiven || FOLLOW_UP.test(text) || (namesSystem && !defined.length && text.trim().split(/\s+/).length <= 4)) && (FOLLOW_UP.test(text) || !defined.length)) {
+  if (
+    !tool &&
+    conv.lastCall &&
+    (extraGiven || FOLLOW_UP.test(text) || (namesSystem && !defined.length && text.trim().split(/\s+/).length <= 4)) &&
+    (FOLLOW_UP.test(text) || !defined.length)
+  ) {
     tool = getTool(conv.lastCall.tool);
     plan = conv.lastCall.plan;
     followUp = true;
@@ -503,17 +633,28 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   if (!tool) {
     record(conv, pending);
     // "Discrete model, Ts = 0.1 s: A = …": the sample time belongs to the model defined (as ss(A, B, C, D, Ts))
-    if (scan.samples.length === 1 && !scan.samples[0].unitless) for (const d of defined) if (d.sys.kind === 'ss' && d.sys.Ts === undefined) d.sys.Ts = scan.samples[0].Ts;
+    if (scan.samples.length === 1 && !scan.samples[0].unitless)
+      for (const d of defined) if (d.sys.kind === 'ss' && d.sys.Ts === undefined) d.sys.Ts = scan.samples[0].Ts;
     if (defined.length || scan.assigns.size || scan.samples.length) {
       let rest = text;
       for (const d of [...scan.systems].sort((a, b) => b.text.length - a.text.length)) rest = rest.split(d.text).join(' ');
       for (const [, a] of scan.assigns) rest = rest.split(a.text.replace(/^(\S+) = /, '')).join(' ');
       for (const c of scan.calls) rest = rest.split(c.text).join(' ');
       for (const x of scan.samples) rest = rest.split(x.text).join(' ');
-      const words = (rest.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !/^(and|with|the|for|let|given|define|defined|this|that|plant|system|model|here|is|are|its|my|our|where|sys|num|den)$/i.test(w));
+      const words = (rest.match(/[A-Za-z]{3,}/g) ?? []).filter(
+        (w) => !/^(and|with|the|for|let|given|define|defined|this|that|plant|system|model|here|is|are|its|my|our|where|sys|num|den)$/i.test(w),
+      );
       // a question or a request for something no tool computes; descriptions ("Longitudinal model, states [u w q]") are not
-      const asks = /\?/.test(message) || /\b(?:what|whats|what's|wat|which|how|find|compute|calculate|get|give|show|plot|determine|tell|evaluate|estimate|draw|sketch)\b/i.test(rest);
-      const question = words.length >= 1 && asks ? rest.replace(/[=;,]+/g, ' ').replace(/\s+/g, ' ').trim() : undefined;
+      const asks =
+        /\?/.test(message) ||
+        /\b(?:what|whats|what's|wat|which|how|find|compute|calculate|get|give|show|plot|determine|tell|evaluate|estimate|draw|sketch)\b/i.test(rest);
+      const question =
+        words.length >= 1 && asks
+          ? rest
+              .replace(/[=;,]+/g, ' ')
+              .replace(/\s+/g, ' ')
+              .trim()
+          : undefined;
       if (question && !CONCEPTUAL.test(text)) {
         return {
           kind: 'none',
@@ -557,9 +698,17 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     } else if (mentioned.size > 1) {
       record(conv, pending);
       conv.lastCall = { tool: tool.name, args: {}, origins: {}, turn, ...(plan ? { plan } : {}) };
-      return { kind: 'ask', question: `Which system: ${[...mentioned].join(' or ')}?`, candidates: [...mentioned].map((n) => ({ label: n, prompt: `${tool!.name === 'freqresp' ? 'bode' : tool!.name} of ${n}` })) };
+      return {
+        kind: 'ask',
+        question: `Which system: ${[...mentioned].join(' or ')}?`,
+        candidates: [...mentioned].map((n) => ({ label: n, prompt: `${tool!.name === 'freqresp' ? 'bode' : tool!.name} of ${n}` })),
+      };
     } else if (defined.length === 1) {
-      sysVal = { sys: defined[0].sys, origin: defined[0].origin, label: defined[0].name ?? (defined[0].origin.from === 'selection' ? 'the selection' : 'this message') };
+      sysVal = {
+        sys: defined[0].sys,
+        origin: defined[0].origin,
+        label: defined[0].name ?? (defined[0].origin.from === 'selection' ? 'the selection' : 'this message'),
+      };
     } else if (defined.length > 1) {
       record(conv, pending);
       return {
@@ -570,12 +719,19 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     } else if (turnRef) {
       const tn = Number(turnRef[1]);
       const inTurn = conv.systems.map((s, i) => [s, i] as const).filter(([s]) => s.turn === tn);
-      const pick = inTurn.length === 1 ? inTurn[0] : inTurn.find(([s]) => (/\bdiscret/i.test(text) ? s.role === 'result' : /\bcontinuous/i.test(text) ? s.role === 'given' : false));
+      const pick =
+        inTurn.length === 1
+          ? inTurn[0]
+          : inTurn.find(([s]) => (/\bdiscret/i.test(text) ? s.role === 'result' : /\bcontinuous/i.test(text) ? s.role === 'given' : false));
       if (pick) sysVal = { sys: pick[0].sys, origin: { from: 'turn', turn: tn, text: systemLabel(pick[0]) }, label: systemLabel(pick[0]), index: pick[1] };
     }
     // "the first one", "the second plant", "the old one", "that one", "the first A": systems by order
     const numbered = text.match(/\b(?:joint|plant|system|model|loop|motor|axis|link)\s+(\d)\b/i);
-    const ordRef = numbered ? ([numbered[0], ['first', 'second', 'third', 'fourth'][Number(numbered[1]) - 1] ?? 'none'] as unknown as RegExpMatchArray) : text.match(/\b(?:the\s+)?(first|second|third|1st|2nd|3rd|old|older|earlier|previous|other|new|newer|latest|last|same|that)\s+(?:one|plant|system|model|loop|transfer function|tf|A|joint|controller)\b|\b(?:for|to|of)\s+the\s+(first|second|third)\b(?!\s+(?:column|row|input|output|diagonal|order|kind))/i);
+    const ordRef = numbered
+      ? ([numbered[0], ['first', 'second', 'third', 'fourth'][Number(numbered[1]) - 1] ?? 'none'] as unknown as RegExpMatchArray)
+      : text.match(
+          /\b(?:the\s+)?(first|second|third|1st|2nd|3rd|old|older|earlier|previous|other|new|newer|latest|last|same|that)\s+(?:one|plant|system|model|loop|transfer function|tf|A|joint|controller)\b|\b(?:for|to|of)\s+the\s+(first|second|third)\b(?!\s+(?:column|row|input|output|diagonal|order|kind))/i,
+        );
     if (!sysVal && !defined.length && ordRef && conv.systems.length) {
       const word = (ordRef[1] ?? ordRef[2]).toLowerCase();
       const given = conv.systems.map((e, i) => [e, i] as const).filter(([e]) => e.role === 'given');
@@ -585,12 +741,22 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       if (nth !== undefined) pick = order[nth];
       else if (/^(old|older|earlier|previous|other)$/.test(word)) {
         // the system used (in a call) before the one in use; two such: ask
-        const usedIdx = new Set([...Object.values(conv.calls), ...(conv.lastCall ? [conv.lastCall] : [])].map((c) => c.system).filter((i): i is number => i !== undefined && i !== conv.current));
+        const usedIdx = new Set(
+          [...Object.values(conv.calls), ...(conv.lastCall ? [conv.lastCall] : [])]
+            .map((c) => c.system)
+            .filter((i): i is number => i !== undefined && i !== conv.current),
+        );
         const cands = [...usedIdx];
         if (cands.length === 1) pick = [conv.systems[cands[0]], cands[0]] as const;
         else {
           record(conv, pending);
-          return { kind: 'ask', question: `Which earlier system: ${cands.length ? cands.map((i) => systemLabel(conv.systems[i])).join(' or ') : 'I have no earlier one in use'}?`, candidates: cands.filter((i) => conv.systems[i].name).map((i) => ({ label: systemLabel(conv.systems[i]), prompt: `${tool!.name === 'freqresp' ? 'bode' : tool!.name} of ${conv.systems[i].name}` })) };
+          return {
+            kind: 'ask',
+            question: `Which earlier system: ${cands.length ? cands.map((i) => systemLabel(conv.systems[i])).join(' or ') : 'I have no earlier one in use'}?`,
+            candidates: cands
+              .filter((i) => conv.systems[i].name)
+              .map((i) => ({ label: systemLabel(conv.systems[i]), prompt: `${tool!.name === 'freqresp' ? 'bode' : tool!.name} of ${conv.systems[i].name}` })),
+          };
         }
       } else if (/^(new|newer|latest|last)$/.test(word)) pick = order[order.length - 1];
       else if (conv.current !== undefined) pick = [conv.systems[conv.current], conv.current] as const;
@@ -629,7 +795,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         if (e.sys.kind === 'tf') return toolAccepts(tool!, e.sys) !== 'no';
         const req = tool!.parameters.required ?? [];
         const p = tool!.parameters.properties;
-        return !!p.A && (['B', 'C'] as const).every((k) => !req.includes(k) && !(p.num && (k === 'C' || k === 'B')) ? true : e.sys.kind === 'ss' && e.sys[k] !== undefined);
+        return (
+          !!p.A &&
+          (['B', 'C'] as const).every((k) => (!req.includes(k) && !(p.num && (k === 'C' || k === 'B')) ? true : e.sys.kind === 'ss' && e.sys[k] !== undefined))
+        );
       };
       const allInScope = [...new Set([...(conv.current !== undefined ? [conv.current] : []), ...conv.recent])];
       const inScope = allInScope.filter(fits).length ? allInScope.filter(fits) : allInScope;
@@ -647,7 +816,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
           question: `Which system do you mean: ${inScope.map((i) => systemLabel(conv.systems[i]) + (isDiscrete(conv.systems[i].sys) ? ' (discrete)' : ' (continuous)')).join(' or ')}?`,
           candidates: inScope.map((i) => {
             const e = conv.systems[i];
-            return { label: systemLabel(e) + (isDiscrete(e.sys) ? ` (discrete, Ts = ${num2(e.sys.Ts ?? 1)} s)` : ' (continuous)'), prompt: e.name ? `${tn} of ${e.name}` : `${tn} of the ${isDiscrete(e.sys) ? 'discrete' : 'continuous'} model from turn ${e.turn}` };
+            return {
+              label: systemLabel(e) + (isDiscrete(e.sys) ? ` (discrete, Ts = ${num2(e.sys.Ts ?? 1)} s)` : ' (continuous)'),
+              prompt: e.name ? `${tn} of ${e.name}` : `${tn} of the ${isDiscrete(e.sys) ? 'discrete' : 'continuous'} model from turn ${e.turn}`,
+            };
           }),
         };
       }
@@ -658,7 +830,16 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const sysDiscrete = sysVal ? isDiscrete(sysVal.sys) : false;
   const props0 = tool.parameters.properties;
   // a discrete design (dlqr, dare, dlyap) on a model of earlier turns that was never said to be discrete
-  if (tool.words.continuous && !sysDiscrete && sysVal && fromConversation && sysVal.sys.kind === 'ss' && !scan.samples.length && !/\balready discrete\b/i.test(text) && !saysDiscreteModel(text)) {
+  if (
+    tool.words.continuous &&
+    !sysDiscrete &&
+    sysVal &&
+    fromConversation &&
+    sysVal.sys.kind === 'ss' &&
+    !scan.samples.length &&
+    !/\balready discrete\b/i.test(text) &&
+    !saysDiscreteModel(text)
+  ) {
     record(conv, pending);
     const c = getTool(tool.words.continuous)!;
     return {
@@ -705,7 +886,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const acc = toolAccepts(tool, s);
     if (acc === 'no') {
       record(conv, pending);
-      return { kind: 'ask', question: `${tool.name} needs a state-space model (A, B, …), and ${sysVal.label} is a transfer function. Realise it first?`, candidates: [{ label: 'State-space realisation (tf2ss)', prompt: `tf2ss of ${sysVal.label}` }] };
+      return {
+        kind: 'ask',
+        question: `${tool.name} needs a state-space model (A, B, …), and ${sysVal.label} is a transfer function. Realise it first?`,
+        candidates: [{ label: 'State-space realisation (tf2ss)', prompt: `tf2ss of ${sysVal.label}` }],
+      };
     }
     if (s.kind === 'tf') {
       set('num', s.num, sysVal.origin);
@@ -736,7 +921,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       else problems.push(`${k}= is not an argument of ${fromCall.call.raw}`);
     }
     if (fromCall.form.note) notes.push(fromCall.form.note);
-    if (/^\s*'/.test(text.slice(fromCall.call.end)) && tool.name === 'place') notes.push("the transpose after the call gives the observer gain L = Kᵀ (here K of the dual system (Aᵀ, Cᵀ))");
+    if (/^\s*'/.test(text.slice(fromCall.call.end)) && tool.name === 'place')
+      notes.push('the transpose after the call gives the observer gain L = Kᵀ (here K of the dual system (Aᵀ, Cᵀ))');
     // kalman(sys, Qn, Rn) / lqe(sys, Qn, Rn): the noise enters where the inputs do (G = B)
     if (props.G && args.G === undefined && fromCall.form.args[0] === 'sys' && sysVal?.sys.kind === 'ss' && sysVal.sys.B) {
       set('G', sysVal.sys.B, sysVal.origin);
@@ -757,14 +943,21 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       return;
     }
     if (p === 'poles') {
-      const list = v.kind === 'poles' ? v.value : v.kind === 'number' ? [[v.value, 0] as Cx] : v.kind === 'matrix' ? flat(v.value)?.map((x) => [x, 0] as Cx) : undefined;
+      const list =
+        v.kind === 'poles' ? v.value : v.kind === 'number' ? [[v.value, 0] as Cx] : v.kind === 'matrix' ? flat(v.value)?.map((x) => [x, 0] as Cx) : undefined;
       if (list) set('poles', completeConjugates(list).values, v.origin);
       return;
     }
     const schema = props[p];
     if (!schema) return;
-    if (v.kind === 'number') set(p, schema.type === 'number' ? v.value : schema.type === 'array' && (schema.items as { type?: string })?.type === 'number' ? [v.value] : [[v.value]], v.origin);
-    else if (v.kind === 'matrix') set(p, schema.type === 'array' && (schema.items as { type?: string })?.type === 'number' ? flat(v.value) ?? v.value : v.value, v.origin);
+    if (v.kind === 'number')
+      set(
+        p,
+        schema.type === 'number' ? v.value : schema.type === 'array' && (schema.items as { type?: string })?.type === 'number' ? [v.value] : [[v.value]],
+        v.origin,
+      );
+    else if (v.kind === 'matrix')
+      set(p, schema.type === 'array' && (schema.items as { type?: string })?.type === 'number' ? (flat(v.value) ?? v.value) : v.value, v.origin);
     else if (v.kind === 'string' && schema.type === 'string') set(p, v.value, v.origin);
     used.add(p);
   }
@@ -772,7 +965,14 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // ---- named arguments in the message (and the selection)
   const aliases = { ...GENERIC_ALIASES, ...(tool.words.aliases ?? {}) };
   const assignSources: [Map<string, { value?: Matrix; error?: string; text: string }>, (t: string) => Origin][] = [
-    ...(sel ? [[sel.assigns, (t: string) => ({ from: 'selection', text: t, label: opts.selection?.label }) as Origin] as [Map<string, { value?: Matrix; error?: string; text: string }>, (t: string) => Origin]] : []),
+    ...(sel
+      ? [
+          [sel.assigns, (t: string) => ({ from: 'selection', text: t, label: opts.selection?.label }) as Origin] as [
+            Map<string, { value?: Matrix; error?: string; text: string }>,
+            (t: string) => Origin,
+          ],
+        ]
+      : []),
     [scan.assigns, (t: string) => ({ from: 'message', text: t }) as Origin],
   ];
   const unused: string[] = [];
@@ -788,7 +988,15 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       key ??= nonScalar ? Object.keys(props).find((p) => p.toLowerCase() === name.toLowerCase() && !props[name]) : undefined;
       key ??= Object.keys(props).find((p) => aliases[p]?.includes(name) && !assigns.has(p));
       // B, C or D written without A extend the system in use ("with B=[0;1], is it controllable?")
-      const extending = key !== undefined && (SS as readonly string[]).includes(key) && !scan.assigns.has('A') && !sel?.assigns.has('A') && !!sysVal && sysVal.sys.kind === 'ss' && (sysVal.origin.from === 'turn' || sysVal.origin.from === 'system') && assigns === scan.assigns;
+      const extending =
+        key !== undefined &&
+        (SS as readonly string[]).includes(key) &&
+        !scan.assigns.has('A') &&
+        !sel?.assigns.has('A') &&
+        !!sysVal &&
+        sysVal.sys.kind === 'ss' &&
+        (sysVal.origin.from === 'turn' || sysVal.origin.from === 'system') &&
+        assigns === scan.assigns;
       if (extending && a.value) {
         set(key!, a.value, mk(a.text));
         used.add(key!);
@@ -814,7 +1022,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         record(conv, pending);
         return { kind: 'ask', question: `I could not read ${name}: ${a.error}. Could you write it again?`, candidates: [] };
       }
-      if (key === 'Ts' || key === 't' && scan.t || key === 'w' && scan.w) continue;
+      if (key === 'Ts' || (key === 't' && scan.t) || (key === 'w' && scan.w)) continue;
       if (SYS_PARAMS.has(key) && key !== 'Ts' && sysVal && sysVal.sys.kind === 'tf') {
         if (!unused.includes(name)) unused.push(name);
         continue;
@@ -840,20 +1048,35 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const commaTs = scan.samples.find((x) => new RegExp(`${x.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*,\\s*\\d`).test(text) && x.unitless);
   if (commaTs) {
     record(conv, pending);
-    return { kind: 'ask', question: `'${commaTs.text},…' : is the comma a decimal comma? Please write the sample time with a point and a unit (e.g. Ts = 0.01 s).`, candidates: [] };
+    return {
+      kind: 'ask',
+      question: `'${commaTs.text},…' : is the comma a decimal comma? Please write the sample time with a point and a unit (e.g. Ts = 0.01 s).`,
+      candidates: [],
+    };
   }
   if (scan.samples.length) {
     const s = scan.samples[scan.samples.length - 1];
     const distinct = [...new Set(scan.samples.map((x) => x.Ts))];
     if (distinct.length > 1) {
       record(conv, pending);
-      return { kind: 'ask', question: `Two sample times are given (${scan.samples.map((x) => `'${x.text}'`).join(' and ')}). Which one?`, candidates: scan.samples.map((x) => ({ label: `Ts = ${num2(x.Ts)} s`, prompt: message.replace(scan.samples.find((y) => y !== x)!.text, '') })) };
+      return {
+        kind: 'ask',
+        question: `Two sample times are given (${scan.samples.map((x) => `'${x.text}'`).join(' and ')}). Which one?`,
+        candidates: scan.samples.map((x) => ({ label: `Ts = ${num2(x.Ts)} s`, prompt: message.replace(scan.samples.find((y) => y !== x)!.text, '') })),
+      };
     }
     if (s.unitless && s.Ts > 1) {
       record(conv, pending);
       const n = num2(s.Ts);
       const withUnit = (u: string) => message.replace(new RegExp(`(${s.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`), `$1 ${u}`);
-      return { kind: 'ask', question: `Is the sample time ${n} seconds or ${n} milliseconds? ('${s.text}' has no unit, and ${n} s is unusually long.)`, candidates: [{ label: `Ts = ${n} ms`, prompt: withUnit('ms') }, { label: `Ts = ${n} s`, prompt: withUnit('s') }] };
+      return {
+        kind: 'ask',
+        question: `Is the sample time ${n} seconds or ${n} milliseconds? ('${s.text}' has no unit, and ${n} s is unusually long.)`,
+        candidates: [
+          { label: `Ts = ${n} ms`, prompt: withUnit('ms') },
+          { label: `Ts = ${n} s`, prompt: withUnit('s') },
+        ],
+      };
     }
     // a transfer function in s with a sample time: discretise first, or was the sample time meant otherwise?
     if (sysVal && sysVal.sys.kind === 'tf' && sysVal.sys.variable !== 'z' && !sysVal.sys.Ts && tool.name !== 'c2d') {
@@ -865,13 +1088,17 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
           { label: `Discretise (c2d, Ts = ${num2(s.Ts)} s, zoh)`, prompt: message, command: 'c2d' },
           {
             label: `${tool.name} of the continuous system`,
-            prompt: sysVal.origin.from === 'message' ? message.replace(s.text, ' ') : `${tool.name === 'freqresp' ? 'bode' : tool.name} of ${sysVal.label.replace(/^the /, 'the continuous ')}`,
+            prompt:
+              sysVal.origin.from === 'message'
+                ? message.replace(s.text, ' ')
+                : `${tool.name === 'freqresp' ? 'bode' : tool.name} of ${sysVal.label.replace(/^the /, 'the continuous ')}`,
           },
         ],
       };
     }
     // a continuous system from an earlier turn, now with a sample time: discretise it, or were the matrices discrete?
-    const earlierContinuous = sysVal && (sysVal.origin.from === 'turn' || sysVal.origin.from === 'system') && !isDiscrete(sysVal.sys) && sysVal.sys.kind === 'ss';
+    const earlierContinuous =
+      sysVal && (sysVal.origin.from === 'turn' || sysVal.origin.from === 'system') && !isDiscrete(sysVal.sys) && sysVal.sys.kind === 'ss';
     if (props.Ts && earlierContinuous && tool.name !== 'c2d') {
       record(conv, pending);
       return {
@@ -900,7 +1127,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         kind: 'ask',
         question: `'${s.text}' gives a sample time, but ${tool.name} has none. Are the matrices already discrete (x[k+1] = A x[k] + B u[k], so ${d.name} applies as given), or continuous, to be discretised with Ts = ${num2(s.Ts)} s first?`,
         candidates: [
-          { label: `${d.name}: the matrices are already discrete`, prompt: `${message.replace(s.text, '')} (${d.name === 'kalman' ? `discrete, Ts=${num2(s.Ts)}` : 'already discrete'})`, command: d.name === 'kalman' ? 'kalman' : d.name },
+          {
+            label: `${d.name}: the matrices are already discrete`,
+            prompt: `${message.replace(s.text, '')} (${d.name === 'kalman' ? `discrete, Ts=${num2(s.Ts)}` : 'already discrete'})`,
+            command: d.name === 'kalman' ? 'kalman' : d.name,
+          },
           { label: `Discretise first (c2d, Ts = ${num2(s.Ts)} s)`, prompt: message, command: 'c2d' },
         ],
       };
@@ -924,8 +1155,16 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (!scan.poles && followUp) {
       const at = text.search(/[-+(\[{]?\s*[-+]?\d/);
       const list = at >= 0 ? readNumberList(text, at) : undefined;
-      const filler = /^\s*(?:and|or|now|try|what about|how about|instead|faster|slower|then|ok|okay|maybe|with)?[\s,:]*(?:with\s+)?(?:(?:the\s+)?poles?\s*)?(?:at\s+)?$/i;
-      if (list && filler.test(text.slice(0, at)) && !text.slice(list.end).replace(/[\s?.!)]/g, '').replace(/^instead$/i, '')) {
+      const filler =
+        /^\s*(?:and|or|now|try|what about|how about|instead|faster|slower|then|ok|okay|maybe|with)?[\s,:]*(?:with\s+)?(?:(?:the\s+)?poles?\s*)?(?:at\s+)?$/i;
+      if (
+        list &&
+        filler.test(text.slice(0, at)) &&
+        !text
+          .slice(list.end)
+          .replace(/[\s?.!)]/g, '')
+          .replace(/^instead$/i, '')
+      ) {
         const c = completeConjugates(list.values);
         scan.poles = { values: c.values, text: list.text, added: c.added };
       }
@@ -937,27 +1176,45 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       const sp = specPoles(scan.specs);
       const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
       if (sp && 'poles' in sp && n === 2) {
-        set('poles', sp.poles, { from: 'message', text: Object.values(scan.specs).map((x) => x!.text.trim()).join(', ') });
+        set('poles', sp.poles, {
+          from: 'message',
+          text: Object.values(scan.specs)
+            .map((x) => x!.text.trim())
+            .join(', '),
+        });
         notes.push(`Poles from the specifications: ${sp.formula}.`);
       } else {
         record(conv, pending);
-        const why = sp && 'reason' in sp ? sp.reason : n !== undefined && n !== 2 ? `the specifications fix a dominant pair, but A has ${n} states: where should the other ${n - 2} poles go?` : 'the specifications need A to be given';
-        return { kind: 'ask', question: `I cannot turn the specifications into poles: ${why}. Please give the poles (e.g. poles at -2±1j and -10).`, candidates: [] };
+        const why =
+          sp && 'reason' in sp
+            ? sp.reason
+            : n !== undefined && n !== 2
+              ? `the specifications fix a dominant pair, but A has ${n} states: where should the other ${n - 2} poles go?`
+              : 'the specifications need A to be given';
+        return {
+          kind: 'ask',
+          question: `I cannot turn the specifications into poles: ${why}. Please give the poles (e.g. poles at -2±1j and -10).`,
+          candidates: [],
+        };
       }
     }
   } else if (scan.poles && !props.poles && !/poles?|eigen|roots/i.test(tool.name)) {
     if (!['eig', 'poles_zeros', 'analyse', 'rlocus', 'lqr', 'dlqr'].includes(tool.name)) unused.push(`poles ${scan.poles.text}`);
   }
   // "c2d G at 1 kHz": a sampling rate written as a frequency
-  if (tool.name === 'c2d' && args.Ts === undefined && scan.w?.value.length === 1 && /hz/i.test(scan.w.text)) set('Ts', (2 * Math.PI) / scan.w.value[0], { from: 'message', text: scan.w.text });
+  if (tool.name === 'c2d' && args.Ts === undefined && scan.w?.value.length === 1 && /hz/i.test(scan.w.text))
+    set('Ts', (2 * Math.PI) / scan.w.value[0], { from: 'message', text: scan.w.text });
   if (props.t && args.t === undefined && scan.t) set('t', scan.t.value, { from: 'message', text: scan.t.text });
   if (props.w && args.w === undefined && scan.w) set('w', scan.w.value, { from: 'message', text: scan.w.text });
 
   // "Q(1,1) shall be 100": one entry of a matrix of the last call
-  const el = text.match(/\b([A-Z]\w{0,2})\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:=|:=|shall be|should be|becomes|is|to)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)/i);
+  const el = text.match(
+    /\b([A-Z]\w{0,2})\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:=|:=|shall be|should be|becomes|is|to)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)/i,
+  );
   if (el && conv.lastCall && props[el[1]] && args[el[1]] === undefined && Array.isArray(conv.lastCall.args[el[1]])) {
     const M = (conv.lastCall.args[el[1]] as Matrix).map((r) => [...r]);
-    const i = Number(el[2]) - 1, j = Number(el[3]) - 1;
+    const i = Number(el[2]) - 1,
+      j = Number(el[3]) - 1;
     if (M[i] && j < M[i].length) {
       M[i][j] = Number(el[4]);
       set(el[1], M, { from: 'message', text: `${el[0].replace(/[.\s]+$/, '')} (in ${el[1]} of turn ${conv.lastCall.turn})` });
@@ -968,10 +1225,18 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const last = conv.lastCall;
   const sameSystem = sysVal && fromConversation && last && last.system === sysVal.index;
   // the same problem under another name (lqr then "the Riccati solution": care) keeps the weights
-  const SAME_PROBLEM = [['lqr', 'care'], ['dlqr', 'dare']];
+  const SAME_PROBLEM = [
+    ['lqr', 'care'],
+    ['dlqr', 'dare'],
+  ];
   const related = !!last && SAME_PROBLEM.some((p) => p.includes(last.tool) && p.includes(tool!.name) && last.tool !== tool!.name);
   if (last && (followUp || (sameSystem && (last.tool === tool.name || related)))) {
-    if (last.tool === tool.name || getTool(last.tool)?.words.discrete === tool.name || getTool(last.tool)?.words.continuous === tool.name || (related && sameSystem)) {
+    if (
+      last.tool === tool.name ||
+      getTool(last.tool)?.words.discrete === tool.name ||
+      getTool(last.tool)?.words.continuous === tool.name ||
+      (related && sameSystem)
+    ) {
       for (const [k, v] of Object.entries(last.args)) {
         if (args[k] !== undefined || !props[k]) continue;
         // a message with its own system takes no matrices from earlier turns, except the weights of an
@@ -995,7 +1260,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const base = conv.systems[last.system]?.sys;
     const d = defined[0];
     if (base?.kind === 'ss' && d.sys.kind === 'ss') {
-      for (const k of SS) if (props[k] && args[k] === undefined && base[k] !== undefined && d.sys[k] === undefined) set(k, base[k], { from: 'turn', turn: last.turn, text: systemLabel(conv.systems[last.system]) });
+      for (const k of SS)
+        if (props[k] && args[k] === undefined && base[k] !== undefined && d.sys[k] === undefined)
+          set(k, base[k], { from: 'turn', turn: last.turn, text: systemLabel(conv.systems[last.system]) });
     }
   }
 
@@ -1041,11 +1308,16 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const g = (args.G as Matrix)[0]?.length ?? 1;
     if (q !== g) {
       record(conv, pending);
-      return { kind: 'ask', question: `G was taken as B, which has ${g} inputs, but Qn is ${q}x${q}. Which inputs carry the process noise? Give G (n x ${q}) or a ${g}x${g} Qn.`, candidates: [] };
+      return {
+        kind: 'ask',
+        question: `G was taken as B, which has ${g} inputs, but Qn is ${q}x${q}. Which inputs carry the process noise? Give G (n x ${q}) or a ${g}x${g} Qn.`,
+        candidates: [],
+      };
     }
   }
   // c2d in a follow-up: a time written alone is the new sample time ("and 0.5 ms with tustin", "what about 200 µs")
-  if (tool.name === 'c2d' && args.Ts === undefined && scan.t?.value.length === 1 && scan.t.value[0] > 0) set('Ts', scan.t.value[0], { from: 'message', text: scan.t.text });
+  if (tool.name === 'c2d' && args.Ts === undefined && scan.t?.value.length === 1 && scan.t.value[0] > 0)
+    set('Ts', scan.t.value[0], { from: 'message', text: scan.t.text });
   if (tool.name === 'c2d' && args.Ts === undefined) {
     const at = text.match(/\bat\s+((?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(ms|[uµμ]s|s|sec|seconds?)(?![\w/])/i);
     const v = at ? timeQuantity(Number(at[1]), at[2]) : undefined;
@@ -1070,7 +1342,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const zero = typeof v === 'number' ? v === 0 : Array.isArray(v) && (v as unknown[]).flat(2).every((x) => x === 0);
     if (props[k] && v !== undefined && zero) {
       record(conv, pending);
-      return { kind: 'ask', question: `${k} = 0 makes the problem singular (${tool.name} needs ${k} positive definite: cheap control is a limit, not a solution). Which ${k} > 0 should I use?`, candidates: [] };
+      return {
+        kind: 'ask',
+        question: `${k} = 0 makes the problem singular (${tool.name} needs ${k} positive definite: cheap control is a limit, not a solution). Which ${k} > 0 should I use?`,
+        candidates: [],
+      };
     }
   }
   // margins, stepinfo, root locus and Nyquist are for one loop: a MIMO model needs a channel
@@ -1079,7 +1355,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const p = Array.isArray(args.C) ? (args.C as Matrix).length : 1;
     if (m > 1 || p > 1) {
       record(conv, pending);
-      return { kind: 'ask', question: `${tool.name} is for a single loop, and this model has ${m} input${m > 1 ? 's' : ''} and ${p} output${p > 1 ? 's' : ''}. Which input and output? (Give B as that column and C as that row.)`, candidates: [] };
+      return {
+        kind: 'ask',
+        question: `${tool.name} is for a single loop, and this model has ${m} input${m > 1 ? 's' : ''} and ${p} output${p > 1 ? 's' : ''}. Which input and output? (Give B as that column and C as that row.)`,
+        candidates: [],
+      };
     }
   }
   // "c2d 1/(s+2) 0.1": a terse message whose one other number is the sample time
@@ -1096,7 +1376,12 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       return {
         kind: 'ask',
         question: `At ${left[0].value}: the frequency ω = ${left[0].value} rad/s (G(j${left[0].value}), the frequency response), or the point s = ${left[0].value} (MATLAB's evalfr)? I compute the first.`,
-        candidates: [{ label: `G(jω) at ω = ${left[0].value} rad/s`, prompt: `${message.replace(new RegExp(`\\bat\\s+${String(left[0].value).replace('.', '\\.')}\\b`), '')} at ${left[0].value} rad/s` }],
+        candidates: [
+          {
+            label: `G(jω) at ω = ${left[0].value} rad/s`,
+            prompt: `${message.replace(new RegExp(`\\bat\\s+${String(left[0].value).replace('.', '\\.')}\\b`), '')} at ${left[0].value} rad/s`,
+          },
+        ],
       };
     }
   }
@@ -1104,10 +1389,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   if (exprA) {
     set('A', exprA.value, { from: 'message', text: exprA.text });
     for (const id of exprA.text.match(/[A-Z]/g) ?? []) if (unused.includes(id)) unused.splice(unused.indexOf(id), 1);
-    for (const k of ['B', 'C', 'D'] as const) if (args[k] !== undefined && (tool.name === 'eig' || tool.name === 'poles_zeros' || tool.name === 'analyse')) {
-      delete args[k];
-      delete origins[k];
-    }
+    for (const k of ['B', 'C', 'D'] as const)
+      if (args[k] !== undefined && (tool.name === 'eig' || tool.name === 'poles_zeros' || tool.name === 'analyse')) {
+        delete args[k];
+        delete origins[k];
+      }
   }
   // "eigs of [0 1; -2 -3]": a matrix written without a name, for a tool of A alone
   if (!sysVal && !args.A && props.A && (tool.parameters.required ?? []).filter((k) => (SS as readonly string[]).includes(k)).length === 1) {
@@ -1124,9 +1410,20 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const required = tool.parameters.required ?? [];
   const fromTf = Array.isArray(args.num) && Array.isArray(args.den);
   if (tool.name === 'c2d' && args.method === undefined) set('method', 'zoh', { from: 'default', text: 'zoh, the default' });
-  if (fromTf && sysVal && isDiscrete(sysVal.sys) && props.Ts && args.Ts === undefined && /(?<![\w.])(?:\d+\.?\d*|\.\d+)\s*(?:ms|[uµμ]s|s|sec|seconds?|[kKmM]?Hz)\b/.test(text)) {
+  if (
+    fromTf &&
+    sysVal &&
+    isDiscrete(sysVal.sys) &&
+    props.Ts &&
+    args.Ts === undefined &&
+    /(?<![\w.])(?:\d+\.?\d*|\.\d+)\s*(?:ms|[uµμ]s|s|sec|seconds?|[kKmM]?Hz)\b/.test(text)
+  ) {
     record(conv, pending);
-    return { kind: 'ask', question: `The transfer function is in z, and the message has a time or a rate I could not read as its sample time. What is Ts? (e.g. Ts = 10 ms)`, candidates: [] };
+    return {
+      kind: 'ask',
+      question: `The transfer function is in z, and the message has a time or a rate I could not read as its sample time. What is Ts? (e.g. Ts = 10 ms)`,
+      candidates: [],
+    };
   }
   if (fromTf && sysVal && isDiscrete(sysVal.sys) && props.Ts && args.Ts === undefined) {
     set('Ts', 1, { from: 'default', text: 'Ts unspecified: 1 s, frequencies in rad/sample (as MATLAB with Ts = -1)' });
@@ -1135,13 +1432,24 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // tools that take (A, B, C, D) or num/den (margins, dcgain, …) need C when given a state-space model
   if (props.num && Array.isArray(args.A) && (args.B === undefined || args.C === undefined) && !tool.words.poleOnly) {
     record(conv, pending);
-    return askMissing(tool, args, ['B', 'C'].filter((k) => args[k] === undefined), message, conv, problems);
+    return askMissing(
+      tool,
+      args,
+      ['B', 'C'].filter((k) => args[k] === undefined),
+      message,
+      conv,
+      problems,
+    );
   }
   const missing = required.filter((k) => args[k] === undefined && !planned.has(k) && !(fromTf && (SS as readonly string[]).includes(k)));
   if (!sysVal && !fromTf && (props.A ? args.A === undefined : !(SS as readonly string[]).some((k) => args[k] !== undefined))) {
     record(conv, pending);
     if (!hasNumbers && !scan.samples.length && !scan.poles) return { kind: 'none', reason: `${tool.name} is named, but no system is given`, problems };
-    return { kind: 'ask', question: `Which system should ${tool.name} use? Give it in the message (e.g. \`${tool.words.example}\`), or define it first.`, candidates: [] };
+    return {
+      kind: 'ask',
+      question: `Which system should ${tool.name} use? Give it in the message (e.g. \`${tool.words.example}\`), or define it first.`,
+      candidates: [],
+    };
   }
   if (missing.length) {
     const q = askMissing(tool, args, missing, message, conv, problems);
@@ -1153,7 +1461,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const withoutNames = conv.systems.reduce((t, e) => (e.name ? t.split(e.name).join(' ') : t), text);
   if (followUp && !Object.values(origins).some((o) => o.from === 'message') && /\d/.test(withoutNames)) {
     record(conv, pending);
-    return { kind: 'ask', question: `I could not tell what '${text.trim()}' changes in the last ${tool.name} call. Please name the argument (e.g. R=10, Ts=0.05, poles at -3 and -4) or give the new system.`, candidates: [] };
+    return {
+      kind: 'ask',
+      question: `I could not tell what '${text.trim()}' changes in the last ${tool.name} call. Please name the argument (e.g. R=10, Ts=0.05, poles at -3 and -4) or give the new system.`,
+      candidates: [],
+    };
   }
   if (fromCall?.form.map) {
     const mapped = fromCall.form.map(args);
@@ -1161,23 +1473,33 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   // MATLAB and python-control read a scalar 0 for D as zeros(p, m)
   if (scalar(args.D) === 0 && Array.isArray(args.B) && Array.isArray(args.C)) {
-    const m = (args.B as Matrix)[0]?.length ?? 1, p = (args.C as Matrix).length;
+    const m = (args.B as Matrix)[0]?.length ?? 1,
+      p = (args.C as Matrix).length;
     if (m > 1 || p > 1) args.D = Array.from({ length: p }, () => Array(m).fill(0));
   }
   if (args.poles !== undefined && Array.isArray(args.A) && (args.poles as unknown[]).length !== (args.A as Matrix).length) {
     record(conv, pending);
-    const n = (args.A as Matrix).length, k = (args.poles as unknown[]).length;
-    return { kind: 'ask', question: `A has ${n} states, so place needs ${n} poles; ${k} ${k === 1 ? 'is' : 'are'} given (${renderValue(args.poles, 'poles')}). Which ${n} poles?`, candidates: [] };
+    const n = (args.A as Matrix).length,
+      k = (args.poles as unknown[]).length;
+    return {
+      kind: 'ask',
+      question: `A has ${n} states, so place needs ${n} poles; ${k} ${k === 1 ? 'is' : 'are'} given (${renderValue(args.poles, 'poles')}). Which ${n} poles?`,
+      candidates: [],
+    };
   }
   const extra = Object.keys(args).filter((k) => !props[k] && !(k === 'num' || k === 'den'));
   for (const k of extra) delete args[k];
-  if (sysVal && sysVal.sys.kind === 'ss') for (const k of SS) if (sysVal.sys[k] !== undefined && !props[k] && sysVal.origin.from === 'message' && !unused.includes(k) && scan.assigns.has(k)) unused.push(k);
+  if (sysVal && sysVal.sys.kind === 'ss')
+    for (const k of SS)
+      if (sysVal.sys[k] !== undefined && !props[k] && sysVal.origin.from === 'message' && !unused.includes(k) && scan.assigns.has(k)) unused.push(k);
 
   // names used inside a call's expressions (eig(A-B*K)) are used
-  if (fromCall) for (const a of fromCall.call.args) for (const id of a.text.match(/[A-Za-z_]\w*/g) ?? []) {
-    const i = unused.indexOf(id);
-    if (i >= 0) unused.splice(i, 1);
-  }
+  if (fromCall)
+    for (const a of fromCall.call.args)
+      for (const id of a.text.match(/[A-Za-z_]\w*/g) ?? []) {
+        const i = unused.indexOf(id);
+        if (i >= 0) unused.splice(i, 1);
+      }
   // numbers in the message that nothing read are said, never silently dropped
   const leftover = leftoverNumbers(scan, fromCall?.call.text, consumed);
   if (leftover.length) notes.push(`Not read from your message: ${leftover.map((l) => `'…${l}'`).join(', ')} (say what it is, e.g. R=5, if it should count)`);
@@ -1228,14 +1550,20 @@ function leftoverValues(scan: Scan, callText?: string, extra: string[] = []): { 
     .replace(/\b\d+\s*[-‐]?\s*(?:states?|inputs?|outputs?|order|dof|x\s*\d+|by\s*\d+|times?)\b/gi, ' ')
     .replace(/\d+\s*x\s*\d+/gi, ' ')
     .replace(/\(\s*\d+\s*\)/g, ' ')
-    .replace(/\b(?:version|v|python|matlab|octave|scipy|step|figure|subplot|part|question|problem|exercise|example|chapter|section|eq\.?|equation)\s*\d[\d.]*/gi, ' ')
+    .replace(
+      /\b(?:version|v|python|matlab|octave|scipy|step|figure|subplot|part|question|problem|exercise|example|chapter|section|eq\.?|equation)\s*\d[\d.]*/gi,
+      ' ',
+    )
     .replace(/\d+\s*%\s*(?:band|criterion|criteria)/gi, ' ');
   const out: { value: number; around: string }[] = [];
   const re = /(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?![\w.])/gi;
   let m: RegExpExecArray | null;
   while ((m = re.exec(t))) {
     const from = t.lastIndexOf(' ', Math.max(0, m.index - 16));
-    const around = t.slice(from < 0 ? 0 : from, m.index + m[0].length).replace(/\s+/g, ' ').trim();
+    const around = t
+      .slice(from < 0 ? 0 : from, m.index + m[0].length)
+      .replace(/\s+/g, ' ')
+      .trim();
     out.push({ value: Number(m[0]), around });
   }
   return out.slice(0, 3);
@@ -1243,7 +1571,12 @@ function leftoverValues(scan: Scan, callText?: string, extra: string[] = []): { 
 
 /** a system of the conversation as the one this call uses: named systems cite their name, others their turn */
 function inUse(e: SystemEntry, index: number): { sys: System; origin: Origin; label: string; index: number } {
-  return { sys: e.sys, origin: e.name ? { from: 'system', name: e.name, turn: e.turn } : { from: 'turn', turn: e.turn, text: systemLabel(e) }, label: systemLabel(e), index };
+  return {
+    sys: e.sys,
+    origin: e.name ? { from: 'system', name: e.name, turn: e.turn } : { from: 'turn', turn: e.turn, text: systemLabel(e) },
+    label: systemLabel(e),
+    index,
+  };
 }
 
 /** the identity a weight written as I stands for, sized by the argument it fills (Q, G: n; R, Qn: inputs; Rn: outputs) */
@@ -1267,12 +1600,24 @@ function askMissing(tool: ToolDef, args: Record<string, unknown>, missing: strin
     Rn: p ? (p === 1 ? 'Rn=1' : `Rn=eye(${p})`) : undefined,
     G: Array.isArray(args.B) ? `G=B` : undefined,
   };
-  const defaults = missing.map((k) => (k === 'G' && Array.isArray(args.B) ? `G=${JSON.stringify(args.B).replace(/\],\[/g, ';').replace(/[\[\]]/g, '').replace(/^/, '[').replace(/$/, ']')}` : suggest[k]));
+  const defaults = missing.map((k) =>
+    k === 'G' && Array.isArray(args.B)
+      ? `G=${JSON.stringify(args.B)
+          .replace(/\],\[/g, ';')
+          .replace(/[\[\]]/g, '')
+          .replace(/^/, '[')
+          .replace(/$/, ']')}`
+      : suggest[k],
+  );
   const candidates: Candidate[] = [];
-  if (defaults.every(Boolean)) candidates.push({ label: `Use ${defaults.join(', ')}`, prompt: `${message.trim().replace(/[?.!]+$/, '')}, ${defaults.join(', ')}` });
+  if (defaults.every(Boolean))
+    candidates.push({ label: `Use ${defaults.join(', ')}`, prompt: `${message.trim().replace(/[?.!]+$/, '')}, ${defaults.join(', ')}` });
   const last = conv.lastCall;
   if (last && missing.every((k) => last.args[k] !== undefined) && last.tool === tool.name) {
-    candidates.push({ label: `Use ${missing.join(', ')} from turn ${last.turn}`, prompt: `${message.trim().replace(/[?.!]+$/, '')}, same ${missing.join(' and ')} as before` });
+    candidates.push({
+      label: `Use ${missing.join(', ')} from turn ${last.turn}`,
+      prompt: `${message.trim().replace(/[?.!]+$/, '')}, same ${missing.join(' and ')} as before`,
+    });
   }
   return {
     kind: 'ask',
@@ -1299,7 +1644,9 @@ function record(conv: Conversation, p: PendingRecord, call?: CallReading, sys?: 
   if (sys && call && sys.sys.kind === 'ss' && sys.index !== undefined) {
     // the call changed matrices of the system in use ("with B=[0;1], is it controllable?"): a new system
     const e = conv.systems[sys.index];
-    const changed = (['A', 'B', 'C', 'D'] as const).some((k) => Array.isArray(call.args[k]) && JSON.stringify(call.args[k]) !== JSON.stringify((e?.sys as Record<string, unknown>)?.[k]));
+    const changed = (['A', 'B', 'C', 'D'] as const).some(
+      (k) => Array.isArray(call.args[k]) && JSON.stringify(call.args[k]) !== JSON.stringify((e?.sys as Record<string, unknown>)?.[k]),
+    );
     if (changed) {
       const s: System = { kind: 'ss', A: (call.args.A ?? (e.sys as { A: Matrix }).A) as Matrix };
       for (const k of ['B', 'C', 'D'] as const) {
@@ -1339,7 +1686,11 @@ function record(conv: Conversation, p: PendingRecord, call?: CallReading, sys?: 
     // G1 in one message, G2 in the next, then "its step response": both are in scope
     if (conv.lastKind === 'define') recent.push(...conv.recent);
     recent.push(...idx);
-    if (idx.length) conv.lastCall = conv.lastCall && conv.lastCall.system !== undefined && !idx.includes(conv.lastCall.system) ? { ...conv.lastCall, system: idx.length === 1 ? idx[0] : undefined } : conv.lastCall;
+    if (idx.length)
+      conv.lastCall =
+        conv.lastCall && conv.lastCall.system !== undefined && !idx.includes(conv.lastCall.system)
+          ? { ...conv.lastCall, system: idx.length === 1 ? idx[0] : undefined }
+          : conv.lastCall;
   } else if (conv.current !== undefined) recent.push(conv.current);
   conv.recent = [...new Set(recent)];
   conv.lastKind = call ? 'call' : idx.length ? 'define' : 'ask';

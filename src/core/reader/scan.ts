@@ -13,7 +13,23 @@ import type { System } from './conversation.js';
 import { completeConjugates, findSampleTimes, findSpecs, readNumberList, timeQuantity, radPerSecond, type Cx, type Sample, type Specs } from './quantities.js';
 import { findTfExpressions, parseTfExpression } from './tfexpr.js';
 
-const NUMBER_WORDS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15, twenty: 20 };
+const NUMBER_WORDS: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+};
 
 export interface Assigned {
   value?: Matrix;
@@ -73,9 +89,15 @@ export function repair(text: string): string {
       // "Ts = 0,01 s": a decimal comma right before a unit (in prose; never inside brackets)
       .replace(/(?<![\[\d,])(\d+),(\d+)(?=\s*(?:ms|s|sec|seconds?|[uµμ]s|Hz|kHz|rad\/s)\b)/g, '$1.$2')
       // "increase R to 10", "set Ts to 0.05", "R on 10" (a non-native 'auf'): a new value, said as an assignment
-      .replace(/\b(?:increase|decrease|set|change|raise|lower|make|put)\s+(R|Q|N|Ts|Qn|Rn|Q_?\w*|R_?\w*)\s+(?:on|to|at|=)\s+([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)/gi, '$1 = $2')
+      .replace(
+        /\b(?:increase|decrease|set|change|raise|lower|make|put)\s+(R|Q|N|Ts|Qn|Rn|Q_?\w*|R_?\w*)\s+(?:on|to|at|=)\s+([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)/gi,
+        '$1 = $2',
+      )
       // "minus six" -> -6 (number words after minus/negative)
-      .replace(/\b(minus|negative)\s+(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)\b/gi, (_m, _s, w: string) => '-' + NUMBER_WORDS[w.toLowerCase()])
+      .replace(
+        /\b(minus|negative)\s+(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)\b/gi,
+        (_m, _s, w: string) => '-' + NUMBER_WORDS[w.toLowerCase()],
+      )
       // "minus 5" -> -5
       .replace(/\bminus\s+(?=\d)/gi, '-')
       // EYE(2), ZEROS(2,1) written in capitals
@@ -167,7 +189,8 @@ export function findPoles(text: string): Scan['poles'] {
     for (let i = from; i < limit; i++) {
       const c = text[i];
       if (c === '[' && /[=]\s*$/.test(text.slice(from, i)) === false && /^\[\s*[-+\d.]/.test(text.slice(i)) === false) break;
-      if (/[;\n]/.test(c) || (c === '=' && i > from && !/^\s*(?:s\s*)?=\s*$/.test(text.slice(from, i + 1)) && !/s\s*=\s*$/.test(text.slice(from, i + 1)))) break;
+      if (/[;\n]/.test(c) || (c === '=' && i > from && !/^\s*(?:s\s*)?=\s*$/.test(text.slice(from, i + 1)) && !/s\s*=\s*$/.test(text.slice(from, i + 1))))
+        break;
       if (!/[-+\d.\[{(−]/.test(c)) continue;
       if (/[\w.]/.test(text[i - 1] ?? '') && /\d/.test(c)) continue;
       // "poles for damping 0.7": the number belongs to another word
@@ -207,12 +230,14 @@ function findGrids(text: string, assigns: Map<string, Assigned>): Pick<Scan, 't'
     const a = radPerSecond(Number(m[1]), u1);
     const b = radPerSecond(Number(m[3]), m[4].replace(/\s/g, ''));
     if (a && b && b > a && a > 0) {
-      const la = Math.log10(a), lb = Math.log10(b);
+      const la = Math.log10(a),
+        lb = Math.log10(b);
       out.w = { value: Array.from({ length: 200 }, (_, k) => 10 ** (la + ((lb - la) * k) / 199)), text: m[0] };
     }
   }
   // w = logspace(...), t = 0:0.01:5, t = np.linspace(0, 5, 501): assignments the literal reader skips
-  const re = /(?<![\w.])(t|T|time|tvec|w|omega|W|freqs|ω)\s*=\s*((?:np\.|numpy\.)?(?:linspace|logspace|arange)\s*\([^)]*\)|\[?\s*[-+\d.e]+\s*:\s*[-+\d.e]+(?:\s*:\s*[-+\d.e]+)?\s*\]?)/g;
+  const re =
+    /(?<![\w.])(t|T|time|tvec|w|omega|W|freqs|ω)\s*=\s*((?:np\.|numpy\.)?(?:linspace|logspace|arange)\s*\([^)]*\)|\[?\s*[-+\d.e]+\s*:\s*[-+\d.e]+(?:\s*:\s*[-+\d.e]+)?\s*\]?)/g;
   let g: RegExpExecArray | null;
   while ((g = re.exec(text))) {
     const v = gridValue(g[2]);
@@ -273,7 +298,12 @@ export function findPoints(text: string): Pick<Scan, 't' | 'w'> {
     const lastU = [...items].reverse().find((it) => it.u)?.u;
     const isFreq = (u?: string) => !!u && (/hz$/i.test(u) || /^rad/i.test(u));
     const isTime = (u?: string) => !!u && !isFreq(u);
-    const kind = items.some((it) => isFreq(it.u)) || /^(w|ω|omega|f|freq|frequency)$/.test(v) ? 'w' : items.some((it) => isTime(it.u)) || /^(t|time)$/.test(v) ? 't' : undefined;
+    const kind =
+      items.some((it) => isFreq(it.u)) || /^(w|ω|omega|f|freq|frequency)$/.test(v)
+        ? 'w'
+        : items.some((it) => isTime(it.u)) || /^(t|time)$/.test(v)
+          ? 't'
+          : undefined;
     if (!kind) continue;
     if (kind === 'w' && items.some((it) => isTime(it.u))) continue;
     if (kind === 't' && items.some((it) => isFreq(it.u))) continue;
@@ -318,7 +348,9 @@ function stateEquations(text: string, assigns: Map<string, Assigned>): void {
     read('A', st[1]);
     read('B', st[2]);
   }
-  const out = new RegExp(String.raw`(?<![\w.])y(?:\s*\[\s*k\s*\]|\s*\(\s*[kt]\s*\))?\s*=\s*${MAT}\s*\*?\s*${xv}(?:\s*\+\s*${MAT}\s*\*?\s*${uv})?`, 'i').exec(text);
+  const out = new RegExp(String.raw`(?<![\w.])y(?:\s*\[\s*k\s*\]|\s*\(\s*[kt]\s*\))?\s*=\s*${MAT}\s*\*?\s*${xv}(?:\s*\+\s*${MAT}\s*\*?\s*${uv})?`, 'i').exec(
+    text,
+  );
   if (out && st) {
     read('C', out[1]);
     if (out[2]) read('D', out[2]);
@@ -364,18 +396,30 @@ export function scanMessage(message: string): Scan {
   const notes: string[] = [];
   // MATLAB's display of a transfer function pasted back:
   //   G =\n\n      2 s + 6\n  -------------\n  s^2 + 6 s + 8\n\n  Sample time: 0.1 seconds\n  Discrete-time transfer function.
-  let pasted = message.replace(/(?:^|\n)\s*([A-Za-z_]\w*)\s*=\s*\n(?:\s*\n)*[ \t]*([^\n]*[\dsz][^\n]*)\n[ \t]*-{3,}[ \t]*\n[ \t]*([^\n]+)\n((?:[ \t]*\n|[ \t]*(?:Sample time:[^\n]*|Continuous-time[^\n]*|Discrete-time[^\n]*|Model Properties[^\n]*)\n?)*)/gi, (_m, name: string, num: string, den: string, tail: string) => {
-    const ts = tail.match(/Sample time:\s*([\d.eE+-]+)\s*seconds?/i);
-    return `\n${name} = (${num.trim()})/(${den.trim()})${ts ? `, Ts = ${ts[1]} s` : ''}\n`;
-  });
+  let pasted = message.replace(
+    /(?:^|\n)\s*([A-Za-z_]\w*)\s*=\s*\n(?:\s*\n)*[ \t]*([^\n]*[\dsz][^\n]*)\n[ \t]*-{3,}[ \t]*\n[ \t]*([^\n]+)\n((?:[ \t]*\n|[ \t]*(?:Sample time:[^\n]*|Continuous-time[^\n]*|Discrete-time[^\n]*|Model Properties[^\n]*)\n?)*)/gi,
+    (_m, name: string, num: string, den: string, tail: string) => {
+      const ts = tail.match(/Sample time:\s*([\d.eE+-]+)\s*seconds?/i);
+      return `\n${name} = (${num.trim()})/(${den.trim()})${ts ? `, Ts = ${ts[1]} s` : ''}\n`;
+    },
+  );
   // MATLAB's display of a result pasted back ("K =\n\n    0.2361    0.2361\n"): a matrix assignment
-  pasted = pasted.replace(/(?:^|\n)\s*([A-Za-z_]\w*)\s*=\s*\n\s*\n((?:[ \t]*[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:[ \t]+[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)*[ \t]*\n?)+)/gi, (_m, name: string, body: string) => {
-    const rows = body.trim().split(/\n/).map((r) => r.trim()).filter(Boolean);
-    return `\n${name} = [${rows.join('; ')}]\n`;
-  });
+  pasted = pasted.replace(
+    /(?:^|\n)\s*([A-Za-z_]\w*)\s*=\s*\n\s*\n((?:[ \t]*[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:[ \t]+[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)*[ \t]*\n?)+)/gi,
+    (_m, name: string, body: string) => {
+      const rows = body
+        .trim()
+        .split(/\n/)
+        .map((r) => r.trim())
+        .filter(Boolean);
+      return `\n${name} = [${rows.join('; ')}]\n`;
+    },
+  );
   // "Q = diag(100, 1)" for a weight: the diagonal 100, 1 (MATLAB's diag(v, k) would put 100 on a superdiagonal, which is no weight)
   pasted = pasted.replace(/\b(Q|R|N|Qn|Rn|W|V|Qw|Rv)\s*=\s*diag\(\s*([-+]?[\d.eE+-]+(?:\s*,\s*[-+]?[\d.eE+-]+)+)\s*\)/g, (_m, name: string, list: string) => {
-    notes.push(`${name} = diag(${list}) read as the diagonal matrix diag([${list}]) (in MATLAB, diag(v, k) would put v on the k-th diagonal, which is no weight matrix)`);
+    notes.push(
+      `${name} = diag(${list}) read as the diagonal matrix diag([${list}]) (in MATLAB, diag(v, k) would put v on the k-th diagonal, which is no weight matrix)`,
+    );
     return `${name} = diag([${list}])`;
   });
   const text = repair(pasted);
@@ -384,7 +428,12 @@ export function scanMessage(message: string): Scan {
   for (const a of findAssignments(text)) assigns.set(a.name, { value: a.value, error: a.error, text: `${a.name} = ${a.valueText}` });
   // "A P A' - P + Q = 0": the right-hand side of an equation is not an assignment
   for (const [name] of [...assigns]) {
-    if (/=\s*0$/.test(assigns.get(name)!.text) && new RegExp(`[-+*/−]\\s*${name}\\s*=\\s*0(?![\\d.])`).test(text) && !new RegExp(`(?:^|[\\s,;(])${name}\\s*=\\s*0(?![\\d.])`).test(text.replace(new RegExp(`[-+*/−]\\s*${name}\\s*=\\s*0`), ''))) assigns.delete(name);
+    if (
+      /=\s*0$/.test(assigns.get(name)!.text) &&
+      new RegExp(`[-+*/−]\\s*${name}\\s*=\\s*0(?![\\d.])`).test(text) &&
+      !new RegExp(`(?:^|[\\s,;(])${name}\\s*=\\s*0(?![\\d.])`).test(text.replace(new RegExp(`[-+*/−]\\s*${name}\\s*=\\s*0`), ''))
+    )
+      assigns.delete(name);
   }
   // python tuple assignment: num, den = [1.0], [1.0, 0.6, 1.0]
   for (const m of text.matchAll(/(?:^|[;\n])\s*([A-Za-z_]\w*)\s*,\s*([A-Za-z_]\w*)\s*=(?!=)\s*([^\n;]+)/g)) {
@@ -417,22 +466,32 @@ export function scanMessage(message: string): Scan {
   }
   const systems: DefinedSystem[] = [];
   const scalars: Record<string, number> = {};
-  for (const [k, a] of assigns) if (a.value?.length === 1 && a.value[0].length === 1 && /^[A-Za-z]\w*$/.test(k) && !/^(s|z|T_?s|dt|A|B|C|D|Q|R|N)$/.test(k)) scalars[k] = a.value[0][0];
+  for (const [k, a] of assigns)
+    if (a.value?.length === 1 && a.value[0].length === 1 && /^[A-Za-z]\w*$/.test(k) && !/^(s|z|T_?s|dt|A|B|C|D|Q|R|N)$/.test(k)) scalars[k] = a.value[0][0];
   // the gain K of a root locus is the locus parameter: the transfer function is read with K = 1
-  if (/\b(?:root[- ]?locus|rlocus|evans)\b/i.test(text)) for (const k of ['K', 'k']) if (scalars[k] === undefined && new RegExp(`(?<![\\w.])${k}(?![\\w(])`).test(text)) {
-    scalars[k] = 1;
-    notes.push(`${k} is the root-locus gain: the transfer function is read with ${k} = 1 and the locus runs over the gain`);
-  }
+  if (/\b(?:root[- ]?locus|rlocus|evans)\b/i.test(text))
+    for (const k of ['K', 'k'])
+      if (scalars[k] === undefined && new RegExp(`(?<![\\w.])${k}(?![\\w(])`).test(text)) {
+        scalars[k] = 1;
+        notes.push(`${k} is the root-locus gain: the transfer function is read with ${k} = 1 and the locus runs over the gain`);
+      }
   const tfs = findTfExpressions(text, scalars);
   for (const f of tfs.found) {
     // a name assigned a matrix literal is a matrix, not a transfer function
     if (f.name && assigns.has(f.name) && assigns.get(f.name)!.value) continue;
-    systems.push({ name: f.name && !/^(s|z)$/.test(f.name) ? f.name : undefined, sys: { kind: 'tf', num: f.tf.num, den: f.tf.den, variable: f.tf.variable }, text: f.text, start: f.start });
+    systems.push({
+      name: f.name && !/^(s|z)$/.test(f.name) ? f.name : undefined,
+      sys: { kind: 'tf', num: f.tf.num, den: f.tf.den, variable: f.tf.variable },
+      text: f.text,
+      start: f.start,
+    });
   }
   for (const e of tfs.errors) problems.push(`${e.text}: ${e.message}`);
   const calls = findCalls(text);
   const identity = new Map<string, string>();
-  for (const m of text.matchAll(/(?<![\w.])(Q|R|Qn|Rn|W|V|N|G|Q_?w|R_?v)\s*(?:=|is|equals|as)\s*(?:an?\s+|the\s+)?(?:I|identity(?:\s+matrix)?|eye|unit matrix)(?![\w(])/g)) {
+  for (const m of text.matchAll(
+    /(?<![\w.])(Q|R|Qn|Rn|W|V|N|G|Q_?w|R_?v)\s*(?:=|is|equals|as)\s*(?:an?\s+|the\s+)?(?:I|identity(?:\s+matrix)?|eye|unit matrix)(?![\w(])/g,
+  )) {
     if (!assigns.get(m[1])?.value) identity.set(m[1], m[0]);
   }
   const samples = findSampleTimes(text);

@@ -56,7 +56,9 @@ function coefficients(node: MathNode, variable: string): number[] {
 /** a transfer-function expression in s or z -> num, den (highest power first, as expanded) */
 export function parseTfExpression(expr: string, expected?: 's' | 'z', scalars: Record<string, number> = {}): TfValue {
   if (/\be\s*\^|\bexp\s*\(/i.test(expr))
-    throw new ControlError(`a time delay (e^(−sT)) cannot be read as a rational transfer function; approximate it with a Padé approximation (pade) and write the rational result`);
+    throw new ControlError(
+      `a time delay (e^(−sT)) cannot be read as a rational transfer function; approximate it with a Padé approximation (pade) and write the rational result`,
+    );
   let e = normaliseExpression(expr);
   // K/(s(s+4)) with K = 100 given in the message
   for (const [k, v] of Object.entries(scalars)) if (k !== 's' && k !== 'z') e = e.replace(new RegExp(`(?<![\\w.])${k}(?![\\w(])`, 'g'), `(${v})`);
@@ -73,7 +75,8 @@ export function parseTfExpression(expr: string, expected?: 's' | 'z', scalars: R
   });
   if (names.has('()')) throw new ControlError(`cannot read the transfer function ${expr.trim()}: only numbers, s or z, + − * / ^ and parentheses are allowed`);
   const vars = [...names];
-  if (vars.some((v) => v !== 's' && v !== 'z')) throw new ControlError(`cannot read the transfer function ${expr.trim()}: unknown name ${vars.filter((v) => v !== 's' && v !== 'z').join(', ')}`);
+  if (vars.some((v) => v !== 's' && v !== 'z'))
+    throw new ControlError(`cannot read the transfer function ${expr.trim()}: unknown name ${vars.filter((v) => v !== 's' && v !== 'z').join(', ')}`);
   if (vars.length > 1) throw new ControlError(`the transfer function ${expr.trim()} mixes s and z`);
   const variable = (vars[0] ?? expected ?? 's') as 's' | 'z';
   let num: number[], den: number[];

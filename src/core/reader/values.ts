@@ -64,11 +64,20 @@ export type ArgVal =
   | { kind: 'error'; message: string };
 
 export function originShort(o: Origin): string {
-  return o.from === 'turn' ? `turn ${o.turn}` : o.from === 'system' ? o.name : o.from === 'selection' ? 'the selection' : o.from === 'default' ? 'the default' : 'your message';
+  return o.from === 'turn'
+    ? `turn ${o.turn}`
+    : o.from === 'system'
+      ? o.name
+      : o.from === 'selection'
+        ? 'the selection'
+        : o.from === 'default'
+          ? 'the default'
+          : 'your message';
 }
 
 /** functions that build values (matrices, systems, grids), not requests */
-export const KNOWN_FUNCTIONS = /^(syslin|poly|ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|eye|zeros|ones|diag|array|matrix|mat|linspace|logspace|arange|inv|transpose|sqrt|exp|diag|print|disp|display|figure|plot|subplot|grid|hold|title|xlabel|ylabel|legend|show|clc|clear|close|format|fprintf|sprintf|np|load|pi|abs|real|imag|size|length|isstable|semilogx|semilogy|loglog|axis|stem|ylim|xlim|savefig|tight_layout|subplots|hstack|vstack|block|concatenate|asarray|reshape|dot|matmul|conj|angle|mag2db|db|rad2deg|deg2rad|range|len|list|float|int|str|pzplot|pzmap)$/;
+export const KNOWN_FUNCTIONS =
+  /^(syslin|poly|ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|eye|zeros|ones|diag|array|matrix|mat|linspace|logspace|arange|inv|transpose|sqrt|exp|diag|print|disp|display|figure|plot|subplot|grid|hold|title|xlabel|ylabel|legend|show|clc|clear|close|format|fprintf|sprintf|np|load|pi|abs|real|imag|size|length|isstable|semilogx|semilogy|loglog|axis|stem|ylim|xlim|savefig|tight_layout|subplots|hstack|vstack|block|concatenate|asarray|reshape|dot|matmul|conj|angle|mag2db|db|rad2deg|deg2rad|range|len|list|float|int|str|pzplot|pzmap)$/;
 
 /** the value of one call argument */
 export function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string): ArgVal {
@@ -122,10 +131,13 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
     const parts = splitArgs(tuple[1]).map((a) => evalArg(a.text, scope, conv, msgText));
     if (parts.every((p) => p.kind === 'matrix' || p.kind === 'number')) {
       const ms = parts.map((p) => (p.kind === 'number' ? [[p.value]] : (p as { value: Matrix }).value));
-      if (ms.length === 5 && scalar(ms[4]) !== undefined) return { kind: 'system', sys: { kind: 'ss', A: ms[0], B: ms[1], C: ms[2], D: ms[3], Ts: scalar(ms[4]) }, origin, label: t };
-      if (ms.length >= 3 && ms.length <= 4 && ms[0].length > 1) return { kind: 'system', sys: { kind: 'ss', A: ms[0], B: ms[1], C: ms[2], D: ms[3] }, origin, label: t };
+      if (ms.length === 5 && scalar(ms[4]) !== undefined)
+        return { kind: 'system', sys: { kind: 'ss', A: ms[0], B: ms[1], C: ms[2], D: ms[3], Ts: scalar(ms[4]) }, origin, label: t };
+      if (ms.length >= 3 && ms.length <= 4 && ms[0].length > 1)
+        return { kind: 'system', sys: { kind: 'ss', A: ms[0], B: ms[1], C: ms[2], D: ms[3] }, origin, label: t };
       if (ms.length === 2 || ms.length === 3) {
-        const num = flat(ms[0]), den = flat(ms[1]);
+        const num = flat(ms[0]),
+          den = flat(ms[1]);
         const dt = ms.length === 3 ? scalar(ms[2]) : undefined;
         if (num && den) return { kind: 'system', sys: { kind: 'tf', num, den, ...(dt && dt > 0 ? { Ts: dt, variable: 'z' as const } : {}) }, origin, label: t };
       }
@@ -140,11 +152,15 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
     const sign = fa[2]?.kind === 'number' ? fa[2].value : -1;
     const asTf = (v: ArgVal): { num: number[]; den: number[]; Ts?: number } | undefined =>
       v.kind === 'system' && v.sys.kind === 'tf' ? v.sys : v.kind === 'number' ? { num: [v.value], den: [1] } : undefined;
-    const G = g && asTf(g), H = asTf(h);
+    const G = g && asTf(g),
+      H = asTf(h);
     if (G && H) {
       // T = nG dH / (dG dH − sign·nG nH)
       const num = polyMul(G.num, H.den);
-      const den = polyPlus(polyMul(G.den, H.den), polyMul(G.num, H.num).map((x) => -sign * x));
+      const den = polyPlus(
+        polyMul(G.den, H.den),
+        polyMul(G.num, H.num).map((x) => -sign * x),
+      );
       return { kind: 'system', sys: { kind: 'tf', num, den, ...(G.Ts ? { Ts: G.Ts, variable: 'z' as const } : {}) }, origin, label: t };
     }
     return { kind: 'error', message: `${t}: feedback is read for transfer functions only (issue: interconnection of state-space models is not available yet)` };
@@ -167,7 +183,11 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
       });
       try {
         const v = parseMatrixLiteral(sub);
-        return { kind: 'matrix', value: v, origin: { from: 'message', text: `${t} with ${ids.join(', ')} from ${[...new Set(vals.map((x) => originShort(x!.origin)))].join(', ')}` } };
+        return {
+          kind: 'matrix',
+          value: v,
+          origin: { from: 'message', text: `${t} with ${ids.join(', ')} from ${[...new Set(vals.map((x) => originShort(x!.origin)))].join(', ')}` },
+        };
       } catch (e) {
         return { kind: 'error', message: `${t}: ${(e as Error).message}` };
       }
@@ -199,7 +219,9 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
 /** tf(…) * tf(…) and tf(…) + tf(…) of SISO transfer functions (series and parallel) */
 export function combineSystems(rhs: string, scope: Scope, conv: Conversation, msgText: string): System | undefined {
   const terms: { sign: number; factors: string[] }[] = [];
-  let depth = 0, cur = '', sign = 1;
+  let depth = 0,
+    cur = '',
+    sign = 1;
   let factors: string[] = [];
   for (const ch of rhs + '+') {
     if (ch === '(' || ch === '[') depth++;
@@ -218,7 +240,8 @@ export function combineSystems(rhs: string, scope: Scope, conv: Conversation, ms
   }
   let num: number[] | undefined, den: number[] | undefined;
   for (const term of terms) {
-    let n = [term.sign], d = [1];
+    let n = [term.sign],
+      d = [1];
     for (const f of term.factors) {
       const v = evalArg(f, scope, conv, msgText);
       const tf = v.kind === 'system' && v.sys.kind === 'tf' ? v.sys : v.kind === 'number' ? { num: [v.value], den: [1] } : undefined;
@@ -232,7 +255,13 @@ export function combineSystems(rhs: string, scope: Scope, conv: Conversation, ms
   return num && den ? { kind: 'tf', num, den } : undefined;
 }
 
-export function construct(kind: string, args: { name?: string; text: string }[], scope: Scope, conv: Conversation, msgText: string): { kind: 'system'; sys: System } | { kind: 'error'; message: string } | undefined {
+export function construct(
+  kind: string,
+  args: { name?: string; text: string }[],
+  scope: Scope,
+  conv: Conversation,
+  msgText: string,
+): { kind: 'system'; sys: System } | { kind: 'error'; message: string } | undefined {
   const pos = args.filter((a) => !a.name).map((a) => evalArg(a.text, scope, conv, msgText));
   const kw = Object.fromEntries(args.filter((a) => a.name).map((a) => [a.name!, evalArg(a.text, scope, conv, msgText)]));
   const bad = [...pos, ...Object.values(kw)].find((p) => p.kind === 'error');
@@ -241,8 +270,7 @@ export function construct(kind: string, args: { name?: string; text: string }[],
   const k = kind.toLowerCase();
   const asVec = (p: ArgVal | undefined): number[] | undefined =>
     p?.kind === 'number' ? [p.value] : p?.kind === 'matrix' ? (p.value.length === 0 ? [] : flat(p.value)) : undefined;
-  const asRoots = (p: ArgVal | undefined): Cx[] | undefined =>
-    p?.kind === 'poles' ? p.value : asVec(p)?.map((x) => [x, 0] as Cx);
+  const asRoots = (p: ArgVal | undefined): Cx[] | undefined => (p?.kind === 'poles' ? p.value : asVec(p)?.map((x) => [x, 0] as Cx));
   // Scilab: syslin('c' | 'd' | Ts, A, B, C [, D]) or syslin('c', H)
   if (kind.toLowerCase() === 'syslin' && args.length >= 2) {
     const dom = args[0].text.trim().replace(/^['"]|['"]$/g, '');
@@ -254,11 +282,16 @@ export function construct(kind: string, args: { name?: string; text: string }[],
       return { kind: 'system', sys: s.kind === 'tf' ? { ...s, ...(Ts ? { Ts, variable: 'z' as const } : {}) } : { ...s, ...(Ts ? { Ts } : {}) } };
     }
     const ms = rest.map((p) => (p.kind === 'matrix' ? p.value : p.kind === 'number' ? [[p.value]] : undefined));
-    if (ms.length >= 3 && ms.slice(0, 3).every(Boolean)) return { kind: 'system', sys: { kind: 'ss', A: ms[0]!, B: ms[1]!, C: ms[2]!, ...(ms[3] ? { D: ms[3] } : {}), ...(Ts ? { Ts } : {}) } };
+    if (ms.length >= 3 && ms.slice(0, 3).every(Boolean))
+      return { kind: 'system', sys: { kind: 'ss', A: ms[0]!, B: ms[1]!, C: ms[2]!, ...(ms[3] ? { D: ms[3] } : {}), ...(Ts ? { Ts } : {}) } };
     return undefined;
   }
   const delay = args.find((a) => /delay/i.test(a.text) || /delay/i.test(a.name ?? ''));
-  if (delay) return { kind: 'error', message: `${kind}(… ${delay.name ?? delay.text} …): time delays are not supported yet; approximate the delay with a Padé approximation and give the rational transfer function` };
+  if (delay)
+    return {
+      kind: 'error',
+      message: `${kind}(… ${delay.name ?? delay.text} …): time delays are not supported yet; approximate the delay with a Padé approximation and give the rational transfer function`,
+    };
   if (k === 'ss' || k === 'statespace') {
     if (pos.length === 1 && pos[0].kind === 'system') return undefined; // ss(G): a conversion, read as tf2ss
     const ms = pos.map((p) => (p.kind === 'matrix' ? p.value : p.kind === 'number' ? [[p.value]] : undefined));
@@ -273,23 +306,33 @@ export function construct(kind: string, args: { name?: string; text: string }[],
       const ms = pos.map((p) => (p.kind === 'matrix' ? p.value : p.kind === 'number' ? [[p.value]] : undefined));
       if (ms.slice(0, 4).every(Boolean)) return { kind: 'system', sys: { kind: 'ss', A: ms[0]!, B: ms[1]!, C: ms[2]!, D: ms[3]! } };
     }
-    const num = asVec(pos[0]), den = asVec(pos[1]);
+    const num = asVec(pos[0]),
+      den = asVec(pos[1]);
     if (!num || !den) return undefined;
     const tsArg = pos[2]?.kind === 'number' ? pos[2].value : tsv?.kind === 'number' ? tsv.value : k === 'dlti' ? 1 : undefined;
     return { kind: 'system', sys: { kind: 'tf', num, den, ...(tsArg && tsArg > 0 ? { Ts: tsArg, variable: 'z' as const } : {}) } };
   }
   if (k === 'zpk' || k === 'zerospolesgain') {
-    const z = asRoots(pos[0]), p = asRoots(pos[1]);
+    const z = asRoots(pos[0]),
+      p = asRoots(pos[1]);
     const gain = pos[2]?.kind === 'number' ? pos[2].value : 1;
     if (!z || !p) return undefined;
     const tsArg = pos[3]?.kind === 'number' ? pos[3].value : tsv?.kind === 'number' ? tsv.value : undefined;
-    return { kind: 'system', sys: { kind: 'tf', num: zpkPoly(z, gain), den: zpkPoly(p), ...(tsArg && tsArg > 0 ? { Ts: tsArg, variable: 'z' as const } : {}) } };
+    return {
+      kind: 'system',
+      sys: { kind: 'tf', num: zpkPoly(z, gain), den: zpkPoly(p), ...(tsArg && tsArg > 0 ? { Ts: tsArg, variable: 'z' as const } : {}) },
+    };
   }
   return undefined;
 }
 
 /** systems the message defines: expressions, num/den, constructors assigned to names, A..D */
-export function messageSystems(scan: Scan, scope: Scope, conv: Conversation, selection?: ReadOptions['selection']): { name?: string; sys: System; text: string; origin: Origin }[] {
+export function messageSystems(
+  scan: Scan,
+  scope: Scope,
+  conv: Conversation,
+  selection?: ReadOptions['selection'],
+): { name?: string; sys: System; text: string; origin: Origin }[] {
   const out: { name?: string; sys: System; text: string; origin: Origin }[] = scan.systems.map((s) => ({ ...s, origin: { from: 'message', text: s.text } }));
   // NAME = ss(...) / tf(...) / zpk(...) / signal.TransferFunction(...)
   for (const c of scan.calls) {
@@ -321,8 +364,10 @@ export function messageSystems(scan: Scan, scope: Scope, conv: Conversation, sel
   const num = scan.assigns.get('num') ?? scan.assigns.get('numerator') ?? scan.assigns.get('b');
   const den = scan.assigns.get('den') ?? scan.assigns.get('denominator') ?? scan.assigns.get('a');
   if (num?.value && den?.value) {
-    const n = num.value.length === 0 ? [0] : flat(num.value), d = flat(den.value);
-    if (n && d && (scan.assigns.has('num') || scan.assigns.has('den') || scan.assigns.has('numerator'))) out.push({ sys: { kind: 'tf', num: n, den: d }, text: `${num.text}, ${den.text}`, origin: { from: 'message', text: `${num.text}, ${den.text}` } });
+    const n = num.value.length === 0 ? [0] : flat(num.value),
+      d = flat(den.value);
+    if (n && d && (scan.assigns.has('num') || scan.assigns.has('den') || scan.assigns.has('numerator')))
+      out.push({ sys: { kind: 'tf', num: n, den: d }, text: `${num.text}, ${den.text}`, origin: { from: 'message', text: `${num.text}, ${den.text}` } });
   }
   // A, B, C, D in the message (and the selection, which the user attached to this turn)
   const sel = selection ? scanMessage(selection.text) : undefined;
@@ -397,10 +442,10 @@ export function renderValue(v: unknown, key?: string): string {
   if (typeof v === 'string') return `'${v}'`;
   if (!Array.isArray(v)) return '';
   if (v.length === 1 && Array.isArray(v[0]) && v[0].length === 1 && typeof v[0][0] === 'number') return num2(v[0][0]);
-  if (v.every((x) => typeof x === 'number')) return v.length > 8 ? `[${v.length} values, ${num2(v[0] as number)} … ${num2(v[v.length - 1] as number)}]` : `[${(v as number[]).map(num2).join(' ')}]`;
+  if (v.every((x) => typeof x === 'number'))
+    return v.length > 8 ? `[${v.length} values, ${num2(v[0] as number)} … ${num2(v[v.length - 1] as number)}]` : `[${(v as number[]).map(num2).join(' ')}]`;
   if (key === 'poles' && v.every((x) => Array.isArray(x) && x.length === 2)) {
     return `[${(v as [number, number][]).map(([re, im]) => (im === 0 ? num2(re) : `${num2(re)}${im < 0 ? '−' : '+'}${num2(Math.abs(im))}j`)).join(', ')}]`;
   }
   return '';
 }
-

@@ -73,8 +73,7 @@ export function matrixBlock(name: string, M: Matrix, o: RenderOptions): string {
       `_The whole ${rows}x${cols} matrix is in the reproducing code (Insert MATLAB/Python code) and in \`control solve … --json\`._`,
     ].join('\n');
   }
-  if (rows > INLINE_MAX_ROWS || cols > INLINE_MAX_COLS)
-    return `**${name}** (${rows}x${cols}):\n\n${table(M, o.digits)}`;
+  if (rows > INLINE_MAX_ROWS || cols > INLINE_MAX_COLS) return `**${name}** (${rows}x${cols}):\n\n${table(M, o.digits)}`;
   if (o.math) return `$$\n${latexName(name)} = ${latexMatrix(M, o.digits)}\n$$`;
   const body = textMatrix(M, o.digits);
   if (rows === 1 && cols <= 8) return `\`${name} = [ ${body} ]\``;

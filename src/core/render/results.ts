@@ -42,7 +42,9 @@ function modesTable(modes: ModeInfo[], discrete: boolean): string {
     const wn = m.wn !== undefined ? fmt(m.wn) : '–';
     const zeta = m.zeta !== undefined ? fmt(m.zeta) : '–';
     const tau = m.tau !== undefined ? fmt(m.tau) : '–';
-    rows.push(discrete ? `| ${label} | ${m.magnitude !== undefined ? fmt(m.magnitude) : '–'} | ${wn} | ${zeta} | ${tau} |` : `| ${label} | ${wn} | ${zeta} | ${tau} |`);
+    rows.push(
+      discrete ? `| ${label} | ${m.magnitude !== undefined ? fmt(m.magnitude) : '–'} | ${wn} | ${zeta} | ${tau} |` : `| ${label} | ${wn} | ${zeta} | ${tau} |`,
+    );
   }
   if (discrete) return ['| eigenvalue z | \\|z\\| | ωn of ln(z)/Ts (rad/s) | ζ | τ (s) |', '|---|---:|---:|---:|---:|', ...rows].join('\n');
   return ['| eigenvalue | ωn (rad/s) | ζ | τ (s) |', '|---|---:|---:|---:|', ...rows].join('\n');
@@ -65,12 +67,16 @@ export function renderAnalysis(_args: R, r: AnalysisResult, o: RenderOptions): s
         ? `**on the stability boundary** (${r.discrete ? '|z| = 1' : 'Re λ = 0'}): marginally stable at best, not asymptotically stable`
         : r.unstable.length
           ? `**unstable**: ${list(fmtEigenvalues(r.unstable, o.digits).map((s) => `λ = ${s}`))} ${r.discrete ? 'outside the unit circle' : 'in the right half plane'}${
-              r.boundary.length ? ` (and ${list(fmtEigenvalues(r.boundary, o.digits).map((s) => `λ = ${s}`))} ${r.discrete ? 'on the unit circle' : 'on the imaginary axis'})` : ''
+              r.boundary.length
+                ? ` (and ${list(fmtEigenvalues(r.boundary, o.digits).map((s) => `λ = ${s}`))} ${r.discrete ? 'on the unit circle' : 'on the imaginary axis'})`
+                : ''
             }`
           : `**unstable**: the repeated eigenvalue${r.defective.length > 1 ? 's' : ''} ${list(fmtEigenvalues(r.defective, o.digits).map((s) => `λ = ${s}`))} on the ${r.discrete ? 'unit circle' : 'imaginary axis'} ${r.defective.length > 1 ? 'have Jordan blocks' : 'has a Jordan block'}, so the state grows polynomially (like ${r.discrete ? 'k' : 't'}) although no eigenvalue is ${r.discrete ? 'outside the circle' : 'in the right half plane'}`;
   if (r.n === 0) {
     // a static gain y = D u: nothing moves, and there is nothing to control or observe
-    out.push(`**Stability.** The model has no states (0 states): it is a static gain y = Du, with no eigenvalues and no dynamics, so it is (trivially) stable. Controllability and observability ranks are 0 of 0.`);
+    out.push(
+      `**Stability.** The model has no states (0 states): it is a static gain y = Du, with no eigenvalues and no dynamics, so it is (trivially) stable. Controllability and observability ranks are 0 of 0.`,
+    );
     return out.join('\n\n');
   }
   out.push(`**Stability.** The ${r.n}-state ${domain} model is ${verdict}.`);
@@ -108,10 +114,12 @@ export function analysisSummary(r: AnalysisResult): string {
   if (r.stability === 'unstable') s.push('Left alone the state grows, so the plant needs feedback.');
   else if (r.stability === 'marginal') s.push('Left alone the state does not decay (it holds or oscillates), so feedback is needed for regulation.');
   else s.push('Left alone every mode decays.');
-  const c = r.controllability, b = r.observability;
+  const c = r.controllability,
+    b = r.observability;
   if (c) {
     if (c.rank === r.n) s.push('Every mode can be moved by state feedback (pole placement or LQR will work).');
-    else if (c.stabilisable) s.push('Some modes cannot be moved by the inputs, but they are stable, so the system can still be stabilised (an LQR design exists).');
+    else if (c.stabilisable)
+      s.push('Some modes cannot be moved by the inputs, but they are stable, so the system can still be stabilised (an LQR design exists).');
     else s.push('An unstable mode cannot be influenced by the inputs: no controller using these inputs can stabilise it. Add or move an actuator.');
   }
   if (b) {
@@ -135,12 +143,17 @@ export function renderFeedback(tool: string, args: Record<string, any>, r: Recor
     const closed = gain === 'K' ? 'A − BK' : 'A − LC';
     out.push(`**Closed-loop poles** (eig(${closed})): ${fmtEigenvalues(r.poles, o.digits).join(', ')} — ${stabilityPhrase(r.poles, discrete)}.`);
     const Ts = typeof args.Ts === 'number' && args.Ts > 0 ? args.Ts : 0;
-    if (!discrete || Ts) out.push(modesTable(r.poles.map((z: Complex) => modeInfo(z, discrete, Ts)), discrete));
+    if (!discrete || Ts)
+      out.push(
+        modesTable(
+          r.poles.map((z: Complex) => modeInfo(z, discrete, Ts)),
+          discrete,
+        ),
+      );
   }
   if (isMatrix(r.Acl)) out.push(`**Closed-loop matrix:**\n\n${matrixBlock('A_cl', r.Acl, o)}`);
   if (isMatrix(r[sol])) out.push(`**Riccati solution:**\n\n${matrixBlock(sol, r[sol], o)}`);
-  for (const k of ['M', 'Z'])
-    if (isMatrix(r[k])) out.push(matrixBlock(k, r[k], o));
+  for (const k of ['M', 'Z']) if (isMatrix(r[k])) out.push(matrixBlock(k, r[k], o));
   if (typeof r.caution === 'string') out.push(`**Caution:** ${r.caution}`);
   return out.join('\n\n');
 }
@@ -181,16 +194,29 @@ export function renderTimeResponse(tool: string, args: Record<string, any>, r: R
     const yy = y as number[];
     const rows = idx.map((i) => `| ${fmt(t[i], o.digits)} | ${fmt(yy[i], o.digits)} |`);
     const peak = yy.reduce((m, v) => (Math.abs(v) > Math.abs(m) ? v : m), 0);
-    return [
-      `**Response to a ${what}** at ${t.length} times from t = ${fmt(t[0])} to ${fmt(t[t.length - 1])} s; y(end) = ${fmt(yy[yy.length - 1], o.digits)}, largest |y| = ${fmt(Math.abs(peak), o.digits)}.`,
-      ['| t (s) | y |', '|---:|---:|', ...rows].join('\n'),
-    ].join('\n\n') + caution;
+    return (
+      [
+        `**Response to a ${what}** at ${t.length} times from t = ${fmt(t[0])} to ${fmt(t[t.length - 1])} s; y(end) = ${fmt(yy[yy.length - 1], o.digits)}, largest |y| = ${fmt(Math.abs(peak), o.digits)}.`,
+        ['| t (s) | y |', '|---:|---:|', ...rows].join('\n'),
+      ].join('\n\n') + caution
+    );
   }
   const Y = y as number[][][];
-  const p = Y[0].length, m = Y[0][0].length;
+  const p = Y[0].length,
+    m = Y[0][0].length;
   const head = `| t (s) | ${Array.from({ length: p * m }, (_, k) => `y${Math.floor(k / m) + 1} ← u${(k % m) + 1}`).join(' | ')} |`;
-  const rows = idx.map((i) => `| ${fmt(t[i], o.digits)} | ${Y[i].flat().map((v) => fmt(v, o.digits)).join(' | ')} |`);
-  return [`**Response to a ${what} on each input** at ${t.length} times (output i ← input j).`, [head, `|---:|${'---:|'.repeat(p * m)}`, ...rows].join('\n')].join('\n\n') + caution;
+  const rows = idx.map(
+    (i) =>
+      `| ${fmt(t[i], o.digits)} | ${Y[i]
+        .flat()
+        .map((v) => fmt(v, o.digits))
+        .join(' | ')} |`,
+  );
+  return (
+    [`**Response to a ${what} on each input** at ${t.length} times (output i ← input j).`, [head, `|---:|${'---:|'.repeat(p * m)}`, ...rows].join('\n')].join(
+      '\n\n',
+    ) + caution
+  );
 }
 
 /** most input-output pairs a MIMO frequency response shows as tables (the rest is said) */
@@ -213,7 +239,11 @@ export function renderFreq(args: Record<string, any>, r: Record<string, any>, o:
   const magCell = (v: number) => (v === Infinity ? '∞' : v === -Infinity ? '−∞' : fmt(v, o.digits));
   const phaseCell = (v: number) => (Number.isFinite(v) ? fmt(v, o.digits) : '–');
   const table = (i: number, j: number) =>
-    ['| ω (rad/s) | magnitude (dB) | phase (°) |', '|---:|---:|---:|', ...idx.map((k) => `| ${fmt(w[k], o.digits)} | ${magCell(mag(k, i, j))} | ${phaseCell(phase(k, i, j))} |`)].join('\n');
+    [
+      '| ω (rad/s) | magnitude (dB) | phase (°) |',
+      '|---:|---:|---:|',
+      ...idx.map((k) => `| ${fmt(w[k], o.digits)} | ${magCell(mag(k, i, j))} | ${phaseCell(phase(k, i, j))} |`),
+    ].join('\n');
   const p = mimo ? (r.mag_db[0] as number[][]).length : 1;
   const m = mimo ? (r.mag_db[0][0] as number[]).length : 1;
   const onPole = idx.filter((k) => {
@@ -223,9 +253,12 @@ export function renderFreq(args: Record<string, any>, r: Record<string, any>, o:
   const poleNote = onPole.length
     ? `At ω = ${onPole.map((k) => fmt(w[k], o.digits)).join(', ')} rad/s the frequency lies on a pole of the model (${unit.startsWith('H(jω)') ? 'on the imaginary axis' : 'on the unit circle'}): |H| is infinite there and the phase has no value (–).`
     : '';
-  const range = w.length === 1 ? `at ω = ${fmt(w[0])} rad/s` : `at ${w.length} frequencies from ${fmt(w[0])} to ${fmt(w[w.length - 1])} rad/s (${idx.length} shown)`;
+  const range =
+    w.length === 1 ? `at ω = ${fmt(w[0])} rad/s` : `at ${w.length} frequencies from ${fmt(w[0])} to ${fmt(w[w.length - 1])} rad/s (${idx.length} shown)`;
   if (!mimo) return [`**Frequency response** ${unit} ${range}:`, table(0, 0), poleNote].filter(Boolean).join('\n\n');
-  const out = [`**Frequency response** ${unit} of the model with ${m} input${m === 1 ? '' : 's'} and ${p} output${p === 1 ? '' : 's'} ${range}, one table per pair (output i ← input j):`];
+  const out = [
+    `**Frequency response** ${unit} of the model with ${m} input${m === 1 ? '' : 's'} and ${p} output${p === 1 ? '' : 's'} ${range}, one table per pair (output i ← input j):`,
+  ];
   let shown = 0;
   for (let i = 0; i < p; i++)
     for (let j = 0; j < m; j++) {
@@ -237,7 +270,9 @@ export function renderFreq(args: Record<string, any>, r: Record<string, any>, o:
     }
   if (p * m > shown) {
     const pair = (k: number) => `y${Math.floor(k / m) + 1} ← u${(k % m) + 1}`;
-    out.push(`The other ${p * m - shown} of the ${p * m} pairs (${pair(shown)} to ${pair(p * m - 1)}) are not shown; to see one, keep its column of B and its row of C (and that entry of D).`);
+    out.push(
+      `The other ${p * m - shown} of the ${p * m} pairs (${pair(shown)} to ${pair(p * m - 1)}) are not shown; to see one, keep its column of B and its row of C (and that entry of D).`,
+    );
   }
   if (poleNote) out.push(poleNote);
   return out.join('\n\n');
@@ -264,7 +299,12 @@ export function renderStepinfo(_args: R, r: Record<string, any>, o: RenderOption
     ['Rise time (10% → 90%)', `${fmt(r.rise_time, o.digits)} s`],
     ['Settling time (2%)', `${fmt(r.settling_time, o.digits)} s`],
     ['Overshoot', `${fmt(r.overshoot_pct, o.digits)} %`],
-    ['Peak', Number.isFinite(r.peak_time) ? `${fmt(r.peak, o.digits)} at t = ${fmt(r.peak_time, o.digits)} s` : `${fmt(r.peak, o.digits)} (no overshoot: approached from below)`],
+    [
+      'Peak',
+      Number.isFinite(r.peak_time)
+        ? `${fmt(r.peak, o.digits)} at t = ${fmt(r.peak_time, o.digits)} s`
+        : `${fmt(r.peak, o.digits)} (no overshoot: approached from below)`,
+    ],
     ['Final value', fmt(r.final_value, o.digits)],
   ];
   return `**Step-response characteristics**\n\n${factsTable(rows)}`;
@@ -277,7 +317,12 @@ export function renderGeneric(_args: R, r: Record<string, unknown>, o: RenderOpt
     else if (COMPLEX_FIELDS.has(k) && isComplexList(v)) out.push(`**${k}:** ${list(fmtEigenvalues(v, o.digits))}`);
     else if (isMatrix(v)) out.push(matrixBlock(k, v, o));
     else if (Array.isArray(v) && v.every((x) => typeof x === 'number'))
-      out.push(`**${k}** = [${v.slice(0, 12).map((x) => fmt(x as number, o.digits)).join(', ')}${v.length > 12 ? `, … (${v.length} values)` : ''}]`);
+      out.push(
+        `**${k}** = [${v
+          .slice(0, 12)
+          .map((x) => fmt(x as number, o.digits))
+          .join(', ')}${v.length > 12 ? `, … (${v.length} values)` : ''}]`,
+      );
     else if (typeof v === 'string' || typeof v === 'boolean') out.push(`**${k}:** ${String(v)}`);
   }
   return out.join('\n\n');
@@ -293,14 +338,21 @@ export function renderFreqresp(args: R, result: R, o: RenderOptions): string {
 
 export function renderC2d(args: R, result: R, o: RenderOptions): string {
   return isMatrix(result.Ad) && !result.Ad.length
-    ? [`**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:** the model has no states (0 states, a static gain), so Ad, Bd and Cd are empty and it is the same in discrete time:`, matrixBlock('Dd', result.Dd, o)].join('\n\n')
-    : [`**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:**`, ...['Ad', 'Bd', 'Cd', 'Dd'].map((k) => matrixBlock(k, result[k], o))].join('\n\n');
+    ? [
+        `**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:** the model has no states (0 states, a static gain), so Ad, Bd and Cd are empty and it is the same in discrete time:`,
+        matrixBlock('Dd', result.Dd, o),
+      ].join('\n\n')
+    : [
+        `**Discretised with ${result.method ?? args.method}, Ts = ${fmt(args.Ts)} s:**`,
+        ...['Ad', 'Bd', 'Cd', 'Dd'].map((k) => matrixBlock(k, result[k], o)),
+      ].join('\n\n');
 }
 
 export function renderTf2ss(args: R, result: R, o: RenderOptions): string {
   return [
     `**A state-space realisation** of (${polyText(result.num ?? args.num)}) / (${polyText(result.den ?? args.den)}):${isMatrix(result.A) && !result.A.length ? ' a constant, so the model has no states (0 states): A, B and C are empty (A = [], B = zeros(0,1), C = zeros(1,0)) and y = Du.' : ''}`,
-    ...['A', 'B', 'C', 'D'].filter((k) => isMatrix(result[k]) && result[k].length).map((k) => matrixBlock(k, result[k], o))].join('\n\n');
+    ...['A', 'B', 'C', 'D'].filter((k) => isMatrix(result[k]) && result[k].length).map((k) => matrixBlock(k, result[k], o)),
+  ].join('\n\n');
 }
 
 export function renderSs2tf(_args: R, result: R): string {
@@ -308,7 +360,11 @@ export function renderSs2tf(_args: R, result: R): string {
 }
 
 export function renderPolesZeros(_args: R, result: R, o: RenderOptions): string {
-  return [`**Poles:** ${list(fmtEigenvalues(result.poles, o.digits))}`, `**Zeros:** ${list(fmtEigenvalues(result.zeros, o.digits))}`, ...(typeof result.gain === 'number' ? [`**Gain:** ${fmt(result.gain, o.digits)}`] : [])].join('\n\n');
+  return [
+    `**Poles:** ${list(fmtEigenvalues(result.poles, o.digits))}`,
+    `**Zeros:** ${list(fmtEigenvalues(result.zeros, o.digits))}`,
+    ...(typeof result.gain === 'number' ? [`**Gain:** ${fmt(result.gain, o.digits)}`] : []),
+  ].join('\n\n');
 }
 
 export function renderDcgain(_args: R, result: R, o: RenderOptions): string {
@@ -320,14 +376,20 @@ export function renderRlocus(_args: R, result: R, o: RenderOptions): string {
   const br = (result.breakaway ?? []) as { s: Complex; k: number }[];
   return [
     `**Root locus** of 1 + k·L(s) = 0 at ${(result.k as number[]).length} gains from ${fmt(result.k[0])} to ${fmt(result.k.at(-1))}: ${(result.open_loop_poles as Complex[]).length} branches start at the open-loop poles (${list(fmtEigenvalues(result.open_loop_poles, o.digits))}) and end at the zeros (${list(fmtEigenvalues(result.open_loop_zeros, o.digits))}) or along the asymptotes.`,
-    a && a.angles_deg.length ? `**Asymptotes:** centroid σ = ${fmt(a.centroid, o.digits)}, angles ${a.angles_deg.map((x) => `${fmt(x, o.digits)}°`).join(', ')}.` : '',
+    a && a.angles_deg.length
+      ? `**Asymptotes:** centroid σ = ${fmt(a.centroid, o.digits)}, angles ${a.angles_deg.map((x) => `${fmt(x, o.digits)}°`).join(', ')}.`
+      : '',
     br.length ? `**Breakaway/break-in points:** ${br.map((b) => `s = ${fmtEigenvalues([b.s], o.digits)[0]} at k = ${fmt(b.k, o.digits)}`).join('; ')}.` : '',
     '_Use **Plot** to see the branches._',
-  ].filter(Boolean).join('\n\n');
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 export function renderNyquist(_args: R, result: R): string {
-  const N = result.encirclements as number, P = result.open_loop_unstable_poles as number, Z = result.closed_loop_unstable_poles as number;
+  const N = result.encirclements as number,
+    P = result.open_loop_unstable_poles as number,
+    Z = result.closed_loop_unstable_poles as number;
   return `**Nyquist criterion:** the curve of L(jω) encircles −1 ${N === 0 ? 'zero times' : `${Math.abs(N)} time${Math.abs(N) > 1 ? 's' : ''} ${N > 0 ? 'clockwise' : 'counter-clockwise'}`}; with P = ${P} open-loop pole${P === 1 ? '' : 's'} in the right half plane, the unity-feedback closed loop has Z = N + P = ${Z} unstable pole${Z === 1 ? '' : 's'}: **${Z === 0 ? 'stable' : 'unstable'}**.${(result.detours as unknown[]).length ? ` The contour detours around ${(result.detours as unknown[]).length} pole(s) on the imaginary axis.` : ''}\n\n_Use **Plot** to see the curve._`;
 }
 
@@ -345,11 +407,14 @@ export function renderEig(_args: R, result: R, o: RenderOptions): string {
 }
 
 /** ctrb_rank and obsv_rank */
-export const rankRenderer = (tool: 'ctrb_rank' | 'obsv_rank') => (args: R, result: R, o: RenderOptions): string => {
-  const n = (args.A as Matrix).length;
-  const what = tool === 'ctrb_rank' ? 'controllability' : 'observability';
-  if (n === 0) return `**Rank of the ${what} matrix:** 0 of 0 — the model has no states (0 states), so there is nothing to ${tool === 'ctrb_rank' ? 'control' : 'observe'}.`;
-  return `**Rank of the ${what} matrix:** ${result.rank} of ${n} — ${result.rank === n ? (tool === 'ctrb_rank' ? 'controllable' : 'observable') : `**not ${tool === 'ctrb_rank' ? 'controllable' : 'observable'}**`}.\n\n${matrixBlock(tool === 'ctrb_rank' ? 'Co' : 'Ob', result.matrix, o)}`;
-};
+export const rankRenderer =
+  (tool: 'ctrb_rank' | 'obsv_rank') =>
+  (args: R, result: R, o: RenderOptions): string => {
+    const n = (args.A as Matrix).length;
+    const what = tool === 'ctrb_rank' ? 'controllability' : 'observability';
+    if (n === 0)
+      return `**Rank of the ${what} matrix:** 0 of 0 — the model has no states (0 states), so there is nothing to ${tool === 'ctrb_rank' ? 'control' : 'observe'}.`;
+    return `**Rank of the ${what} matrix:** ${result.rank} of ${n} — ${result.rank === n ? (tool === 'ctrb_rank' ? 'controllable' : 'observable') : `**not ${tool === 'ctrb_rank' ? 'controllable' : 'observable'}**`}.\n\n${matrixBlock(tool === 'ctrb_rank' ? 'Co' : 'Ob', result.matrix, o)}`;
+  };
 
 export { fmtSmall };

@@ -46,9 +46,12 @@ function tickLabel(v: number): string {
 }
 
 export function lineChart(o: ChartOptions): string {
-  const W = o.width ?? 640, H = o.height ?? 300;
+  const W = o.width ?? 640,
+    H = o.height ?? 300;
   const m = { l: 64, r: 16, t: 32, b: 48 };
-  const pts = o.series.flatMap((s) => s.x.map((x, i) => [o.logX ? Math.log10(x) : x, s.y[i]] as const)).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
+  const pts = o.series
+    .flatMap((s) => s.x.map((x, i) => [o.logX ? Math.log10(x) : x, s.y[i]] as const))
+    .filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
   if (!pts.length) return '';
   const x0 = Math.min(...pts.map((p) => p[0]));
   let x1 = Math.max(...pts.map((p) => p[0]));
@@ -80,7 +83,9 @@ export function lineChart(o: ChartOptions): string {
       .join('');
     parts.push(`<path d="${d}" fill="none" stroke="${COLORS[k % COLORS.length]}" stroke-width="1.6"/>`);
     if (s.label && o.series.length > 1)
-      parts.push(`<text x="${W - m.r - 4}" y="${m.t + 14 + 14 * k}" text-anchor="end" font-size="11" fill="${COLORS[k % COLORS.length]}">${esc(s.label)}</text>`);
+      parts.push(
+        `<text x="${W - m.r - 4}" y="${m.t + 14 + 14 * k}" text-anchor="end" font-size="11" fill="${COLORS[k % COLORS.length]}">${esc(s.label)}</text>`,
+      );
   });
   parts.push(`<text x="${W / 2}" y="18" text-anchor="middle" font-size="13" font-weight="bold">${esc(o.title)}</text>`);
   parts.push(`<text x="${W / 2}" y="${H - 10}" text-anchor="middle" font-size="12">${esc(o.xLabel)}</text>`);
@@ -92,7 +97,12 @@ export function lineChart(o: ChartOptions): string {
 export function resultCharts(tool: string, args: Record<string, any>, r: Record<string, any>): { caption: string; svg: string }[] {
   if ((tool === 'step' || tool === 'impulse') && Array.isArray(r.y) && r.y.every((v: unknown) => typeof v === 'number')) {
     const t = (r.t ?? args.t) as number[];
-    return [{ caption: `${tool === 'step' ? 'Step' : 'Impulse'} response`, svg: lineChart({ title: `${tool === 'step' ? 'Step' : 'Impulse'} response`, xLabel: 't (s)', yLabel: 'y', series: [{ x: t, y: r.y }] }) }];
+    return [
+      {
+        caption: `${tool === 'step' ? 'Step' : 'Impulse'} response`,
+        svg: lineChart({ title: `${tool === 'step' ? 'Step' : 'Impulse'} response`, xLabel: 't (s)', yLabel: 'y', series: [{ x: t, y: r.y }] }),
+      },
+    ];
   }
   if (tool === 'freqresp' && Array.isArray(r.mag_db) && Array.isArray(args.w)) {
     const w = args.w as number[];
@@ -103,7 +113,8 @@ export function resultCharts(tool: string, args: Record<string, any>, r: Record<
     } else {
       // MIMO: a p x m matrix per frequency; one curve per output ← input pair, while the colours
       // tell them apart (beyond that the answer's tables carry the numbers)
-      const p = (r.mag_db[0] as number[][]).length, m = (r.mag_db[0][0] as number[]).length;
+      const p = (r.mag_db[0] as number[][]).length,
+        m = (r.mag_db[0][0] as number[]).length;
       if (p * m > COLORS.length) return [];
       mag = [];
       phase = [];

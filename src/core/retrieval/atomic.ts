@@ -38,7 +38,7 @@ export function writeAtomicStream(path: string, fill: (write: (s: string | Uint8
   try {
     fill((s) => {
       if (typeof s === 'string') writeSync(fd, s);
-      else for (let at = 0; at < s.length; ) at += writeSync(fd, s, at, s.length - at);
+      else for (let at = 0; at < s.length;) at += writeSync(fd, s, at, s.length - at);
     });
     closeSync(fd);
     renameSync(tmp, path);

@@ -60,7 +60,8 @@ export function detectConventions(dir: string): EmbedderConventions {
   const tokCfg = readJson(join(dir, 'tokenizer_config.json')) ?? {};
   const family = `${basename(dir)} ${String(config._name_or_path ?? '')} ${String(config.model_type ?? '')}`.toLowerCase();
   const c: EmbedderConventions = { pooling: 'mean', queryPrefix: '', passagePrefix: '', maxTokens: 512, defaultThreshold: 0.3 };
-  if (/bge/.test(family)) Object.assign(c, { pooling: 'cls', queryPrefix: 'Represent this sentence for searching relevant passages: ', defaultThreshold: 0.55 });
+  if (/bge/.test(family))
+    Object.assign(c, { pooling: 'cls', queryPrefix: 'Represent this sentence for searching relevant passages: ', defaultThreshold: 0.55 });
   else if (/\be5\b|e5-/.test(family)) Object.assign(c, { queryPrefix: 'query: ', passagePrefix: 'passage: ', defaultThreshold: 0.75 });
   else if (/nomic/.test(family)) Object.assign(c, { queryPrefix: 'search_query: ', passagePrefix: 'search_document: ', defaultThreshold: 0.45 });
   else if (/qwen3/.test(family))
@@ -111,7 +112,8 @@ export const EMBEDDER_ONNX: readonly string[] = ['model.onnx', 'model_quantized.
  */
 export async function loadEmbedder(dir: string, opts: { threads?: number } = {}): Promise<Embedder> {
   for (const f of EMBEDDER_FILES) {
-    if (!existsSync(join(dir, f))) throw new ControlError(`No embedding model in ${dir}: ${f} is missing (expected config.json, tokenizer.json, onnx/model.onnx).`, 'unsupported');
+    if (!existsSync(join(dir, f)))
+      throw new ControlError(`No embedding model in ${dir}: ${f} is missing (expected config.json, tokenizer.json, onnx/model.onnx).`, 'unsupported');
   }
   const onnxFile = EMBEDDER_ONNX.find((f) => existsSync(join(dir, 'onnx', f)));
   if (!onnxFile) throw new ControlError(`No ONNX model in ${join(dir, 'onnx')} (model.onnx or model_quantized.onnx).`, 'unsupported');
@@ -143,7 +145,8 @@ export async function loadEmbedder(dir: string, opts: { threads?: number } = {})
   // end-of-sequence for last-token pooling: append it only when the tokenizer does not
   let appendEos = '';
   if (conv.pooling === 'last' && conv.eosToken) {
-    const ids = (t: string, special: boolean) => Array.from((tokenizer(t, { add_special_tokens: special }).input_ids as TensorLike).data as BigInt64Array, Number);
+    const ids = (t: string, special: boolean) =>
+      Array.from((tokenizer(t, { add_special_tokens: special }).input_ids as TensorLike).data as BigInt64Array, Number);
     const eosIds = ids(conv.eosToken, false);
     const sample = ids('a', true);
     if (eosIds.length !== 1 || sample[sample.length - 1] !== eosIds[0]) appendEos = conv.eosToken;

@@ -138,7 +138,8 @@ export async function downloadEmbedder(spec: EmbedderSpec = DEFAULT_EMBEDDER, op
       }
       res = r;
     } catch (e) {
-      if (opts.signal?.aborted) throw new ControlError('The download was cancelled; what was downloaded is kept and the next download resumes it.', 'cancelled');
+      if (opts.signal?.aborted)
+        throw new ControlError('The download was cancelled; what was downloaded is kept and the next download resumes it.', 'cancelled');
       throw new ControlError(`Could not download ${url}: ${(e as Error).message}. ${wayOut}`, 'unsupported');
     }
     if (res.status === 416 && have) {
@@ -150,7 +151,10 @@ export async function downloadEmbedder(spec: EmbedderSpec = DEFAULT_EMBEDDER, op
       });
     }
     if (res.status !== 200 && res.status !== 206) {
-      throw new ControlError(`Could not download ${url}: HTTP ${res.status}${res.status === 404 ? ' (no such file in that repository or revision)' : ''}. ${wayOut}`, 'unsupported');
+      throw new ControlError(
+        `Could not download ${url}: HTTP ${res.status}${res.status === 404 ? ' (no such file in that repository or revision)' : ''}. ${wayOut}`,
+        'unsupported',
+      );
     }
     if (!sha256) {
       const tag = unquote(res.headers.get('x-linked-etag') ?? res.headers.get('etag'));
@@ -173,8 +177,12 @@ export async function downloadEmbedder(spec: EmbedderSpec = DEFAULT_EMBEDDER, op
         progress(file);
       }
     } catch (e) {
-      if (opts.signal?.aborted) throw new ControlError('The download was cancelled; what was downloaded is kept and the next download resumes it.', 'cancelled');
-      throw new ControlError(`The download of ${url} broke off after ${have} bytes (${(e as Error).message}); download again to resume. ${wayOut}`, 'unsupported');
+      if (opts.signal?.aborted)
+        throw new ControlError('The download was cancelled; what was downloaded is kept and the next download resumes it.', 'cancelled');
+      throw new ControlError(
+        `The download of ${url} broke off after ${have} bytes (${(e as Error).message}); download again to resume. ${wayOut}`,
+        'unsupported',
+      );
     } finally {
       closeSync(fd);
     }
@@ -185,13 +193,19 @@ export async function downloadEmbedder(spec: EmbedderSpec = DEFAULT_EMBEDDER, op
       const got = sha256 ? await hashFile(part, 'sha256') : await hashFile(part, 'sha1', `blob ${have}\0`);
       if (got !== (sha256 ?? blobSha1)) {
         rmSync(part, { force: true });
-        throw new ControlError(`${url} does not match the hash the server announced (${sha256 ? 'SHA-256' : 'git blob SHA-1'} ${sha256 ?? blobSha1}, got ${got}); it was deleted. Download again, or check the mirror.`, 'unsupported');
+        throw new ControlError(
+          `${url} does not match the hash the server announced (${sha256 ? 'SHA-256' : 'git blob SHA-1'} ${sha256 ?? blobSha1}, got ${got}); it was deleted. Download again, or check the mirror.`,
+          'unsupported',
+        );
       }
     }
     renameSync(part, target);
     sizes.set(file, have);
   }
-  writeFileSync(join(dest, 'control-download.json'), `${JSON.stringify({ repo: spec.repo, revision: spec.revision, mirror, files: Object.fromEntries(sizes), at: new Date().toISOString() }, null, 1)}\n`);
+  writeFileSync(
+    join(dest, 'control-download.json'),
+    `${JSON.stringify({ repo: spec.repo, revision: spec.revision, mirror, files: Object.fromEntries(sizes), at: new Date().toISOString() }, null, 1)}\n`,
+  );
   const { loadEmbedder } = await import('./embedder.js');
   const emb = await loadEmbedder(dest);
   const dim = emb.dim;

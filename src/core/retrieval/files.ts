@@ -95,7 +95,14 @@ export function walk(root: string, opts: WalkOptions = {}): { files: FoundFile[]
       }
       if (st.isDirectory()) {
         if (ALWAYS_SKIP.has(name) || skipDirs.has(abs) || ignored(rel, true)) continue;
-        if (opts.exclude?.length && globMatch(`${rel}/`, opts.exclude.filter((g) => g.endsWith('/**')).map((g) => g.slice(0, -2)))) continue;
+        if (
+          opts.exclude?.length &&
+          globMatch(
+            `${rel}/`,
+            opts.exclude.filter((g) => g.endsWith('/**')).map((g) => g.slice(0, -2)),
+          )
+        )
+          continue;
         rec(abs, here);
       } else if (st.isFile()) {
         if (!isSupported(name) || ignored(rel, false)) continue;

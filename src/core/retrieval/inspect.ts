@@ -27,7 +27,12 @@ export function embedderCheck(dir: string | undefined, o: InspectOptions = {}): 
       ),
     };
   if (!existsSync(dir) || !statSync(dir).isDirectory())
-    return { capability, status: 'fail', detail: `${dir} is not a folder`, fix: `Point the embedder setting at the folder of an ONNX embedding model (config.json, tokenizer.json, onnx/model.onnx), or download the model into ${dir}.` };
+    return {
+      capability,
+      status: 'fail',
+      detail: `${dir} is not a folder`,
+      fix: `Point the embedder setting at the folder of an ONNX embedding model (config.json, tokenizer.json, onnx/model.onnx), or download the model into ${dir}.`,
+    };
   const missing = EMBEDDER_FILES.filter((f) => !existsSync(join(dir, f)));
   const onnx = EMBEDDER_ONNX.find((f) => existsSync(join(dir, 'onnx', f)));
   if (!onnx) missing.push(join('onnx', 'model.onnx'));
@@ -113,12 +118,20 @@ function statsSummary(file: string): string {
  */
 export function indexCheck(dir: string | undefined, o: InspectOptions = {}, capability = WORKSPACE_INDEX_CAPABILITY, rebuildFix?: string): DoctorCheck {
   const surface = o.surface ?? 'cli';
-  const rebuild = rebuildFix ?? fixFor(surface, 'Run Control: Rebuild Index.', 'Run control index build . (in the folder to index; --index DIR for another place).');
+  const rebuild =
+    rebuildFix ?? fixFor(surface, 'Run Control: Rebuild Index.', 'Run control index build . (in the folder to index; --index DIR for another place).');
   // without a workspace index, search still covers the bundled notes: say so, as /search does
   const notesOnly = o.notes ? '; /search covers the bundled notes only' : '';
-  if (!dir) return { capability, status: 'info', detail: `no workspace folder open${notesOnly}`, fix: fixFor(surface, 'Open a workspace folder, then run Control: Rebuild Index.', 'Optional: --index DIR to check an index folder.') };
+  if (!dir)
+    return {
+      capability,
+      status: 'info',
+      detail: `no workspace folder open${notesOnly}`,
+      fix: fixFor(surface, 'Open a workspace folder, then run Control: Rebuild Index.', 'Optional: --index DIR to check an index folder.'),
+    };
   if (!existsSync(dir)) return { capability, status: 'info', detail: `no index yet (${dir} does not exist)${notesOnly}`, fix: rebuild };
-  if (!statSync(dir).isDirectory()) return { capability, status: 'fail', detail: `${dir} is a file, not an index folder`, fix: `Move or delete ${dir}, then: ${rebuild}` };
+  if (!statSync(dir).isDirectory())
+    return { capability, status: 'fail', detail: `${dir} is a file, not an index folder`, fix: `Move or delete ${dir}, then: ${rebuild}` };
   const { bytes, files, newest } = dirSize(dir);
   if (files === 0) return { capability, status: 'info', detail: `no index yet (${dir} is empty)${notesOnly}`, fix: rebuild };
   const stats = ['stats.json', 'stats', 'manifest.json'].map((f) => join(dir, f)).find((f) => existsSync(f));
@@ -148,7 +161,11 @@ export function notesCheck(root: string | undefined, indexDir: string, o: Inspec
       capability,
       status: 'fail',
       detail: root ? `${root} holds no notes` : 'the bundled notes (corpus/) are missing from this installation',
-      fix: fixFor(surface, 'Reinstall the @control extension.', 'Reinstall @control (in a checkout: npm ci && npm run build); the notes ship in corpus/ beside dist/.'),
+      fix: fixFor(
+        surface,
+        'Reinstall the @control extension.',
+        'Reinstall @control (in a checkout: npm ci && npm run build); the notes ship in corpus/ beside dist/.',
+      ),
     };
   const manifest = readJson(join(indexDir, 'manifest.json')) as { root?: string; builtAt?: string; files?: Record<string, unknown> } | undefined;
   const built = manifest?.builtAt && manifest.root === root;

@@ -138,7 +138,8 @@ export class LexicalIndex {
    */
   exportParts(onPart: (key: string, data: string) => void): void {
     const idx = this.index as unknown as { reg?: unknown; map?: unknown; ctx?: unknown };
-    const plain = (idx.reg instanceof Set || idx.reg instanceof Map) && idx.map instanceof Map && (idx.ctx === undefined || (idx.ctx instanceof Map && idx.ctx.size === 0));
+    const plain =
+      (idx.reg instanceof Set || idx.reg instanceof Map) && idx.map instanceof Map && (idx.ctx === undefined || (idx.ctx instanceof Map && idx.ctx.size === 0));
     if (!plain) {
       this.index.export((key: string, data: string) => {
         onPart(key, data);
@@ -273,7 +274,8 @@ export function loadSnapshot(file: string, config: LexicalConfig): { index: Lexi
       } catch {
         throw new SnapshotError('its first line is not the header', true);
       }
-      if (!head || typeof head !== 'object' || !head.config || typeof head.config !== 'object') throw new SnapshotError('its first line is not the header', true);
+      if (!head || typeof head !== 'object' || !head.config || typeof head.config !== 'object')
+        throw new SnapshotError('its first line is not the header', true);
       if (head.v !== SNAPSHOT_VERSION) throw new SnapshotError('an older snapshot layout', head.v !== undefined && typeof head.v !== 'number');
       if (!sameLexical(head.config, config)) throw new SnapshotError('another tokenizer', false);
       crc = crc32(buf.subarray(from, Math.min(stop + 1, buf.length)), crc);

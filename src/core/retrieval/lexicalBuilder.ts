@@ -73,7 +73,11 @@ export class LexicalBuilder {
     // all valid for a worker); the .ts source (tests and bench under tsx) is loaded through
     // tsx's CommonJS hook, registered in the worker before the source is required
     const worker = file.endsWith('.ts')
-      ? new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`, { eval: true, workerData: { config, base }, execArgv: [] })
+      ? new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`, {
+          eval: true,
+          workerData: { config, base },
+          execArgv: [],
+        })
       : new Worker(file, { workerData: { config, base }, execArgv: [] });
     return new LexicalBuilder(worker);
   }

@@ -68,11 +68,9 @@ export function isEmptyMatrix(M: unknown): boolean {
  */
 function readStaticGain(args: Record<string, any>, tool: string): SS {
   const B = checkMatrix(args.B, 'B');
-  if (!isEmptyMatrix(B))
-    throw new ControlError(`A is 0x0 (no states) but B is ${fmtSize(B)}; with no states B must be empty (0 x m: [] or zeros(0,m)).`);
+  if (!isEmptyMatrix(B)) throw new ControlError(`A is 0x0 (no states) but B is ${fmtSize(B)}; with no states B must be empty (0 x m: [] or zeros(0,m)).`);
   const C = checkMatrix(args.C, 'C');
-  if (!isEmptyMatrix(C))
-    throw new ControlError(`A is 0x0 (no states) but C is ${fmtSize(C)}; with no states C must be empty (p x 0: [] or zeros(p,0)).`);
+  if (!isEmptyMatrix(C)) throw new ControlError(`A is 0x0 (no states) but C is ${fmtSize(C)}; with no states C must be empty (p x 0: [] or zeros(p,0)).`);
   if (args.D === undefined || args.D === null)
     throw new ControlError(
       `${tool}: A is 0x0 (no states), so the model is the static gain y = D u; give D (p x m). The numbers of inputs and outputs cannot be inferred from B = [] (0 x m) and C = [] (p x 0) alone.`,
@@ -80,8 +78,7 @@ function readStaticGain(args: Record<string, any>, tool: string): SS {
   const D = checkMatrix(args.D, 'D');
   const [p, m] = size(D);
   if (p === 0 || m === 0) throw new ControlError(`D is ${fmtSize(D)}: the static gain needs at least one input and one output.`);
-  if (C.length && C.length !== p)
-    throw new ControlError(`C is ${C.length}x0 (${C.length} outputs) but D is ${fmtSize(D)}; D must have one row per output.`);
+  if (C.length && C.length !== p) throw new ControlError(`C is ${C.length}x0 (${C.length} outputs) but D is ${fmtSize(D)}; D must have one row per output.`);
   return { A: [], B: [], C: Array.from({ length: p }, () => []), D, n: 0, m, p, Ts: readTs(args) };
 }
 
@@ -92,15 +89,13 @@ export function readSS(args: Record<string, any>, tool: string): SS {
   if (isEmptyMatrix(A)) return readStaticGain(args, tool);
   const n = checkSquare(A, 'A');
   const B = checkMatrix(args.B, 'B');
-  if (B.length !== n)
-    throw new ControlError(`B has ${B.length} rows but A is ${n}x${n}; B must have ${n} rows (one per state).`);
+  if (B.length !== n) throw new ControlError(`B has ${B.length} rows but A is ${n}x${n}; B must have ${n} rows (one per state).`);
   const m = size(B)[1];
   if (m === 0) throw new ControlError('B has no columns: the system needs at least one input.');
   const C = checkMatrix(args.C, 'C');
   const p = C.length;
   if (p === 0) throw new ControlError('C has no rows: the system needs at least one output.');
-  if (size(C)[1] !== n)
-    throw new ControlError(`C is ${fmtSize(C)} but A is ${n}x${n}; C must have ${n} columns (one per state).`);
+  if (size(C)[1] !== n) throw new ControlError(`C is ${fmtSize(C)} but A is ${n}x${n}; C must have ${n} columns (one per state).`);
   let D: Matrix;
   if (args.D === undefined || args.D === null) D = Array.from({ length: p }, () => new Array(m).fill(0));
   else {
@@ -113,12 +108,13 @@ export function readSS(args: Record<string, any>, tool: string): SS {
 }
 
 export function readTF(args: Record<string, any>, tool: string): TF {
-  if (!Array.isArray(args.num) || !Array.isArray(args.den))
-    throw new ControlError(`${tool} needs num and den (coefficient lists, highest power first).`);
-  for (const [k, v] of [['num', args.num], ['den', args.den]] as const)
+  if (!Array.isArray(args.num) || !Array.isArray(args.den)) throw new ControlError(`${tool} needs num and den (coefficient lists, highest power first).`);
+  for (const [k, v] of [
+    ['num', args.num],
+    ['den', args.den],
+  ] as const)
     v.forEach((x: unknown, i: number) => {
-      if (typeof x !== 'number' || !Number.isFinite(x))
-        throw new ControlError(`${k}[${i + 1}] is ${String(x)}: coefficients must be finite numbers.`);
+      if (typeof x !== 'number' || !Number.isFinite(x)) throw new ControlError(`${k}[${i + 1}] is ${String(x)}: coefficients must be finite numbers.`);
     });
   const num = polyStrip(args.num.length ? args.num : [0]);
   const den = polyStrip(args.den.length ? args.den : [0]);
@@ -151,8 +147,7 @@ export function readTfOrSs(args: Record<string, any>, tool: string): { tf?: TF; 
         ssGiven.includes('D') ? ' A transfer function carries its own feedthrough: for H(s) = D + N(s)/den(s) write num = D·den + N.' : ''
       }`,
     );
-  if (!tfGiven.length && !ssGiven.length)
-    throw new ControlError(`${tool} needs a transfer function (num, den) or a state-space model (A, B, C, D).`);
+  if (!tfGiven.length && !ssGiven.length) throw new ControlError(`${tool} needs a transfer function (num, den) or a state-space model (A, B, C, D).`);
   return tfGiven.length ? { tf: readTF(args, tool) } : { ss: readSS(args, tool) };
 }
 
@@ -187,7 +182,11 @@ const SCALE_LIMIT = 2 ** 200;
  */
 export function scaleGuard(sys: SS, tool: string): void {
   if (sys.n === 0) return;
-  for (const [name, M] of [['A', sys.A], ['B', sys.B], ['C', sys.C]] as const) {
+  for (const [name, M] of [
+    ['A', sys.A],
+    ['B', sys.B],
+    ['C', sys.C],
+  ] as const) {
     const mx = maxEntry(M);
     if (mx === 0 || (mx <= SCALE_LIMIT && mx >= 1 / SCALE_LIMIT)) continue;
     throw new ControlError(

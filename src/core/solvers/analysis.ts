@@ -26,7 +26,6 @@ export { modeInfo, type ModeInfo } from './modes.js';
 
 export type Stability = 'stable' | 'marginal' | 'unstable';
 
-
 export interface AnalysisResult {
   [k: string]: unknown;
   n: number;
@@ -59,7 +58,6 @@ function classify([re, im]: Complex, discrete: boolean, tol: number): number {
   if (Math.abs(d) <= tol) return 0;
   return Math.sign(d);
 }
-
 
 /**
  * Repeated boundary eigenvalues whose eigenspace is smaller than their multiplicity: for
@@ -118,9 +116,11 @@ export function analyse(args: { A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; T
   const tol = boundaryTol(A);
   const eigenvalues = eigenvaluesOf(A);
   const cls = eigenvalues.map((z) => classify(z, discrete, tol));
-  const defective = defectiveOnBoundary(A, eigenvalues.filter((_, i) => cls[i] === 0));
-  const stability: Stability =
-    cls.some((c) => c > 0) || defective.length ? 'unstable' : cls.some((c) => c === 0) ? 'marginal' : 'stable';
+  const defective = defectiveOnBoundary(
+    A,
+    eigenvalues.filter((_, i) => cls[i] === 0),
+  );
+  const stability: Stability = cls.some((c) => c > 0) || defective.length ? 'unstable' : cls.some((c) => c === 0) ? 'marginal' : 'stable';
   const out: AnalysisResult = {
     n,
     discrete,
@@ -179,15 +179,40 @@ export const tools = [
   tool({
     name: 'analyse',
     words: {
-      calls: [{ names: ['isstable', 'analyse', 'analyze', 'damp'], args: ['sys'] }, { names: ['damp', 'isstable'], args: ['A'] }],
-      phrases: ['analyse', 'analyze', 'analysis', 'is it stable', 'is this stable', 'is the system stable', 'is the plant stable', 'is the model stable', 'stability of', 'check stability', 'stable or not', 'stability', 'is stable', 'hurwitz', 'schur stable', 'modes', 'which modes', 'unobservable', 'uncontrollable', 'damping of each', 'mode damping'],
+      calls: [
+        { names: ['isstable', 'analyse', 'analyze', 'damp'], args: ['sys'] },
+        { names: ['damp', 'isstable'], args: ['A'] },
+      ],
+      phrases: [
+        'analyse',
+        'analyze',
+        'analysis',
+        'is it stable',
+        'is this stable',
+        'is the system stable',
+        'is the plant stable',
+        'is the model stable',
+        'stability of',
+        'check stability',
+        'stable or not',
+        'stability',
+        'is stable',
+        'hurwitz',
+        'schur stable',
+        'modes',
+        'which modes',
+        'unobservable',
+        'uncontrollable',
+        'damping of each',
+        'mode damping',
+      ],
       weak: ['stable', 'unstable', 'properties of', 'damping ratio', 'natural frequency', 'damping'],
       example: '/analyse A=[0 1; -2 -3], B=[0;1], C=[1 0], D=0',
     },
     brief: 'Stability, eigenvalues, damping, controllability/observability (with the modes that are not) of (A, B, C, D).',
     title: 'State-space analysis',
     description:
-      'Analyses a state-space model x\' = Ax + Bu, y = Cx + Du (discrete when Ts > 0): eigenvalues, stability, damping and natural frequency of each mode, controllability and observability ranks with the uncontrollable/unobservable modes, stabilisability and detectability. B, C, D are optional.',
+      "Analyses a state-space model x' = Ax + Bu, y = Cx + Du (discrete when Ts > 0): eigenvalues, stability, damping and natural frequency of each mode, controllability and observability ranks with the uncontrollable/unobservable modes, stabilisability and detectability. B, C, D are optional.",
     parameters: {
       type: 'object',
       properties: {

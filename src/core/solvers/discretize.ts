@@ -7,7 +7,23 @@ import { tool } from '../tools/types.js';
 import { renderC2d } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
 import type { Matrix } from '../types.js';
-import { type Mat, add, blocks, block, eye, fromRows, luFactor, luSolve, luSolveRight, mul, rcondByInverse, scale, toRows, zeros, EPS } from '../linalg/dense.js';
+import {
+  type Mat,
+  add,
+  blocks,
+  block,
+  eye,
+  fromRows,
+  luFactor,
+  luSolve,
+  luSolveRight,
+  mul,
+  rcondByInverse,
+  scale,
+  toRows,
+  zeros,
+  EPS,
+} from '../linalg/dense.js';
 import { expm } from '../linalg/expm.js';
 import { readSS, ssProps, type SS } from './_sys.js';
 
@@ -24,7 +40,13 @@ export interface DiscreteSS {
 export function c2dZoh(A: Mat, B: Mat, Ts: number): { Ad: Mat; Bd: Mat } {
   const n = A.r;
   const m = B.c;
-  const M = scale(blocks([[A, B], [zeros(m, n), zeros(m, m)]]), Ts);
+  const M = scale(
+    blocks([
+      [A, B],
+      [zeros(m, n), zeros(m, m)],
+    ]),
+    Ts,
+  );
   const E = expm(M);
   return { Ad: block(E, 0, 0, n, n), Bd: block(E, 0, n, n, m) };
 }
@@ -34,7 +56,10 @@ export function c2d(sys: SS, Ts: number, method: C2dMethod): DiscreteSS {
   // no states (a static gain): every method keeps y = D u; Ad, Bd, Cd are empty ([], as
   // tf2ss writes them) and Dd = D
   if (n === 0) return { Ad: [], Bd: [], Cd: [], Dd: sys.D.map((r) => r.slice()) };
-  const A = fromRows(sys.A), B = fromRows(sys.B), C = fromRows(sys.C), D = fromRows(sys.D);
+  const A = fromRows(sys.A),
+    B = fromRows(sys.B),
+    C = fromRows(sys.C),
+    D = fromRows(sys.D);
   if (method === 'zoh') {
     const { Ad, Bd } = c2dZoh(A, B, Ts);
     return { Ad: toRows(Ad), Bd: toRows(Bd), Cd: toRows(C), Dd: toRows(D) };
@@ -79,7 +104,25 @@ export const tools = [
         { names: ['c2d', 'sample_system', 'sample', 'dscr'], args: ['sys', 'Ts', 'method'], keywords: { method: 'method', Ts: 'Ts', dt: 'Ts' } },
         { names: ['cont2discrete'], args: ['sys', 'Ts', 'method'], keywords: { method: 'method', dt: 'Ts' } },
       ],
-      phrases: ['c2d', 'discretize', 'discretise', 'discretization', 'discretisation', 'discrete equivalent', 'convert to discrete', 'sampled-data model', 'discrete-time model', 'zero-order hold equivalent', 'tustin', 'bilinear', 'zoh', 'zero-order hold', 'foh', 'first-order hold', 'sample the plant'],
+      phrases: [
+        'c2d',
+        'discretize',
+        'discretise',
+        'discretization',
+        'discretisation',
+        'discrete equivalent',
+        'convert to discrete',
+        'sampled-data model',
+        'discrete-time model',
+        'zero-order hold equivalent',
+        'tustin',
+        'bilinear',
+        'zoh',
+        'zero-order hold',
+        'foh',
+        'first-order hold',
+        'sample the plant',
+      ],
       weak: ['sample', 'sampled'],
       aliases: { Ts: ['T', 'dt', 'ts', 'Tsample', 'h'] },
       example: '/c2d A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts=0.1',
@@ -113,4 +156,3 @@ export const tools = [
     plots: { none: 'the discretised matrices; plot the discrete system with a step or Bode request' },
   }),
 ];
-

@@ -14,9 +14,7 @@ import type { Complex } from '../types.js';
 import { matrix, sampleTime } from '../tools/schema.js';
 import { checkMatrix, checkSquare, checkRows, checkCols, fmtSize } from '../tools/args.js';
 import { ControlError } from '../errors.js';
-import {
-  type Mat, fromRows, toRows, transpose, mul, mulNT, symmetrize, luFactor, luSolveRight, clone,
-} from '../linalg/dense.js';
+import { type Mat, fromRows, toRows, transpose, mul, mulNT, symmetrize, luFactor, luSolveRight, clone } from '../linalg/dense.js';
 import { eigvalsSorted } from '../linalg/schur.js';
 import { careMat, dareMat, poleList } from './riccati.js';
 
@@ -38,14 +36,16 @@ function estimatorArgs(args: Record<string, any>): { A: Mat; C: Mat; W: Mat; Rn:
   const n = checkSquare(A, 'A');
   checkRows(G, n, 'G', 'A');
   checkCols(C, n, 'C', 'A');
-  const g = G[0].length, p = C.length;
+  const g = G[0].length,
+    p = C.length;
   if (g === 0) throw new ControlError('G has no columns.');
   if (p === 0) throw new ControlError('C has no rows.');
-  if (Qn.length !== g || Qn[0].length !== g)
-    throw new ControlError(`Qn is ${fmtSize(Qn)} but G has ${g} column${g > 1 ? 's' : ''}; Qn must be ${g}x${g}.`);
-  if (Rn.length !== p || Rn[0].length !== p)
-    throw new ControlError(`Rn is ${fmtSize(Rn)} but C has ${p} row${p > 1 ? 's' : ''}; Rn must be ${p}x${p}.`);
-  for (const [M, name] of [[Qn, 'Qn'], [Rn, 'Rn']] as const) {
+  if (Qn.length !== g || Qn[0].length !== g) throw new ControlError(`Qn is ${fmtSize(Qn)} but G has ${g} column${g > 1 ? 's' : ''}; Qn must be ${g}x${g}.`);
+  if (Rn.length !== p || Rn[0].length !== p) throw new ControlError(`Rn is ${fmtSize(Rn)} but C has ${p} row${p > 1 ? 's' : ''}; Rn must be ${p}x${p}.`);
+  for (const [M, name] of [
+    [Qn, 'Qn'],
+    [Rn, 'Rn'],
+  ] as const) {
     let scale = 0;
     for (const row of M) for (const v of row) scale = Math.max(scale, Math.abs(v));
     for (let i = 0; i < M.length; i++)
@@ -112,7 +112,10 @@ export const tools = [
   tool({
     name: 'lqe',
     words: {
-      calls: [{ names: ['lqe'], args: ['A', 'G', 'C', 'Qn', 'Rn'] }, { names: ['lqe'], args: ['sys', 'Qn', 'Rn'] }],
+      calls: [
+        { names: ['lqe'], args: ['A', 'G', 'C', 'Qn', 'Rn'] },
+        { names: ['lqe'], args: ['sys', 'Qn', 'Rn'] },
+      ],
       phrases: ['lqe', 'kalman filter', 'kalman gain', 'kalman estimator', 'linear quadratic estimator', 'optimal estimator', 'steady-state kalman', 'kalman'],
       aliases: { Qn: ['W', 'Qw', 'QN', 'Q'], Rn: ['V', 'Rv', 'RN', 'R'] },
       discrete: 'kalman',
@@ -137,7 +140,7 @@ export const tools = [
   tool({
     name: 'kalman',
     words: {
-      calls: [{ names: ['kalman'], args: ['sys', 'Qn', 'Rn'], note: "kalman(sys, Qn, Rn) is read with G = B of sys (every input is process noise)" }],
+      calls: [{ names: ['kalman'], args: ['sys', 'Qn', 'Rn'], note: 'kalman(sys, Qn, Rn) is read with G = B of sys (every input is process noise)' }],
       phrases: ['discrete kalman', 'discrete-time kalman', 'discrete kalman filter', 'digital kalman filter'],
       aliases: { Qn: ['W', 'Qw', 'QN', 'Q'], Rn: ['V', 'Rv', 'RN', 'R'] },
       continuous: 'lqe',
@@ -162,4 +165,3 @@ export const tools = [
     plots: { none: 'an estimator gain: nothing to plot yet' },
   }),
 ];
-

@@ -54,7 +54,9 @@ export function freqEvaluator(sys: SS): (w: number[]) => FreqResp {
   const { D, p, m, Ts } = sys;
   const kb = farExponent(sys.B);
   const kc = farExponent(sys.C);
-  const B = fromRows(sys.B), C = fromRows(sys.C), A = fromRows(sys.A);
+  const B = fromRows(sys.B),
+    C = fromRows(sys.C),
+    A = fromRows(sys.A);
   const Bs = kb ? scale(B, pow2(-kb)) : B;
   const Cs = kc ? scale(C, pow2(-kc)) : C;
   // A itself first (its Householder reduction squares entries too); s then in those units
@@ -64,64 +66,67 @@ export function freqEvaluator(sys: SS): (w: number[]) => FreqResp {
   for (const v of H.d) hmax = Math.max(hmax, Math.abs(v));
   const scaledH = new Map<number, Mat>();
   return (w: number[]): FreqResp => {
-  const re: Matrix[] = [];
-  const im: Matrix[] = [];
-  for (const wk of w) {
-    const s0r = Ts > 0 ? Math.cos(wk * Ts) : 0;
-    const s0i = Ts > 0 ? Math.sin(wk * Ts) : wk;
-    // log2 of max(|s|·2^-ka, ‖H‖), formed without s·2^-ka itself (w = 10 against A of 1e-307
-    // would overflow it)
-    const ls = Math.log2(Math.hypot(s0r, s0i)) - ka;
-    const lbig = Math.max(ls, hmax > 0 ? Math.log2(hmax) : -Infinity);
-    const k = Number.isFinite(lbig) && Math.abs(lbig) > 100 ? Math.round(lbig) : 0;
-    let Hk = H;
-    if (k) {
-      Hk = scaledH.get(k) ?? scale(H, pow2(-k));
-      scaledH.set(k, Hk);
-    }
-    const sr = s0r * pow2(-ka - k);
-    const si = s0i * pow2(-ka - k);
-    const back = pow2(kb + kc - ka - k);
-    const X = hessShiftSolve(Hk, sr, si, Bt);
-    const R: Matrix = [];
-    const I: Matrix = [];
-    for (let i = 0; i < p; i++) {
-      const rr: number[] = [];
-      const ii: number[] = [];
-      for (let j = 0; j < m; j++) {
-        if (!X) {
-          rr.push(Infinity);
-          ii.push(NaN);
-          continue;
-        }
-        // unscaled (back = 1): D first, the sums as they always were
-        let a = back === 1 ? D[i][j] : 0;
-        let b = 0;
-        const n = Ct.c, ct = Ct.d, xr = X.re.d, xi = X.im.d;
-        for (let l = 0; l < n; l++) {
-          a += ct[i * n + l] * xr[l * m + j];
-          b += ct[i * n + l] * xi[l * m + j];
-        }
-        if (back !== 1) {
-          a = D[i][j] + a * back;
-          b *= back;
-        }
-        // finite (sI − A solved) but not a number: the value itself passes 1.8e308
-        if (!Number.isFinite(a) || !Number.isFinite(b))
-          throw new ControlError(
-            `The frequency response overflows at w = ${wk} rad/s: |H| exceeds 1.8e308, the largest double (the entries of B and C are too large for that of A); rescale the inputs or outputs.`,
-            'numerical',
-          );
-        rr.push(a);
-        ii.push(b);
+    const re: Matrix[] = [];
+    const im: Matrix[] = [];
+    for (const wk of w) {
+      const s0r = Ts > 0 ? Math.cos(wk * Ts) : 0;
+      const s0i = Ts > 0 ? Math.sin(wk * Ts) : wk;
+      // log2 of max(|s|·2^-ka, ‖H‖), formed without s·2^-ka itself (w = 10 against A of 1e-307
+      // would overflow it)
+      const ls = Math.log2(Math.hypot(s0r, s0i)) - ka;
+      const lbig = Math.max(ls, hmax > 0 ? Math.log2(hmax) : -Infinity);
+      const k = Number.isFinite(lbig) && Math.abs(lbig) > 100 ? Math.round(lbig) : 0;
+      let Hk = H;
+      if (k) {
+        Hk = scaledH.get(k) ?? scale(H, pow2(-k));
+        scaledH.set(k, Hk);
       }
-      R.push(rr);
-      I.push(ii);
+      const sr = s0r * pow2(-ka - k);
+      const si = s0i * pow2(-ka - k);
+      const back = pow2(kb + kc - ka - k);
+      const X = hessShiftSolve(Hk, sr, si, Bt);
+      const R: Matrix = [];
+      const I: Matrix = [];
+      for (let i = 0; i < p; i++) {
+        const rr: number[] = [];
+        const ii: number[] = [];
+        for (let j = 0; j < m; j++) {
+          if (!X) {
+            rr.push(Infinity);
+            ii.push(NaN);
+            continue;
+          }
+          // unscaled (back = 1): D first, the sums as they always were
+          let a = back === 1 ? D[i][j] : 0;
+          let b = 0;
+          const n = Ct.c,
+            ct = Ct.d,
+            xr = X.re.d,
+            xi = X.im.d;
+          for (let l = 0; l < n; l++) {
+            a += ct[i * n + l] * xr[l * m + j];
+            b += ct[i * n + l] * xi[l * m + j];
+          }
+          if (back !== 1) {
+            a = D[i][j] + a * back;
+            b *= back;
+          }
+          // finite (sI − A solved) but not a number: the value itself passes 1.8e308
+          if (!Number.isFinite(a) || !Number.isFinite(b))
+            throw new ControlError(
+              `The frequency response overflows at w = ${wk} rad/s: |H| exceeds 1.8e308, the largest double (the entries of B and C are too large for that of A); rescale the inputs or outputs.`,
+              'numerical',
+            );
+          rr.push(a);
+          ii.push(b);
+        }
+        R.push(rr);
+        I.push(ii);
+      }
+      re.push(R);
+      im.push(I);
     }
-    re.push(R);
-    im.push(I);
-  }
-  return { re, im };
+    return { re, im };
   };
 }
 
@@ -167,12 +172,16 @@ export interface Margins {
 export function staticMargins(k: number): Margins {
   const none: Margins = { gm: Infinity, gm_db: Infinity, pm_deg: Infinity, w_pc: NaN, w_gc: NaN };
   if (k >= 0 && k !== 1)
-    return { ...none, caution: `The loop is a static gain L = ${k}: its magnitude and phase are the same at every frequency and it never crosses 0 dB or -180°, so both margins are infinite.` };
+    return {
+      ...none,
+      caution: `The loop is a static gain L = ${k}: its magnitude and phase are the same at every frequency and it never crosses 0 dB or -180°, so both margins are infinite.`,
+    };
   if (k === 1)
     return {
       ...none,
       pm_deg: 180,
-      caution: 'The loop is the static gain L = 1: |L| = 1 at every frequency with phase 0°, so every frequency is a gain crossover with pm = 180° (w_gc is not a single frequency: NaN); there is no phase crossover (gm = Infinity).',
+      caution:
+        'The loop is the static gain L = 1: |L| = 1 at every frequency with phase 0°, so every frequency is a gain crossover with pm = 180° (w_gc is not a single frequency: NaN); there is no phase crossover (gm = Infinity).',
     };
   const gm = 1 / Math.abs(k);
   if (k === -1)
@@ -182,7 +191,8 @@ export function staticMargins(k: number): Margins {
       pm_deg: 0,
       w_pc: NaN,
       w_gc: NaN,
-      caution: 'The loop is the static gain L = -1: 1 + L = 0, so the negative-feedback loop is ill-posed (no solution); gm = 1 (0 dB) and pm = 0° at every frequency (no single crossover frequency: NaN).',
+      caution:
+        'The loop is the static gain L = -1: 1 + L = 0, so the negative-feedback loop is ill-posed (no solution); gm = 1 (0 dB) and pm = 0° at every frequency (no single crossover frequency: NaN).',
     };
   return {
     gm,
@@ -219,10 +229,17 @@ function jwSplit(p: number[]): [number[], number[]] {
     const k = n - i; // power of s
     const c = p[i];
     switch (k % 4) {
-      case 0: re[i] = c; break;
-      case 1: im[i] = c; break;
-      case 2: re[i] = -c; break;
-      default: im[i] = -c;
+      case 0:
+        re[i] = c;
+        break;
+      case 1:
+        im[i] = c;
+        break;
+      case 2:
+        re[i] = -c;
+        break;
+      default:
+        im[i] = -c;
     }
   }
   return [re, im];
@@ -437,9 +454,25 @@ export const tools = [
     nonFinite: ['H', 'mag_db', 'phase_deg'],
     words: {
       calls: [
-        { names: ['bode', 'bode_plot', 'freqresp', 'frequency_response', 'freqs', 'dbode', 'dfreqresp', 'evalfr', 'bodeplot', 'repf'], args: ['sys', 'w'], keywords: { w: 'w', omega: 'w' } },
+        {
+          names: ['bode', 'bode_plot', 'freqresp', 'frequency_response', 'freqs', 'dbode', 'dfreqresp', 'evalfr', 'bodeplot', 'repf'],
+          args: ['sys', 'w'],
+          keywords: { w: 'w', omega: 'w' },
+        },
       ],
-      phrases: ['bode', 'bode plot', 'bode diagram', 'frequency response', 'freqresp', 'magnitude and phase', 'gain and phase at', 'evaluate', 'magnitude', 'g(jw)', 'g(jω)'],
+      phrases: [
+        'bode',
+        'bode plot',
+        'bode diagram',
+        'frequency response',
+        'freqresp',
+        'magnitude and phase',
+        'gain and phase at',
+        'evaluate',
+        'magnitude',
+        'g(jw)',
+        'g(jω)',
+      ],
       aliases: { w: ['omega', 'ω', 'W', 'freqs', 'frequencies'] },
       example: '/bode num=[10], den=[1 6 5 0]',
     },
@@ -491,7 +524,27 @@ export const tools = [
     nonFinite: ['gm', 'gm_db', 'pm_deg', 'w_pc', 'w_gc'],
     words: {
       calls: [{ names: ['margin', 'margins', 'stability_margins', 'allmargin', 'g_margin', 'p_margin', 'marginplot'], args: ['sys'] }],
-      phrases: ['margins', 'margin', 'gain margin', 'phase margin', 'stability margins', 'crossover frequency', 'crossover frequencies', 'gain crossover', 'phase crossover', 'phase reserve', 'gain reserve', 'amplitude reserve', 'amplitude margin', 'stability reserve', 'phasenreserve', 'amplitudenreserve', 'phasenrand', 'marge de phase', 'marge de gain'],
+      phrases: [
+        'margins',
+        'margin',
+        'gain margin',
+        'phase margin',
+        'stability margins',
+        'crossover frequency',
+        'crossover frequencies',
+        'gain crossover',
+        'phase crossover',
+        'phase reserve',
+        'gain reserve',
+        'amplitude reserve',
+        'amplitude margin',
+        'stability reserve',
+        'phasenreserve',
+        'amplitudenreserve',
+        'phasenrand',
+        'marge de phase',
+        'marge de gain',
+      ],
       example: '/margins num=[10], den=[1 6 5 0]',
     },
     brief: 'Gain and phase margins with crossover frequencies of a SISO loop (num/den or A, B, C, D).',

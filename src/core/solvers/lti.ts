@@ -59,9 +59,16 @@ function renderDamp(args: Record<string, any>, r: DampResult, o: RenderOptions):
   const head = Ts ? '| pole z | ωn of ln(z)/Ts (rad/s) | ζ | τ (s) |' : '| pole | ωn (rad/s) | ζ | τ (s) |';
   const rows = r.poles.map((_, i) => `| ${labels[i]} | ${show(r.wn[i])} | ${show(r.zeta[i])} | ${show(r.tau[i])} |`);
   const notes: string[] = [];
-  if (r.zeta.some((z) => Number.isNaN(z))) notes.push(`A pole at ${Ts ? 'z = 1' : 's = 0'} has ωn = 0 and no damping ratio (shown as –; MATLAB's damp reports ζ = −1, python-control gives not-a-number).`);
+  if (r.zeta.some((z) => Number.isNaN(z)))
+    notes.push(
+      `A pole at ${Ts ? 'z = 1' : 's = 0'} has ωn = 0 and no damping ratio (shown as –; MATLAB's damp reports ζ = −1, python-control gives not-a-number).`,
+    );
   if (r.tau.some((t) => t < 0)) notes.push('A negative τ is an unstable pole: the mode grows like e^(t/|τ|).');
-  return [`**Damping of each pole**, sorted by natural frequency${Ts ? ` (discrete, Ts = ${fmt(Ts)} s: of the equivalent continuous pole s = ln(z)/Ts)` : ''}:`, [head, '|---|---:|---:|---:|', ...rows].join('\n'), ...notes].join('\n\n');
+  return [
+    `**Damping of each pole**, sorted by natural frequency${Ts ? ` (discrete, Ts = ${fmt(Ts)} s: of the equivalent continuous pole s = ln(z)/Ts)` : ''}:`,
+    [head, '|---|---:|---:|---:|', ...rows].join('\n'),
+    ...notes,
+  ].join('\n\n');
 }
 
 export const tools = [
@@ -73,7 +80,15 @@ export const tools = [
       calls: [],
       // plural and about the poles: "damping ratio 0.7 and natural frequency 2 rad/s" is a design
       // specification (place), never a request for this table
-      phrases: ['damping of each pole', 'damping of the poles', 'damping of its poles', 'natural frequencies and damping', 'damping and natural frequencies', 'natural frequencies and damping ratios', 'damping ratios and natural frequencies'],
+      phrases: [
+        'damping of each pole',
+        'damping of the poles',
+        'damping of its poles',
+        'natural frequencies and damping',
+        'damping and natural frequencies',
+        'natural frequencies and damping ratios',
+        'damping ratios and natural frequencies',
+      ],
       example: '/damp A=[0 1; -4 -0.8]',
       poleOnly: true,
     },
@@ -112,7 +127,8 @@ export const tools = [
       }
       return damp(n ? eigenvalues(A) : [], Ts);
     },
-    intro: '**Damping.** For each pole: natural frequency ωn = |s|, damping ratio ζ = −Re(s)/|s| and time constant τ = −1/Re(s) (discrete: of s = ln(z)/Ts), sorted by ωn as MATLAB\'s damp.',
+    intro:
+      "**Damping.** For each pole: natural frequency ωn = |s|, damping ratio ζ = −Re(s)/|s| and time constant τ = −1/Re(s) (discrete: of s = ln(z)/Ts), sorted by ωn as MATLAB's damp.",
     render: renderDamp,
     code: {
       title: 'natural frequency and damping of each pole',
@@ -130,7 +146,7 @@ export const tools = [
           else code.assign('sys', `ct.ss(A, np.zeros((${n}, 1)), np.zeros((1, ${n})), 0${Ts})`);
         }
         if (M) code.line('[wn, zeta, p] = damp(sys)   % sorted by wn; a pole at 0 has zeta = -1 in MATLAB');
-        else code.line('wn, zeta, p = ct.damp(sys, doprint=False)   # python-control keeps the eigensolver\'s order; sort by wn to compare');
+        else code.line("wn, zeta, p = ct.damp(sys, doprint=False)   # python-control keeps the eigensolver's order; sort by wn to compare");
         if (r) code.comment(verdictHolder).expect('wn', r.wn).expect('zeta', r.zeta);
       },
     },

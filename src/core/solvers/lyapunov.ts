@@ -20,9 +20,10 @@ import { balance } from '../linalg/balance.js';
 
 function blocksOf(T: Mat): { st: Int32Array; sz: Int32Array; nb: number } {
   const n = T.r;
-  const st = new Int32Array(n), sz = new Int32Array(n);
+  const st = new Int32Array(n),
+    sz = new Int32Array(n);
   let nb = 0;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const two = i + 1 < n && T.d[(i + 1) * n + i] !== 0;
     st[nb] = i;
     sz[nb] = two ? 2 : 1;
@@ -33,7 +34,18 @@ function blocksOf(T: Mat): { st: Int32Array; sz: Int32Array; nb: number } {
 }
 
 /** solves the p x q block equation of triangularLyap (Kronecker form, at most 4x4) in place in rhs */
-function blockSolve(t: Float64Array, n: number, i0: number, p: number, j0: number, q: number, discrete: boolean, rhs: Float64Array, M: Float64Array, tiny: number): void {
+function blockSolve(
+  t: Float64Array,
+  n: number,
+  i0: number,
+  p: number,
+  j0: number,
+  q: number,
+  discrete: boolean,
+  rhs: Float64Array,
+  M: Float64Array,
+  tiny: number,
+): void {
   if (p === 1 && q === 1) {
     // the 1x1 case of the Kronecker solve below (solveCompletePivot): a tiny pivot is replaced by ±tiny
     let m = discrete ? t[i0 * n + i0] * t[j0 * n + j0] - 1 : t[i0 * n + i0] + t[j0 * n + j0];
@@ -50,8 +62,7 @@ function blockSolve(t: Float64Array, n: number, i0: number, p: number, j0: numbe
         for (let k = 0; k < p; k++) M[row + k * q + b] += t[(i0 + a) * n + i0 + k];
         for (let l = 0; l < q; l++) M[row + a * q + l] += t[(j0 + b) * n + j0 + l];
       } else {
-        for (let k = 0; k < p; k++)
-          for (let l = 0; l < q; l++) M[row + k * q + l] += t[(i0 + a) * n + i0 + k] * t[(j0 + b) * n + j0 + l];
+        for (let k = 0; k < p; k++) for (let l = 0; l < q; l++) M[row + k * q + l] += t[(i0 + a) * n + i0 + k] * t[(j0 + b) * n + j0 + l];
         M[row + a * q + b] -= 1;
       }
     }
@@ -70,7 +81,9 @@ function blockSolve(t: Float64Array, n: number, i0: number, p: number, j0: numbe
  *   discrete:  T Y_J S' − Y_J = −C_J − T W,  W = Σ_{l after J} Y_l T_Jl'  (SLICOT SB03MX's order)
  */
 export function triangularLyap(T: Mat, C: Mat, discrete: boolean, symmetric = false): Mat {
-  const n = T.r, t = T.d, c = C.d;
+  const n = T.r,
+    t = T.d,
+    c = C.d;
   const yc = new Float64Array(n * n); // yc[j*n + i] = Y[i, j]
   const { st, sz, nb } = blocksOf(T);
   let tnorm = 0;
@@ -79,9 +92,12 @@ export function triangularLyap(T: Mat, C: Mat, discrete: boolean, symmetric = fa
   const R = new Float64Array(2 * n); // R[b*n + i]: right-hand side of column j0+b
   const W = new Float64Array(2 * n); // discrete: W[b*n + k] = (Σ_{l ≥ jend} Y[k, l] T[j0+b, l])
   const U = new Float64Array(2 * n); // discrete: U[b*n + k] = (Y T')[k, j0+b] for solved rows k
-  const M = new Float64Array(16), rhs = new Float64Array(4);
+  const M = new Float64Array(16),
+    rhs = new Float64Array(4);
   for (let jb = nb - 1; jb >= 0; jb--) {
-    const j0 = st[jb], q = sz[jb], jend = j0 + q;
+    const j0 = st[jb],
+      q = sz[jb],
+      jend = j0 + q;
     // rows to solve for: all, or (symmetric) those up to the end of this block
     const rowsEnd = symmetric ? jend : n;
     if (symmetric)
@@ -95,19 +111,23 @@ export function triangularLyap(T: Mat, C: Mat, discrete: boolean, symmetric = fa
     const sgn = discrete ? 1 : -1;
     const lim = discrete ? n : rowsEnd;
     for (let b = 0; b < q; b++) {
-      const rb = b * n, j = j0 + b;
+      const rb = b * n,
+        j = j0 + b;
       if (symmetric) for (let i = 0; i < rowsEnd; i++) R[rb + i] = -(i <= j ? c[i * n + j] : c[j * n + i]);
       else for (let i = 0; i < n; i++) R[rb + i] = -c[i * n + j];
       if (discrete) W.fill(0, rb, rb + n);
       const tj = j * n;
       let l = jend;
       for (; l + 1 < n; l += 2) {
-        const f1 = sgn * t[tj + l], f2 = sgn * t[tj + l + 1];
-        const y1 = l * n, y2 = y1 + n;
+        const f1 = sgn * t[tj + l],
+          f2 = sgn * t[tj + l + 1];
+        const y1 = l * n,
+          y2 = y1 + n;
         for (let i = 0; i < lim; i++) acc[rb + i] += f1 * yc[y1 + i] + f2 * yc[y2 + i];
       }
       if (l < n) {
-        const f = sgn * t[tj + l], yl = l * n;
+        const f = sgn * t[tj + l],
+          yl = l * n;
         for (let i = 0; i < lim; i++) acc[rb + i] += f * yc[yl + i];
       }
     }
@@ -125,15 +145,26 @@ export function triangularLyap(T: Mat, C: Mat, discrete: boolean, symmetric = fa
     // the other terms of a row block's equations: dot products of T's rows (from iend) with the
     // block's solved columns (continuous: Y's columns; discrete: U's), all p·q of them in one
     // loop (independent sums, the latency of one sum's additions hidden behind the others)
-    const v0 = discrete ? U : yc, o0 = discrete ? 0 : j0 * n, o1 = discrete ? n : (j0 + 1) * n;
+    const v0 = discrete ? U : yc,
+      o0 = discrete ? 0 : j0 * n,
+      o1 = discrete ? n : (j0 + 1) * n;
     const vw = discrete ? W : yc;
     for (; ib >= 0; ib--) {
-      const i0 = st[ib], p = sz[ib], iend = i0 + p;
-      const t0 = i0 * n, t1 = t0 + n;
-      let s00 = 0, s01 = 0, s10 = 0, s11 = 0;
+      const i0 = st[ib],
+        p = sz[ib],
+        iend = i0 + p;
+      const t0 = i0 * n,
+        t1 = t0 + n;
+      let s00 = 0,
+        s01 = 0,
+        s10 = 0,
+        s11 = 0;
       if (p === 2 && q === 2)
         for (let k = iend; k < n; k++) {
-          const a0 = t[t0 + k], a1 = t[t1 + k], y0 = v0[o0 + k], y1 = v0[o1 + k];
+          const a0 = t[t0 + k],
+            a1 = t[t1 + k],
+            y0 = v0[o0 + k],
+            y1 = v0[o1 + k];
           s00 += a0 * y0;
           s01 += a0 * y1;
           s10 += a1 * y0;
@@ -195,10 +226,12 @@ export function triangularLyap(T: Mat, C: Mat, discrete: boolean, symmetric = fa
 /** smallest |λi + λj| (continuous) or |1 - λi λj| (discrete) over all eigenvalue pairs */
 export function lyapSeparation(ev: [number, number][], discrete: boolean): { sep: number; li: [number, number]; lj: [number, number] } {
   let sep = Infinity;
-  let li = ev[0], lj = ev[0];
+  let li = ev[0],
+    lj = ev[0];
   for (let i = 0; i < ev.length; i++)
     for (let j = i; j < ev.length; j++) {
-      const [a, b] = ev[i], [c, d] = ev[j];
+      const [a, b] = ev[i],
+        [c, d] = ev[j];
       const v = discrete ? Math.hypot(1 - (a * c - b * d), -(a * d + b * c)) : Math.hypot(a + c, b + d);
       if (v < sep) {
         sep = v;
@@ -210,7 +243,8 @@ export function lyapSeparation(ev: [number, number][], discrete: boolean): { sep
 }
 
 const fmtC = ([re, im]: [number, number]) => {
-  const r = +re.toPrecision(6), i = +Math.abs(im).toPrecision(6);
+  const r = +re.toPrecision(6),
+    i = +Math.abs(im).toPrecision(6);
   return i === 0 ? `${r}` : `${r} ${im < 0 ? '-' : '+'} ${i}i`;
 };
 
@@ -251,7 +285,8 @@ export function prepareLyapunov(A: Mat, discrete: boolean): PreparedLyapunov {
   // solution was wrong (residual 1); with A near 1e300 they overflowed.
   const ka = discrete ? 0 : pow2Exponent(A);
   const core = prepareCore(ka ? scalePow2(A, -ka) : A, discrete);
-  const f1 = 2 ** Math.trunc(ka / 2), f2 = 2 ** (ka - Math.trunc(ka / 2));
+  const f1 = 2 ** Math.trunc(ka / 2),
+    f2 = 2 ** (ka - Math.trunc(ka / 2));
   const eigenvalues: Complex[] = ka ? core.ev.map(([re, im]) => [re * f1 * f2, im * f1 * f2]) : core.ev;
   return {
     eigenvalues,
@@ -262,7 +297,10 @@ export function prepareLyapunov(A: Mat, discrete: boolean): PreparedLyapunov {
       const X = scalePow2(Xs, kq - ka);
       for (const v of X.d)
         if (!Number.isFinite(v))
-          throw new ControlError(`The Lyapunov solution overflows double precision (its entries exceed 1.8e308: A and Q differ in scale by about 2^${kq - ka}); rescale the problem.`, 'numerical');
+          throw new ControlError(
+            `The Lyapunov solution overflows double precision (its entries exceed 1.8e308: A and Q differ in scale by about 2^${kq - ka}); rescale the problem.`,
+            'numerical',
+          );
       return X;
     },
   };
@@ -296,9 +334,7 @@ function prepareCore(A: Mat, discrete: boolean): Core {
   const tol = discrete ? 1e3 * n * EPS * Math.max(1, anorm * anorm) : 1e3 * n * EPS * Math.max(anorm, 1e-300);
   let singular: ControlError | undefined;
   if (sep <= tol) {
-    const why = discrete
-      ? `A has eigenvalues ${fmtC(li)} and ${fmtC(lj)} whose product is 1`
-      : `A has eigenvalues ${fmtC(li)} and ${fmtC(lj)} whose sum is 0`;
+    const why = discrete ? `A has eigenvalues ${fmtC(li)} and ${fmtC(lj)} whose product is 1` : `A has eigenvalues ${fmtC(li)} and ${fmtC(lj)} whose sum is 0`;
     singular = new ControlError(
       `The ${discrete ? 'discrete ' : ''}Lyapunov equation has no unique solution: ${why}` +
         (discrete ? ' (an eigenvalue on or mirrored across the unit circle).' : ' (an eigenvalue on or mirrored across the imaginary axis).'),
@@ -313,8 +349,7 @@ function solveCore(core: Core, Q: Mat): Mat {
   if (core.singular) throw core.singular;
   const n = Ab.r;
   const Qb = zeros(n, n);
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) Qb.d[i * n + j] = Q.d[perm[i] * n + perm[j]] / (scale[i] * scale[j]);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) Qb.d[i * n + j] = Q.d[perm[i] * n + perm[j]] / (scale[i] * scale[j]);
   // Q symmetric (the usual case: B B', C'C, I): X is symmetric, and so is every product on the
   // way; the triangular solve and the products then compute only one triangle
   const sym = isSymmetric(Q);
@@ -349,10 +384,8 @@ function solveCore(core: Core, Q: Mat): Mat {
   if (sym) symmetrize(Xb);
   // back: X = S Xb S', S = P D  ->  X[perm[i], perm[j]] = scale[i] Xb[i, j] scale[j]
   const X = zeros(n, n);
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) X.d[perm[i] * n + perm[j]] = scale[i] * Xb.d[i * n + j] * scale[j];
-  for (const v of X.d)
-    if (!Number.isFinite(v)) throw new ControlError('The Lyapunov solution overflowed: the equation is too ill-conditioned.', 'numerical');
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) X.d[perm[i] * n + perm[j]] = scale[i] * Xb.d[i * n + j] * scale[j];
+  for (const v of X.d) if (!Number.isFinite(v)) throw new ControlError('The Lyapunov solution overflowed: the equation is too ill-conditioned.', 'numerical');
   return X;
 }
 

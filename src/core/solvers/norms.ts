@@ -54,7 +54,8 @@ export function h2norm(sys: SS): number {
   // no states (a static gain): continuous, D = 0 here (D != 0 returned Infinity above), so 0;
   // discrete, the pulse response is D at k = 0 only, so ||D||_F
   if (n === 0) return Ts > 0 ? Math.sqrt(D.reduce((s, r) => s + r.reduce((a, v) => a + v * v, 0), 0)) : 0;
-  const B = fromRows(sys.B), C = fromRows(sys.C);
+  const B = fromRows(sys.B),
+    C = fromRows(sys.C);
   const BBt = mul(B, transpose(B));
   const P = lyap!.solve(BBt);
   const CPCt = mul(mul(C, P), transpose(C));
@@ -85,7 +86,8 @@ export function sigmaMax(re0: Matrix | Mat, im0: Matrix | Mat): number {
 function sigmaMaxUnit(re: Mat, im: Mat): number {
   const p = re.r;
   const m = re.c;
-  const hr = re.d, hi = im.d;
+  const hr = re.d,
+    hi = im.d;
   if (p === 1 || m === 1) {
     let s = 0;
     for (let i = 0; i < p * m; i++) s += hr[i] * hr[i] + hi[i] * hi[i];
@@ -100,7 +102,10 @@ function sigmaMaxUnit(re: Mat, im: Mat): number {
       let si = 0;
       for (let i = 0; i < p; i++) {
         // conj(H[i][a]) * H[i][b]
-        const ra = hr[i * m + a], ia = hi[i * m + a], rb = hr[i * m + b], ib = hi[i * m + b];
+        const ra = hr[i * m + a],
+          ia = hi[i * m + a],
+          rb = hr[i * m + b],
+          ib = hi[i * m + b];
         sr += ra * rb + ia * ib;
         si += ra * ib - ia * rb;
       }
@@ -109,10 +114,12 @@ function sigmaMaxUnit(re: Mat, im: Mat): number {
     }
   }
   // exactly symmetric for the symmetric solver
-  const M = symmetrize(blocks([
-    [Gr, scale(Gi, -1)],
-    [Gi, Gr],
-  ]));
+  const M = symmetrize(
+    blocks([
+      [Gr, scale(Gi, -1)],
+      [Gi, Gr],
+    ]),
+  );
   const e = new EigenvalueDecomposition(new MlMatrix(toRows(M)), { assumeSymmetric: true });
   return Math.sqrt(Math.max(0, Math.max(...e.realEigenvalues)));
 }
@@ -129,7 +136,9 @@ function gainEvaluator(A: Mat, B: Mat, C: Mat, D: Mat): (w: number) => number {
     if (!X) return Infinity;
     const re = zeros(p, m);
     const im = zeros(p, m);
-    const ct = Ct.d, xr = X.re.d, xi = X.im.d;
+    const ct = Ct.d,
+      xr = X.re.d,
+      xi = X.im.d;
     for (let i = 0; i < p; i++) {
       for (let j = 0; j < m; j++) {
         let a = D.d[i * m + j];
@@ -196,8 +205,7 @@ function hinfContinuous(A: Mat, B: Mat, C: Mat, D: Mat, tol = 1e-12): HinfResult
   // while the peak is finite, the first level sits just above σmax(D), D'D − γ²I is nearly
   // singular and the Hamiltonian's imaginary eigenvalues drown in its 1e12 norm (a discrete
   // model missed its peak by 2e-4 that way); a lower bound from a finite frequency avoids it
-  if (whi > 0)
-    for (let i = 0; i <= 60; i++) cands.add(wlo * 1e-2 * Math.pow((whi * 1e2) / (wlo * 1e-2), i / 60));
+  if (whi > 0) for (let i = 0; i <= 60; i++) cands.add(wlo * 1e-2 * Math.pow((whi * 1e2) / (wlo * 1e-2), i / 60));
   let glb = gain(Infinity);
   let fpeak = Infinity;
   for (const w of cands) {
@@ -214,8 +222,7 @@ function hinfContinuous(A: Mat, B: Mat, C: Mat, D: Mat, tol = 1e-12): HinfResult
     const nrmM = normF(M);
     const lam = eigvalsSorted(M);
     const ws: number[] = [];
-    for (const [re, im] of lam)
-      if (im >= 0 && Math.abs(re) <= 1e-6 * Math.hypot(re, im) + 1e-9 * nrmM) ws.push(im);
+    for (const [re, im] of lam) if (im >= 0 && Math.abs(re) <= 1e-6 * Math.hypot(re, im) + 1e-9 * nrmM) ws.push(im);
     ws.sort((a, b) => a - b);
     if (ws.length === 0) break;
     let improved = false;
@@ -268,8 +275,18 @@ export function hinfnorm(sys: SS): HinfResult {
   const { n, Ts } = sys;
   // no states (a static gain): the gain is sigma_max(D) at every frequency; fpeak = 0, the
   // first frequency that attains it
-  if (n === 0) return { hinf: sigmaMax(sys.D, sys.D.map((r) => r.map(() => 0))), fpeak: 0 };
-  const A = fromRows(sys.A), B = fromRows(sys.B), C = fromRows(sys.C), D = fromRows(sys.D);
+  if (n === 0)
+    return {
+      hinf: sigmaMax(
+        sys.D,
+        sys.D.map((r) => r.map(() => 0)),
+      ),
+      fpeak: 0,
+    };
+  const A = fromRows(sys.A),
+    B = fromRows(sys.B),
+    C = fromRows(sys.C),
+    D = fromRows(sys.D);
   const ev = eigvalsSorted(A);
   const nrm = Math.max(normF(A), 1e-300);
   if (Ts > 0) {
@@ -330,7 +347,8 @@ function times2k(M: Matrix, k: number): Matrix;
 function times2k(M: Mat, k: number): Mat;
 function times2k(M: number | Matrix | Mat, k: number): number | Matrix | Mat {
   const k1 = Math.trunc(k / 2);
-  const f1 = 2 ** k1, f2 = 2 ** (k - k1);
+  const f1 = 2 ** k1,
+    f2 = 2 ** (k - k1);
   if (typeof M === 'number') return M * f1 * f2;
   if (Array.isArray(M)) return M.map((r) => r.map((v) => v * f1 * f2));
   return { r: M.r, c: M.c, d: M.d.map((v) => v * f1 * f2) };
@@ -377,14 +395,18 @@ export const tools = [
     name: 'h2norm',
     nonFinite: ['h2'],
     words: {
-      calls: [{ names: ['h2norm'], args: ['sys'] }, { names: ['norm', 'system_norm'], args: ['sys', '2'] }, { names: ['norm', 'system_norm'], args: ['sys'], note: "norm(sys) is the H2 norm, as in MATLAB" }],
+      calls: [
+        { names: ['h2norm'], args: ['sys'] },
+        { names: ['norm', 'system_norm'], args: ['sys', '2'] },
+        { names: ['norm', 'system_norm'], args: ['sys'], note: 'norm(sys) is the H2 norm, as in MATLAB' },
+      ],
       phrases: ['h2 norm', 'h2-norm', 'h2norm', 'h_2 norm', 'h2'],
       example: '/h2norm A=[-1 0; 0 -2], B=[1;1], C=[1 1]',
     },
     brief: 'H2 norm of (A, B, C, D).',
     title: 'H2 norm',
     description:
-      'H2 norm of (A, B, C, D). Continuous: sqrt(trace(C P C\')) with A P + P A\' + B B\' = 0; Infinity when D != 0 or the system is not asymptotically stable. Discrete (Ts > 0): sqrt(trace(C P C\' + D D\')) with A P A\' - P + B B\' = 0; Infinity when unstable.',
+      "H2 norm of (A, B, C, D). Continuous: sqrt(trace(C P C')) with A P + P A' + B B' = 0; Infinity when D != 0 or the system is not asymptotically stable. Discrete (Ts > 0): sqrt(trace(C P C' + D D')) with A P A' - P + B B' = 0; Infinity when unstable.",
     parameters: {
       type: 'object',
       properties: { ...ssProps, ...tsProp },
@@ -405,7 +427,10 @@ export const tools = [
     name: 'hinfnorm',
     nonFinite: ['hinf', 'fpeak'],
     words: {
-      calls: [{ names: ['hinfnorm', 'h_norm', 'linfnorm'], args: ['sys'] }, { names: ['norm', 'system_norm'], args: ['sys', 'inf'] }],
+      calls: [
+        { names: ['hinfnorm', 'h_norm', 'linfnorm'], args: ['sys'] },
+        { names: ['norm', 'system_norm'], args: ['sys', 'inf'] },
+      ],
       phrases: ['hinf norm', 'h-infinity norm', 'h infinity norm', 'h∞ norm', 'hinfnorm', 'h-inf norm', 'hinf', 'h∞', 'peak gain', 'l2 gain'],
       example: '/hinfnorm A=[-1 0; 0 -2], B=[1;1], C=[1 1]',
     },

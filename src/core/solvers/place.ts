@@ -44,7 +44,24 @@ import type { Complex, Matrix } from '../types.js';
 import { complexList, matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare } from '../tools/args.js';
 import {
-  balancedStaircase, block, eigvalsSorted, EPS, eye, fromRows, luFactor, luSolve, luSolveRight, type LU, mul, mulNT, mulTN, normF, toRows, transpose, zeros, type Mat,
+  balancedStaircase,
+  block,
+  eigvalsSorted,
+  EPS,
+  eye,
+  fromRows,
+  luFactor,
+  luSolve,
+  luSolveRight,
+  type LU,
+  mul,
+  mulNT,
+  mulTN,
+  normF,
+  toRows,
+  transpose,
+  zeros,
+  type Mat,
 } from '../linalg/index.js';
 import { cplx, scaleGuard } from './_sys.js';
 
@@ -59,8 +76,7 @@ function parsePoles(raw: unknown[], n: number): Complex[] {
     if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isFinite(x))) return [v[0], v[1]] as Complex;
     throw new ControlError(`poles[${i + 1}] must be a number or an [re, im] pair.`);
   });
-  if (p.length !== n)
-    throw new ControlError(`place needs exactly ${n} poles (one per state of A), but ${p.length} were given.`);
+  if (p.length !== n) throw new ControlError(`place needs exactly ${n} poles (one per state of A), but ${p.length} were given.`);
   // conjugate pairs, made exact; each pair as (a + bi, a - bi), b > 0, next to each other
   const used = new Array(n).fill(false);
   const out: Complex[] = [];
@@ -107,7 +123,8 @@ function fmtPole([re, im]: Complex, digits?: number): string {
  * 1/(b0 h21 ... h(n,n-1)) along the way (one divisor per factor, so nothing overflows early).
  */
 function placeHessenberg(H: Mat, b0: number, poles: Complex[]): Float64Array {
-  const n = H.r, h = H.d;
+  const n = H.r,
+    h = H.d;
   let v: Float64Array = new Float64Array(n);
   v[n - 1] = 1;
   // y = x' H (H upper Hessenberg: row i touches columns i-1..n-1)
@@ -179,9 +196,11 @@ interface Basis {
  * operations. Work on M' (columns as rows) so every operation runs over contiguous memory.
  */
 function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number, work: NullSpaceWork): Basis {
-  const n = AtT.r, L = n - r; // L rows of M, n columns
+  const n = AtT.r,
+    L = n - r; // L rows of M, n columns
   const cplxMode = pim !== 0;
-  const Mr = work.re, Mi = work.im; // MT[c][i] at c*L + i
+  const Mr = work.re,
+    Mi = work.im; // MT[c][i] at c*L + i
   const a = AtT.d;
   for (let c = 0; c < n; c++) {
     Mr.set(a.subarray(c * n + r, c * n + n), c * L);
@@ -201,7 +220,8 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
     const g = i + r;
     while (curLo > lo[g]) cand.push(--curLo);
     // pivot: the largest |M[i][c]|
-    let best = -1, bk = 0;
+    let best = -1,
+      bk = 0;
     for (let k = 0; k < cand.length; k++) {
       const c = cand[k];
       const v = cplxMode ? Math.hypot(Mr[c * L + i], Mi[c * L + i]) : Math.abs(Mr[c * L + i]);
@@ -215,7 +235,8 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
     cand[bk] = cand[cand.length - 1];
     cand.pop();
     const po = p * L;
-    const pr = Mr[po + i], pi = cplxMode ? Mi[po + i] : 0;
+    const pr = Mr[po + i],
+      pi = cplxMode ? Mi[po + i] : 0;
     const den = pr * pr + pi * pi;
     // eliminate the row from the other candidates (those with a nonzero there), up to three
     // columns a step against the same pivot column (each column's numbers as one at a time);
@@ -231,9 +252,11 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
     }
     for (const c of cand) {
       const co = c * L;
-      const xr = Mr[co + i], xi = cplxMode ? Mi[co + i] : 0;
+      const xr = Mr[co + i],
+        xi = cplxMode ? Mi[co + i] : 0;
       if (xr === 0 && xi === 0) continue;
-      const lr = cplxMode ? (xr * pr + xi * pi) / den : xr / pr, li = cplxMode ? (xi * pr - xr * pi) / den : 0;
+      const lr = cplxMode ? (xr * pr + xi * pi) / den : xr / pr,
+        li = cplxMode ? (xi * pr - xr * pi) / den : 0;
       opsP[nOps] = p;
       opsC[nOps] = c;
       opsLr[nOps] = lr;
@@ -244,12 +267,16 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
       ne++;
     }
     const e0 = nOps - ne;
-    for (let q = 0; q < ne; ) {
+    for (let q = 0; q < ne;) {
       const left = ne - q;
       if (!cplxMode) {
         if (left >= 3) {
-          const c1o = opsC[e0 + q] * L, c2o = opsC[e0 + q + 1] * L, c3o = opsC[e0 + q + 2] * L;
-          const l1 = opsLr[e0 + q], l2 = opsLr[e0 + q + 1], l3 = opsLr[e0 + q + 2];
+          const c1o = opsC[e0 + q] * L,
+            c2o = opsC[e0 + q + 1] * L,
+            c3o = opsC[e0 + q + 2] * L;
+          const l1 = opsLr[e0 + q],
+            l2 = opsLr[e0 + q + 1],
+            l3 = opsLr[e0 + q + 2];
           for (let t = 0; t < i; t++) {
             const pv = Mr[po + t];
             Mr[c1o + t] -= l1 * pv;
@@ -258,8 +285,10 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
           }
           q += 3;
         } else if (left === 2) {
-          const c1o = opsC[e0 + q] * L, c2o = opsC[e0 + q + 1] * L;
-          const l1 = opsLr[e0 + q], l2 = opsLr[e0 + q + 1];
+          const c1o = opsC[e0 + q] * L,
+            c2o = opsC[e0 + q + 1] * L;
+          const l1 = opsLr[e0 + q],
+            l2 = opsLr[e0 + q + 1];
           for (let t = 0; t < i; t++) {
             const pv = Mr[po + t];
             Mr[c1o + t] -= l1 * pv;
@@ -267,15 +296,24 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
           }
           q += 2;
         } else {
-          const c1o = opsC[e0 + q] * L, l1 = opsLr[e0 + q];
+          const c1o = opsC[e0 + q] * L,
+            l1 = opsLr[e0 + q];
           for (let t = 0; t < i; t++) Mr[c1o + t] -= l1 * Mr[po + t];
           q += 1;
         }
       } else if (left >= 3) {
-        const c1o = opsC[e0 + q] * L, c2o = opsC[e0 + q + 1] * L, c3o = opsC[e0 + q + 2] * L;
-        const l1r = opsLr[e0 + q], l1i = opsLi[e0 + q], l2r = opsLr[e0 + q + 1], l2i = opsLi[e0 + q + 1], l3r = opsLr[e0 + q + 2], l3i = opsLi[e0 + q + 2];
+        const c1o = opsC[e0 + q] * L,
+          c2o = opsC[e0 + q + 1] * L,
+          c3o = opsC[e0 + q + 2] * L;
+        const l1r = opsLr[e0 + q],
+          l1i = opsLi[e0 + q],
+          l2r = opsLr[e0 + q + 1],
+          l2i = opsLi[e0 + q + 1],
+          l3r = opsLr[e0 + q + 2],
+          l3i = opsLi[e0 + q + 2];
         for (let t = 0; t < i; t++) {
-          const ar = Mr[po + t], ai = Mi[po + t];
+          const ar = Mr[po + t],
+            ai = Mi[po + t];
           Mr[c1o + t] -= l1r * ar - l1i * ai;
           Mi[c1o + t] -= l1r * ai + l1i * ar;
           Mr[c2o + t] -= l2r * ar - l2i * ai;
@@ -285,10 +323,15 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
         }
         q += 3;
       } else if (left === 2) {
-        const c1o = opsC[e0 + q] * L, c2o = opsC[e0 + q + 1] * L;
-        const l1r = opsLr[e0 + q], l1i = opsLi[e0 + q], l2r = opsLr[e0 + q + 1], l2i = opsLi[e0 + q + 1];
+        const c1o = opsC[e0 + q] * L,
+          c2o = opsC[e0 + q + 1] * L;
+        const l1r = opsLr[e0 + q],
+          l1i = opsLi[e0 + q],
+          l2r = opsLr[e0 + q + 1],
+          l2i = opsLi[e0 + q + 1];
         for (let t = 0; t < i; t++) {
-          const ar = Mr[po + t], ai = Mi[po + t];
+          const ar = Mr[po + t],
+            ai = Mi[po + t];
           Mr[c1o + t] -= l1r * ar - l1i * ai;
           Mi[c1o + t] -= l1r * ai + l1i * ar;
           Mr[c2o + t] -= l2r * ar - l2i * ai;
@@ -296,9 +339,12 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
         }
         q += 2;
       } else {
-        const c1o = opsC[e0 + q] * L, l1r = opsLr[e0 + q], l1i = opsLi[e0 + q];
+        const c1o = opsC[e0 + q] * L,
+          l1r = opsLr[e0 + q],
+          l1i = opsLi[e0 + q];
         for (let t = 0; t < i; t++) {
-          const ar = Mr[po + t], ai = Mi[po + t];
+          const ar = Mr[po + t],
+            ai = Mi[po + t];
           Mr[c1o + t] -= l1r * ar - l1i * ai;
           Mi[c1o + t] -= l1r * ai + l1i * ar;
         }
@@ -311,17 +357,22 @@ function nullSpace(AtT: Mat, lo: Int32Array, r: number, pre: number, pim: number
   for (let c = 0; c < curLo; c++) free.push(c);
   free.sort((x, y) => x - y);
   if (free.length !== r) throw new ControlError('place: an allowed eigenvector subspace has the wrong dimension.', 'numerical');
-  const Vr = new Float64Array(n * r), Vi = cplxMode ? new Float64Array(n * r) : null;
-  const vr = new Float64Array(n), vi = new Float64Array(n);
+  const Vr = new Float64Array(n * r),
+    Vi = cplxMode ? new Float64Array(n * r) : null;
+  const vr = new Float64Array(n),
+    vi = new Float64Array(n);
   for (let k = 0; k < r; k++) {
     vr.fill(0);
     vi.fill(0);
     vr[free[k]] = 1;
     for (let t = nOps - 1; t >= 0; t--) {
-      const c = opsC[t], p = opsP[t];
-      const xr = vr[c], xi = vi[c];
+      const c = opsC[t],
+        p = opsP[t];
+      const xr = vr[c],
+        xi = vi[c];
       if (xr === 0 && xi === 0) continue;
-      const lr = opsLr[t], li = opsLi[t];
+      const lr = opsLr[t],
+        li = opsLi[t];
       vr[p] -= lr * xr - li * xi;
       vi[p] -= lr * xi + li * xr;
     }
@@ -340,15 +391,19 @@ function orthonormalize(Vr: Float64Array, Vi: Float64Array | null, n: number, r:
     for (let pass = 0; pass < 2; pass++)
       for (let q = 0; q < k; q++) {
         // s = <v_q, v_k> = sum conj(v_q) v_k
-        let sr = 0, si = 0;
+        let sr = 0,
+          si = 0;
         for (let i = 0; i < n; i++) {
-          const ar = Vr[i * r + q], br = Vr[i * r + k];
-          const ai = Vi ? Vi[i * r + q] : 0, bi = Vi ? Vi[i * r + k] : 0;
+          const ar = Vr[i * r + q],
+            br = Vr[i * r + k];
+          const ai = Vi ? Vi[i * r + q] : 0,
+            bi = Vi ? Vi[i * r + k] : 0;
           sr += ar * br + ai * bi;
           si += ar * bi - ai * br;
         }
         for (let i = 0; i < n; i++) {
-          const ar = Vr[i * r + q], ai = Vi ? Vi[i * r + q] : 0;
+          const ar = Vr[i * r + q],
+            ai = Vi ? Vi[i * r + q] : 0;
           Vr[i * r + k] -= sr * ar - si * ai;
           if (Vi) Vi[i * r + k] -= sr * ai + si * ar;
         }
@@ -371,7 +426,8 @@ function orthonormalize(Vr: Float64Array, Vi: Float64Array | null, n: number, r:
  * of X^-1.
  */
 function luInverse(F: LU): Float64Array {
-  const n = F.n, lu = F.lu;
+  const n = F.n,
+    lu = F.lu;
   const W = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     const oi = i * n;
@@ -387,8 +443,14 @@ function luInverse(F: LU): Float64Array {
     const oi = i * n;
     let k = i + 1;
     for (; k + 3 < n; k += 4) {
-      const u1 = lu[oi + k], u2 = lu[oi + k + 1], u3 = lu[oi + k + 2], u4 = lu[oi + k + 3];
-      const o1 = k * n, o2 = o1 + n, o3 = o2 + n, o4 = o3 + n;
+      const u1 = lu[oi + k],
+        u2 = lu[oi + k + 1],
+        u3 = lu[oi + k + 2],
+        u4 = lu[oi + k + 3];
+      const o1 = k * n,
+        o2 = o1 + n,
+        o3 = o2 + n,
+        o4 = o3 + n;
       if (u1 !== 0 && u2 !== 0 && u3 !== 0 && u4 !== 0)
         for (let j = 0; j < n; j++) W[oi + j] = W[oi + j] - u1 * W[o1 + j] - u2 * W[o2 + j] - u3 * W[o3 + j] - u4 * W[o4 + j];
       else {
@@ -399,13 +461,17 @@ function luInverse(F: LU): Float64Array {
       }
     }
     for (; k + 1 < n; k += 2) {
-      const u1 = lu[oi + k], u2 = lu[oi + k + 1], o1 = k * n, o2 = o1 + n;
+      const u1 = lu[oi + k],
+        u2 = lu[oi + k + 1],
+        o1 = k * n,
+        o2 = o1 + n;
       if (u1 !== 0 && u2 !== 0) for (let j = 0; j < n; j++) W[oi + j] = W[oi + j] - u1 * W[o1 + j] - u2 * W[o2 + j];
       else if (u1 !== 0) for (let j = 0; j < n; j++) W[oi + j] -= u1 * W[o1 + j];
       else if (u2 !== 0) for (let j = 0; j < n; j++) W[oi + j] -= u2 * W[o2 + j];
     }
     if (k < n) {
-      const u = lu[oi + k], o = k * n;
+      const u = lu[oi + k],
+        o = k * n;
       if (u !== 0) for (let j = 0; j < n; j++) W[oi + j] -= u * W[o + j];
     }
     const d = lu[oi + i];
@@ -430,7 +496,8 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
   // lo[g]: first column of the block before the block of row g
   const lo = new Int32Array(n);
   {
-    let s = 0, prev = 0;
+    let s = 0,
+      prev = 0;
     for (const b of blocks) {
       for (let g = s; g < s + b; g++) lo[g] = prev;
       prev = s;
@@ -440,8 +507,12 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
   const AtT = transpose(At);
   const cap = 4 * r * n;
   const work: NullSpaceWork = {
-    re: new Float64Array(n * (n - r)), im: new Float64Array(n * (n - r)),
-    opsP: new Int32Array(cap), opsC: new Int32Array(cap), opsLr: new Float64Array(cap), opsLi: new Float64Array(cap),
+    re: new Float64Array(n * (n - r)),
+    im: new Float64Array(n * (n - r)),
+    opsP: new Int32Array(cap),
+    opsC: new Int32Array(cap),
+    opsLr: new Float64Array(cap),
+    opsLi: new Float64Array(cap),
   };
   const S: Basis[] = new Array(n);
   for (let j = 0; j < n; j++) {
@@ -464,7 +535,8 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
     const { re, im } = S[j];
     let s = 0;
     for (let i = 0; i < n; i++) {
-      let a = 0, b = 0;
+      let a = 0,
+        b = 0;
       for (let k = 0; k < r; k++) {
         a += re[i * r + k] * g[k];
         if (im) b += im[i * r + k] * g[k];
@@ -486,10 +558,20 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
   // updates; an update is held back as up to two rank-one terms Xi -= f1 g1' + f2 g2' and
   // applied in the same pass over Xi that forms the next column's product X^-1 u, so each
   // column reads and writes X^-1 once.
-  const y = new Float64Array(n), y2 = new Float64Array(n), u = new Float64Array(n), u2 = new Float64Array(n);
-  const w = new Float64Array(n), w2 = new Float64Array(n), xr = new Float64Array(n), xi = new Float64Array(n);
-  const f1 = new Float64Array(n), f2 = new Float64Array(n), g1 = new Float64Array(n), g2 = new Float64Array(n);
-  const cr = new Float64Array(r), ci = new Float64Array(r);
+  const y = new Float64Array(n),
+    y2 = new Float64Array(n),
+    u = new Float64Array(n),
+    u2 = new Float64Array(n);
+  const w = new Float64Array(n),
+    w2 = new Float64Array(n),
+    xr = new Float64Array(n),
+    xi = new Float64Array(n);
+  const f1 = new Float64Array(n),
+    f2 = new Float64Array(n),
+    g1 = new Float64Array(n),
+    g2 = new Float64Array(n);
+  const cr = new Float64Array(r),
+    ci = new Float64Array(r);
   let held = 0; // rank-one terms held back (0, 1 or 2)
   const rowOf = (row: number, out: Float64Array) => {
     out.set(Xi.subarray(row * n, row * n + n));
@@ -505,8 +587,10 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
   // applies the held terms and returns w = X^-1 u (and w2 = X^-1 u2 when two)
   const passRow = (i: number, two: boolean) => {
     const o = i * n;
-    const a = held > 0 ? f1[i] : 0, b = held > 1 ? f2[i] : 0;
-    let t = 0, t2 = 0;
+    const a = held > 0 ? f1[i] : 0,
+      b = held > 1 ? f2[i] : 0;
+    let t = 0,
+      t2 = 0;
     if (two) {
       if (b !== 0)
         for (let k = 0; k < n; k++) {
@@ -553,17 +637,36 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
     if (held > 0) {
       const G2 = held > 1 ? g2 : gz;
       for (; i + 3 < n; i += 4) {
-        const a1 = f1[i], a2 = f1[i + 1], a3 = f1[i + 2], a4 = f1[i + 3];
-        const b1 = held > 1 ? f2[i] : 0, b2 = held > 1 ? f2[i + 1] : 0, b3 = held > 1 ? f2[i + 2] : 0, b4 = held > 1 ? f2[i + 3] : 0;
+        const a1 = f1[i],
+          a2 = f1[i + 1],
+          a3 = f1[i + 2],
+          a4 = f1[i + 3];
+        const b1 = held > 1 ? f2[i] : 0,
+          b2 = held > 1 ? f2[i + 1] : 0,
+          b3 = held > 1 ? f2[i + 2] : 0,
+          b4 = held > 1 ? f2[i + 3] : 0;
         if (a1 === 0 || a2 === 0 || a3 === 0 || a4 === 0 || (held > 1 && (b1 === 0 || b2 === 0 || b3 === 0 || b4 === 0))) {
           for (let q = i; q < i + 4; q++) passRow(q, two);
           continue;
         }
-        const o1 = i * n, o2 = o1 + n, o3 = o2 + n, o4 = o3 + n;
-        let t1 = 0, t2 = 0, t3 = 0, t4 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+        const o1 = i * n,
+          o2 = o1 + n,
+          o3 = o2 + n,
+          o4 = o3 + n;
+        let t1 = 0,
+          t2 = 0,
+          t3 = 0,
+          t4 = 0,
+          s1 = 0,
+          s2 = 0,
+          s3 = 0,
+          s4 = 0;
         if (two)
           for (let k = 0; k < n; k++) {
-            const ga = g1[k], gb = G2[k], uk = u[k], u2k = u2[k];
+            const ga = g1[k],
+              gb = G2[k],
+              uk = u[k],
+              u2k = u2[k];
             const x1 = Xi[o1 + k] - a1 * ga - b1 * gb;
             const x2 = Xi[o2 + k] - a2 * ga - b2 * gb;
             const x3 = Xi[o3 + k] - a3 * ga - b3 * gb;
@@ -583,7 +686,9 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
           }
         else
           for (let k = 0; k < n; k++) {
-            const ga = g1[k], gb = G2[k], uk = u[k];
+            const ga = g1[k],
+              gb = G2[k],
+              uk = u[k];
             const x1 = Xi[o1 + k] - a1 * ga - b1 * gb;
             const x2 = Xi[o2 + k] - a2 * ga - b2 * gb;
             const x3 = Xi[o3 + k] - a3 * ga - b3 * gb;
@@ -624,18 +729,22 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
       cr.fill(0);
       ci.fill(0);
       for (let i = 0; i < n; i++) {
-        const a = y[i], b = pair ? y2[i] : 0;
+        const a = y[i],
+          b = pair ? y2[i] : 0;
         for (let k = 0; k < r; k++) {
-          const sr = Sr[i * r + k], si = Si ? Si[i * r + k] : 0;
+          const sr = Sr[i * r + k],
+            si = Si ? Si[i * r + k] : 0;
           cr[k] += sr * a + si * b;
           ci[k] += sr * b - si * a;
         }
       }
       let s = 0;
       for (let i = 0; i < n; i++) {
-        let a = 0, b = 0;
+        let a = 0,
+          b = 0;
         for (let k = 0; k < r; k++) {
-          const sr = Sr[i * r + k], si = Si ? Si[i * r + k] : 0;
+          const sr = Sr[i * r + k],
+            si = Si ? Si[i * r + k] : 0;
           a += sr * cr[k] - si * ci[k];
           b += sr * ci[k] + si * cr[k];
         }
@@ -667,11 +776,17 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
           u2[i] = xi[i] - x[i * n + j + 1];
         }
         pass(true);
-        const c11 = 1 + w[j], c12 = w2[j], c21 = w[j + 1], c22 = 1 + w2[j + 1];
+        const c11 = 1 + w[j],
+          c12 = w2[j],
+          c21 = w[j + 1],
+          c22 = 1 + w2[j + 1];
         const det = c11 * c22 - c12 * c21;
         // keep the ascent monotone: a pair update that would shrink |det X| is skipped
         if (!(Math.abs(det) >= 1)) continue;
-        const i11 = c22 / det, i12 = -c12 / det, i21 = -c21 / det, i22 = c11 / det;
+        const i11 = c22 / det,
+          i12 = -c12 / det,
+          i21 = -c21 / det,
+          i22 = c11 / det;
         for (let i = 0; i < n; i++) {
           f1[i] = w[i] * i11 + w2[i] * i21;
           f2[i] = w[i] * i12 + w2[i] * i22;
@@ -697,7 +812,8 @@ function robustEigenvectors(At: Mat, blocks: number[], poles: Complex[]): { X: M
 
 /** K~ = B1^+ (At - X Lambda X^-1)(1:r, :), B1 of full row rank r (min-norm when r < m) */
 function gainFromEigenvectors(At: Mat, B1: Mat, X: Mat, poles: Complex[]): Mat {
-  const n = At.r, r = B1.r;
+  const n = At.r,
+    r = B1.r;
   // Y = X(1:r, :) Lambda_R (a pair a +- bi at j, j+1: [a b; -b a])
   const Y = zeros(r, n);
   for (let i = 0; i < r; i++)
@@ -768,13 +884,16 @@ export function place(Ain: Matrix, Bin: Matrix, polesIn: unknown[]): PlaceResult
   const n = Ain.length;
   const m = Bin[0].length;
   const poles = parsePoles(polesIn, n);
-  const A = fromRows(Ain), B = fromRows(Bin);
+  const A = fromRows(Ain),
+    B = fromRows(Bin);
   // the one controllability decision (linalg/staircase.ts): the staircase of the balanced pair
   // (D⁻¹AD, D⁻¹B); the gain is designed there and K = K_D D⁻¹
   const st = balancedStaircase(A, B);
   const d = st.d;
   if (st.nc < n) {
-    const unc = eigvalsSorted(block(st.At, st.nc, st.nc, n - st.nc, n - st.nc)).map((z) => fmtPole(z, 6)).join(', ');
+    const unc = eigvalsSorted(block(st.At, st.nc, st.nc, n - st.nc, n - st.nc))
+      .map((z) => fmtPole(z, 6))
+      .join(', ');
     throw new ControlError(
       `place: (A, B) is not controllable: only ${st.nc} of ${n} poles can be assigned; the uncontrollable mode(s) at ${unc} do not move under any state feedback.`,
       'infeasible',
@@ -798,8 +917,7 @@ export function place(Ain: Matrix, Bin: Matrix, polesIn: unknown[]): PlaceResult
   } else {
     for (let i = 0; i < n; i++) {
       let k = 0;
-      for (let j = 0; j < n; j++)
-        if (Math.hypot(poles[j][0] - poles[i][0], poles[j][1] - poles[i][1]) <= 1e-12 * Math.max(1, Math.hypot(...poles[i]))) k++;
+      for (let j = 0; j < n; j++) if (Math.hypot(poles[j][0] - poles[i][0], poles[j][1] - poles[i][1]) <= 1e-12 * Math.max(1, Math.hypot(...poles[i]))) k++;
       if (k > r)
         throw new ControlError(
           `place: the pole ${fmtPole(poles[i])} is repeated ${k} times but rank(B) = ${r}; with several inputs the robust (eigenvector) method can assign a pole at most rank(B) times. Spread the repeated poles slightly (e.g. -2, -2.01, -1.99).`,
@@ -807,7 +925,8 @@ export function place(Ain: Matrix, Bin: Matrix, polesIn: unknown[]): PlaceResult
         );
     }
     let X: Mat;
-    if (r === n) X = eye(n); // every direction allowed: orthonormal eigenvectors
+    if (r === n)
+      X = eye(n); // every direction allowed: orthonormal eigenvectors
     else ({ X, sweeps } = robustEigenvectors(At, blocks, poles));
     Kt = gainFromEigenvectors(At, B1, X, poles);
   }
@@ -832,7 +951,18 @@ export const tools = [
         { names: ['place', 'acker', 'place_poles', 'ppol'], args: ['A', 'B', 'poles'], keywords: { poles: 'poles', p: 'poles' } },
         { names: ['place'], args: ['sys', 'poles'], note: 'place(sys, p) (ControlSystems.jl) places the poles of (A, B) of sys' },
       ],
-      phrases: ['pole placement', 'place poles', 'place the poles', 'place', 'pole assignment', 'assign poles', 'ackermann', 'state feedback gain', 'closed-loop poles at', 'closed loop poles at'],
+      phrases: [
+        'pole placement',
+        'place poles',
+        'place the poles',
+        'place',
+        'pole assignment',
+        'assign poles',
+        'ackermann',
+        'state feedback gain',
+        'closed-loop poles at',
+        'closed loop poles at',
+      ],
       aliases: { poles: ['p', 'P', 'desired_poles', 'pdes', 'pd', 'eigs'] },
       example: '/place A=[0 1; 0 0], B=[0;1], poles=[-1 -2]',
     },

@@ -40,8 +40,11 @@ interface Loop {
  */
 function ssClosedLoopRoots(Ar: Matrix, Br: Matrix, Cr: Matrix, Dr: Matrix): (k: number) => Complex[] | null {
   const d = Dr[0][0];
-  const A = fromRows(Ar), B = fromRows(Br), C = fromRows(Cr);
-  const n = A.r, m = B.c;
+  const A = fromRows(Ar),
+    B = fromRows(Br),
+    C = fromRows(Cr);
+  const n = A.r,
+    m = B.c;
   return (k: number) => {
     const den = 1 + k * d;
     if (!(Math.abs(den) > 1e-12 * Math.max(1, Math.abs(k * d)))) return null;
@@ -160,8 +163,7 @@ export interface RootLocus {
 function matchBranches(prev: Complex[], next: Complex[]): Complex[] {
   const n = prev.length;
   const pairs: [number, number, number][] = [];
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < next.length; j++) pairs.push([cabs([prev[i][0] - next[j][0], prev[i][1] - next[j][1]]), i, j]);
+  for (let i = 0; i < n; i++) for (let j = 0; j < next.length; j++) pairs.push([cabs([prev[i][0] - next[j][0], prev[i][1] - next[j][1]]), i, j]);
   pairs.sort((a, b) => a[0] - b[0]);
   const out: (Complex | undefined)[] = new Array(n).fill(undefined);
   const used = new Set<number>();
@@ -264,7 +266,9 @@ export function rootLocus(numIn: number[], denIn: number[], kList?: number[], ss
     for (const k of kList) {
       const raw = rootsAt(k);
       if (raw.length !== n)
-        throw new ControlError(`rlocus: at k = ${k} the closed-loop polynomial den + k·num drops degree (its leading coefficient vanishes); leave that gain out.`);
+        throw new ControlError(
+          `rlocus: at k = ${k} the closed-loop polynomial den + k·num drops degree (its leading coefficient vanishes); leave that gain out.`,
+        );
       const cur = prev ? matchBranches(prev, raw) : sortComplex(raw);
       ks.push(k);
       poles.push(cur);
@@ -340,7 +344,12 @@ export interface NyquistData {
  * principle it equals Z − P (closed-loop minus open-loop poles in the unstable region).
  */
 export function nyquistData(
-  numIn: number[], denIn: number[], Ts: number, wGiven?: number[], evalH?: (s: Complex) => Complex, ssRoots?: (k: number) => Complex[] | null,
+  numIn: number[],
+  denIn: number[],
+  Ts: number,
+  wGiven?: number[],
+  evalH?: (s: Complex) => Complex,
+  ssRoots?: (k: number) => Complex[] | null,
 ): NyquistData {
   const num = polyStrip(numIn);
   const den = polyStrip(denIn);
@@ -376,7 +385,7 @@ export function nyquistData(
   const wTop = disc ? Math.PI / Ts : Math.max(100 * scale, 2 * Math.max(0, ...clPoles.map(cabs)));
   const wLow = disc ? wTop * 1e-4 : Math.max(scale, 1e-12) * 1e-3;
   // indentation radius: small against the pole's frequency and the gaps between poles
-  const eps = (disc ? 1e-3 : 1e-3 * Math.max(scale, 1e-9));
+  const eps = disc ? 1e-3 : 1e-3 * Math.max(scale, 1e-9);
   const inGap = (w: number) => edge.some((e) => Math.abs(w - e.w) < eps * (disc ? 1 / Ts : 1));
 
   // ---- positive half of the axis (or circle), adaptively refined
@@ -384,7 +393,8 @@ export function nyquistData(
   if (wGiven) {
     ws = wGiven.slice().sort((a, b) => a - b);
     ws.forEach((w, i) => {
-      if (!(w >= 0) || !Number.isFinite(w)) throw new ControlError(`nyquist: w[${i + 1}] = ${w}; give frequencies >= 0 in rad/s (the negative half is mirrored).`);
+      if (!(w >= 0) || !Number.isFinite(w))
+        throw new ControlError(`nyquist: w[${i + 1}] = ${w}; give frequencies >= 0 in rad/s (the negative half is mirrored).`);
     });
     ws = ws.filter((w) => !inGap(w));
   } else {
@@ -424,7 +434,8 @@ export function nyquistData(
       refined.push(b);
     };
     for (let i = 1; i < ws.length; i++) {
-      const a = ws[i - 1], b = ws[i];
+      const a = ws[i - 1],
+        b = ws[i];
       if (edge.some((e) => a < e.w && e.w < b) || (edge.some((e) => e.w === 0) && a === 0)) {
         refined.push(b);
         continue;
@@ -456,7 +467,15 @@ export function nyquistData(
     const full = detourPts(e, 'full');
     detours.push({ pole: e.pole, w: e.w, radius: r, H: full });
     if (e.w > 0 && !(disc && Math.abs(e.w * Ts - Math.PI) < 1e-9))
-      detours.push({ pole: [e.pole[0], -e.pole[1]], w: -e.w, radius: r, H: full.slice().reverse().map(([a, b]) => [a, -b] as Complex) });
+      detours.push({
+        pole: [e.pole[0], -e.pole[1]],
+        w: -e.w,
+        radius: r,
+        H: full
+          .slice()
+          .reverse()
+          .map(([a, b]) => [a, -b] as Complex),
+      });
   }
   detours.sort((a, b) => a.w - b.w);
 
@@ -531,14 +550,16 @@ export const tools = [
     // a loop of relative degree 0 has no asymptotes: centroid NaN, angles_deg []
     nonFinite: ['asymptotes'],
     words: {
-      calls: [{ names: ['rlocus', 'root_locus', 'rlocusplot', 'root_locus_plot', 'evans', 'rlocusplot'], args: ['sys', 'k'], keywords: { gains: 'k', kvect: 'k' } }],
+      calls: [
+        { names: ['rlocus', 'root_locus', 'rlocusplot', 'root_locus_plot', 'evans', 'rlocusplot'], args: ['sys', 'k'], keywords: { gains: 'k', kvect: 'k' } },
+      ],
       phrases: ['root locus', 'rlocus', 'root-locus'],
       example: '/rlocus num=[1], den=[1 3 2 0]',
     },
     brief: 'Root locus of a SISO loop (num/den or A, B, C, D): closed-loop poles over the gain k >= 0, asymptotes, breakaway points.',
     title: 'Root locus',
     description:
-      'Root locus of a SISO open loop L given as num/den or (A, B, C, D), under negative feedback u = -k·y: the closed-loop poles are the roots of den(s) + k·num(s) = 0 (for A, B, C, D: eig(A - k·B(1 + kD)^-1·C)). Returns k (gains, ascending from 0) and poles[i] (the n closed-loop poles at k[i] as [re, im]; poles[i][j] is branch j, kept continuous by matching nearest roots), open_loop_poles, open_loop_zeros, asymptotes {centroid = (sum of poles - sum of zeros)/(n - m), angles_deg = (2q+1)·180/(n - m)} and breakaway points {s, k} where dk/ds = 0 (den\'·num - den·num\' = 0) with a real k >= 0. Without k, the gains run from 0 to a k_max where the branches are near their zeros or 10 times the pole/zero radius out along the asymptotes, refined until no branch moves more than 1 % of that radius between neighbouring gains (at most 2,500 gains, about 300 for models of 80 states and more). Ts > 0 only marks the plane as z.',
+      "Root locus of a SISO open loop L given as num/den or (A, B, C, D), under negative feedback u = -k·y: the closed-loop poles are the roots of den(s) + k·num(s) = 0 (for A, B, C, D: eig(A - k·B(1 + kD)^-1·C)). Returns k (gains, ascending from 0) and poles[i] (the n closed-loop poles at k[i] as [re, im]; poles[i][j] is branch j, kept continuous by matching nearest roots), open_loop_poles, open_loop_zeros, asymptotes {centroid = (sum of poles - sum of zeros)/(n - m), angles_deg = (2q+1)·180/(n - m)} and breakaway points {s, k} where dk/ds = 0 (den'·num - den·num' = 0) with a real k >= 0. Without k, the gains run from 0 to a k_max where the branches are near their zeros or 10 times the pole/zero radius out along the asymptotes, refined until no branch moves more than 1 % of that radius between neighbouring gains (at most 2,500 gains, about 300 for models of 80 states and more). Ts > 0 only marks the plane as z.",
     parameters: {
       type: 'object',
       properties: { ...tfProps, ...ssProps, k: vector('gains k >= 0 to evaluate (optional; default: an adaptive grid from 0)'), ...tsProp },

@@ -22,8 +22,24 @@ import { matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare, checkRows, fmtSize, size } from '../tools/args.js';
 import { ControlError } from '../errors.js';
 import {
-  type Mat, fromRows, toRows, zeros, eye, clone, mul, mulTN, mulNT, normF, symmetrize, luFactor, luSolve,
-  luSolveRight, luRcond, norm1, cholesky, EPS,
+  type Mat,
+  fromRows,
+  toRows,
+  zeros,
+  eye,
+  clone,
+  mul,
+  mulTN,
+  mulNT,
+  normF,
+  symmetrize,
+  luFactor,
+  luSolve,
+  luSolveRight,
+  luRcond,
+  norm1,
+  cholesky,
+  EPS,
 } from '../linalg/dense.js';
 import { balance } from '../linalg/balance.js';
 import { realSchur, reorderSchur, schurEigenvalues, eigvalsSorted } from '../linalg/schur.js';
@@ -76,7 +92,7 @@ export function checkStabilisable(A: Mat, B: Mat, discrete: boolean, dual = fals
         `and ${where}, so no estimator gain can stabilise the error dynamics and the filter Riccati equation has no stabilising solution.`,
       'infeasible',
     );
-    throw new ControlError(
+  throw new ControlError(
     `(A, B) is not stabilisable: the mode${pl ? 's' : ''} at ${shown.join(', ')} ${pl ? 'are' : 'is'} uncontrollable (B does not reach ${pl ? 'them' : 'it'} above the rounding level of the data, the rank rule of ctrb_rank) ` +
       `and ${where}, so no feedback can stabilise ${pl ? 'them' : 'it'} and the Riccati equation has no stabilising solution.`,
     'infeasible',
@@ -95,10 +111,10 @@ interface Prepared {
 }
 
 function prepare(A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null | undefined): Prepared {
-  const n = A.r, m = B.c;
+  const n = A.r,
+    m = B.c;
   const Rlu = luFactor(R);
-  if (Rlu.singular)
-    throw new ControlError('R is singular (or numerically singular): the Riccati equation needs an invertible R.', 'infeasible');
+  if (Rlu.singular) throw new ControlError('R is singular (or numerically singular): the Riccati equation needs an invertible R.', 'infeasible');
   return { n, m, A, B, Q, R, N: N ?? null, Rlu };
 }
 
@@ -129,7 +145,7 @@ function dareResidual(P: Prepared, X: Mat): { Res: Mat; K: Mat; rel: number; G: 
   const BtXA = mulTN(XB, A); // B'XA
   if (N) for (let i = 0; i < P.m; i++) for (let j = 0; j < P.n; j++) BtXA.d[i * P.n + j] += N.d[j * P.m + i];
   const Glu = luFactor(G);
-  if (Glu.singular) throw new ControlError('R + B\'XB is singular.', 'numerical');
+  if (Glu.singular) throw new ControlError("R + B'XB is singular.", 'numerical');
   const K = luSolve(Glu, BtXA);
   const AtXA = mulTN(A, mul(X, A));
   const T = mulTN(BtXA, K);
@@ -187,7 +203,8 @@ function newtonRefine(P: Prepared, X0: Mat, discrete: boolean, maxSteps: number)
 type Refined = { X: Mat; K: Mat; rel: number; den: number };
 
 function transposeOf(M: Mat): Mat {
-  const n = M.r, c = M.c;
+  const n = M.r,
+    c = M.c;
   const T = zeros(c, n);
   for (let i = 0; i < n; i++) for (let j = 0; j < c; j++) T.d[j * n + i] = M.d[i * c + j];
   return T;
@@ -195,8 +212,7 @@ function transposeOf(M: Mat): Mat {
 
 function finish(P: Prepared, X: Mat, K: Mat, rel: number, den: number, discrete: boolean, known?: { Acl: Mat; poles: Complex[] }): RiccatiSolution {
   for (const v of X.d)
-    if (!Number.isFinite(v))
-      throw new ControlError('The Riccati solution is not finite: no stabilising solution can be computed.', 'numerical');
+    if (!Number.isFinite(v)) throw new ControlError('The Riccati solution is not finite: no stabilising solution can be computed.', 'numerical');
   const Acl = known?.Acl ?? closedLoop(P.A, P.B, K);
   // accuracy first: an X whose residual is far off says nothing about stabilisability (its
   // closed loop may be unstable only because X is inaccurate), so that is the reason given
@@ -257,7 +273,14 @@ export function careMat(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null, opts: { 
  * exact arithmetic. The staircase decides both with the same rank tolerance as ctrb_rank.
  */
 function checkedFirst(
-  solve: () => RiccatiSolution, A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null | undefined, discrete: boolean, dual?: boolean,
+  solve: () => RiccatiSolution,
+  A: Mat,
+  B: Mat,
+  Q: Mat,
+  R: Mat,
+  N: Mat | null | undefined,
+  discrete: boolean,
+  dual?: boolean,
 ): RiccatiSolution {
   // eig(A) once: both checks need it (the boundary check on A − BR⁻¹N', which is A without N)
   const evA = eigvalsSorted(A);
@@ -275,7 +298,8 @@ function checkedFirst(
  */
 function checkBoundaryModesSeen(A: Mat, B: Mat, Q: Mat, R: Mat, N: Mat | null, discrete: boolean, dual?: boolean, evAt?: Complex[]): void {
   const n = A.r;
-  let At = A, Qt = Q;
+  let At = A,
+    Qt = Q;
   if (N) {
     const Rlu = luFactor(R);
     if (Rlu.singular) return;
@@ -324,7 +348,8 @@ function careCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSoluti
   const RiBt = luSolve(Rlu, transposeOf(B)); // m x n
   const G = mul(B, RiBt);
   symmetrize(G);
-  let At = A, Qt = Q;
+  let At = A,
+    Qt = Q;
   if (P.N) {
     const RiNt = luSolve(Rlu, transposeOf(P.N));
     At = clone(A);
@@ -419,12 +444,18 @@ function hamiltonianSchur(H0: Mat, D: Float64Array, n: number): Mat {
   if (ks !== n) {
     throw new ControlError(
       'No stabilising solution: the Hamiltonian matrix has eigenvalues on (or numerically on) the imaginary axis' +
-        (onAxis.length ? ` (${onAxis.filter(([, im]) => im >= 0).map(([re, im]) => fmtMode(re, im, false)).join(', ')})` : '') +
+        (onAxis.length
+          ? ` (${onAxis
+              .filter(([, im]) => im >= 0)
+              .map(([re, im]) => fmtMode(re, im, false))
+              .join(', ')})`
+          : '') +
         '. This happens when a mode of A on the imaginary axis is unobservable through Q (or uncontrollable).',
       'infeasible',
     );
   }
-  const Z11 = zeros(n, n), Z21 = zeros(n, n);
+  const Z11 = zeros(n, n),
+    Z21 = zeros(n, n);
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++) {
       Z11.d[i * n + j] = Z.d[i * n2 + j];
@@ -458,7 +489,8 @@ function dareCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSoluti
   const RiBt = luSolve(Rlu, transposeOf(B));
   const Gk = mul(B, RiBt);
   symmetrize(Gk);
-  const Ak = clone(A), Hk = clone(Q);
+  const Ak = clone(A),
+    Hk = clone(Q);
   if (P.N) {
     const RiNt = luSolve(Rlu, transposeOf(P.N));
     const BRN = mul(B, RiNt);
@@ -474,11 +506,7 @@ function dareCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSoluti
   // an unstable A it stays at X = 0). Fall back to Newton-Hewer from a stabilising gain,
   // obtained from the same equation with Q = I (detectable, so SDA gives a stabilising K0).
   const Xi = sda(Ak, Gk, eye(n));
-  if (!Xi)
-    throw new ControlError(
-      'No stabilising solution: the doubling iteration for the discrete Riccati equation did not converge.',
-      'infeasible',
-    );
+  if (!Xi) throw new ControlError('No stabilising solution: the doubling iteration for the discrete Riccati equation did not converge.', 'infeasible');
   const K0 = dareResidual({ ...P, A: Ak, N: null }, Xi).K;
   // K0 stabilises A - B K0; with the cross term, the gain for A is K0 + R^-1 N'
   if (P.N) {
@@ -495,7 +523,7 @@ function dareCore(A: Mat, B: Mat, Q: Mat, R: Mat, N?: Mat | null): RiccatiSoluti
     // rounding, not the absence of a stabilising solution
     throw new ControlError(
       `The discrete Riccati equation could not be solved accurately in double precision: the Newton iteration, whose closed loops are stable in exact arithmetic, ended with a pole at ${out.map(([re, im]) => fmtMode(re, im, true)).join(', ')} and a normalised residual of ${ref.rel.toExponential(1)}. ` +
-        'The problem is too ill-conditioned here (the closed loop\'s Stein operator is nearly singular; gains and weights of very different scales); no result is given rather than an inaccurate one. Rescaling the weights or the state units may help.',
+        "The problem is too ill-conditioned here (the closed loop's Stein operator is nearly singular; gains and weights of very different scales); no result is given rather than an inaccurate one. Rescaling the weights or the state units may help.",
       'numerical',
     );
   return finish(P, ref.X, ref.K, ref.rel, ref.den, true, { Acl: closed, poles });
@@ -525,7 +553,9 @@ function dStabilisingOrNull(P: Prepared, r: Refined | null): Checked | null {
  */
 function sda(A0: Mat, G0: Mat, H0: Mat): Mat | null {
   const n = A0.r;
-  let Ak = clone(A0), Gk = clone(G0), Hk = clone(H0);
+  let Ak = clone(A0),
+    Gk = clone(G0),
+    Hk = clone(H0);
   for (let it = 0; it < 80; it++) {
     const W = mul(Gk, Hk);
     for (let i = 0; i < n; i++) W.d[i * n + i] += 1;
@@ -537,7 +567,8 @@ function sda(A0: Mat, G0: Mat, H0: Mat): Mat | null {
     const G1 = mulNT(mul(Ak, WiG), Ak);
     for (let k = 0; k < G1.d.length; k++) G1.d[k] += Gk.d[k];
     const H1 = mulTN(Ak, mul(Hk, WiA));
-    let dh = 0, hn = 0;
+    let dh = 0,
+      hn = 0;
     for (let k = 0; k < H1.d.length; k++) {
       const d = H1.d[k];
       H1.d[k] += Hk.d[k];
@@ -587,7 +618,8 @@ function hewer(P: Prepared, K0: Mat): Mat {
       );
     }
     symmetrize(Xn);
-    let dx = 0, xn = 0;
+    let dx = 0,
+      xn = 0;
     for (let k = 0; k < Xn.d.length; k++) {
       dx = Math.max(dx, Math.abs(Xn.d[k] - X.d[k]));
       xn = Math.max(xn, Math.abs(Xn.d[k]));
@@ -651,15 +683,13 @@ export function riccatiArgs(
   checkRows(B, n, names.B, names.A);
   const m = size(B)[1];
   if (m === 0) throw new ControlError(`${names.B} has no columns.`);
-  if (Q.length !== n || Q[0].length !== n)
-    throw new ControlError(`${names.Q} is ${fmtSize(Q)} but ${names.A} is ${n}x${n}; ${names.Q} must be ${n}x${n}.`);
+  if (Q.length !== n || Q[0].length !== n) throw new ControlError(`${names.Q} is ${fmtSize(Q)} but ${names.A} is ${n}x${n}; ${names.Q} must be ${n}x${n}.`);
   if (R.length !== m || R[0].length !== m)
     throw new ControlError(`${names.R} is ${fmtSize(R)} but ${names.B} has ${m} column${m > 1 ? 's' : ''}; ${names.R} must be ${m}x${m}.`);
   symmetricOrThrow(Q, names.Q);
   symmetricOrThrow(R, names.R);
   const Rm = fromRows(R);
-  if (!cholesky(symmetrize(clone(Rm))))
-    throw new ControlError(`${names.R} must be symmetric positive definite (it is the input weight).`);
+  if (!cholesky(symmetrize(clone(Rm)))) throw new ControlError(`${names.R} must be symmetric positive definite (it is the input weight).`);
   let N: Mat | null = null;
   const nName = names.N ?? 'N';
   if (args[nName] !== undefined && args[nName] !== null) {
@@ -679,9 +709,7 @@ function symmetricOrThrow(M: Matrix, name: string): void {
   for (let i = 0; i < n; i++)
     for (let j = 0; j < i; j++)
       if (Math.abs(M[i][j] - M[j][i]) > 1e-10 * Math.max(scale, 1e-300))
-        throw new ControlError(
-          `${name} must be symmetric, but ${name}(${i + 1},${j + 1}) = ${M[i][j]} and ${name}(${j + 1},${i + 1}) = ${M[j][i]}.`,
-        );
+        throw new ControlError(`${name} must be symmetric, but ${name}(${i + 1},${j + 1}) = ${M[i][j]} and ${name}(${j + 1},${i + 1}) = ${M[j][i]}.`);
 }
 
 export const poleList = (p: Complex[]): number[][] => p.map(([re, im]) => [re, im]);

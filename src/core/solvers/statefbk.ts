@@ -45,8 +45,20 @@ export const tools = [
   tool({
     name: 'lqr',
     words: {
-      calls: [{ names: ['lqr'], args: ['A', 'B', 'Q', 'R', 'N'] }, { names: ['lqr'], args: ['sys', 'Q', 'R', 'N'] }, { names: ['lqr'], args: ['kind', 'A', 'B', 'Q', 'R'], note: 'lqr(Continuous, A, B, Q, R) (ControlSystems.jl)' }],
-      phrases: ['lqr', 'linear quadratic regulator', 'linear-quadratic regulator', 'lq regulator', 'optimal state feedback', 'optimal control gain', 'quadratic regulator'],
+      calls: [
+        { names: ['lqr'], args: ['A', 'B', 'Q', 'R', 'N'] },
+        { names: ['lqr'], args: ['sys', 'Q', 'R', 'N'] },
+        { names: ['lqr'], args: ['kind', 'A', 'B', 'Q', 'R'], note: 'lqr(Continuous, A, B, Q, R) (ControlSystems.jl)' },
+      ],
+      phrases: [
+        'lqr',
+        'linear quadratic regulator',
+        'linear-quadratic regulator',
+        'lq regulator',
+        'optimal state feedback',
+        'optimal control gain',
+        'quadratic regulator',
+      ],
       discrete: 'dlqr',
       example: '/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1',
     },
@@ -63,7 +75,8 @@ export const tools = [
       const caution = weightCaution(a);
       return { K: toRows(s.K), X: toRows(s.X), poles: poleList(s.poles), Acl: toRows(s.Acl), ...(caution ? { caution } : {}) };
     },
-    intro: '**LQR design.** The state feedback u = −Kx that minimises ∫(xᵀQx + uᵀRu + 2xᵀNu) dt is K = R⁻¹(BᵀX + Nᵀ), where X is the stabilising solution of the Riccati equation AᵀX + XA − (XB + N)R⁻¹(BᵀX + Nᵀ) + Q = 0.',
+    intro:
+      '**LQR design.** The state feedback u = −Kx that minimises ∫(xᵀQx + uᵀRu + 2xᵀNu) dt is K = R⁻¹(BᵀX + Nᵀ), where X is the stabilising solution of the Riccati equation AᵀX + XA − (XB + N)R⁻¹(BᵀX + Nᵀ) + Q = 0.',
     render: feedbackRenderer('lqr'),
     code: GENERATORS.lqr,
     model: 'offered',
@@ -72,7 +85,10 @@ export const tools = [
   tool({
     name: 'dlqr',
     words: {
-      calls: [{ names: ['dlqr'], args: ['A', 'B', 'Q', 'R', 'N'] }, { names: ['dlqr'], args: ['sys', 'Q', 'R', 'N'] }],
+      calls: [
+        { names: ['dlqr'], args: ['A', 'B', 'Q', 'R', 'N'] },
+        { names: ['dlqr'], args: ['sys', 'Q', 'R', 'N'] },
+      ],
       phrases: ['dlqr', 'discrete lqr', 'discrete-time lqr', 'digital lqr', 'discrete linear quadratic regulator'],
       continuous: 'lqr',
       example: '/dlqr A=[1 0.1; 0 1], B=[0.005; 0.1], Q=eye(2), R=1',
@@ -90,7 +106,8 @@ export const tools = [
       const caution = weightCaution(a);
       return { K: toRows(s.K), X: toRows(s.X), poles: poleList(s.poles), Acl: toRows(s.Acl), ...(caution ? { caution } : {}) };
     },
-    intro: '**Discrete LQR design.** The state feedback u[k] = −Kx[k] that minimises Σ(xᵀQx + uᵀRu + 2xᵀNu) is K = (R + BᵀXB)⁻¹(BᵀXA + Nᵀ), with X the stabilising solution of the discrete Riccati equation.',
+    intro:
+      '**Discrete LQR design.** The state feedback u[k] = −Kx[k] that minimises Σ(xᵀQx + uᵀRu + 2xᵀNu) is K = (R + BᵀXB)⁻¹(BᵀXA + Nᵀ), with X the stabilising solution of the discrete Riccati equation.',
     render: feedbackRenderer('dlqr'),
     code: GENERATORS.dlqr,
     model: 'offered',

@@ -37,7 +37,8 @@ export function obsvRank(A: Mat, C: Mat): number {
 
 /** [B, AB, ..., A^(n-1) B] */
 export function ctrbMat(A: Mat, B: Mat): Mat {
-  const n = A.r, m = B.c;
+  const n = A.r,
+    m = B.c;
   const out = zeros(n, n * m);
   let P = B;
   for (let k = 0; k < n; k++) {
@@ -57,7 +58,8 @@ export function ctrbMat(A: Mat, B: Mat): Mat {
 
 /** [C; CA; ...; C A^(n-1)] */
 export function obsvMat(A: Mat, C: Mat): Mat {
-  const n = A.r, p = C.r;
+  const n = A.r,
+    p = C.r;
   const out = zeros(n * p, n);
   let P = C;
   for (let k = 0; k < n; k++) {
@@ -158,12 +160,14 @@ export const tools = [
       if (n === 0) return { rank: 0, matrix: [] };
       checkRows(B, n, 'B', 'A');
       if (B[0].length === 0) throw new ControlError('B has no columns.');
-      const Am = fromRows(A), Bm = fromRows(B);
+      const Am = fromRows(A),
+        Bm = fromRows(B);
       const M = ctrbMat(Am, Bm);
       refuseOverflow(M, 'controllability', 'A^k·B', B[0].length);
       return { rank: ctrbRank(Am, Bm), matrix: toRows(M) };
     },
-    intro: '**Controllability**: rank of [B, AB, …, Aⁿ⁻¹B], decided by an orthogonal staircase of (A, B) (not an SVD of that matrix, whose columns grow like ‖A‖ᵏ).',
+    intro:
+      '**Controllability**: rank of [B, AB, …, Aⁿ⁻¹B], decided by an orthogonal staircase of (A, B) (not an SVD of that matrix, whose columns grow like ‖A‖ᵏ).',
     render: rankRenderer('ctrb_rank'),
     code: GENERATORS.ctrb_rank,
     model: { none: 'inside analyse' },
@@ -194,7 +198,8 @@ export const tools = [
       if (n === 0) return { rank: 0, matrix: [] };
       checkCols(C, n, 'C', 'A');
       if (C.length === 0) throw new ControlError('C has no rows.');
-      const Am = fromRows(A), Cm = fromRows(C);
+      const Am = fromRows(A),
+        Cm = fromRows(C);
       const M = obsvMat(Am, Cm);
       refuseOverflow(M, 'observability', 'C·A^k', C.length);
       return { rank: obsvRank(Am, Cm), matrix: toRows(M) };

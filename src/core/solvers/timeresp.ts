@@ -42,7 +42,10 @@ export function simulate(sys: SS, t: number[], kind: Kind): Matrix[] {
   // cannot hold: as for every model here (and python-control) the D·δ(t) term is left
   // out, so the samples are 0 and the tool says so (its caution)
   const staticGain = (k0: boolean) => (kind === 'step' || k0 ? sys.D.map((r) => r.slice()) : toRows(zeros(p, m)));
-  const A = fromRows(sys.A), B = fromRows(sys.B), C = fromRows(sys.C), D = fromRows(sys.D);
+  const A = fromRows(sys.A),
+    B = fromRows(sys.B),
+    C = fromRows(sys.C),
+    D = fromRows(sys.D);
   if (Ts > 0) {
     const idx = t.map((tk, i) => {
       const k = Math.round(tk / Ts);
@@ -77,7 +80,15 @@ export function simulate(sys: SS, t: number[], kind: Kind): Matrix[] {
   const prop = (dt: number) => {
     let e = cache.get(dt);
     if (!e) {
-      const E = expm(scale(blocks([[A, B], [zeros(m, n), zeros(m, m)]]), dt));
+      const E = expm(
+        scale(
+          blocks([
+            [A, B],
+            [zeros(m, n), zeros(m, m)],
+          ]),
+          dt,
+        ),
+      );
       e = { Phi: block(E, 0, 0, n, n), Gam: block(E, 0, n, n, m) };
       // decayed (‖e^{A·dt}‖ at rounding level, a stable A at a long step): Γ = A⁻¹(e^{A·dt} − I)B
       // is −A⁻¹B to rounding, and that solve is accurate where a thousand squarings of the
@@ -227,7 +238,10 @@ export function stepinfo(sys: SS): StepInfo {
   }
   if (!(sigma < -1e3 * EPS * nrmA))
     throw new ControlError(
-      `stepinfo needs an asymptotically stable system (a finite final value), but A has a pole at ${ev.find(([r]) => r === sigma)!.map((v) => v.toPrecision(6)).join(' + i·')} (real part >= 0).`,
+      `stepinfo needs an asymptotically stable system (a finite final value), but A has a pole at ${ev
+        .find(([r]) => r === sigma)!
+        .map((v) => v.toPrecision(6))
+        .join(' + i·')} (real part >= 0).`,
       'infeasible',
     );
   const xf = luSolve(luFactor(A), fromRows(sys.B)).d.map((v) => -v); // final state: -A^-1 B (B one column)
@@ -397,7 +411,10 @@ const tParam = vector('time samples, starting at 0 and uniformly spaced (for a d
 
 const RESP_WORDS: Record<Kind, ToolWords> = {
   step: {
-    calls: [{ names: ['step', 'step_response', 'stepplot', 'dstep'], args: ['sys', 't'], keywords: { T: 't', t: 't' } }, { names: ['csim'], args: ['kind', 't', 'sys'], note: "csim('step', t, sys) (Scilab)" }],
+    calls: [
+      { names: ['step', 'step_response', 'stepplot', 'dstep'], args: ['sys', 't'], keywords: { T: 't', t: 't' } },
+      { names: ['csim'], args: ['kind', 't', 'sys'], note: "csim('step', t, sys) (Scilab)" },
+    ],
     phrases: ['step response', 'step', 'unit step', 'response to a step', 'step input', 'step resp', 'sprungantwort', 'réponse indicielle'],
     aliases: { t: ['T', 'time', 'tvec'] },
     example: '/step num=[1], den=[1 2 1]',
@@ -458,7 +475,23 @@ export const tools = [
     nonFinite: ['peak_time'],
     words: {
       calls: [{ names: ['stepinfo', 'step_info'], args: ['sys'] }],
-      phrases: ['stepinfo', 'step info', 'overshoot', 'settling time', 'rise time', 'peak time', 'step characteristics', 'step-response characteristics', 'überschwingweite', 'überschwingen', 'ausregelzeit', 'anstiegszeit', 'dépassement', 'temps de montée', 'temps de réponse'],
+      phrases: [
+        'stepinfo',
+        'step info',
+        'overshoot',
+        'settling time',
+        'rise time',
+        'peak time',
+        'step characteristics',
+        'step-response characteristics',
+        'überschwingweite',
+        'überschwingen',
+        'ausregelzeit',
+        'anstiegszeit',
+        'dépassement',
+        'temps de montée',
+        'temps de réponse',
+      ],
       example: '/stepinfo A=[0 1; -2 -3], B=[0;1], C=[1 0]',
     },
     brief: 'Rise time, settling time, overshoot, peak, final value of the step response of (A, B, C, D).',

@@ -60,7 +60,13 @@ export function normalizeTf(numIn: number[], denIn: number[]): { num: number[]; 
       `improper transfer function: the numerator has degree ${num0.length - 1} but the denominator only ${den0.length - 1}; a state-space model (A, B, C, D) needs deg num <= deg den.`,
     );
   const a = den0[0];
-  return { num: polyPad(num0.map((v) => v / a), den0.length), den: den0.map((v) => v / a) };
+  return {
+    num: polyPad(
+      num0.map((v) => v / a),
+      den0.length,
+    ),
+    den: den0.map((v) => v / a),
+  };
 }
 
 /** controllable canonical realisation (as SciPy tf2ss) of a proper SISO transfer function */
@@ -92,7 +98,8 @@ export function ss2tf(Ar: Matrix, Br: Matrix, Cr: Matrix, Dr: Matrix): { num: nu
   const den = charpoly(A);
   const d = Dr[0][0];
   if (n === 0) return { num: [d], den: [1] };
-  const B = fromRows(Br), C = fromRows(Cr);
+  const B = fromRows(Br),
+    C = fromRows(Cr);
   // det(sI − A + tBC) − det(sI − A) = t·N(s), N the numerator of C(sI − A)⁻¹B. The difference
   // is accurate to ε·‖A‖^k only, so BC is scaled by a power of 2 t to the size of A first (and
   // N divided by t after, exact): with ‖BC‖ = 1e-61 against ‖A‖ = 1e-30, A − BC rounded to A
@@ -192,13 +199,20 @@ function reduceFullRowRankD(sys: Sys4, tol: number): Sys4 {
  * (orthogonal compressions with rank decisions), then the eigenvalues of A - B D^-1 C.
  */
 export function invariantZeros(Ar: Matrix, Br: Matrix, Cr: Matrix, Dr: Matrix): Complex[] {
-  const A = fromRows(Ar), C = fromRows(Cr), D = fromRows(Dr);
+  const A = fromRows(Ar),
+    C = fromRows(Cr),
+    D = fromRows(Dr);
   const n = A.r;
   const p = C.r;
   // B = [] (no states) holds no column count: then D's
   const B = n ? fromRows(Br) : zeros(0, D.c);
   const m = inputsOf({ B, D }, 0);
-  const svlmax = normF(blocks([[A, B], [C, D]]));
+  const svlmax = normF(
+    blocks([
+      [A, B],
+      [C, D],
+    ]),
+  );
   if (svlmax === 0) return [];
   const tol = Math.sqrt((n + p) * (n + m)) * EPS * svlmax;
   let s = reduceFullRowRankD({ A, B, C, D }, tol);
@@ -207,10 +221,7 @@ export function invariantZeros(Ar: Matrix, Br: Matrix, Cr: Matrix, Dr: Matrix): 
   const mCur = inputsOf(s, m);
   if (mu !== mCur) {
     // pertranspose: the dual system has D' of full column rank; reduce it as well
-    const dual = reduceFullRowRankD(
-      { A: transpose(s.A), B: transpose(s.C), C: transpose(s.B), D: transpose(s.D) },
-      tol,
-    );
+    const dual = reduceFullRowRankD({ A: transpose(s.A), B: transpose(s.C), C: transpose(s.B), D: transpose(s.D) }, tol);
     s = dual; // zeros of the dual are the zeros of the system
   }
   const nr = s.A.r;
@@ -292,7 +303,7 @@ function dcgainTf(num: number[], den: number[], Ts: number): number {
   }
   const d0 = dd[dd.length - 1];
   const n0 = nn[nn.length - 1];
-  if (d0 === 0) return n0 === 0 ? 0 : n0 > 0 === (dd.find((v) => v !== 0)! > 0) ? Infinity : -Infinity;
+  if (d0 === 0) return n0 === 0 ? 0 : n0 > 0 === dd.find((v) => v !== 0)! > 0 ? Infinity : -Infinity;
   return n0 / d0;
 }
 
@@ -360,7 +371,12 @@ export function dcgainSS(sys: SS): number[][] {
         continue;
       }
       // cancelled in this channel: coefficient ratio after removing the common factor
-      const tf = ss2tf(sys.A, b.map((v) => [v]), [c], [[D[i][j]]]);
+      const tf = ss2tf(
+        sys.A,
+        b.map((v) => [v]),
+        [c],
+        [[D[i][j]]],
+      );
       let nn = tf.num;
       let dd = tf.den;
       if (Ts > 0) {
@@ -384,8 +400,27 @@ export const tools = [
   tool({
     name: 'tf2ss',
     words: {
-      calls: [{ names: ['tf2ss', 'ss'], args: ['sys'] }, { names: ['tf2ss'], args: ['num', 'den'] }],
-      phrases: ['tf2ss', 'state space realization', 'state-space realization', 'state space realisation', 'state-space realisation', 'to state space', 'into state space', 'state space form', 'controllable canonical form', 'realization', 'realisation', 'state-space representation', 'state space representation', 'state-space model of', 'zustandsraum'],
+      calls: [
+        { names: ['tf2ss', 'ss'], args: ['sys'] },
+        { names: ['tf2ss'], args: ['num', 'den'] },
+      ],
+      phrases: [
+        'tf2ss',
+        'state space realization',
+        'state-space realization',
+        'state space realisation',
+        'state-space realisation',
+        'to state space',
+        'into state space',
+        'state space form',
+        'controllable canonical form',
+        'realization',
+        'realisation',
+        'state-space representation',
+        'state space representation',
+        'state-space model of',
+        'zustandsraum',
+      ],
       example: '/tf2ss num=[1], den=[1 2 1]',
     },
     brief: 'State-space realisation (A, B, C, D) of a transfer function num/den (highest power first).',
@@ -412,8 +447,23 @@ export const tools = [
   tool({
     name: 'ss2tf',
     words: {
-      calls: [{ names: ['ss2tf', 'tf'], args: ['sys'] }, { names: ['ss2tf'], args: ['A', 'B', 'C', 'D'] }],
-      phrases: ['ss2tf', 'transfer function of', 'to transfer function', 'into a transfer function', 'to a transfer function', 'transfer function from', 'to tf', 'to transfer fn', 'state space to transfer function', 'transfer matrix', 'transfer function matrix'],
+      calls: [
+        { names: ['ss2tf', 'tf'], args: ['sys'] },
+        { names: ['ss2tf'], args: ['A', 'B', 'C', 'D'] },
+      ],
+      phrases: [
+        'ss2tf',
+        'transfer function of',
+        'to transfer function',
+        'into a transfer function',
+        'to a transfer function',
+        'transfer function from',
+        'to tf',
+        'to transfer fn',
+        'state space to transfer function',
+        'transfer matrix',
+        'transfer function matrix',
+      ],
       weak: ['transfer function', 'transfer fn', 'tf'],
       example: '/ss2tf A=[0 1; -2 -3], B=[0;1], C=[1 0], D=0',
     },
@@ -433,7 +483,10 @@ export const tools = [
       const r = ss2tf(sys.A, sys.B, sys.C, sys.D);
       // coefficients grow as ‖A‖^k: past 1.8e308 they are no numbers
       if (![...r.num, ...r.den].every(Number.isFinite))
-        throw new ControlError('ss2tf: the transfer function coefficients overflow double precision (the coefficient of s^k grows as ‖A‖^(n−k)); rescale the time units of the model.', 'numerical');
+        throw new ControlError(
+          'ss2tf: the transfer function coefficients overflow double precision (the coefficient of s^k grows as ‖A‖^(n−k)); rescale the time units of the model.',
+          'numerical',
+        );
       return r;
     },
     intro: null,
@@ -446,11 +499,24 @@ export const tools = [
     name: 'poles_zeros',
     words: {
       calls: [
-        { names: ['pole', 'zero', 'tzero', 'pzmap', 'poles', 'zeros', 'zpkdata', 'tf2zpk', 'ss2zp', 'tf2zp', 'plzr', 'trzeros', 'pzplot', 'tzeros'], args: ['sys', 'type'] },
+        {
+          names: ['pole', 'zero', 'tzero', 'pzmap', 'poles', 'zeros', 'zpkdata', 'tf2zpk', 'ss2zp', 'tf2zp', 'plzr', 'trzeros', 'pzplot', 'tzeros'],
+          args: ['sys', 'type'],
+        },
         { names: ['tf2zp', 'tf2zpk'], args: ['num', 'den'] },
         { names: ['ss2zp'], args: ['A', 'B', 'C', 'D'] },
       ],
-      phrases: ['poles and zeros', 'zeros and poles', 'zeros of', 'transmission zeros', 'invariant zeros', 'pole-zero', 'pole zero map', 'zeros', 'zero locations'],
+      phrases: [
+        'poles and zeros',
+        'zeros and poles',
+        'zeros of',
+        'transmission zeros',
+        'invariant zeros',
+        'pole-zero',
+        'pole zero map',
+        'zeros',
+        'zero locations',
+      ],
       weak: ['poles', 'pole locations', 'roots'],
       example: '/poles_zeros num=[1 2], den=[1 2 5]',
     },
@@ -530,4 +596,3 @@ export const tools = [
     plots: { none: 'a number per channel' },
   }),
 ];
-

@@ -22,13 +22,10 @@ export function checkMatrix(M: unknown, name: string): Matrix {
   rows.forEach((row, i) => {
     if (!Array.isArray(row)) throw new ControlError(`${name}: row ${i + 1} is not an array.`);
     if (cols < 0) cols = row.length;
-    else if (row.length !== cols)
-      throw new ControlError(`${name}: row ${i + 1} has ${row.length} entries but row 1 has ${cols}.`);
+    else if (row.length !== cols) throw new ControlError(`${name}: row ${i + 1} has ${row.length} entries but row 1 has ${cols}.`);
     row.forEach((v, j) => {
       if (typeof v !== 'number' || !Number.isFinite(v))
-        throw new ControlError(
-          `${name}(${i + 1},${j + 1}) is ${typeof v === 'number' ? String(v) : JSON.stringify(v)}: every entry must be a finite number.`,
-        );
+        throw new ControlError(`${name}(${i + 1},${j + 1}) is ${typeof v === 'number' ? String(v) : JSON.stringify(v)}: every entry must be a finite number.`);
     });
   });
   return rows as Matrix;
@@ -53,8 +50,7 @@ export function checkSquare(M: Matrix, name: string, allowEmpty = false): number
 }
 
 export function checkRows(M: Matrix, n: number, name: string, against: string): void {
-  if (M.length !== n)
-    throw new ControlError(`${name} has ${M.length} rows but ${against} has ${n}; they must match.`);
+  if (M.length !== n) throw new ControlError(`${name} has ${M.length} rows but ${against} has ${n}; they must match.`);
 }
 
 export function checkCols(M: Matrix, n: number, name: string, against: string): void {
@@ -69,7 +65,5 @@ export function checkSymmetric(M: Matrix, name: string, rtol = 1e-10): void {
   for (let i = 0; i < n; i++)
     for (let j = 0; j < i; j++)
       if (Math.abs(M[i][j] - M[j][i]) > rtol * Math.max(scale, 1e-300))
-        throw new ControlError(
-          `${name} must be symmetric, but ${name}(${i + 1},${j + 1}) = ${M[i][j]} and ${name}(${j + 1},${i + 1}) = ${M[j][i]}.`,
-        );
+        throw new ControlError(`${name} must be symmetric, but ${name}(${i + 1},${j + 1}) = ${M[i][j]} and ${name}(${j + 1},${i + 1}) = ${M[j][i]}.`);
 }

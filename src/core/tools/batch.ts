@@ -22,8 +22,7 @@ export interface BatchVerdict {
 }
 
 export type BatchLine =
-  | { id: string | number; result: Record<string, unknown>; verification: BatchVerdict }
-  | { id: string | number; error: string; verification?: BatchVerdict };
+  { id: string | number; result: Record<string, unknown>; verification: BatchVerdict } | { id: string | number; error: string; verification?: BatchVerdict };
 
 export interface BatchOptions extends RunOptions {
   /** problems solved at once (results are still written in input order); default: the pool's size */
@@ -105,7 +104,8 @@ function readLine(line: string, i: number): Problem | BatchLine {
   if (!p || typeof p !== 'object' || Array.isArray(p)) return { id: `line-${i + 1}`, error: `line ${i + 1} is not a problem object ({"id", "tool", "args"}).` };
   let id: string | number = `line-${i + 1}`;
   if (typeof p.id === 'string' || (typeof p.id === 'number' && Number.isFinite(p.id))) id = p.id;
-  else if (p.id !== undefined) return { id, error: `line ${i + 1}: "id" must be a string or a number, not ${p.id === null ? 'null' : Array.isArray(p.id) ? 'an array' : typeof p.id}.` };
+  else if (p.id !== undefined)
+    return { id, error: `line ${i + 1}: "id" must be a string or a number, not ${p.id === null ? 'null' : Array.isArray(p.id) ? 'an array' : typeof p.id}.` };
   if (typeof p.tool !== 'string' || !p.args || typeof p.args !== 'object' || Array.isArray(p.args))
     return { id, error: `line ${i + 1} needs "tool" (a string) and "args" (an object).` };
   return { id, tool: p.tool, args: p.args };

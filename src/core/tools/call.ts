@@ -54,7 +54,10 @@ export function parseComplexText(text: string): [number, number][] | undefined {
   if (pm) {
     const re = pm[1] ? Number(pm[1]) : 0;
     const im = pm[2] ? Number(pm[2]) : 1;
-    return [[re, im], [re, -im]];
+    return [
+      [re, im],
+      [re, -im],
+    ];
   }
   const full = new RegExp(`^([-+]?${NUM})?(?:([-+])(${NUM})?[ij])?$`).exec(t);
   if (full && t !== '' && (full[1] !== undefined || full[2] !== undefined)) {
@@ -70,7 +73,10 @@ export function parseComplexText(text: string): [number, number][] | undefined {
 function coerceComplexList(v: unknown): unknown {
   if (typeof v === 'string') {
     const body = v.trim().replace(/^[[(]|[\])]$/g, '');
-    const parts = body.split(/[,;]|\s{2,}|\s(?=[-+]?\d)(?<![-+±]\s)/).map((p) => p.trim()).filter(Boolean);
+    const parts = body
+      .split(/[,;]|\s{2,}|\s(?=[-+]?\d)(?<![-+±]\s)/)
+      .map((p) => p.trim())
+      .filter(Boolean);
     const out: [number, number][] = [];
     for (const p of parts) {
       const z = parseComplexText(p);
@@ -113,8 +119,7 @@ export function coerceArgs(tool: ToolDef, raw: Record<string, unknown>): Record<
       } else if (s.type === 'array') {
         v = parseMatrixLiteral(text);
         if (isVectorSchema(s) && Array.isArray(v) && v.length === 1 && Array.isArray(v[0])) v = v[0];
-        else if (isVectorSchema(s) && Array.isArray(v) && v.every((r) => Array.isArray(r) && r.length === 1))
-          v = (v as number[][]).map((r) => r[0]);
+        else if (isVectorSchema(s) && Array.isArray(v) && v.every((r) => Array.isArray(r) && r.length === 1)) v = (v as number[][]).map((r) => r[0]);
       }
     }
     if (isMatrixSchema(s)) {
@@ -189,7 +194,10 @@ function checkLimit(tool: ToolDef, args: Record<string, unknown>, maxN: number):
   for (const k of ['num', 'den']) {
     const v = args[k];
     if (Array.isArray(v) && v.length - 1 > maxN)
-      throw new ControlError(`${k} has degree ${v.length - 1}, above the size limit of ${maxN} states (setting control.maxStates, or --max-n on the command line).`, 'limit');
+      throw new ControlError(
+        `${k} has degree ${v.length - 1}, above the size limit of ${maxN} states (setting control.maxStates, or --max-n on the command line).`,
+        'limit',
+      );
   }
   for (const k of ['t', 'w', 'k']) {
     const v = args[k];
@@ -200,31 +208,25 @@ function checkLimit(tool: ToolDef, args: Record<string, unknown>, maxN: number):
   if (typeof Ts === 'number' && Ts > 0 && Array.isArray(args.t)) {
     const tmax = Math.max(0, ...(args.t as number[]));
     if (tmax / Ts > MAX_DISCRETE_STEPS)
-      throw new ControlError(`t reaches ${tmax} s, which is ${(tmax / Ts).toExponential(2)} steps of Ts = ${Ts} s, above the limit of ${MAX_DISCRETE_STEPS} steps; ask for a shorter time span.`, 'limit');
+      throw new ControlError(
+        `t reaches ${tmax} s, which is ${(tmax / Ts).toExponential(2)} steps of Ts = ${Ts} s, above the limit of ${MAX_DISCRETE_STEPS} steps; ask for a shorter time span.`,
+        'limit',
+      );
   }
   for (const [k, v] of Object.entries(args)) {
     if (!Object.hasOwn(tool.parameters.properties, k) || !isMatrixSchema(tool.parameters.properties[k]) || !Array.isArray(v)) continue;
     const rows = v.length;
     const cols = Array.isArray(v[0]) ? v[0].length : 0;
     if (Math.max(rows, cols) > maxN)
-      throw new ControlError(
-        `${k} is ${rows}x${cols}, above the size limit of ${maxN} (setting control.maxStates, or --max-n on the command line).`,
-        'limit',
-      );
+      throw new ControlError(`${k} is ${rows}x${cols}, above the size limit of ${maxN} (setting control.maxStates, or --max-n on the command line).`, 'limit');
   }
 }
 
 /** validated, coerced arguments of a tool; throws ControlError naming the first problem */
-export function prepareArgs(
-  name: string,
-  raw: Record<string, unknown>,
-  opts: CallOptions = {},
-): { tool: ToolDef; args: Record<string, any> } {
+export function prepareArgs(name: string, raw: Record<string, unknown>, opts: CallOptions = {}): { tool: ToolDef; args: Record<string, any> } {
   const tool = getTool(name);
-  if (!tool)
-    throw new ControlError(`There is no tool "${quoteInput(name)}". Tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new ControlError(`${name} takes an object of named arguments.`);
+  if (!tool) throw new ControlError(`There is no tool "${quoteInput(name)}". Tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ControlError(`${name} takes an object of named arguments.`);
   const args = coerceArgs(tool, raw);
   for (const [k, v] of Object.entries(args)) checkFinite(v, k);
   const v = validator(tool);

@@ -121,7 +121,11 @@ export class SolverPool {
   }
 
   /** runs a prepared job; rejects with ControlError on timeout, cancellation or a lost thread */
-  run(tool: string, args: Record<string, unknown>, o: { verify: boolean; timeoutS: number; signal?: AbortSignal; what: string }): Promise<SolveReply & { ok: true }> {
+  run(
+    tool: string,
+    args: Record<string, unknown>,
+    o: { verify: boolean; timeoutS: number; signal?: AbortSignal; what: string },
+  ): Promise<SolveReply & { ok: true }> {
     if (o.signal?.aborted) return Promise.reject(cancelled(o.what));
     return new Promise((resolve, reject) => {
       const p: Pending = { job: { id: ++this.seq, tool, args, verify: o.verify }, timeoutS: o.timeoutS, signal: o.signal, what: o.what, resolve, reject };
@@ -164,7 +168,13 @@ export class SolverPool {
     const file = this.file;
     if (!file) {
       for (const p of this.queue.splice(0))
-        this.settle(p, new ControlError('The solver thread (solveWorker.js) is missing from this installation, so nothing can be solved; reinstall @control.', 'unsupported'));
+        this.settle(
+          p,
+          new ControlError(
+            'The solver thread (solveWorker.js) is missing from this installation, so nothing can be solved; reinstall @control.',
+            'unsupported',
+          ),
+        );
       return undefined;
     }
     const resourceLimits = { maxOldGenerationSizeMb: this.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, this.memoryMb / 16)) };
@@ -201,7 +211,11 @@ export class SolverPool {
       this.dispatch();
     };
     worker.on('error', (e: Error & { code?: string }) =>
-      lost(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `it ran out of its memory budget of ${this.memoryMb} MB (setting control.solveMemoryMB)` : `the solver thread failed (${e.message})`),
+      lost(
+        e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `it ran out of its memory budget of ${this.memoryMb} MB (setting control.solveMemoryMB)`
+          : `the solver thread failed (${e.message})`,
+      ),
     );
     worker.on('exit', (code) => lost(`the solver thread exited (code ${code})`));
     this.slots.push(slot);

@@ -26,7 +26,18 @@ const SELF_TESTS: SelfTest[] = [
   {
     capability: 'Solvers: LQR',
     tool: 'lqr',
-    args: { A: [[0, 1], [0, 0]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] },
+    args: {
+      A: [
+        [0, 1],
+        [0, 0],
+      ],
+      B: [[0], [1]],
+      Q: [
+        [1, 0],
+        [0, 1],
+      ],
+      R: [[1]],
+    },
     error: (r) => Math.max(Math.abs(r.K[0][0] - 1), Math.abs(r.K[0][1] - S3)),
     tol: 1e-12,
     what: 'LQR of the double integrator matches K = [1, √3]',
@@ -34,13 +45,25 @@ const SELF_TESTS: SelfTest[] = [
   {
     capability: 'Solvers: Lyapunov',
     tool: 'lyap',
-    args: { A: [[-1, 1], [0, -2]], Q: [[1, 0], [0, 1]] },
+    args: {
+      A: [
+        [-1, 1],
+        [0, -2],
+      ],
+      Q: [
+        [1, 0],
+        [0, 1],
+      ],
+    },
     error: (r) => {
-      const ref = [[7 / 12, 1 / 12], [1 / 12, 1 / 4]];
+      const ref = [
+        [7 / 12, 1 / 12],
+        [1 / 12, 1 / 4],
+      ];
       return Math.max(...ref.flatMap((row, i) => row.map((x, j) => Math.abs(r.X[i][j] - x))));
     },
     tol: 1e-12,
-    what: 'A X + X A\' + I = 0 for A = [-1 1; 0 -2] matches X = [7/12 1/12; 1/12 1/4]',
+    what: "A X + X A' + I = 0 for A = [-1 1; 0 -2] matches X = [7/12 1/12; 1/12 1/4]",
   },
   {
     capability: 'Solvers: margins',
@@ -55,15 +78,21 @@ const SELF_TESTS: SelfTest[] = [
 async function selfTest(t: SelfTest, surface: Surface): Promise<DoctorCheck> {
   const fix =
     surface === 'vscode'
-      ? 'Reinstall the @control extension; if this check still fails, report it with this report attached. Do not use this build\'s numbers meanwhile.'
-      : 'Rebuild from a clean checkout (npm ci && npm run build); if this check still fails, report it with this output. Do not use this build\'s numbers meanwhile.';
+      ? "Reinstall the @control extension; if this check still fails, report it with this report attached. Do not use this build's numbers meanwhile."
+      : "Rebuild from a clean checkout (npm ci && npm run build); if this check still fails, report it with this output. Do not use this build's numbers meanwhile.";
   const t0 = performance.now();
   try {
     // the verified call path, on the solver thread, as every answer is computed
     const { result: r, verification: v } = await callTool(t.tool, t.args);
     const err = t.error(r);
     const ms = (performance.now() - t0).toFixed(1);
-    if (!(err <= t.tol)) return { capability: t.capability, status: 'fail', detail: `${t.what.replace(/ matches? .*/, '')}: off by ${err.toExponential(1)} from the closed form`, fix };
+    if (!(err <= t.tol))
+      return {
+        capability: t.capability,
+        status: 'fail',
+        detail: `${t.what.replace(/ matches? .*/, '')}: off by ${err.toExponential(1)} from the closed form`,
+        fix,
+      };
     return {
       capability: t.capability,
       status: 'ok',
@@ -71,7 +100,15 @@ async function selfTest(t: SelfTest, surface: Surface): Promise<DoctorCheck> {
     };
   } catch (e) {
     if (e instanceof VerificationFailed)
-      return { capability: t.capability, status: 'fail', detail: `${t.what.replace(/ matches? .*/, '')}: the verifier rejects the result: ${e.verification.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ')}`, fix };
+      return {
+        capability: t.capability,
+        status: 'fail',
+        detail: `${t.what.replace(/ matches? .*/, '')}: the verifier rejects the result: ${e.verification.checks
+          .filter((c) => !c.ok)
+          .map((c) => c.detail)
+          .join('; ')}`,
+        fix,
+      };
     return { capability: t.capability, status: 'fail', detail: `${t.tool} threw: ${errorMessage(e)}`, fix };
   }
 }

@@ -32,8 +32,6 @@ export const RESIDUAL_TOL = 1e-8;
 const mat = (A: Matrix) => new M(A);
 const fro = (A: M) => froNorm(A);
 
-
-
 /**
  * greedy multiset distance between two eigenvalue lists, relative to the largest modulus, or
  * to `norm` (‖A‖) when that is larger: eigenvalues are computed to ε‖A‖·(condition), so a
@@ -150,7 +148,7 @@ function symmetryCheck(X: M, name: string): Check {
  * residual's own products.
  */
 function residualFloor(n: number, opNorm: number, xNorm: number, den: number): number {
-  return 10 * Math.max(n, 1) * Number.EPSILON * opNorm * xNorm / Math.max(den, 1e-300);
+  return (10 * Math.max(n, 1) * Number.EPSILON * opNorm * xNorm) / Math.max(den, 1e-300);
 }
 
 /** 2-norm condition number σmax/σmin by an SVD (Infinity when singular) */
@@ -186,10 +184,24 @@ function polesCheck(reported: unknown, Acl: M, label: string, formScale: number)
  * the gain is K = R⁻¹(B'X + S') or (R + B'XB)⁻¹(B'XA + S'), the closed loop A − BK.
  */
 function verifyRiccati(
-  A: Matrix, B: Matrix, Q: Matrix, R: Matrix, S: Matrix | undefined,
-  X: Matrix, K: Matrix, poles: unknown, discrete: boolean, gainName: string, solName: string,
+  A: Matrix,
+  B: Matrix,
+  Q: Matrix,
+  R: Matrix,
+  S: Matrix | undefined,
+  X: Matrix,
+  K: Matrix,
+  poles: unknown,
+  discrete: boolean,
+  gainName: string,
+  solName: string,
 ): Check[] {
-  const a = mat(A), b = mat(B), q = mat(Q), r = mat(R), x = mat(X), k = mat(K);
+  const a = mat(A),
+    b = mat(B),
+    q = mat(Q),
+    r = mat(R),
+    x = mat(X),
+    k = mat(K);
   const s = S ? mat(S) : M.zeros(b.rows, b.columns);
   let res: number, Kx: M, den: number;
   // the matrix solved for the gain: R (continuous) or R + B'XB (discrete)
@@ -330,12 +342,15 @@ function pbhCounts(A: Matrix, BC: Matrix, dual: boolean): { clear: number; unsur
   if (n > PBH_MAX_N) return undefined;
   const { As, Xs } = scaledPair(A, BC, dual);
   const norm = Math.max(froNorm(As), froNorm(Xs), 1e-300);
-  let clear = 0, unsure = 0;
+  let clear = 0,
+    unsure = 0;
   for (const [re, im] of safeEigenvalues(As)) {
     if (im < 0) continue;
-    const k = Xs[0]?.length ?? 0, p = Xs.length;
+    const k = Xs[0]?.length ?? 0,
+      p = Xs.length;
     // the real form [[R, −J], [J, R]] of the complex matrix R + iJ (A − λI with B beside or C below)
-    const rows = dual ? n + p : n, cols = dual ? n : n + k;
+    const rows = dual ? n + p : n,
+      cols = dual ? n : n + k;
     const R = (i: number, j: number) => (dual ? (i < n ? As[i][j] - (i === j ? re : 0) : Xs[i - n][j]) : j < n ? As[i][j] - (i === j ? re : 0) : Xs[i][j - n]);
     const I = (i: number, j: number) => (i === j && i < n && j < n ? -im : 0);
     const big = new M(2 * rows, 2 * cols);
@@ -366,9 +381,19 @@ function pairRankCheck(A: Matrix, BC: Matrix, dual: boolean, reported: unknown):
   if (!rk || rk.ok || typeof reported !== 'number' || !n) return rk;
   // second route: block Arnoldi on the scaled pair (dual: (A', C'))
   const { As, Xs } = scaledPair(A, BC, dual);
-  const ar = dual ? arnoldiRank(As[0].map((_, j) => As.map((r) => r[j])), Xs[0].map((_, j) => Xs.map((r) => r[j]))) : arnoldiRank(As, Xs);
+  const ar = dual
+    ? arnoldiRank(
+        As[0].map((_, j) => As.map((r) => r[j])),
+        Xs[0].map((_, j) => Xs.map((r) => r[j])),
+      )
+    : arnoldiRank(As, Xs);
   if (ar === reported)
-    return { name: 'rank', ok: true, value: reported, detail: `${rk.detail}; the Krylov matrix is ill-conditioned, and an orthogonal (Arnoldi) basis of the same space has dimension ${ar}` };
+    return {
+      name: 'rank',
+      ok: true,
+      value: reported,
+      detail: `${rk.detail}; the Krylov matrix is ill-conditioned, and an orthogonal (Arnoldi) basis of the same space has dimension ${ar}`,
+    };
   const pbh = pbhCounts(A, BC, dual);
   if (!pbh) return { ...rk, detail: `${rk.detail}; an orthogonal (Arnoldi) basis of the same space has dimension ${ar}` };
   const missing = n - reported;
@@ -401,20 +426,28 @@ function krylovChecks(args: Record<string, any>, result: Record<string, any>, to
   const diff = same ? Math.max(0, ...built.flatMap((r, i) => r.map((v, j) => Math.abs(v - got[i][j])))) / Math.max(froNorm(built), 1e-300) : Infinity;
   const what = ctrb ? '[B, AB, …, Aⁿ⁻¹B]' : '[C; CA; …; CAⁿ⁻¹]';
   return [
-    { name: 'matrix', ok: diff <= 1e-12, value: diff, detail: same ? `the reported matrix equals ${what} rebuilt from the arguments (${sci(diff)})` : `the reported matrix does not have the shape of ${what}` },
+    {
+      name: 'matrix',
+      ok: diff <= 1e-12,
+      value: diff,
+      detail: same ? `the reported matrix equals ${what} rebuilt from the arguments (${sci(diff)})` : `the reported matrix does not have the shape of ${what}`,
+    },
     ...(n ? [pairRankCheck(A, ctrb ? args.B : args.C, !ctrb, result.rank)] : rankCheck([], result.rank)),
   ];
 }
 
 function lyapCheck(A: Matrix, Q: Matrix, X: Matrix, discrete: boolean): Check[] {
-  const a = mat(A), q = mat(Q), x = mat(X);
+  const a = mat(A),
+    q = mat(Q),
+    x = mat(X);
   let res: number, den: number;
   if (discrete) {
     const AXA = a.mmul(x).mmul(a.transpose());
     den = fro(AXA) + fro(x) + fro(q);
     res = fro(AXA.clone().sub(x).add(q)) / Math.max(den, 1e-300);
   } else {
-    const AX = a.mmul(x), XA = x.mmul(a.transpose());
+    const AX = a.mmul(x),
+      XA = x.mmul(a.transpose());
     den = fro(AX) + fro(XA) + fro(q);
     res = fro(AX.clone().add(XA).add(q)) / Math.max(den, 1e-300);
   }
@@ -473,7 +506,10 @@ function analysisChecks(args: Record<string, any>, result: Record<string, any>):
   const n = (args.A as Matrix).length;
   if (n === 0) {
     // no states (a static gain): nothing to control or observe, ranks 0 of 0
-    for (const [k, what] of [['controllability', 'B'], ['observability', 'C']] as const)
+    for (const [k, what] of [
+      ['controllability', 'B'],
+      ['observability', 'C'],
+    ] as const)
       if (args[what] && result[k]) {
         const [rk] = rankCheck([], result[k].rank);
         checks.push({ ...rk, name: `${k} rank`, detail: `${k} ${rk.detail}` });
@@ -529,10 +565,13 @@ function dampChecks(args: Record<string, any>, result: Record<string, any>): Che
     M0 = Array.from({ length: k }, (_, i) => Array.from({ length: k }, (_, j) => (i === 0 ? -den[j + 1] / den[0] : j === i - 1 ? 1 : 0)));
   } else M0 = args.A as Matrix;
   const poles = result.poles as Complex[];
-  const checks: Check[] = [M0.length ? eigenvaluesCheck(M0, poles, 'poles', 'the poles') : { name: 'poles', ok: poles.length === 0, detail: 'no states: no poles' }];
+  const checks: Check[] = [
+    M0.length ? eigenvaluesCheck(M0, poles, 'poles', 'the poles') : { name: 'poles', ok: poles.length === 0, detail: 'no states: no poles' },
+  ];
   let worst = 0;
   poles.forEach(([re, im], i) => {
-    let sr = re, si = im;
+    let sr = re,
+      si = im;
     if (Ts) {
       const r = Math.hypot(re, im);
       if (r === 0) {
@@ -543,11 +582,22 @@ function dampChecks(args: Record<string, any>, result: Record<string, any>): Che
       si = Math.atan2(im, re) / Ts;
     }
     const wn = Math.hypot(sr, si);
-    const rel = (a: number, b: number) => (Number.isNaN(b) ? (Number.isNaN(a) ? 0 : Infinity) : !Number.isFinite(b) ? (a === b ? 0 : Infinity) : Math.abs(a - b) / Math.max(Math.abs(b), 1e-300));
-    worst = Math.max(worst, rel(result.wn[i], wn), wn === 0 ? rel(result.zeta[i], NaN) : Math.abs(result.zeta[i] - -sr / wn), rel(result.tau[i], sr === 0 ? Infinity : -1 / sr));
+    const rel = (a: number, b: number) =>
+      Number.isNaN(b) ? (Number.isNaN(a) ? 0 : Infinity) : !Number.isFinite(b) ? (a === b ? 0 : Infinity) : Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
+    worst = Math.max(
+      worst,
+      rel(result.wn[i], wn),
+      wn === 0 ? rel(result.zeta[i], NaN) : Math.abs(result.zeta[i] - -sr / wn),
+      rel(result.tau[i], sr === 0 ? Infinity : -1 / sr),
+    );
   });
   const sorted = (result.wn as number[]).every((w, i, a) => i === 0 || a[i - 1] <= w);
-  checks.push({ name: 'ωn, ζ, τ', ok: worst <= 1e-12, value: worst, detail: `ωn, ζ and τ recomputed from each pole${Ts ? ' (through ln(z)/Ts)' : ''} agree (${sci(worst)})` });
+  checks.push({
+    name: 'ωn, ζ, τ',
+    ok: worst <= 1e-12,
+    value: worst,
+    detail: `ωn, ζ and τ recomputed from each pole${Ts ? ' (through ln(z)/Ts)' : ''} agree (${sci(worst)})`,
+  });
   checks.push({ name: 'order', ok: sorted, detail: sorted ? 'sorted by ωn ascending' : 'not sorted by ωn ascending' });
   return checks;
 }

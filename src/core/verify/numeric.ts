@@ -183,7 +183,14 @@ export function cappedEigenvalues(A: readonly (readonly number[])[]): Complex[] 
   let n = nn - 1;
   let exshift = 0;
   let iter = 0;
-  let p = 0, q = 0, r = 0, s = 0, z = 0, w = 0, x = 0, y = 0;
+  let p = 0,
+    q = 0,
+    r = 0,
+    s = 0,
+    z = 0,
+    w = 0,
+    x = 0,
+    y = 0;
   while (n >= 0) {
     let l = n;
     while (l > 0) {
@@ -250,7 +257,8 @@ export function cappedEigenvalues(A: readonly (readonly number[])[]): Complex[] 
         q /= s;
         r /= s;
         if (m === l) break;
-        if (Math.abs(H[m][m - 1]) * (Math.abs(q) + Math.abs(r)) < eps * (Math.abs(p) * (Math.abs(H[m - 1][m - 1]) + Math.abs(z) + Math.abs(H[m + 1][m + 1])))) break;
+        if (Math.abs(H[m][m - 1]) * (Math.abs(q) + Math.abs(r)) < eps * (Math.abs(p) * (Math.abs(H[m - 1][m - 1]) + Math.abs(z) + Math.abs(H[m + 1][m + 1]))))
+          break;
         m--;
       }
       for (let i = m + 2; i <= n; i++) {
@@ -587,11 +595,13 @@ export function safeExpm(Mx: Matrix, t: number): number[][] | null {
 /** a/b for complex a = (ar, ai), b = (br, bi) by Smith's method (no |b|² to overflow) */
 function smithDiv(ar: number, ai: number, br: number, bi: number, out: Float64Array, at: number): void {
   if (Math.abs(br) >= Math.abs(bi)) {
-    const r = bi / br, t = br + bi * r;
+    const r = bi / br,
+      t = br + bi * r;
     out[at] = (ar + ai * r) / t;
     out[at + 1] = (ai - ar * r) / t;
   } else {
-    const r = br / bi, t = br * r + bi;
+    const r = br / bi,
+      t = br * r + bi;
     out[at] = (ar * r + ai) / t;
     out[at + 1] = (ai * r - ar) / t;
   }
@@ -622,31 +632,46 @@ export function complexSolve(Mr: Float64Array, Mi: Float64Array, n: number, Br: 
     if (!(big > 0)) throw new Error('the matrix sI − A is singular');
     if (p !== k) {
       for (let j = 0; j < n; j++) {
-        let t = Mr[k * n + j]; Mr[k * n + j] = Mr[p * n + j]; Mr[p * n + j] = t;
-        t = Mi[k * n + j]; Mi[k * n + j] = Mi[p * n + j]; Mi[p * n + j] = t;
+        let t = Mr[k * n + j];
+        Mr[k * n + j] = Mr[p * n + j];
+        Mr[p * n + j] = t;
+        t = Mi[k * n + j];
+        Mi[k * n + j] = Mi[p * n + j];
+        Mi[p * n + j] = t;
       }
       for (let j = 0; j < m; j++) {
-        let t = Br[k * m + j]; Br[k * m + j] = Br[p * m + j]; Br[p * m + j] = t;
-        t = Bi[k * m + j]; Bi[k * m + j] = Bi[p * m + j]; Bi[p * m + j] = t;
+        let t = Br[k * m + j];
+        Br[k * m + j] = Br[p * m + j];
+        Br[p * m + j] = t;
+        t = Bi[k * m + j];
+        Bi[k * m + j] = Bi[p * m + j];
+        Bi[p * m + j] = t;
       }
     }
-    const pr = Mr[k * n + k], pi = Mi[k * n + k];
+    const pr = Mr[k * n + k],
+      pi = Mi[k * n + k];
     for (let i = k + 1; i < n; i++) {
-      const ar = Mr[i * n + k], ai = Mi[i * n + k];
+      const ar = Mr[i * n + k],
+        ai = Mi[i * n + k];
       if (ar === 0 && ai === 0) continue;
       smithDiv(ar, ai, pr, pi, q, 0);
-      const lr = q[0], li = q[1];
+      const lr = q[0],
+        li = q[1];
       Mr[i * n + k] = 0;
       Mi[i * n + k] = 0;
-      const ri = i * n, rk = k * n;
+      const ri = i * n,
+        rk = k * n;
       for (let j = k + 1; j < n; j++) {
-        const ur = Mr[rk + j], ui = Mi[rk + j];
+        const ur = Mr[rk + j],
+          ui = Mi[rk + j];
         Mr[ri + j] -= lr * ur - li * ui;
         Mi[ri + j] -= lr * ui + li * ur;
       }
-      const bi = i * m, bk = k * m;
+      const bi = i * m,
+        bk = k * m;
       for (let j = 0; j < m; j++) {
-        const ur = Br[bk + j], ui = Bi[bk + j];
+        const ur = Br[bk + j],
+          ui = Bi[bk + j];
         Br[bi + j] -= lr * ur - li * ui;
         Bi[bi + j] -= lr * ui + li * ur;
       }
@@ -654,12 +679,16 @@ export function complexSolve(Mr: Float64Array, Mi: Float64Array, n: number, Br: 
   }
   // back substitution, U upper triangular
   for (let k = n - 1; k >= 0; k--) {
-    const pr = Mr[k * n + k], pi = Mi[k * n + k];
+    const pr = Mr[k * n + k],
+      pi = Mi[k * n + k];
     for (let j = 0; j < m; j++) {
-      let sr = Br[k * m + j], si = Bi[k * m + j];
+      let sr = Br[k * m + j],
+        si = Bi[k * m + j];
       for (let l = k + 1; l < n; l++) {
-        const ur = Mr[k * n + l], ui = Mi[k * n + l];
-        const xr = Br[l * m + j], xi = Bi[l * m + j];
+        const ur = Mr[k * n + l],
+          ui = Mi[k * n + l];
+        const xr = Br[l * m + j],
+          xi = Bi[l * m + j];
         sr -= ur * xr - ui * xi;
         si -= ur * xi + ui * xr;
       }
@@ -677,7 +706,8 @@ function mulSq(A: Float64Array, B: Float64Array, n: number): Float64Array {
     for (let k = 0; k < n; k++) {
       const a = A[i * n + k];
       if (a === 0) continue;
-      const bk = k * n, ci = i * n;
+      const bk = k * n,
+        ci = i * n;
       for (let j = 0; j < n; j++) C[ci + j] += a * B[bk + j];
     }
   return C;
@@ -695,7 +725,11 @@ function mulSq(A: Float64Array, B: Float64Array, n: number): Float64Array {
 export function mathjsExpm(Ain: Matrix): number[][] {
   const n = Ain.length;
   let inf = 0;
-  for (const row of Ain) inf = Math.max(inf, row.reduce((s, v) => s + Math.abs(v), 0));
+  for (const row of Ain)
+    inf = Math.max(
+      inf,
+      row.reduce((s, v) => s + Math.abs(v), 0),
+    );
   const est = (q: number, j: number) => {
     let qf = 1;
     for (let i = 2; i <= q; i++) qf *= i;
@@ -703,7 +737,8 @@ export function mathjsExpm(Ain: Matrix): number[][] {
     for (let i = q + 1; i <= 2 * q; i++) tqf *= i;
     return (8 * Math.pow(inf / Math.pow(2, j), 2 * q) * qf * qf) / (tqf * (tqf * (2 * q + 1)));
   };
-  let q = -1, j = 0;
+  let q = -1,
+    j = 0;
   search: for (let k = 0; k < 30; k++)
     for (let qq = 0; qq <= k; qq++)
       if (est(qq, k - qq) < 1e-15) {
@@ -715,7 +750,8 @@ export function mathjsExpm(Ain: Matrix): number[][] {
   const s = Math.pow(2, -j);
   const Ap = new Float64Array(n * n);
   for (let i = 0; i < n; i++) for (let c = 0; c < n; c++) Ap[i * n + c] = Ain[i][c] * s;
-  const N = new Float64Array(n * n), D = new Float64Array(n * n);
+  const N = new Float64Array(n * n),
+    D = new Float64Array(n * n);
   for (let i = 0; i < n; i++) N[i * n + i] = D[i * n + i] = 1;
   let factor = 1;
   let P: Float64Array = Ap;

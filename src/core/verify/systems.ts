@@ -13,16 +13,17 @@ import { complexSolve, froNorm, ldexp, safeEigenvalues, safeSingularValues, safe
 
 export type C = Complex;
 
-
 const cabs = ([a, b]: C) => Math.hypot(a, b);
 /** a/b by Smith's method: no c² + d² to overflow (1e217² was Infinity, the quotient NaN) */
 const cdiv = ([a, b]: C, [c, d]: C): C => {
   if (Math.abs(c) >= Math.abs(d)) {
-    if (c === 0) return [(a === 0 && b === 0) ? NaN : Infinity, NaN];
-    const r = d / c, t = c + d * r;
+    if (c === 0) return [a === 0 && b === 0 ? NaN : Infinity, NaN];
+    const r = d / c,
+      t = c + d * r;
     return [(a + b * r) / t, (b - a * r) / t];
   }
-  const r = c / d, t = c * r + d;
+  const r = c / d,
+    t = c * r + d;
   return [(a * r + b) / t, (b * r - a) / t];
 };
 const cmul = ([a, b]: C, [c, d]: C): C => [a * c - b * d, a * d + b * c];
@@ -35,19 +36,23 @@ export function evalSS(A: Matrix, B: Matrix, Cm: Matrix, D: Matrix | undefined, 
   const Dm = D && D.length ? new M(D) : M.zeros(p, m);
   if (n === 0) return { re: Dm, im: M.zeros(Dm.rows, Dm.columns) };
   const [sr, si] = s;
-  const Mr = new Float64Array(n * n), Mi = new Float64Array(n * n);
+  const Mr = new Float64Array(n * n),
+    Mi = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     const row = A[i];
     for (let j = 0; j < n; j++) Mr[i * n + j] = (i === j ? sr : 0) - row[j];
     Mi[i * n + i] = si;
   }
-  const Xr = new Float64Array(n * m), Xi = new Float64Array(n * m);
+  const Xr = new Float64Array(n * m),
+    Xi = new Float64Array(n * m);
   for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) Xr[i * m + j] = B[i][j];
   complexSolve(Mr, Mi, n, Xr, Xi, m);
-  const re = M.zeros(p, m), im = M.zeros(p, m);
+  const re = M.zeros(p, m),
+    im = M.zeros(p, m);
   for (let i = 0; i < p; i++)
     for (let j = 0; j < m; j++) {
-      let a = 0, b = 0;
+      let a = 0,
+        b = 0;
       for (let l = 0; l < n; l++) {
         a += Cm[i][l] * Xr[l * m + j];
         b += Cm[i][l] * Xi[l * m + j];
@@ -59,7 +64,8 @@ export function evalSS(A: Matrix, B: Matrix, Cm: Matrix, D: Matrix | undefined, 
 }
 
 export function polyval(p: number[], s: C): C {
-  let re = 0, im = 0;
+  let re = 0,
+    im = 0;
   for (const a of p) [re, im] = [re * s[0] - im * s[1] + a, re * s[1] + im * s[0]];
   return [re, im];
 }
@@ -195,9 +201,7 @@ function stepState(A: Matrix, B: Matrix, t: number, col = 0): number[] {
       // singular A: the augmented exponential below
     }
   }
-  const aug = Array.from({ length: n + 1 }, (_, i) =>
-    Array.from({ length: n + 1 }, (_, j) => (i < n ? (j < n ? A[i][j] : B[i][col]) : 0)),
-  );
+  const aug = Array.from({ length: n + 1 }, (_, i) => Array.from({ length: n + 1 }, (_, j) => (i < n ? (j < n ? A[i][j] : B[i][col]) : 0)));
   const E = expmT(aug, t);
   return E.slice(0, n).map((r) => r[n]);
 }
@@ -215,7 +219,6 @@ function sampleIdx(len: number, k = 6): number[] {
 function isDiscrete(args: Record<string, any>): boolean {
   return typeof args.Ts === 'number' && args.Ts > 0;
 }
-
 
 // ---- root locus and Nyquist (plot data): polynomials evaluated here by Horner, closed-loop
 // poles by ml-matrix's eigensolver on companion or closed-loop matrices
@@ -241,7 +244,9 @@ function padTo(p: number[], n: number): number[] {
 
 /** A − k·B(1 + kD)⁻¹C for a SISO loop under u = −k·y */
 function closedLoopA(args: Record<string, any>, k: number): Matrix {
-  const A = args.A as Matrix, B = args.B as Matrix, Cm = args.C as Matrix;
+  const A = args.A as Matrix,
+    B = args.B as Matrix,
+    Cm = args.C as Matrix;
   const d = (args.D as Matrix | undefined)?.[0]?.[0] ?? 0;
   const g = k / (1 + k * d);
   return A.map((row, i) => row.map((v, j) => v - g * B[i][0] * Cm[0][j]));
@@ -315,8 +320,7 @@ function verifyRlocus(args: Record<string, any>, r: Record<string, any>): Check[
       const dcl = padTo(dden, Ld).map((v, j) => v + b.k * padTo(dnum, Ld)[j]);
       bw = Math.max(bw, polyResidual(cl, b.s), polyResidual(dcl, b.s));
     }
-    if ((r.breakaway as unknown[]).length)
-      checks.push(check('breakaway points', bw, 1e-6, 'den + k·num and its derivative vanish there (a multiple root)'));
+    if ((r.breakaway as unknown[]).length) checks.push(check('breakaway points', bw, 1e-6, 'den + k·num and its derivative vanish there (a multiple root)'));
   } else {
     let worst = 0;
     let count = true;
@@ -335,7 +339,8 @@ function verifyRlocus(args: Record<string, any>, r: Record<string, any>): Check[
       // greedy one-to-one matching, so a pole reported twice cannot stand for two eigenvalues
       const left = own.slice();
       const far = poles[i].filter((p) => {
-        let bi = 0, bd = Infinity;
+        let bi = 0,
+          bd = Infinity;
         left.forEach((q, j) => {
           const dist = cabs([p[0] - q[0], p[1] - q[1]]);
           if (dist < bd) [bd, bi] = [dist, j];
@@ -348,7 +353,14 @@ function verifyRlocus(args: Record<string, any>, r: Record<string, any>): Check[
         backward++;
       }
     }
-    checks.push(check('closed-loop poles', worst, 1e-8, `each pole is an eigenvalue of A − kB(1 + kD)⁻¹C at ${idx.length} gains (an independent eigensolver${backward ? `, and the backward error by an SVD for ${backward} multiple poles` : ''})`));
+    checks.push(
+      check(
+        'closed-loop poles',
+        worst,
+        1e-8,
+        `each pole is an eigenvalue of A − kB(1 + kD)⁻¹C at ${idx.length} gains (an independent eigensolver${backward ? `, and the backward error by an SVD for ${backward} multiple poles` : ''})`,
+      ),
+    );
     checks.push({ name: 'pole count', ok: count, detail: count ? `${(args.A as Matrix).length} poles at each gain` : 'a gain has the wrong number of poles' });
   }
   return checks;
@@ -363,7 +375,14 @@ function verifyNyquist(args: Record<string, any>, r: Record<string, any>): Check
   const H = r.H as C[];
   const idx = sampleIdx(w.length, 8);
   const checks: Check[] = [
-    curveCheck('curve samples', idx.map((i) => H[i]), idx.map((i) => L(at(w[i]))), idx.map((i) => at(w[i])), args, `H agrees with a direct evaluation at ${idx.length} frequencies (both signs)`),
+    curveCheck(
+      'curve samples',
+      idx.map((i) => H[i]),
+      idx.map((i) => L(at(w[i]))),
+      idx.map((i) => at(w[i])),
+      args,
+      `H agrees with a direct evaluation at ${idx.length} frequencies (both signs)`,
+    ),
   ];
   const det = r.detours as { w: number; radius: number; H: C[] }[];
   if (det.length) {
@@ -410,12 +429,13 @@ function verifyNyquist(args: Record<string, any>, r: Record<string, any>): Check
     checks.push({
       name: 'encirclements',
       ok: onEdge,
-      detail: onEdge ? 'not counted: a closed-loop pole lies on the stability boundary (the curve passes through −1)' : 'encirclements not counted although no closed-loop pole is on the boundary',
+      detail: onEdge
+        ? 'not counted: a closed-loop pole lies on the stability boundary (the curve passes through −1)'
+        : 'encirclements not counted although no closed-loop pole is on the boundary',
     });
   }
   return checks;
 }
-
 
 function eigNear(A: Matrix, at: C): number {
   let norm = 1;
@@ -431,7 +451,9 @@ function polyRootsNear(den: number[], at: C): number {
 
 /** a discrete step or pulse response by the plain recursion x[k+1] = A x[k] + B u[k] */
 function discreteResponseCheck(tool: string, args: Record<string, any>, r: Record<string, any>): Check {
-  const A = new M(args.A), B = new M(args.B), Cm = new M(args.C);
+  const A = new M(args.A),
+    B = new M(args.B),
+    Cm = new M(args.C);
   const d = args.D?.[0]?.[0] ?? 0;
   const t = args.t as number[];
   const y = (Array.isArray(r.y[0]) ? (r.y as number[][]).map((v) => v[0]) : r.y) as number[];
@@ -453,7 +475,8 @@ function discreteResponseCheck(tool: string, args: Record<string, any>, r: Recor
  * solvers: continuous AᵀW + WA + CᵀC = 0, discrete AᵀWA − W + CᵀC = 0 (column-major vec).
  */
 function kroneckerGramian(Am: Matrix, Cmat: Matrix, discrete: boolean): { W: M; kappa: number } {
-  const A = new M(Am), n = A.rows;
+  const A = new M(Am),
+    n = A.rows;
   const K = new M(n * n, n * n);
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++) {
@@ -549,7 +572,15 @@ function verifyStaticGain(tool: string, args: Record<string, any>, r: Record<str
       return [check('DC gain', maxDiff(r.gain, D), 1e-14, 'no states: the DC gain is D')];
     case 'poles_zeros': {
       const ok = (r.poles as unknown[]).length === 0 && (r.zeros as unknown[]).length === 0;
-      const checks: Check[] = [{ name: 'no poles or zeros', ok, detail: ok ? 'no states: no poles, and the system matrix is D alone (constant rank), so no finite zeros' : 'a model with no states has no poles or zeros' }];
+      const checks: Check[] = [
+        {
+          name: 'no poles or zeros',
+          ok,
+          detail: ok
+            ? 'no states: no poles, and the system matrix is D alone (constant rank), so no finite zeros'
+            : 'a model with no states has no poles or zeros',
+        },
+      ];
       if (siso && typeof r.gain === 'number') checks.push(check('gain', Math.abs(r.gain - d) / Math.max(Math.abs(d), 1e-300), 1e-14, 'the gain is D'));
       return checks;
     }
@@ -576,7 +607,17 @@ function verifyStaticGain(tool: string, args: Record<string, any>, r: Record<str
       let worst = 0;
       for (const h of H) {
         const hm = siso ? [[h as C]] : (h as C[][]);
-        worst = Math.max(worst, maxDiff(hm.map((row) => row.map((z) => z[0])), D), maxDiff(hm.map((row) => row.map((z) => z[1])), zero));
+        worst = Math.max(
+          worst,
+          maxDiff(
+            hm.map((row) => row.map((z) => z[0])),
+            D,
+          ),
+          maxDiff(
+            hm.map((row) => row.map((z) => z[1])),
+            zero,
+          ),
+        );
       }
       return [check('frequency response', worst, 1e-14, `no states: H equals D at all ${H.length} frequencies`)];
     }
@@ -588,8 +629,16 @@ function verifyStaticGain(tool: string, args: Record<string, any>, r: Record<str
       const pmOk = Math.abs(k) === 1 ? r.pm_deg === (k > 0 ? 180 : 0) : r.pm_deg === Infinity;
       const wOk = Number.isNaN(r.w_pc) && Number.isNaN(r.w_gc);
       return [
-        { name: 'gain margin', ok: gmOk, detail: k < 0 ? `static gain ${k} < 0: gm·|k| = 1` : `static gain ${k} >= 0: its phase never reaches -180°, gm = Infinity` },
-        { name: 'phase margin', ok: pmOk, detail: Math.abs(k) === 1 ? `|k| = 1 at every frequency: pm = 180° + ∠k` : '|k| != 1: no gain crossover, pm = Infinity' },
+        {
+          name: 'gain margin',
+          ok: gmOk,
+          detail: k < 0 ? `static gain ${k} < 0: gm·|k| = 1` : `static gain ${k} >= 0: its phase never reaches -180°, gm = Infinity`,
+        },
+        {
+          name: 'phase margin',
+          ok: pmOk,
+          detail: Math.abs(k) === 1 ? `|k| = 1 at every frequency: pm = 180° + ∠k` : '|k| != 1: no gain crossover, pm = Infinity',
+        },
         { name: 'crossover frequencies', ok: wOk, detail: 'a constant has no single crossover frequency (w_pc and w_gc are not numbers)' },
       ];
     }
@@ -597,7 +646,16 @@ function verifyStaticGain(tool: string, args: Record<string, any>, r: Record<str
       const fro = froNorm(Dm);
       const want = disc ? fro : fro === 0 ? 0 : Infinity;
       const ok = want === Infinity ? r.h2 === Infinity : Math.abs(r.h2 - want) <= 1e-14 * Math.max(want, 1e-300) || r.h2 === want;
-      return [{ name: 'static gain', ok, value: r.h2, detail: disc ? 'no states: the pulse response is D at k = 0 only, so the norm is ‖D‖_F' : 'no states: continuous H2 norm is infinite unless D = 0 (then 0)' }];
+      return [
+        {
+          name: 'static gain',
+          ok,
+          value: r.h2,
+          detail: disc
+            ? 'no states: the pulse response is D at k = 0 only, so the norm is ‖D‖_F'
+            : 'no states: continuous H2 norm is infinite unless D = 0 (then 0)',
+        },
+      ];
     }
     case 'hinfnorm': {
       const sd = safeSingularValues(Dm)[0] ?? 0;
@@ -647,7 +705,13 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
           const s = cdiv([z[0] - 1, z[1]], [z[0] + 1, z[1]]);
           return evalSS(args.A, args.B, args.C, args.D, [(2 / Ts) * s[0], (2 / Ts) * s[1]]);
         });
-        const flat = (h: { re: M; im: M }[]) => h.flatMap((x) => x.re.to2DArray().flat().map((v, i) => [v, x.im.to2DArray().flat()[i]] as C));
+        const flat = (h: { re: M; im: M }[]) =>
+          h.flatMap((x) =>
+            x.re
+              .to2DArray()
+              .flat()
+              .map((v, i) => [v, x.im.to2DArray().flat()[i]] as C),
+          );
         checks.push(check('bilinear map', pointwise(flat(hd), flat(hc)), 1e-8, 'H_d(z) = H(2(z − 1)/(Ts(z + 1))) at 8 points'));
       } else {
         const E = new M(expmT(args.A, Ts));
@@ -717,11 +781,24 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
         });
       }
       const checks: Check[] = [
-        curveCheck('frequency response', a, b, pts, args, `H(jω) agrees with a dense complex solve at ${idx.length - poleHits} frequencies${siso ? '' : ', every input-output pair'}`),
+        curveCheck(
+          'frequency response',
+          a,
+          b,
+          pts,
+          args,
+          `H(jω) agrees with a dense complex solve at ${idx.length - poleHits} frequencies${siso ? '' : ', every input-output pair'}`,
+        ),
         check('magnitude', magErr, 1e-9, 'mag_db = 20·log10|H|'),
       ];
       if (poleHits || poleMismatch)
-        checks.push({ name: 'poles on the axis', ok: !poleMismatch, detail: poleMismatch ? 'the response is infinite exactly where sI − A is not singular, or finite where it is' : `the ${poleHits} frequenc${poleHits === 1 ? 'y' : 'ies'} with |H| = ∞ lie on eigenvalues of A (independent eigensolver)` });
+        checks.push({
+          name: 'poles on the axis',
+          ok: !poleMismatch,
+          detail: poleMismatch
+            ? 'the response is infinite exactly where sI − A is not singular, or finite where it is'
+            : `the ${poleHits} frequenc${poleHits === 1 ? 'y' : 'ies'} with |H| = ∞ lie on eigenvalues of A (independent eigensolver)`,
+        });
       return checks;
     }
     case 'margins': {
@@ -756,7 +833,10 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       const ref = idx.map((i) => {
         if (tool === 'step') return outputOf(args.C, stepState(args.A, args.B, t[i])) + d;
         const E = expmT(args.A, t[i]);
-        return outputOf(args.C, E.map((row) => row.reduce((s, v, j) => s + v * args.B[j][0], 0)));
+        return outputOf(
+          args.C,
+          E.map((row) => row.reduce((s, v, j) => s + v * args.B[j][0], 0)),
+        );
       });
       const scale = Math.max(...y.map(Math.abs), 1e-300);
       const err = Math.max(...idx.map((i, k) => Math.abs(y[i] - ref[k]))) / scale;
@@ -819,13 +899,27 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       if (!args.A) {
         // roots of den and num: each reported value makes its polynomial vanish (relative)
         const resid = (p: number[], roots: C[]) =>
-          Math.max(0, ...roots.map((z) => cabs(polyval(p, z)) / Math.max(1e-300, p.reduce((acc, c, i) => acc + Math.abs(c) * Math.pow(Math.max(1, cabs(z)), p.length - 1 - i), 0))));
+          Math.max(
+            0,
+            ...roots.map(
+              (z) =>
+                cabs(polyval(p, z)) /
+                Math.max(
+                  1e-300,
+                  p.reduce((acc, c, i) => acc + Math.abs(c) * Math.pow(Math.max(1, cabs(z)), p.length - 1 - i), 0),
+                ),
+            ),
+          );
         const rp = resid(args.den, r.poles as C[]);
         const rz = resid(args.num, r.zeros as C[]);
         return [check('poles', rp, 1e-9, 'den vanishes at each pole'), check('zeros', rz, 1e-9, 'num vanishes at each zero')];
       }
-      const A = args.A as Matrix, B = args.B as Matrix, Cm = args.C as Matrix;
-      const n = A.length, m = B[0].length, p = Cm.length;
+      const A = args.A as Matrix,
+        B = args.B as Matrix,
+        Cm = args.C as Matrix;
+      const n = A.length,
+        m = B[0].length,
+        p = Cm.length;
       const D = args.D && args.D.length ? (args.D as Matrix) : Array.from({ length: p }, () => new Array(m).fill(0));
       const zeros = r.zeros as C[];
       if (!zeros.length) return [{ name: 'zeros', ok: true, detail: 'no finite zeros to check' }];
@@ -836,7 +930,8 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       // sorted list (127 zeros at n = 128 took 8 s), and the detail says how many
       const checked = sampleItems(zeros, 16);
       for (const [zr, zi] of checked) {
-        const N = n + p, K = n + m;
+        const N = n + p,
+          K = n + m;
         const big = new M(2 * N, 2 * K);
         for (let i = 0; i < N; i++)
           for (let j = 0; j < K; j++) {
@@ -850,12 +945,23 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
         const sv = safeSingularValues(big);
         worst = Math.max(worst, sv[sv.length - 1] / (norm + Math.hypot(zr, zi)));
       }
-      return [check('zeros', worst, 1e-6, checked.length === zeros.length ? 'the system matrix loses rank at each zero' : `the system matrix loses rank at ${checked.length} of the ${zeros.length} zeros (spread over the list)`)];
+      return [
+        check(
+          'zeros',
+          worst,
+          1e-6,
+          checked.length === zeros.length
+            ? 'the system matrix loses rank at each zero'
+            : `the system matrix loses rank at ${checked.length} of the ${zeros.length} zeros (spread over the list)`,
+        ),
+      ];
     }
     case 'h2norm': {
       if (!Number.isFinite(r.h2)) {
         const hasD = !isDiscrete(args) && (args.D ?? []).flat().some((v: number) => v !== 0);
-        const unstable = safeEigenvalues(args.A).some(([re, im]) => (isDiscrete(args) ? Math.hypot(re, im) >= 1 - 1e-9 : re >= -1e-9 * Math.max(1, cabs([re, im]))));
+        const unstable = safeEigenvalues(args.A).some(([re, im]) =>
+          isDiscrete(args) ? Math.hypot(re, im) >= 1 - 1e-9 : re >= -1e-9 * Math.max(1, cabs([re, im])),
+        );
         return [
           {
             name: 'unbounded',
@@ -878,7 +984,11 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
         return [
           bad
             ? { name: 'unbounded', ok: true, detail: 'A has a pole on or beyond the stability boundary, so the gain is unbounded' }
-            : { name: 'unbounded', ok: false, detail: 'the norm is given as infinite, but every pole of A is inside the stability boundary (independent eigensolver), so the gain is bounded' },
+            : {
+                name: 'unbounded',
+                ok: false,
+                detail: 'the norm is given as infinite, but every pole of A is inside the stability boundary (independent eigensolver), so the gain is bounded',
+              },
         ];
       }
       if (!Number.isFinite(r.fpeak)) {
@@ -890,7 +1000,8 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       const sigmaAt = (w: number) => {
         const s: C = isDiscrete(args) ? [Math.cos(w * args.Ts), Math.sin(w * args.Ts)] : [0, w];
         const h = evalSS(args.A, args.B, args.C, args.D, s);
-        const p = h.re.rows, m = h.re.columns;
+        const p = h.re.rows,
+          m = h.re.columns;
         const big = new M(2 * p, 2 * m);
         big.setSubMatrix(h.re, 0, 0).setSubMatrix(h.im.clone().mul(-1), 0, m).setSubMatrix(h.im, p, 0).setSubMatrix(h.re, p, m);
         return safeSingularValues(big)[0];

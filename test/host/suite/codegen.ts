@@ -23,7 +23,18 @@ function folder(): vscode.Uri {
 }
 
 function lqrPayload(language: 'matlab' | 'python') {
-  const args = { A: [[0, 1], [-2, -3]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] };
+  const args = {
+    A: [
+      [0, 1],
+      [-2, -3],
+    ],
+    B: [[0], [1]],
+    Q: [
+      [1, 0],
+      [0, 1],
+    ],
+    R: [[1]],
+  };
   const result = runTool('lqr', args);
   return { language, tool: 'lqr', code: reproduce({ tool: 'lqr', args, result, verification: verify('lqr', args, result) }, language) };
 }
@@ -52,7 +63,9 @@ function pending<T>(p: Thenable<T>): { done: () => boolean; value: () => T | und
 }
 
 function proposedDiffOpen(): boolean {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'control-proposed');
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'control-proposed');
 }
 
 async function until(what: string, cond: () => boolean, ms = 10_000): Promise<void> {
@@ -83,7 +96,8 @@ export function registerCodegenTests(): void {
     const ask = w.steps.find((s: { id: string }) => s.id === 'askLqr');
     assert.match(decodeURIComponent(ask.description), /command:workbench\.action\.chat\.open\?\[\{"query": ?"@control \/lqr /);
     const all = new Set(await vscode.commands.getCommands(true));
-    for (const c of ['control.openExample', 'control.exportReport', 'control.insertCode', 'control.acceptProposal', 'control.discardProposal']) assert.ok(all.has(c), `${c} not registered`);
+    for (const c of ['control.openExample', 'control.exportReport', 'control.insertCode', 'control.acceptProposal', 'control.discardProposal'])
+      assert.ok(all.has(c), `${c} not registered`);
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXT_ID}#getStarted`, false);
     const opened = await vscode.commands.executeCommand<string>('control.openExample', 'pendulum.m');
     assert.match(opened, /pendulum\.m$/);
@@ -181,7 +195,11 @@ export function registerCodegenTests(): void {
     try {
       mkdirSync(join(root, 'hidden'), { recursive: true });
       writeFileSync(join(root, 'hidden', 'a.py'), 'x = 1\n');
-      const o = await vscode.commands.executeCommand<Outcome>('control.insertCode', lqrPayload('python'), vscode.Uri.file(join(root, 'hidden', 'a.py')).toString());
+      const o = await vscode.commands.executeCommand<Outcome>(
+        'control.insertCode',
+        lqrPayload('python'),
+        vscode.Uri.file(join(root, 'hidden', 'a.py')).toString(),
+      );
       assert.equal(o.status, 'refused', JSON.stringify(o));
       assert.match(o.reason ?? '', /files\.exclude/);
     } finally {
@@ -207,7 +225,10 @@ export function registerCodegenTests(): void {
     const out = await answerPreview(p, 'control.acceptProposal');
     assert.equal(out.status, 'written', JSON.stringify(out));
     const files = out.files!.map((u) => vscode.Uri.parse(u).fsPath);
-    assert.deepEqual(files.map((f) => f.slice(-5).replace(/^.*\./, '')), ['md', 'html', 'jsonl']);
+    assert.deepEqual(
+      files.map((f) => f.slice(-5).replace(/^.*\./, '')),
+      ['md', 'html', 'jsonl'],
+    );
     for (const f of files) assert.match(f, /control-reports\/\d{4}-\d\d-\d\d-[a-z0-9-]+\.(md|html|jsonl)$/);
     const md = readFileSync(files[0], 'utf8');
     assert.match(md, /^# Control design report/);
@@ -216,7 +237,10 @@ export function registerCodegenTests(): void {
     const html = readFileSync(files[1], 'utf8');
     assert.match(html, /<table class="matrix"><tr><td>0\.236068<\/td><td>0\.236068<\/td><\/tr><\/table>/);
     assert.doesNotMatch(html, /<script|<link/);
-    const events = readFileSync(files[2], 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const events = readFileSync(files[2], 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const lqr = events.find((e) => e.type === 'tool_result' && e.tool === 'lqr');
     assert.ok(lqr && Math.abs(lqr.result.K[0][0] - (Math.sqrt(5) - 2)) < 1e-12, `no lqr result in the trace: ${JSON.stringify(events.slice(0, 3))}`);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

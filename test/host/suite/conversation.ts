@@ -19,7 +19,11 @@ type Result = {
 };
 
 async function ask(query: string): Promise<Result> {
-  const r = await vscode.commands.executeCommand<Result | undefined>('workbench.action.chat.open', { query, modelSelector: { vendor: 'control' }, blockOnResponse: true });
+  const r = await vscode.commands.executeCommand<Result | undefined>('workbench.action.chat.open', {
+    query,
+    modelSelector: { vendor: 'control' },
+    blockOnResponse: true,
+  });
   assert.ok(r, `no result for ${query}`);
   return r;
 }
@@ -46,7 +50,10 @@ export function registerConversationTests(): void {
     const r3 = t3.metadata?.readings?.[0] ?? '';
     assert.match(r3, /^Computed `step\(num = \[1\], den = \[1 2 1\]\)`/);
     assert.doesNotMatch(r3, /turn \d|Ts/, r3);
-    assert.deepEqual(t3.metadata?.toolCalls?.map((c) => c.tool), ['tf2ss', 'step', 'stepinfo']);
+    assert.deepEqual(
+      t3.metadata?.toolCalls?.map((c) => c.tool),
+      ['tf2ss', 'step', 'stepinfo'],
+    );
     console.log(`[suite] /step plan (tf2ss, step, stepinfo) turn: ${t3.metadata?.metrics?.ms} ms`);
     // an error is said once: in the answer, not also as errorDetails
     assert.equal(t3.errorDetails, undefined);
@@ -94,7 +101,12 @@ export function registerConversationTests(): void {
     };
     const which = await send([...history, vscode.LanguageModelChatMessage.User('its margins')]);
     assert.match(which, /^Which system/, which.slice(0, 300));
-    const g1 = await send([...history, vscode.LanguageModelChatMessage.User('its margins'), vscode.LanguageModelChatMessage.Assistant(which), vscode.LanguageModelChatMessage.User('margins of G1')]);
+    const g1 = await send([
+      ...history,
+      vscode.LanguageModelChatMessage.User('its margins'),
+      vscode.LanguageModelChatMessage.Assistant(which),
+      vscode.LanguageModelChatMessage.User('margins of G1'),
+    ]);
     assert.match(g1, /^Computed `margins\(num = \[1\], den = \[1 1\]\)`; num, den from G1 \(turn 2\)/, g1.slice(0, 300));
     const r10 = await send([...history.slice(0, 2), vscode.LanguageModelChatMessage.User('now with R=10')]);
     assert.match(r10, /^Computed `lqr\(A, B, Q, R = 10\)`; A, B from turn 1/, r10.slice(0, 300));

@@ -67,10 +67,10 @@ test('a fresh user typing "@control /lqr ..." gets an answer (no model picked by
   assert.ok(ext?.isActive, `${EXT_ID} did not activate by itself within 15 s of startup (no .m/.py file open yet): the chat pane will not find its model`);
   await new Promise((r) => setTimeout(r, 1500));
   await vscode.commands.executeCommand('workbench.action.chat.newChat');
-  const result = await vscode.commands.executeCommand<{ errorDetails?: { message: string } } | undefined>(
-    'workbench.action.chat.open',
-    { query: '@control /lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1', blockOnResponse: true },
-  );
+  const result = await vscode.commands.executeCommand<{ errorDetails?: { message: string } } | undefined>('workbench.action.chat.open', {
+    query: '@control /lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1',
+    blockOnResponse: true,
+  });
   assert.ok(result, 'workbench.action.chat.open returned no result: the request never completed');
   assert.equal(
     result.errorDetails?.message,
@@ -81,7 +81,13 @@ test('a fresh user typing "@control /lqr ..." gets an answer (no model picked by
 
 test('extension control-eng.control is present and activates', async () => {
   const ext = vscode.extensions.getExtension(EXT_ID);
-  assert.ok(ext, `extension ${EXT_ID} not found; loaded: ${vscode.extensions.all.map((e) => e.id).filter((id) => !id.startsWith('vscode.')).join(', ')}`);
+  assert.ok(
+    ext,
+    `extension ${EXT_ID} not found; loaded: ${vscode.extensions.all
+      .map((e) => e.id)
+      .filter((id) => !id.startsWith('vscode.'))
+      .join(', ')}`,
+  );
   await ext.activate();
   assert.equal(ext.isActive, true);
   const api = ext.exports as { activation?: { totalMs: number; activateMs: number } } | undefined;
@@ -136,7 +142,11 @@ test('code lens "Analyse (A, B, C, D)" above A in pendulum.m, none on scalar ass
   const scalars = scalarAssignmentLines(doc);
   assert.ok(scalars.length >= 6, `expected the scalar assignments in pendulum.m, found lines ${scalars}`);
   const bad = lenses.filter((l) => scalars.includes(l.range.start.line));
-  assert.deepEqual(bad.map((l) => doc.lineAt(l.range.start.line).text), [], 'lenses on non-matrix assignments');
+  assert.deepEqual(
+    bad.map((l) => doc.lineAt(l.range.start.line).text),
+    [],
+    'lenses on non-matrix assignments',
+  );
 });
 
 test('code lens "Analyse (A, B)" above the multi-line numpy A in motor.py, none on scalars', async () => {
@@ -148,34 +158,49 @@ test('code lens "Analyse (A, B)" above the multi-line numpy A in motor.py, none 
   const scalars = scalarAssignmentLines(doc);
   assert.ok(scalars.length >= 6, `expected the scalar assignments in motor.py, found lines ${scalars}`);
   const bad = lenses.filter((l) => scalars.includes(l.range.start.line));
-  assert.deepEqual(bad.map((l) => doc.lineAt(l.range.start.line).text), [], 'lenses on non-matrix assignments');
+  assert.deepEqual(
+    bad.map((l) => doc.lineAt(l.range.start.line).text),
+    [],
+    'lenses on non-matrix assignments',
+  );
 });
 
 test('no code lens in a markdown note', async () => {
   const uri = workspaceFile('notes.md');
   await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
   const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
-  assert.deepEqual(lenses.filter((l) => l.command?.title?.startsWith('Analyse')).map((l) => l.command?.title), []);
+  assert.deepEqual(
+    lenses.filter((l) => l.command?.title?.startsWith('Analyse')).map((l) => l.command?.title),
+    [],
+  );
 });
 
 test('chat participant @control answers /lqr (through the chat pane, model from vendor control)', async () => {
   await vscode.commands.executeCommand('workbench.action.chat.newChat');
   // blockOnResponse makes the command return the participant's ChatResult once it completes.
-  const result = await vscode.commands.executeCommand<{ errorDetails?: { message: string } } | undefined>(
-    'workbench.action.chat.open',
-    {
-      query: '@control /lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1',
-      modelSelector: { vendor: 'control' },
-      blockOnResponse: true,
-    },
-  );
+  const result = await vscode.commands.executeCommand<{ errorDetails?: { message: string } } | undefined>('workbench.action.chat.open', {
+    query: '@control /lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1',
+    modelSelector: { vendor: 'control' },
+    blockOnResponse: true,
+  });
   assert.ok(result, 'workbench.action.chat.open returned no result: the request never completed');
   assert.equal(result.errorDetails, undefined, `participant reported an error: ${JSON.stringify(result.errorDetails)}`);
 }, 60_000);
 
 // ---------------------------------------------------------------- language model tools, Doctor
 
-const DOUBLE_INTEGRATOR = { A: [[0, 1], [0, 0]], B: [[0], [1]], Q: [[1, 0], [0, 1]], R: [[1]] };
+const DOUBLE_INTEGRATOR = {
+  A: [
+    [0, 1],
+    [0, 0],
+  ],
+  B: [[0], [1]],
+  Q: [
+    [1, 0],
+    [0, 1],
+  ],
+  R: [[1]],
+};
 
 function partsText(r: vscode.LanguageModelToolResult): string[] {
   // parts come back across the extension host boundary: read them by shape
@@ -216,7 +241,16 @@ test('vscode.lm.invokeTool("control_lqr") on the double integrator gives K = [1,
 test('vscode.lm.invokeTool: a refusal reaches the caller with the reason', async () => {
   let message = '';
   try {
-    const r = await vscode.lm.invokeTool('control_lqr', { input: { ...DOUBLE_INTEGRATOR, A: [[1, 0], [0, -1]] }, toolInvocationToken: undefined });
+    const r = await vscode.lm.invokeTool('control_lqr', {
+      input: {
+        ...DOUBLE_INTEGRATOR,
+        A: [
+          [1, 0],
+          [0, -1],
+        ],
+      },
+      toolInvocationToken: undefined,
+    });
     message = `no error; result: ${partsText(r).join(' ')}`;
   } catch (e) {
     message = (e as Error).message;
@@ -232,7 +266,16 @@ test('Control: Doctor runs every check and opens its report read-only in a Markd
   const by = (name: string) => report.checks.find((c) => c.capability === name);
   for (const name of ['Solvers: LQR', 'Solvers: Lyapunov', 'Solvers: margins', 'Language model tools'])
     assert.equal(by(name)?.status, 'ok', `${name}: ${JSON.stringify(by(name))}`);
-  for (const name of ['Language model', 'Local model runtime', 'Embedder', 'Retrieval: workspace index', 'Retrieval: bundled notes', 'Node.js', 'Chat math rendering', 'Workspace trust'])
+  for (const name of [
+    'Language model',
+    'Local model runtime',
+    'Embedder',
+    'Retrieval: workspace index',
+    'Retrieval: bundled notes',
+    'Node.js',
+    'Chat math rendering',
+    'Workspace trust',
+  ])
     assert.ok(by(name), `no ${name} check: ${report.checks.map((c) => c.capability)}`);
   for (const c of report.checks.filter((x) => x.status === 'fail')) assert.ok(c.fix, `${c.capability} fails without a fix`);
   // the bundled notes are searched whether or not the workspace has an index (as the chat does)
@@ -247,11 +290,21 @@ test('Control: Doctor runs every check and opens its report read-only in a Markd
   assert.equal(doc.isDirty, false);
   assert.match(doc.getText(), /^# @control Doctor/);
   assert.doesNotMatch(doc.getText(), /^\|/m, 'the report is laid out as a table again (its Fix column was cut off)');
-  assert.ok(!vscode.workspace.textDocuments.some((d) => d.isUntitled), `an untitled document is open: ${vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString())}`);
+  assert.ok(
+    !vscode.workspace.textDocuments.some((d) => d.isUntitled),
+    `an untitled document is open: ${vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString())}`,
+  );
   const previews = () =>
     vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType));
   for (let i = 0; i < 40 && !previews().length; i++) await new Promise((r) => setTimeout(r, 250));
-  assert.equal(previews().length, 1, `Markdown preview tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+  assert.equal(
+    previews().length,
+    1,
+    `Markdown preview tabs: ${vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .map((t) => t.label)
+      .join(', ')}`,
+  );
   // run again (a second later, so its time stamp differs): the same document, new text, still one preview
   await new Promise((r) => setTimeout(r, 1100));
   const again = await vscode.commands.executeCommand<Report>('control.doctor');
@@ -260,13 +313,29 @@ test('Control: Doctor runs every check and opens its report read-only in a Markd
   assert.equal(doc.getText(), again.markdown, 'the open report did not refresh');
   assert.equal(doc.isDirty, false);
   assert.equal(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'control-doctor').length, 1);
-  assert.equal(previews().length, 1, `after a re-run: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+  assert.equal(
+    previews().length,
+    1,
+    `after a re-run: ${vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .map((t) => t.label)
+      .join(', ')}`,
+  );
   // with an editor in front of it, a re-run brings the one preview forward (no second one)
   const folder = vscode.workspace.workspaceFolders![0];
-  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, 'notes.md')), { viewColumn: vscode.ViewColumn.Active });
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, 'notes.md')), {
+    viewColumn: vscode.ViewColumn.Active,
+  });
   await vscode.commands.executeCommand('control.doctor');
   for (let i = 0; i < 20 && !previews().some((t) => t.isActive); i++) await new Promise((r) => setTimeout(r, 250));
-  assert.equal(previews().length, 1, `after a re-run behind an editor: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+  assert.equal(
+    previews().length,
+    1,
+    `after a re-run behind an editor: ${vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .map((t) => t.label)
+      .join(', ')}`,
+  );
   assert.ok(previews()[0].isActive, 'the report is not in front after a re-run');
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }, 90_000);

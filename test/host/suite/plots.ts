@@ -27,13 +27,29 @@ export function registerPlotTests(): void {
     assert.ok((r.traces ?? 0) >= 3, `expected magnitude, phase and crossover traces, got ${r.traces}`);
     assert.equal(r.verified, true, 'a solver result behind the plot failed verification');
     const tabs = plotTabs();
-    assert.ok(tabs.some((t) => t.label === 'Bode plot'), `no "Bode plot" tab; tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+    assert.ok(
+      tabs.some((t) => t.label === 'Bode plot'),
+      `no "Bode plot" tab; tabs: ${vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .map((t) => t.label)
+        .join(', ')}`,
+    );
   }, 60_000);
 
   test('control.plot draws step, impulse, Nyquist, root locus and pole-zero map', async () => {
     const sys = { num: [1], den: [1, 2, 0] };
     const cases: [string, Record<string, unknown>][] = [
-      ['step', { A: [[0, 1], [-2, -3]], B: [[0], [1]], C: [[1, 0]] }],
+      [
+        'step',
+        {
+          A: [
+            [0, 1],
+            [-2, -3],
+          ],
+          B: [[0], [1]],
+          C: [[1, 0]],
+        },
+      ],
       ['impulse', { num: [1], den: [1, 1, 1] }],
       ['nyquist', { num: [1], den: [1, 3, 3, 1] }],
       ['rlocus', sys],
@@ -57,7 +73,8 @@ export function registerPlotTests(): void {
     await vscode.commands.executeCommand('workbench.action.editorLayoutSingle');
     // a wide editor area (no side bars): room for a split. (The UI test in run.mjs has the
     // Explorer and the chat open, where half the editor area is too narrow.)
-    for (const c of ['workbench.action.closeSidebar', 'workbench.action.closeAuxiliaryBar', 'workbench.action.closePanel']) await vscode.commands.executeCommand(c);
+    for (const c of ['workbench.action.closeSidebar', 'workbench.action.closeAuxiliaryBar', 'workbench.action.closePanel'])
+      await vscode.commands.executeCommand(c);
     // nothing open: the (empty) active group, no split leaving an empty half
     let r = await vscode.commands.executeCommand<PlotResult | undefined>('control.plot', step);
     assert.ok(r?.rendered, JSON.stringify(r));
@@ -98,7 +115,20 @@ export function registerPlotTests(): void {
   test('control.plot refuses a MIMO Bode with a message, not a blank panel', async () => {
     const r = await vscode.commands.executeCommand<PlotResult | undefined>('control.plot', {
       kind: 'bode',
-      args: { A: [[-1, 0], [0, -2]], B: [[1, 0], [0, 1]], C: [[1, 0], [0, 1]] },
+      args: {
+        A: [
+          [-1, 0],
+          [0, -2],
+        ],
+        B: [
+          [1, 0],
+          [0, 1],
+        ],
+        C: [
+          [1, 0],
+          [0, 1],
+        ],
+      },
     });
     assert.equal(r, undefined);
   });
@@ -128,7 +158,7 @@ export function registerPlotTests(): void {
 
   test('package.json contributes control.plot and the context-menu entry', () => {
     const pkg = vscode.extensions.getExtension('control-eng.control')!.packageJSON;
-    const cmds = (pkg.contributes.commands as { command: string; title: string; category?: string }[]);
+    const cmds = pkg.contributes.commands as { command: string; title: string; category?: string }[];
     const plot = cmds.find((c) => c.command === 'control.plot');
     assert.equal(plot?.title, 'Plot Response…');
     assert.equal(plot?.category, 'Control');

@@ -22,15 +22,21 @@ export function registerRetrievalTests(): void {
     assert.ok(result, 'the chat request never completed');
     assert.equal(result.errorDetails, undefined, JSON.stringify(result.errorDetails));
     const refs = result.metadata?.references ?? [];
-    assert.ok(refs.some((u) => u.endsWith('/notes.md')), `cited: ${JSON.stringify(refs)}`);
+    assert.ok(
+      refs.some((u) => u.endsWith('/notes.md')),
+      `cited: ${JSON.stringify(refs)}`,
+    );
   }, 120_000);
 
   test('a question about sampling cites the right page of the workspace PDF', async () => {
     await vscode.commands.executeCommand('workbench.action.chat.newChat');
-    const result = await vscode.commands.executeCommand<{ errorDetails?: { message: string }; metadata?: { references?: string[]; citations?: string[] } } | undefined>(
-      'workbench.action.chat.open',
-      { query: '@control /search how fast should I sample to avoid aliasing', modelSelector: { vendor: 'control' }, blockOnResponse: true },
-    );
+    const result = await vscode.commands.executeCommand<
+      { errorDetails?: { message: string }; metadata?: { references?: string[]; citations?: string[] } } | undefined
+    >('workbench.action.chat.open', {
+      query: '@control /search how fast should I sample to avoid aliasing',
+      modelSelector: { vendor: 'control' },
+      blockOnResponse: true,
+    });
     assert.ok(result, 'the chat request never completed');
     const refs = result.metadata?.references ?? [];
     const cites = result.metadata?.citations ?? [];
@@ -53,18 +59,24 @@ export function registerRetrievalTests(): void {
         mkdirSync(join(dir, `b${i % 7}`), { recursive: true });
         writeFileSync(join(dir, `b${i % 7}`, `bulk${i}.md`), `# Bulk ${i}\n\n${body} zq${letters(i)}.\n`);
       }
-      const summary = await vscode.commands.executeCommand<{ filesIndexed: number; lexicalThread?: string; warnings?: string[] } | undefined>('control.rebuildIndex');
+      const summary = await vscode.commands.executeCommand<{ filesIndexed: number; lexicalThread?: string; warnings?: string[] } | undefined>(
+        'control.rebuildIndex',
+      );
       assert.ok(summary, 'Rebuild Index returned no summary');
       assert.equal(summary.warnings, undefined, String(summary.warnings));
       assert.equal(summary.lexicalThread, 'worker');
       assert.ok(summary.filesIndexed >= 703, `indexed ${summary.filesIndexed}`);
       await vscode.commands.executeCommand('workbench.action.chat.newChat');
-      const result = await vscode.commands.executeCommand<{ metadata?: { references?: string[] } } | undefined>(
-        'workbench.action.chat.open',
-        { query: `@control /search zq${letters(523)}`, modelSelector: { vendor: 'control' }, blockOnResponse: true },
-      );
+      const result = await vscode.commands.executeCommand<{ metadata?: { references?: string[] } } | undefined>('workbench.action.chat.open', {
+        query: `@control /search zq${letters(523)}`,
+        modelSelector: { vendor: 'control' },
+        blockOnResponse: true,
+      });
       const refs = result?.metadata?.references ?? [];
-      assert.ok(refs.some((u) => u.endsWith('/bulk-notes/b5/bulk523.md')), `cited: ${JSON.stringify(refs)}`);
+      assert.ok(
+        refs.some((u) => u.endsWith('/bulk-notes/b5/bulk523.md')),
+        `cited: ${JSON.stringify(refs)}`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
       await vscode.commands.executeCommand('control.rebuildIndex');
@@ -95,7 +107,10 @@ export function registerRetrievalTests(): void {
       assert.ok(dest, 'the download returned no folder (see the Control output)');
       assert.ok(dest.endsWith('bge-small-en-v1.5'), dest);
       assert.equal(cfg().get('embedder.path'), dest);
-      assert.ok(hub.log.some((r) => r.path === '/cdn/onnx/model_quantized.onnx'), JSON.stringify(hub.log));
+      assert.ok(
+        hub.log.some((r) => r.path === '/cdn/onnx/model_quantized.onnx'),
+        JSON.stringify(hub.log),
+      );
       // the indexes reopen with the embedder and embed in the background: the status turns hybrid
       const api = vscode.extensions.getExtension('control-eng.control')!.exports as { indexState: () => Promise<string> };
       let state = '';

@@ -47,7 +47,11 @@ export function registerSolveTests(): void {
     await vscode.commands.executeCommand('workbench.action.chat.newChat');
     const lag = lagSampler();
     const t0 = performance.now();
-    const pending = vscode.commands.executeCommand<Result | undefined>('workbench.action.chat.open', { query: CARE_200, modelSelector: { vendor: 'control' }, blockOnResponse: true });
+    const pending = vscode.commands.executeCommand<Result | undefined>('workbench.action.chat.open', {
+      query: CARE_200,
+      modelSelector: { vendor: 'control' },
+      blockOnResponse: true,
+    });
     let lensMs = NaN;
     let result: Result | undefined;
     try {
@@ -57,22 +61,34 @@ export function registerSolveTests(): void {
       result = await pending;
     } finally {
       const worst = lag.stop();
-      console.log(`[suite] n = 200 care: ${(performance.now() - t0).toFixed(0)} ms, worst event-loop lag ${worst.toFixed(0)} ms, a code lens request meanwhile ${lensMs.toFixed(0)} ms`);
+      console.log(
+        `[suite] n = 200 care: ${(performance.now() - t0).toFixed(0)} ms, worst event-loop lag ${worst.toFixed(0)} ms, a code lens request meanwhile ${lensMs.toFixed(0)} ms`,
+      );
       // before: the solve ran on this thread and blocked it for its whole duration (seconds)
       assert.ok(worst < 500, `the extension host's event loop stalled for ${worst.toFixed(0)} ms during the solve`);
     }
     assert.ok(result, 'the chat request never completed');
     assert.equal(result.errorDetails, undefined, JSON.stringify(result.errorDetails));
-    assert.ok(result.metadata?.toolCalls?.some((c) => c.tool === 'care' && c.ok), `care did not complete: ${JSON.stringify(result.metadata?.toolCalls)}`);
+    assert.ok(
+      result.metadata?.toolCalls?.some((c) => c.tool === 'care' && c.ok),
+      `care did not complete: ${JSON.stringify(result.metadata?.toolCalls)}`,
+    );
     // the progress notification named the call (shown after about 300 ms)
     const progress = result.metadata?.progress ?? [];
-    assert.ok(progress.some((p) => /Riccati/.test(p) && /200-state/.test(p)), `no progress shown: ${JSON.stringify(progress)}`);
+    assert.ok(
+      progress.some((p) => /Riccati/.test(p) && /200-state/.test(p)),
+      `no progress shown: ${JSON.stringify(progress)}`,
+    );
     assert.ok(lensMs < 3000, `a code lens request took ${lensMs.toFixed(0)} ms during the solve`);
   }, 120_000);
 
-  test('solve thread: the chat\'s stop button ends an n = 200 care at once, and its thread stops computing', async () => {
+  test("solve thread: the chat's stop button ends an n = 200 care at once, and its thread stops computing", async () => {
     await vscode.commands.executeCommand('workbench.action.chat.newChat');
-    const pending = vscode.commands.executeCommand<Result | undefined>('workbench.action.chat.open', { query: CARE_200, modelSelector: { vendor: 'control' }, blockOnResponse: true });
+    const pending = vscode.commands.executeCommand<Result | undefined>('workbench.action.chat.open', {
+      query: CARE_200,
+      modelSelector: { vendor: 'control' },
+      blockOnResponse: true,
+    });
     // well inside the solve (seconds), after its progress (300 ms) would show
     await new Promise((r) => setTimeout(r, 800));
     const t = performance.now();

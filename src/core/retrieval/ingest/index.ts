@@ -57,7 +57,8 @@ function build(relPath: string, parsed: Parsed, qualify: (s: { cell?: number }) 
       const q = qualify(s);
       const n = counters.get(q) ?? 0;
       counters.set(q, n + 1);
-      const range: ChunkRange = s.cell !== undefined ? { startLine: p.startLine, endLine: p.endLine, cell: s.cell } : { startLine: p.startLine, endLine: p.endLine };
+      const range: ChunkRange =
+        s.cell !== undefined ? { startLine: p.startLine, endLine: p.endLine, cell: s.cell } : { startLine: p.startLine, endLine: p.endLine };
       chunks.push({ id: `${relPath}#${q}c${n}`, path: relPath, source, range, text: p.text, ...(s.heading ? { heading: s.heading } : {}) });
     }
   }
@@ -91,7 +92,10 @@ export async function ingestFile(relPath: string, bytes: Uint8Array): Promise<In
     return { source, chunks, dropped, repaired: pdf.repaired, units: pdf.pages.length };
   }
   if (looksBinary(bytes)) throw new Error('binary content');
-  const text = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const text = new TextDecoder('utf-8')
+    .decode(bytes)
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n');
   switch (ext) {
     case '.md':
     case '.markdown':

@@ -15,13 +15,21 @@ const HEADING_RULES: [RegExp, LowValueReason][] = [
 ];
 
 export function lowValueReason(text: string, heading?: string): LowValueReason | undefined {
-  const last = heading?.split(' > ').pop()?.replace(/^[\d.\s]+/, '').trim();
+  const last = heading
+    ?.split(' > ')
+    .pop()
+    ?.replace(/^[\d.\s]+/, '')
+    .trim();
   if (last) for (const [re, why] of HEADING_RULES) if (re.test(last)) return why;
 
   const nTokens = wordCount(text);
   if (nTokens < 15) return undefined;
   let lines_: string[] | undefined;
-  const lines = () => (lines_ ??= text.split('\n').map((l) => l.trim()).filter(Boolean));
+  const lines = () =>
+    (lines_ ??= text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean));
 
   // index: "term, 12, 45–47" entries; many bare page numbers among the words (whole
   // whitespace-delimited tokens, counted in one scan)
@@ -45,7 +53,9 @@ export function lowValueReason(text: string, heading?: string): LowValueReason |
   const years = (text.match(/\b(19|20)\d{2}[a-z]?\b/g) ?? []).length;
   if (years < 5) return undefined;
   const furniture = (
-    text.match(/\bet al\.|\bpp?\.\s*\d|\bvol\.\s*\d|\bno\.\s*\d|\bdoi\b|arXiv|ISBN|\bProc\.|\bTrans\.|\bJournal\b|\bIEEE\b|\bPress\b|\bSpringer\b|\bWiley\b|\bAutomatica\b|\bEds?\.\s/gi) ?? []
+    text.match(
+      /\bet al\.|\bpp?\.\s*\d|\bvol\.\s*\d|\bno\.\s*\d|\bdoi\b|arXiv|ISBN|\bProc\.|\bTrans\.|\bJournal\b|\bIEEE\b|\bPress\b|\bSpringer\b|\bWiley\b|\bAutomatica\b|\bEds?\.\s/gi,
+    ) ?? []
   ).length;
   const entryStarts = lines().filter((l) => /^(\[\d+\]|\d+\.\s+[A-Z]|[A-Z][a-z]+,\s+[A-Z]\.)/.test(l)).length;
   const perWord = (years + furniture) / nTokens;

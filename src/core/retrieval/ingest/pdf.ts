@@ -24,11 +24,11 @@ async function loadPdfJs(): Promise<PdfJs> {
     const { log, warn } = console;
     console.log = console.warn = () => undefined;
     try {
-    // the worker module runs in this thread ("fake worker"): importing it by name lets a
-    // bundler include it, where pdf.js would otherwise import() a path at run time
-    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
-    return await import('pdfjs-dist/legacy/build/pdf.mjs');
+      // the worker module runs in this thread ("fake worker"): importing it by name lets a
+      // bundler include it, where pdf.js would otherwise import() a path at run time
+      const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+      (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
+      return await import('pdfjs-dist/legacy/build/pdf.mjs');
     } finally {
       console.log = log;
       console.warn = warn;
@@ -77,7 +77,12 @@ export async function extractPdf(bytes: Uint8Array): Promise<PdfText> {
         if (it.hasEOL) out += '\n';
         if (y !== undefined) lastY = y;
       }
-      pages.push(out.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim());
+      pages.push(
+        out
+          .replace(/[ \t]+\n/g, '\n')
+          .replace(/\n{3,}/g, '\n\n')
+          .trim(),
+      );
       page.cleanup();
     }
     let repaired = 0;

@@ -192,7 +192,8 @@ export function readShardHeader(file: string): ShardRead {
     if (typeof header.path !== 'string' || typeof header.hash !== 'string' || typeof header.source !== 'string') return damaged('header is incomplete');
     let total = 0;
     for (const c of header.chunks) {
-      if (!isObject(c) || typeof c.id !== 'string' || !isObject(c.range) || !isCount(c.len) || !isCount(c.hl) || c.hl > c.len || !isCount(c.c)) return damaged('header is incomplete');
+      if (!isObject(c) || typeof c.id !== 'string' || !isObject(c.range) || !isCount(c.len) || !isCount(c.hl) || c.hl > c.len || !isCount(c.c))
+        return damaged('header is incomplete');
       total += c.len;
     }
     if (8 + hlen + total !== size) return damaged(`holds ${size - 8 - hlen} bytes of text where its header says ${total}`);
@@ -285,7 +286,8 @@ export function manifestProblem(m: Record<string, unknown>): string | undefined 
   if (!isCount(m.nextId, 1)) return m.nextId === undefined ? '"nextId" is missing' : `"nextId" is ${kindOf(m.nextId)} where a whole number >= 1 is expected`;
   if (!isObject(m.files)) return m.files === undefined ? '"files" is missing' : `"files" is ${kindOf(m.files)} where an object is expected`;
   if (!isObject(m.skipped)) return m.skipped === undefined ? '"skipped" is missing' : `"skipped" is ${kindOf(m.skipped)} where an object is expected`;
-  for (const [rel, why] of Object.entries(m.skipped)) if (typeof why !== 'string') return `skipped[${JSON.stringify(rel)}] is ${kindOf(why)} where a string is expected`;
+  for (const [rel, why] of Object.entries(m.skipped))
+    if (typeof why !== 'string') return `skipped[${JSON.stringify(rel)}] is ${kindOf(why)} where a string is expected`;
   const ranges: [number, number, string][] = [];
   for (const [rel, f] of Object.entries(m.files)) {
     const p = fileEntryProblem(rel, f);
@@ -298,7 +300,8 @@ export function manifestProblem(m: Record<string, unknown>): string | undefined 
   if (spans) return `the chunk ids of ${spans[0]} and ${spans[1]} overlap`;
   const cal = calibrationProblem(m.calibration);
   if (cal) return cal;
-  for (const k of ['root', 'builtAt'] as const) if (m[k] !== undefined && typeof m[k] !== 'string') return `"${k}" is ${kindOf(m[k])} where a string is expected`;
+  for (const k of ['root', 'builtAt'] as const)
+    if (m[k] !== undefined && typeof m[k] !== 'string') return `"${k}" is ${kindOf(m[k])} where a string is expected`;
   for (const k of ['include', 'exclude'] as const) if (m[k] !== undefined && !isStrings(m[k])) return `"${k}" is not a list of globs`;
   if (m.reindex !== undefined && !isStrings(m.reindex)) return '"reindex" is not a list of paths';
   return undefined;

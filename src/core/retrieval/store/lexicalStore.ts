@@ -66,7 +66,9 @@ export class LexicalStore {
         // another tokenizer or layout (an upgrade) is re-indexed silently; damage is said
         if (!(e instanceof SnapshotError) || e.damaged) {
           const n = Object.keys(this.manifest.files).length;
-          this.warn(`the lexical index (lexical.ndjson) is damaged (${(e as Error).message}): rebuilt from the shards of the ${n} indexed file${n === 1 ? '' : 's'}`);
+          this.warn(
+            `the lexical index (lexical.ndjson) is damaged (${(e as Error).message}): rebuilt from the shards of the ${n} indexed file${n === 1 ? '' : 's'}`,
+          );
         }
         tryRemove(file);
       }

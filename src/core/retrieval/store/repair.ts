@@ -130,7 +130,8 @@ function manifestFromShards(dir: string, config: LexicalConfig, salvage: Record<
   let nextId = 1;
   for (const { rel, header } of found) {
     const old = oldFiles[rel];
-    const keep = !fileEntryProblem(rel, old) && (old as unknown as FileEntry).hash === header.hash && (old as unknown as FileEntry).count === header.chunks.length;
+    const keep =
+      !fileEntryProblem(rel, old) && (old as unknown as FileEntry).hash === header.hash && (old as unknown as FileEntry).count === header.chunks.length;
     files[rel] = {
       hash: header.hash,
       size: keep ? (old as unknown as FileEntry).size : -1,
@@ -151,7 +152,8 @@ function manifestFromShards(dir: string, config: LexicalConfig, salvage: Record<
   if (typeof salvage.builtAt === 'string') manifest.builtAt = salvage.builtAt;
   if (isStrings(salvage.include)) manifest.include = salvage.include;
   if (isStrings(salvage.exclude)) manifest.exclude = salvage.exclude;
-  if (isObject(salvage.calibration) && !calibrationProblem(salvage.calibration)) manifest.calibration = salvage.calibration as Record<string, CalibrationResult>;
+  if (isObject(salvage.calibration) && !calibrationProblem(salvage.calibration))
+    manifest.calibration = salvage.calibration as Record<string, CalibrationResult>;
   if (isStrings(salvage.reindex)) manifest.reindex = salvage.reindex;
   return { manifest, unusable };
 }

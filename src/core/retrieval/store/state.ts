@@ -89,10 +89,14 @@ export class IndexState {
     }
     if (damaged.length) {
       const list = damaged.slice(0, 5).join('; ') + (damaged.length > 5 ? `; and ${damaged.length - 5} more` : '');
-      this.warn(`${damaged.length} file${damaged.length === 1 ? '' : 's'} left the index, their stored text damaged: ${list}; never served, re-read at the next build`);
+      this.warn(
+        `${damaged.length} file${damaged.length === 1 ? '' : 's'} left the index, their stored text damaged: ${list}; never served, re-read at the next build`,
+      );
     }
     if (old) {
-      this.warn(`${old} file${old === 1 ? ' was' : 's were'} indexed in an older layout without checksums and left the index; the next build re-reads ${old === 1 ? 'it' : 'them'}`);
+      this.warn(
+        `${old} file${old === 1 ? ' was' : 's were'} indexed in an older layout without checksums and left the index; the next build re-reads ${old === 1 ? 'it' : 'them'}`,
+      );
     }
     return changed;
   }
@@ -127,7 +131,9 @@ export class IndexState {
       }
     }
     this.reindex.add(file.rel);
-    this.warn(`${file.rel} left the index: ${gone ? 'its shard is missing' : why}; ${gone ? 'the next build re-reads it' : 'its text is never served, the next build re-reads it'}`);
+    this.warn(
+      `${file.rel} left the index: ${gone ? 'its shard is missing' : why}; ${gone ? 'the next build re-reads it' : 'its text is never served, the next build re-reads it'}`,
+    );
     if (gone) return;
     try {
       this.writeManifest();
