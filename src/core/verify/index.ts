@@ -7,9 +7,9 @@
  */
 import { Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
-import { verifySystem } from './systems.js';
+import { companion, isDiscrete, verifySystem } from './systems.js';
 import type { ToolName } from '../tools/table.js';
-import { balancing, froNorm, ldexp, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
+import { balancing, froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
 export interface Check {
   /** short name: "Riccati residual", "closed loop stable" */
@@ -40,24 +40,9 @@ const fro = (A: M) => froNorm(A);
  */
 export function eigenvalueDistance(a: Complex[], b: Complex[], norm = 0): number {
   if (a.length !== b.length) return Infinity;
-  const left = [...b];
-  let worst = 0;
   let scale = Math.max(1e-300, Number.isFinite(norm) ? norm : 0);
   for (const z of [...a, ...b]) scale = Math.max(scale, Math.hypot(z[0], z[1]));
-  for (const z of a) {
-    let best = Infinity;
-    let bi = -1;
-    left.forEach((w, i) => {
-      const d = Math.hypot(z[0] - w[0], z[1] - w[1]);
-      if (d < best) {
-        best = d;
-        bi = i;
-      }
-    });
-    left.splice(bi, 1);
-    worst = Math.max(worst, best);
-  }
-  return worst / scale;
+  return Math.max(0, ...matchedDistances(a, b)) / scale;
 }
 
 /**
@@ -269,26 +254,28 @@ function rankCheck(matrix: unknown, reported: unknown): Check[] {
 }
 
 /**
- * [B, AB, …, Aⁿ⁻¹B] (or, dual, [C; CA; …; CAⁿ⁻¹]) for the rank decision, built on a scaled
- * pair with the same rank: A balanced by powers of 2 (D⁻¹AD, B → D⁻¹B, C → CD) and divided
- * by a power of 2 near its norm (the columns A^kB then shrink or grow by O(1) per power, not
- * by ‖A‖: a companion pair scaled by 1e30 has det[B, AB] ≠ 0 but an SVD of the raw matrix
- * calls it rank 1), B or C divided by a power of 2 near its norm. Every scaling is exact.
+ * The pair whose controllability the rank decision is about, scaled: (A, B), or for
+ * observability the dual (A', C') (the same rank: [C; CA; …] is [C', A'C', …] transposed).
+ * A balanced by powers of 2 (D⁻¹AD, B → D⁻¹B) and divided by a power of 2 near its norm, so
+ * the Krylov columns AᵏB shrink or grow by O(1) per power, not by ‖A‖ (a companion pair scaled
+ * by 1e30 has det[B, AB] ≠ 0 but an SVD of the raw matrix calls it rank 1); B divided by a
+ * power of 2 near its norm. Every scaling is exact.
  */
 function scaledPair(A: Matrix, BC: Matrix, dual: boolean): { As: Matrix; Xs: Matrix } {
-  const { A: Ab, d } = balancing(A);
+  const At = dual ? A[0].map((_, j) => A.map((r) => r[j])) : A;
+  const X = dual ? BC[0].map((_, j) => BC.map((r) => r[j])) : BC;
+  const { A: Ab, d } = balancing(At);
   const As = scaled(Ab, -scaleExponent(Ab));
-  const X0 = dual ? BC.map((r) => r.map((v, j) => v * d[j])) : BC.map((r, i) => r.map((v) => v / d[i]));
+  const X0 = X.map((r, i) => r.map((v) => v / d[i]));
   return { As, Xs: scaled(X0, -scaleExponent(X0)) };
 }
 
-function scaledKrylov(A: Matrix, BC: Matrix, dual: boolean): Matrix {
-  const n = A.length;
-  const { As, Xs } = scaledPair(A, BC, dual);
+/** [Xs, As·Xs, …, Asⁿ⁻¹·Xs] of a scaled pair */
+function scaledKrylov({ As, Xs }: { As: Matrix; Xs: Matrix }): Matrix {
   const a = mat(As);
   const blocks: M[] = [mat(Xs)];
-  for (let i = 1; i < n; i++) blocks.push(dual ? blocks[i - 1].mmul(a) : a.mmul(blocks[i - 1]));
-  return dual ? blocks.flatMap((b) => b.to2DArray()) : As.map((_, i) => blocks.flatMap((b) => b.getRow(i)));
+  for (let i = 1; i < As.length; i++) blocks.push(a.mmul(blocks[i - 1]));
+  return As.map((_, i) => blocks.flatMap((b) => b.getRow(i)));
 }
 
 /**
@@ -337,32 +324,28 @@ const PBH_MAX_N = 40;
  * relative to ‖[A, B]‖ says whether that mode is uncontrollable: clearly (≤ 1e3·n·ε), clearly
  * not (≥ 1e-8), or in between. Returns the counts, or undefined above PBH_MAX_N states.
  */
-function pbhCounts(A: Matrix, BC: Matrix, dual: boolean): { clear: number; unsure: number } | undefined {
-  const n = A.length;
+function pbhCounts({ As, Xs }: { As: Matrix; Xs: Matrix }): { clear: number; unsure: number } | undefined {
+  const n = As.length;
   if (n > PBH_MAX_N) return undefined;
-  const { As, Xs } = scaledPair(A, BC, dual);
   const norm = Math.max(froNorm(As), froNorm(Xs), 1e-300);
   let clear = 0,
     unsure = 0;
   for (const [re, im] of safeEigenvalues(As)) {
     if (im < 0) continue;
-    const k = Xs[0]?.length ?? 0,
-      p = Xs.length;
-    // the real form [[R, −J], [J, R]] of the complex matrix R + iJ (A − λI with B beside or C below)
-    const rows = dual ? n + p : n,
-      cols = dual ? n : n + k;
-    const R = (i: number, j: number) => (dual ? (i < n ? As[i][j] - (i === j ? re : 0) : Xs[i - n][j]) : j < n ? As[i][j] - (i === j ? re : 0) : Xs[i][j - n]);
-    const I = (i: number, j: number) => (i === j && i < n && j < n ? -im : 0);
-    const big = new M(2 * rows, 2 * cols);
-    for (let i = 0; i < rows; i++)
-      for (let j = 0; j < cols; j++) {
+    const k = Xs[0]?.length ?? 0;
+    // the real form [[R, −J], [J, R]] of the complex matrix R + iJ = [A − λI, B]
+    const R = (i: number, j: number) => (j < n ? As[i][j] - (i === j ? re : 0) : Xs[i][j - n]);
+    const big = new M(2 * n, 2 * (n + k));
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n + k; j++) {
+        const J = i === j ? -im : 0;
         big.set(i, j, R(i, j));
-        big.set(rows + i, cols + j, R(i, j));
-        big.set(i, cols + j, -I(i, j));
-        big.set(rows + i, j, I(i, j));
+        big.set(n + i, n + k + j, R(i, j));
+        big.set(i, n + k + j, -J);
+        big.set(n + i, j, J);
       }
     const sv = safeSingularValues(big);
-    const rel = sv[Math.min(2 * rows, 2 * cols) - 1] / norm;
+    const rel = sv[2 * n - 1] / norm;
     const mult = im > 0 ? 2 : 1;
     if (rel <= 1e3 * n * Number.EPSILON) clear += mult;
     else if (rel < 1e-8) unsure += mult;
@@ -377,16 +360,11 @@ function pbhCounts(A: Matrix, BC: Matrix, dual: boolean): { clear: number; unsur
  */
 function pairRankCheck(A: Matrix, BC: Matrix, dual: boolean, reported: unknown): Check {
   const n = A.length;
-  const [rk] = rankCheck(n ? scaledKrylov(A, BC, dual) : [], reported);
-  if (!rk || rk.ok || typeof reported !== 'number' || !n) return rk;
-  // second route: block Arnoldi on the scaled pair (dual: (A', C'))
-  const { As, Xs } = scaledPair(A, BC, dual);
-  const ar = dual
-    ? arnoldiRank(
-        As[0].map((_, j) => As.map((r) => r[j])),
-        Xs[0].map((_, j) => Xs.map((r) => r[j])),
-      )
-    : arnoldiRank(As, Xs);
+  const pair = n ? scaledPair(A, BC, dual) : undefined;
+  const [rk] = rankCheck(pair ? scaledKrylov(pair) : [], reported);
+  if (!rk || rk.ok || typeof reported !== 'number' || !pair) return rk;
+  // second route: block Arnoldi on the same scaled pair
+  const ar = arnoldiRank(pair.As, pair.Xs);
   if (ar === reported)
     return {
       name: 'rank',
@@ -394,7 +372,7 @@ function pairRankCheck(A: Matrix, BC: Matrix, dual: boolean, reported: unknown):
       value: reported,
       detail: `${rk.detail}; the Krylov matrix is ill-conditioned, and an orthogonal (Arnoldi) basis of the same space has dimension ${ar}`,
     };
-  const pbh = pbhCounts(A, BC, dual);
+  const pbh = pbhCounts(pair);
   if (!pbh) return { ...rk, detail: `${rk.detail}; an orthogonal (Arnoldi) basis of the same space has dimension ${ar}` };
   const missing = n - reported;
   const ok = missing >= pbh.clear && missing <= pbh.clear + pbh.unsure;
@@ -479,8 +457,6 @@ export const VERIFIER_BROKE = 'verifier';
 /** the checks of one tool's result (undefined: this result has no check, said as such) */
 type Checker = (args: Record<string, any>, result: Record<string, any>, tool: string) => Check[] | undefined;
 
-const discrete = (args: Record<string, any>) => typeof args.Ts === 'number' && args.Ts > 0;
-
 /** input-output systems: realisations, responses, frequency, norms and plots (verify/systems.ts) */
 const system: Checker = (args, result, tool) => verifySystem(tool, args, result);
 
@@ -540,7 +516,7 @@ function filterChecks(args: Record<string, any>, result: Record<string, any>, to
   const W = G.mmul(mat(args.Qn)).mmul(G.transpose()).to2DArray();
   const Lt = mat(result.L).transpose().to2DArray();
   // discrete kalman: L = A M is the predictor gain, dual of K = (Rn + C P C')⁻¹ C P A'
-  return verifyRiccati(At, Ct, W, args.Rn, undefined, result.P, Lt, result.poles, tool === 'kalman' && discrete(args), 'L', 'P');
+  return verifyRiccati(At, Ct, W, args.Rn, undefined, result.P, Lt, result.poles, tool === 'kalman' && isDiscrete(args), 'L', 'P');
 }
 
 function placeChecks(args: Record<string, any>, result: Record<string, any>): Check[] {
@@ -556,14 +532,9 @@ function placeChecks(args: Record<string, any>, result: Record<string, any>): Ch
  * order must be by ωn ascending.
  */
 function dampChecks(args: Record<string, any>, result: Record<string, any>): Check[] {
-  const Ts = discrete(args) ? (args.Ts as number) : 0;
-  let M0: Matrix;
-  if (Array.isArray(args.den)) {
-    const den = (args.den as number[]).slice(args.den.findIndex((c: number) => c !== 0));
-    const k = den.length - 1;
-    // companion matrix of den (monic): its eigenvalues are the roots
-    M0 = Array.from({ length: k }, (_, i) => Array.from({ length: k }, (_, j) => (i === 0 ? -den[j + 1] / den[0] : j === i - 1 ? 1 : 0)));
-  } else M0 = args.A as Matrix;
+  const Ts = isDiscrete(args) ? (args.Ts as number) : 0;
+  // the poles: eigenvalues of A, or of the companion matrix of den (its roots)
+  const M0: Matrix = Array.isArray(args.den) ? companion(args.den) : args.A;
   const poles = result.poles as Complex[];
   const checks: Check[] = [
     M0.length ? eigenvaluesCheck(M0, poles, 'poles', 'the poles') : { name: 'poles', ok: poles.length === 0, detail: 'no states: no poles' },

@@ -20,6 +20,27 @@ import { Matrix as M } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 
 /** x·2^k without overflow or underflow of 2^k itself (k may be up to ±2100) */
+/**
+ * Each entry of `a` matched to its nearest still-unmatched entry of `b` (greedy, one to one, so
+ * a value listed twice cannot stand for two), in a's order: the distances. b at least as long as a.
+ */
+export function matchedDistances(a: readonly Complex[], b: readonly Complex[]): number[] {
+  const left = [...b];
+  return a.map((z) => {
+    let best = Infinity;
+    let bi = -1;
+    left.forEach((w, i) => {
+      const d = Math.hypot(z[0] - w[0], z[1] - w[1]);
+      if (d < best) {
+        best = d;
+        bi = i;
+      }
+    });
+    left.splice(bi, 1);
+    return best;
+  });
+}
+
 /** a number in a check's detail line: 3.1e-16 */
 export function sci(x: number): string {
   return x === 0 ? '0' : x.toExponential(1).replace('e+', 'e').replace(/\.0e/, 'e');

@@ -9,7 +9,7 @@
 import { inverse, Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
-import { complexSolve, froNorm, ldexp, safeEigenvalues, safeSingularValues, safeExpm, scaled, scaleExponent, sci } from './numeric.js';
+import { complexSolve, froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, safeExpm, scaled, scaleExponent, sci } from './numeric.js';
 
 export type C = Complex;
 
@@ -216,14 +216,12 @@ function sampleIdx(len: number, k = 6): number[] {
   return [...new Set(Array.from({ length: k }, (_, i) => Math.round((i * (len - 1)) / (k - 1))))];
 }
 
-function isDiscrete(args: Record<string, any>): boolean {
+export function isDiscrete(args: Record<string, any>): boolean {
   return typeof args.Ts === 'number' && args.Ts > 0;
 }
 
 // ---- root locus and Nyquist (plot data): polynomials evaluated here by Horner, closed-loop
-// poles by ml-matrix's eigensolver on companion or closed-loop matrices
-
-/** eigenvalues by ml-matrix's EVD (not the solvers' kernel), scaled and balanced first */
+// poles by the verifier's own eigensolver (safeEigenvalues) on companion or closed-loop matrices
 
 function stripLead(p: number[]): number[] {
   let i = 0;
@@ -231,8 +229,8 @@ function stripLead(p: number[]): number[] {
   return p.slice(i);
 }
 
-/** companion matrix of a polynomial (highest power first) */
-function companion(p: number[]): Matrix {
+/** companion matrix of a polynomial (highest power first; leading zeros dropped): its eigenvalues are the roots */
+export function companion(p: number[]): Matrix {
   const q = stripLead(p);
   const n = q.length - 1;
   return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === 0 ? -q[j + 1] / q[0] : i === j + 1 ? 1 : 0)));
@@ -336,18 +334,9 @@ function verifyRlocus(args: Record<string, any>, r: Record<string, any>): Check[
       // per gain (an SVD per pole made n = 128 take a minute)
       const own = safeEigenvalues(Acl);
       const sc = Math.max(1e-300, ...own.map(cabs), ...poles[i].map(cabs));
-      // greedy one-to-one matching, so a pole reported twice cannot stand for two eigenvalues
-      const left = own.slice();
-      const far = poles[i].filter((p) => {
-        let bi = 0,
-          bd = Infinity;
-        left.forEach((q, j) => {
-          const dist = cabs([p[0] - q[0], p[1] - q[1]]);
-          if (dist < bd) [bd, bi] = [dist, j];
-        });
-        left.splice(bi, 1);
-        return bd > 1e-6 * sc;
-      });
+      // one-to-one matching, so a pole reported twice cannot stand for two eigenvalues
+      const dist = matchedDistances(poles[i], own);
+      const far = poles[i].filter((_, j) => dist[j] > 1e-6 * sc);
       for (const p of sampleItems(far, 8)) {
         worst = Math.max(worst, eigBackward(Acl, p));
         backward++;
