@@ -62,10 +62,9 @@ const slug = (s: string) =>
     .slice(0, 40)
     .replace(/-+$/, '');
 
-/** `2026-05-01-lqr-place`: the date and the tools used (or the first prompt's words) */
-export function reportBase(turns: readonly TurnRecord[], date = new Date()): string {
-  const d = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-  const tools = [
+/** the tools that gave a result, in the order of the turns, each once */
+function toolsSolved(turns: readonly TurnRecord[]): string[] {
+  return [
     ...new Set(
       turns.flatMap((t) =>
         steps(t)
@@ -73,7 +72,13 @@ export function reportBase(turns: readonly TurnRecord[], date = new Date()): str
           .map((s) => s.tool),
       ),
     ),
-  ].filter((n) => n !== 'tf2ss' || turns.length === 1);
+  ];
+}
+
+/** `2026-05-01-lqr-place`: the date and the tools used (or the first prompt's words) */
+export function reportBase(turns: readonly TurnRecord[], date = new Date()): string {
+  const d = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+  const tools = toolsSolved(turns).filter((n) => n !== 'tf2ss' || turns.length === 1);
   const topic = tools.length ? tools.slice(0, 3).join('-') : slug(turns[0]?.prompt.split(/\s+/).slice(0, 5).join(' ') ?? '') || 'session';
   return `${d}-${slug(topic) || 'design'}`;
 }
@@ -317,15 +322,7 @@ ${body}
 export function buildReport(turns: readonly TurnRecord[], date = new Date()): ReportFiles | undefined {
   if (!turns.length) return undefined;
   const base = reportBase(turns, date);
-  const tools = [
-    ...new Set(
-      turns.flatMap((t) =>
-        steps(t)
-          .filter((s) => s.res?.result)
-          .map((s) => s.tool),
-      ),
-    ),
-  ];
+  const tools = toolsSolved(turns);
   const title = `Control design report${tools.length ? `: ${tools.join(', ')}` : ''}`;
   const markdown = reportMarkdown(turns, title, date);
   return { base, markdown, html: reportHtml(markdown, title), jsonl: traceJsonl(turns) };
