@@ -46,20 +46,18 @@ const TITLES: Record<PlotKind, string> = {
   pzmap: 'Plot poles and zeros',
 };
 
-/** these plots of the call's system, offered when it is SISO (the plots draw one channel) */
-export function sisoPlots(...kinds: PlotKind[]): (args: Record<string, unknown>) => PlotSpec[] {
-  return (args) => {
-    const sys = systemArgs(args);
-    return isSiso(sys) ? kinds.map((kind) => ({ kind, args: sys, title: TITLES[kind] })) : [];
-  };
-}
-
 /** these plots of the call's system, whatever its size (root locus and Nyquist read a SISO L anyway) */
 export function systemPlots(...kinds: PlotKind[]): (args: Record<string, unknown>) => PlotSpec[] {
   return (args) => {
     const sys = systemArgs(args);
     return kinds.map((kind) => ({ kind, args: sys, title: TITLES[kind] }));
   };
+}
+
+/** these plots of the call's system, offered when it is SISO (the plots draw one channel) */
+export function sisoPlots(...kinds: PlotKind[]): (args: Record<string, unknown>) => PlotSpec[] {
+  const all = systemPlots(...kinds);
+  return (args) => (isSiso(systemArgs(args)) ? all(args) : []);
 }
 
 /** analyse: step and Bode when SISO, and the pole map of A (with zeros when C is known) */

@@ -375,12 +375,11 @@ export function margins(
   // on H, every 4th grid point (each costs an O(n²) solve; Brent then brackets on H itself)
   const scan = onH ? grid.filter((_, k) => k % 4 === 0 || k === grid.length - 1) : grid;
   {
-    const grid = scan;
-    let w0 = grid[0];
+    let w0 = scan[0];
     let i0 = scanIm(w0);
     let m0 = scanMag(w0);
-    for (let k = 1; k < grid.length; k++) {
-      const w1 = grid[k];
+    for (let k = 1; k < scan.length; k++) {
+      const w1 = scan[k];
       const i1 = scanIm(w1);
       const m1 = scanMag(w1);
       if (i0 === 0) candIm.push(w0);
@@ -572,13 +571,12 @@ export const tools = [
         const f = ev([w]);
         return [f.re[0][0][0], f.im[0][0][0]];
       };
-      const imH = H;
       const accept = (w: number, kind: 'pc' | 'gc') => {
         if (kind === 'gc' || w >= wmax * (1 - 1e-12)) return true;
-        const [re0, im0] = imH(w);
+        const [re0, im0] = H(w);
         if (Math.abs(im0) <= 1e-10 * Math.hypot(re0, im0)) return true;
-        const lo = imH(w * (1 - 1e-6))[1];
-        const hi = imH(w * (1 + 1e-6))[1];
+        const lo = H(w * (1 - 1e-6))[1];
+        const hi = H(w * (1 + 1e-6))[1];
         return Math.sign(lo) !== Math.sign(hi);
       };
       // crossovers judged on the model's own H (one Hessenberg form, O(n²) per frequency)
