@@ -244,6 +244,11 @@ async function main() {
       2,
     ),
   );
+  // Machine settings (control.maxStates is machine-scoped: a remote window, as code-server's is,
+  // reads it from here, not from User). The cancel test needs a solve that outlasts the click on
+  // Cancel on any machine: an n = 800 care (about 30 s here); n = 200 finishes in about a second.
+  mkdirSync(join(ud, 'Machine'), { recursive: true });
+  writeFileSync(join(ud, 'Machine', 'settings.json'), JSON.stringify({ 'control.maxStates': 800 }, null, 2));
   const resultsFile = join(tmp, 'host-results.json');
   bridgeDir = join(tmp, 'bridge');
   mkdirSync(bridgeDir);
@@ -395,13 +400,13 @@ async function main() {
     // would fold the answer's reading away); Cancel ends it and the answer says so
     await uiTest(
       page,
-      'ui: an n = 200 care shows a progress notification; its Cancel ends the solve and the answer says so',
+      'ui: an n = 800 care shows a progress notification; its Cancel ends the solve and the answer says so',
       async () => {
         // earlier tests' notifications would crowd the centre (and fold ours, hiding its Cancel)
         await hostCommand('notifications.clearAll').catch(() => {});
         await hostCommand('notifications.hideList').catch(() => {});
         const before = await chatTurnIndex(page);
-        await askInChat(page, '@control /care A = -2*eye(200) + diag(ones(199,1),1), B = ones(200,1), Q = eye(200), R = 1');
+        await askInChat(page, '@control /care A = -2*eye(800) + diag(ones(799,1),1), B = ones(800,1), Q = eye(800), R = 1');
         // the progress notification: VS Code 1.139 keeps it in the notification centre (a spinner
         // in the title bar): the centre is opened as soon as the request is sent
         await hostCommand('notifications.showList').catch(() => {});
@@ -411,8 +416,8 @@ async function main() {
           await sleep(100);
         }
         const shown = await item.innerText();
-        if (!/Solving continuous algebraic Riccati equation for a 200-state, 1-input model/.test(shown)) throw new Error(`progress says: ${shown}`);
-        await page.screenshot({ path: join(env.RESULTS_DIR, 'progress-care200.png') });
+        if (!/Solving continuous algebraic Riccati equation for an 800-state, 1-input model/.test(shown)) throw new Error(`progress says: ${shown}`);
+        await page.screenshot({ path: join(env.RESULTS_DIR, 'progress-care800.png') });
         const toast = item;
         try {
           await toast.getByRole('button', { name: 'Cancel' }).click({ timeout: 5000 });
@@ -421,7 +426,7 @@ async function main() {
           await hostCommand('notifications.hideList').catch(() => {});
         }
         const text = await responseAfter(page, { after: before, mustMatch: /cancelled/, timeoutMs: 20_000 });
-        if (!/Stopped: care \(200 states, 1 input\) was cancelled before it finished; nothing was computed/.test(text))
+        if (!/Stopped: care \(800 states, 1 input\) was cancelled before it finished; nothing was computed/.test(text))
           throw new Error(`answer: ${text.slice(0, 600)}`);
         await showNewestAnswerTop(page);
         await page.screenshot({ path: join(env.RESULTS_DIR, 'progress-cancelled.png') });

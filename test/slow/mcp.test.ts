@@ -198,6 +198,21 @@ test('progress lines say what is being solved and for what size', () => {
   assert.equal(describeInvocation('margins', { num: [1], den: [1, 3, 3, 1] }), 'Solving gain and phase margins for a transfer function of order 3');
   assert.match(describeInvocation('dlqr', { ...DOUBLE_INTEGRATOR, Ts: 0.1 }), /discrete time, Ts = 0\.1 s/);
   assert.equal(describeInvocation('eig', 'garbage'), 'Solving eigenvalues');
+  // the article as the number is read aloud: an eight, an eleven, an eighteen, an eight hundred
+  const eye = (n: number) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
+  for (const [n, a] of [
+    [8, 'an'],
+    [11, 'an'],
+    [18, 'an'],
+    [80, 'an'],
+    [800, 'an'],
+    [1, 'a'],
+    [12, 'a'],
+    [100, 'a'],
+    [110, 'a'],
+    [180, 'a'],
+  ] as const)
+    assert.equal(describeInvocation('eig', { A: eye(n) }), `Solving eigenvalues for ${a} ${n}-state model`);
   // an unknown name is the caller's text: a short quote of it, never 1 MB in a progress line
   const long = describeInvocation('x'.repeat(1_000_000), {});
   assert.ok(long.length < 120, `${long.length} characters`);

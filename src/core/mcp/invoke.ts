@@ -66,6 +66,13 @@ export async function invokeTool(name: string, raw: unknown, opts: InvokeOptions
 
 const plural = (n: number, word: string) => `${n}-${word}`;
 
+/** "a 2-state" but "an 8-state", "an 11-state", "an 800-state": the article of a number as it is read */
+export function article(n: number): 'a' | 'an' {
+  const s = String(Math.trunc(Math.abs(n)));
+  // eight, eighty, eight hundred...; eleven and eighteen (also eleven/eighteen thousand, million)
+  return s[0] === '8' || (s.length % 3 === 2 && /^1[18]/.test(s)) ? 'an' : 'a';
+}
+
 /**
  * A short progress line for a call, from its raw arguments (not yet validated, so it only
  * reads shapes and never throws): "Solving continuous-time LQR for a 2-state, 1-input model".
@@ -88,7 +95,7 @@ export function describeInvocation(name: string, raw: unknown): string {
     else if (p !== undefined) parts.push(plural(p, 'measurement'));
   }
   let subject = '';
-  if (parts.length) subject = ` for a ${parts.join(', ')} model`;
+  if (parts.length) subject = ` for ${article(n ?? 0)} ${parts.join(', ')} model`;
   else if (Array.isArray(a.den) && a.den.length > 1) subject = ` for a transfer function of order ${a.den.length - 1}`;
   const discrete = typeof a.Ts === 'number' && a.Ts > 0 ? ` (discrete time, Ts = ${a.Ts} s)` : '';
   return `Solving ${title}${subject}${discrete}`;
