@@ -7,7 +7,8 @@ import { checkMatrix, checkSquare, fmtSize, size } from '../tools/args.js';
 import { matrix, sampleTime, vector } from '../tools/schema.js';
 import type { JsonSchema } from '../tools/types.js';
 import type { Matrix } from '../types.js';
-import { polyStrip } from '../linalg/poly.js';
+import { polyPad, polyStrip } from '../linalg/poly.js';
+import { toRows, zeros } from '../linalg/dense.js';
 
 /** a state-space model as the tools take it (arrays of rows; the numerics convert to linalg's Mat) */
 export interface SS {
@@ -195,4 +196,150 @@ export function scaleGuard(sys: SS, tool: string): void {
       'numerical',
     );
   }
+}
+
+// ------------------------------------------------------------------ tf -> ss
+
+export interface Realization {
+  A: Matrix;
+  B: Matrix;
+  C: Matrix;
+  D: Matrix;
+  /** numerator, zero-padded to the length of den */
+  num: number[];
+  /** monic denominator */
+  den: number[];
+}
+
+/** normalised (num, den): den monic, num padded to den's length; throws for improper */
+export function normalizeTf(numIn: number[], denIn: number[]): { num: number[]; den: number[] } {
+  const den0 = polyStrip(denIn);
+  const num0 = polyStrip(numIn);
+  if (den0.length === 1 && den0[0] === 0) throw new ControlError('den is zero: the transfer function is undefined.');
+  if (num0.length > den0.length)
+    throw new ControlError(
+      `improper transfer function: the numerator has degree ${num0.length - 1} but the denominator only ${den0.length - 1}; a state-space model (A, B, C, D) needs deg num <= deg den.`,
+    );
+  const a = den0[0];
+  return {
+    num: polyPad(
+      num0.map((v) => v / a),
+      den0.length,
+    ),
+    den: den0.map((v) => v / a),
+  };
+}
+
+/** controllable canonical realisation (as SciPy tf2ss) of a proper SISO transfer function */
+export function tf2ss(numIn: number[], denIn: number[]): Realization {
+  const { num, den } = normalizeTf(numIn, denIn);
+  const n = den.length - 1;
+  const d = num[0];
+  const A = zeros(n, n);
+  for (let j = 0; j < n; j++) A.d[j] = -den[j + 1];
+  for (let i = 1; i < n; i++) A.d[i * n + i - 1] = 1;
+  const B = zeros(n, 1);
+  if (n) B.d[0] = 1;
+  const C = [Array.from({ length: n }, (_, j) => num[j + 1] - d * den[j + 1])];
+  return { A: toRows(A), B: toRows(B), C: n ? C : [], D: [[d]], num, den };
+}
+
+// ------------------------------------------------------------------ systems as arguments
+
+/** most states one system argument may have (nested systems are not seen by call.ts's size limits) */
+export const SYSTEM_ARG_MAX_N = 200;
+
+/**
+ * The JSON Schema of a system passed as one argument (the interconnection tools' sys1, sys2,
+ * systems[i]): a number (a static gain), a state-space model {A, B, C, D?, Ts?} or a SISO
+ * transfer function {num, den, Ts?}. readSystemArg checks which, with messages naming the argument.
+ */
+export function systemArg(description: string): JsonSchema {
+  return {
+    description: `${description}: a number (a static gain k), a state-space model {A, B, C, D?, Ts?} or a SISO transfer function {num, den, Ts?} (coefficients highest power first); Ts 0 or absent: continuous`,
+    type: ['number', 'object'],
+    properties: {
+      A: matrix('state matrix A (n x n); [] with D for a static gain'),
+      B: matrix('input matrix B (n x m)'),
+      C: matrix('output matrix C (p x n)'),
+      D: matrix('feedthrough D (p x m); zero if omitted'),
+      num: vector('numerator coefficients, highest power first'),
+      den: vector('denominator coefficients, highest power first'),
+      Ts: sampleTime,
+    },
+  };
+}
+
+/** a system argument as read: its state-space form, the transfer function when given as one */
+export interface SystemArg {
+  ss: SS;
+  /** num/den as given (proper, leading zeros stripped), or k/1 for a number */
+  tf?: { num: number[]; den: number[] };
+  /** the value, when the argument is a bare number */
+  gain?: number;
+  /** false when the system has no sample time of its own (a number, or a static gain written without Ts): it takes the others' */
+  hasTs: boolean;
+}
+
+const SYSTEM_KEYS = ['A', 'B', 'C', 'D', 'num', 'den', 'Ts'];
+
+/** a scalar or a flat list where a matrix is expected, as call.ts coerces top-level arguments */
+function asMatrix(v: unknown): unknown {
+  if (typeof v === 'number') return [[v]];
+  if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number')) return [v];
+  return v;
+}
+
+/** the state-space form, the transfer function and the sample-time status of one system argument */
+export function readSystemArgFull(value: unknown, argName: string, tool: string): SystemArg {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new ControlError(`${tool}: ${argName} is ${value}; a static gain must be a finite number.`);
+    return { ss: { A: [], B: [], C: [[]], D: [[value]], n: 0, m: 1, p: 1, Ts: 0 }, tf: { num: [value], den: [1] }, gain: value, hasTs: false };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ControlError(
+      `${tool}: ${argName} must be a system: a number (a static gain), {A, B, C, D} (state space) or {num, den} (a transfer function), not ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}.`,
+    );
+  const o = value as Record<string, unknown>;
+  const extra = Object.keys(o).filter((k) => !SYSTEM_KEYS.includes(k));
+  if (extra.length)
+    throw new ControlError(`${tool}: ${argName} has no field ${extra.map((k) => `'${k}'`).join(', ')}; a system is {A, B, C, D?, Ts?} or {num, den, Ts?}.`);
+  const args: Record<string, unknown> = { ...o };
+  for (const k of ['A', 'B', 'C', 'D']) if (args[k] !== undefined) args[k] = asMatrix(args[k]);
+  for (const k of ['num', 'den']) if (typeof args[k] === 'number') args[k] = [args[k]];
+  const name = `${tool} (${argName})`;
+  try {
+    const { tf, ss } = readTfOrSs(args, name);
+    if (tf) {
+      for (const k of ['num', 'den'] as const)
+        if (tf[k].length - 1 > SYSTEM_ARG_MAX_N)
+          throw new ControlError(`${k} has degree ${tf[k].length - 1}, above the size limit of ${SYSTEM_ARG_MAX_N} states of one system argument.`, 'limit');
+      const r = tf2ss(tf.num, tf.den);
+      const n = r.A.length;
+      return {
+        ss: { A: r.A, B: r.B, C: n ? r.C : [[]], D: r.D, n, m: 1, p: 1, Ts: tf.Ts },
+        tf: { num: polyStrip(tf.num), den: polyStrip(tf.den) },
+        hasTs: o.Ts !== undefined && o.Ts !== null ? true : n > 0,
+      };
+    }
+    const s = ss!;
+    if (Math.max(s.n, s.m, s.p) > SYSTEM_ARG_MAX_N)
+      throw new ControlError(
+        `it has ${s.n} states, ${s.m} inputs and ${s.p} outputs, above the size limit of ${SYSTEM_ARG_MAX_N} of one system argument.`,
+        'limit',
+      );
+    return { ss: s, hasTs: o.Ts !== undefined && o.Ts !== null ? true : s.n > 0 };
+  } catch (e) {
+    if (e instanceof ControlError && !e.message.startsWith(name)) throw new ControlError(`${name}: ${e.message}`, e.code);
+    throw e;
+  }
+}
+
+/**
+ * One system argument (a number, {A, B, C, D?, Ts?} or {num, den, Ts?}) as a state-space
+ * model; errors name the argument. A number k is the 1x1 static gain (Ts 0: callers that
+ * combine systems give it the others' sample time, see readSystemArgFull's hasTs).
+ */
+export function readSystemArg(value: unknown, argName: string, tool: string): SS {
+  return readSystemArgFull(value, argName, tool).ss;
 }

@@ -25,7 +25,6 @@ import {
   norm1,
   normF,
   scale,
-  toRows,
   transpose,
   zeros,
   type Mat,
@@ -35,53 +34,27 @@ import { qrp } from '../linalg/qr.js';
 import { eigvalsSorted } from '../linalg/schur.js';
 import { eigenvalues } from './statesp.js';
 import { polyadd, polyFromRoots, polyPad, polyRoots, polyStrip } from '../linalg/poly.js';
-import { cplx, readSS, readTF, readTfOrSs, scaleGuard, sortComplex, ssProps, tfProps, tsProp, type SS, requireSiso } from './_sys.js';
+import {
+  cplx,
+  normalizeTf,
+  readSS,
+  readTF,
+  readTfOrSs,
+  scaleGuard,
+  sortComplex,
+  ssProps,
+  tf2ss,
+  tfProps,
+  tsProp,
+  type Realization,
+  type SS,
+  requireSiso,
+} from './_sys.js';
 
 // ------------------------------------------------------------------ tf <-> ss
 
-export interface Realization {
-  A: Matrix;
-  B: Matrix;
-  C: Matrix;
-  D: Matrix;
-  /** numerator, zero-padded to the length of den */
-  num: number[];
-  /** monic denominator */
-  den: number[];
-}
-
-/** normalised (num, den): den monic, num padded to den's length; throws for improper */
-export function normalizeTf(numIn: number[], denIn: number[]): { num: number[]; den: number[] } {
-  const den0 = polyStrip(denIn);
-  const num0 = polyStrip(numIn);
-  if (den0.length === 1 && den0[0] === 0) throw new ControlError('den is zero: the transfer function is undefined.');
-  if (num0.length > den0.length)
-    throw new ControlError(
-      `improper transfer function: the numerator has degree ${num0.length - 1} but the denominator only ${den0.length - 1}; a state-space model (A, B, C, D) needs deg num <= deg den.`,
-    );
-  const a = den0[0];
-  return {
-    num: polyPad(
-      num0.map((v) => v / a),
-      den0.length,
-    ),
-    den: den0.map((v) => v / a),
-  };
-}
-
-/** controllable canonical realisation (as SciPy tf2ss) of a proper SISO transfer function */
-export function tf2ss(numIn: number[], denIn: number[]): Realization {
-  const { num, den } = normalizeTf(numIn, denIn);
-  const n = den.length - 1;
-  const d = num[0];
-  const A = zeros(n, n);
-  for (let j = 0; j < n; j++) A.d[j] = -den[j + 1];
-  for (let i = 1; i < n; i++) A.d[i * n + i - 1] = 1;
-  const B = zeros(n, 1);
-  if (n) B.d[0] = 1;
-  const C = [Array.from({ length: n }, (_, j) => num[j + 1] - d * den[j + 1])];
-  return { A: toRows(A), B: toRows(B), C: n ? C : [], D: [[d]], num, den };
-}
+// tf2ss and normalizeTf live in _sys.ts (readSystemArg realises a transfer function too); re-exported here
+export { normalizeTf, tf2ss, type Realization };
 
 /** eigenvalues, sorted (none for n = 0) */
 const eigs = (A: Mat): Complex[] => (A.r ? eigvalsSorted(A) : []);
