@@ -6,7 +6,7 @@
  * the MATLAB/NumPy rank rule.
  */
 import { Matrix as MlMatrix, SingularValueDecomposition } from 'ml-matrix';
-import { type Mat, EPS } from './dense.js';
+import { type Mat, EPS, zeros } from './dense.js';
 
 /** x·2^k, exact while the result is a normal number (k may be up to ±2100) */
 function ldexp(x: number, k: number): number {
@@ -55,4 +55,42 @@ export function rank(M: Mat, tol?: number): number {
   let r = 0;
   for (const v of s) if (v > t) r++;
   return r;
+}
+
+/**
+ * The full singular value decomposition M = U·diag(s)·Vᵀ (M m x n, k = min(m, n): U m x k,
+ * V n x k, s decreasing), by ml-matrix's Golub-Kahan-Reinsch on M in unit scale (as
+ * singularValuesOf). The square-root balancing of model reduction (solvers/reduce.ts) needs
+ * the vectors: the SVD of the product of two Gramian factors.
+ */
+export function svd(M: Mat): { U: Mat; s: Float64Array; V: Mat } {
+  const m = M.r,
+    n = M.c,
+    k = Math.min(m, n);
+  if (k === 0) return { U: zeros(m, 0), s: new Float64Array(0), V: zeros(n, 0) };
+  const rows: number[][] = [];
+  for (let i = 0; i < m; i++) rows.push(Array.from(M.d.subarray(i * n, (i + 1) * n)));
+  const u = unitScaled(rows);
+  const dec = new SingularValueDecomposition(new MlMatrix(u.rows), {
+    computeLeftSingularVectors: true,
+    computeRightSingularVectors: true,
+    autoTranspose: true,
+  });
+  const d = dec.diagonal;
+  const Lu = dec.leftSingularVectors,
+    Rv = dec.rightSingularVectors;
+  // decreasing order (ml-matrix sorts already; kept explicit), the first k of each
+  const order = Array.from({ length: d.length }, (_, i) => i).sort((a, b) => Math.abs(d[b]) - Math.abs(d[a]));
+  const U = zeros(m, k),
+    V = zeros(n, k),
+    s = new Float64Array(k);
+  for (let j = 0; j < k; j++) {
+    const src = order[j];
+    // a negative diagonal entry (not produced by GKR, guarded anyway) moves its sign into U
+    const sg = d[src] < 0 ? -1 : 1;
+    s[j] = ldexp(Math.abs(d[src]), u.k);
+    for (let i = 0; i < m; i++) U.d[i * k + j] = sg * Lu.get(i, src);
+    for (let i = 0; i < n; i++) V.d[i * k + j] = Rv.get(i, src);
+  }
+  return { U, s, V };
 }

@@ -19,6 +19,7 @@ import { tools as norms } from '../solvers/norms.js';
 import { tools as analysis } from '../solvers/analysis.js';
 import { tools as plotdata } from '../solvers/plotdata.js';
 import { tools as lti } from '../solvers/lti.js';
+import { tools as reduce } from '../solvers/reduce.js';
 
 /** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
 const ALL = [
@@ -36,6 +37,7 @@ const ALL = [
   ...analysis,
   ...plotdata,
   ...lti,
+  ...reduce,
 ];
 
 /** the name of a tool in the table: per-tool maps kept apart (the verifier's) are checked against it */

@@ -8,6 +8,7 @@
 import { Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import { companion, isDiscrete, verifySystem } from './systems.js';
+import { verifyReduce } from './reduce.js';
 import type { ToolName } from '../tools/table.js';
 import { balancing, froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
@@ -457,6 +458,9 @@ export const VERIFIER_BROKE = 'verifier';
 /** the checks of one tool's result (undefined: this result has no check, said as such) */
 type Checker = (args: Record<string, any>, result: Record<string, any>, tool: string) => Check[] | undefined;
 
+/** Gramians, Hankel singular values and model reduction (verify/reduce.ts) */
+const verifyReduce_: Checker = (args, result, tool) => verifyReduce(tool, args, result);
+
 /** input-output systems: realisations, responses, frequency, norms and plots (verify/systems.ts) */
 const system: Checker = (args, result, tool) => verifySystem(tool, args, result);
 
@@ -609,6 +613,11 @@ export const CHECKS = {
   hinfnorm: system,
   rlocus: system,
   nyquist: system,
+  gram: verifyReduce_,
+  hsvd: verifyReduce_,
+  balreal: verifyReduce_,
+  balred: verifyReduce_,
+  modred: verifyReduce_,
 } satisfies Record<ToolName, Checker>;
 
 function verifyOrThrow(tool: string, args: Record<string, any>, result: Record<string, any>): Verification | undefined {
