@@ -302,6 +302,8 @@ export interface BalrealResult {
   hsv: number[];
   T: Matrix;
   Ti: Matrix;
+  /** states of the balanced model: n, less those whose σ is zero to rounding (a non-minimal model) */
+  order: number;
 }
 
 export interface BalredResult {
@@ -359,17 +361,15 @@ function runHsvd(args: Record<string, any>): HsvdResult {
 
 function runBalreal(args: Record<string, any>): BalrealResult {
   const sys = readModel(args, 'balreal', true);
-  if (sys.n === 0) return { A: [], B: [], C: sys.C, D: sys.D, hsv: [], T: [], Ti: [] };
+  if (sys.n === 0) return { A: [], B: [], C: sys.C, D: sys.D, hsv: [], T: [], Ti: [], order: 0 };
   const bal = balancing(sys, 'balreal');
+  // states whose σ is zero to rounding act on nothing (uncontrollable or unobservable): left
+  // out, as SLICOT AB09AD (and python-control's balred at full order) do; a balanced
+  // realisation would divide by them
   const k = nonzeroCount(bal);
-  if (k < sys.n)
-    throw new ControlError(
-      `balreal: ${sys.n - k} of the ${sys.n} Hankel singular values are zero to rounding (at most ${bal.tolZero.toExponential(2)}): the model is not minimal (uncontrollable or unobservable states), and a balanced realisation would divide by them. ` +
-        `Its minimal balanced realisation has ${k} state${k === 1 ? '' : 's'}: balred with order ${k}${k === 0 ? ' (here none: the model is the static gain D)' : ''}.`,
-      'infeasible',
-    );
-  const p = balancedStates(sys, bal, sys.n);
-  return { A: toRows(p.A), B: toRows(p.B), C: toRows(p.C), D: sys.D, hsv: bal.hsv, T: toRows(p.T), Ti: toRows(p.Ti) };
+  if (k === 0) return { A: [], B: [], C: sys.C.map(() => []), D: sys.D, hsv: bal.hsv, T: [], Ti: [], order: 0 };
+  const p = balancedStates(sys, bal, k);
+  return { A: toRows(p.A), B: toRows(p.B), C: toRows(p.C), D: sys.D, hsv: bal.hsv, T: toRows(p.T), Ti: toRows(p.Ti), order: k };
 }
 
 /** relative gap below which σr and σr+1 count as one repeated value */
@@ -463,7 +463,9 @@ export function hsvTable(hsv: number[], o: RenderOptions, order?: number): strin
     t += hsv[i];
   }
   const head =
-    order !== undefined ? '| i | σi | share of Σσ² | 2·Σ σ after i (bound at order i) | |' : '| i | σi | share of Σσ² | 2·Σ σ after i (bound at order i) |';
+    order !== undefined
+      ? '| i | σi | share of Σσ² | 2·Σ σ after i (bound at order i) | at this order |'
+      : '| i | σi | share of Σσ² | 2·Σ σ after i (bound at order i) |';
   const sep = order !== undefined ? '|---:|---:|---:|---:|---|' : '|---:|---:|---:|---:|';
   const shown = hsv.length > TABLE_MAX ? TABLE_MAX : hsv.length;
   const rows = hsv.slice(0, shown).map((s, i) => {
@@ -502,8 +504,15 @@ function renderHsvd(args: Record<string, any>, r: HsvdResult, o: RenderOptions):
 
 function renderBalreal(args: Record<string, any>, r: BalrealResult, o: RenderOptions): string {
   if (!r.hsv.length) return '**Balanced realisation:** the model has no states (a static gain D); there is nothing to balance.';
+  const n = r.hsv.length;
+  const dropped = n - r.order;
   return [
     `**Balanced realisation**${discreteNote(args)} (square-root method): x_b = T x, both Gramians equal diag(σ). Each state's sign makes the largest entry of its column of C positive (MATLAB's balreal may differ by a sign per state).`,
+    ...(dropped
+      ? [
+          `**${dropped} of the ${n} states left out:** their Hankel singular values are zero to rounding (at most n·ε·σ1), so they are uncontrollable or unobservable and do not act on the input-output map; the balanced model has the ${r.order} others (as SLICOT AB09AD and python-control's balred at full order; a balanced realisation would divide by them).`,
+        ]
+      : []),
     hsvTable(r.hsv, o),
     ...(['A', 'B', 'C', 'D', 'T', 'Ti'] as const).map((k) => matrixBlock(k, r[k], o)),
   ].join('\n\n');
@@ -743,8 +752,8 @@ export const tools = [
     title: 'Balanced realisation',
     brief: 'Balanced realisation (both Gramians diagonal and equal) of a stable model.',
     description:
-      'Balanced realisation of a stable model (A, B, C, D or num/den; Ts > 0 discrete) by the square-root method (Laub; SLICOT AB09AD): returns A, B, C, D of the balanced model, hsv, and T, Ti with x_b = T x (A_b = T A Ti), as MATLAB [sysb, g, T, Ti] = balreal(sys). ' +
-      'Both Gramians of the result equal diag(hsv). Each state’s sign makes the largest entry of its column of C positive. Refuses an unstable or non-minimal model (then use balred with the minimal order).',
+      'Balanced realisation of a stable model (A, B, C, D or num/den; Ts > 0 discrete) by the square-root method (Laub; SLICOT AB09AD): returns A, B, C, D of the balanced model, hsv (all n), order, and T, Ti with x_b = T x (A_b = T A Ti), as MATLAB [sysb, g, T, Ti] = balreal(sys). ' +
+      'Both Gramians of the result equal diag(hsv). States whose σ is zero to rounding (uncontrollable or unobservable) are left out, order says how many remain (as SLICOT AB09AD). Each state’s sign makes the largest entry of its column of C positive. Refuses an unstable model.',
     parameters: { type: 'object', properties: sysProps, additionalProperties: false },
     run: runBalreal,
     intro:

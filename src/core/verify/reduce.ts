@@ -259,13 +259,24 @@ function sameResponse(args: Record<string, any>, red: { A: Matrix; B: Matrix; C:
 function balrealChecks(args: Record<string, any>, r: Record<string, any>): Check[] {
   const hsv = r.hsv as number[];
   const checks = hsvChecks(args, hsv);
-  const n = hsv.length;
+  // the balanced model's states: those whose σ is above rounding (the others are left out)
+  const n = (r.A as Matrix).length;
+  const left = hsv.slice(n);
+  const tiny = left.every((s) => s <= hsv.length * EPS * (hsv[0] ?? 0));
+  checks.push(
+    check(
+      'states kept',
+      tiny && r.order === n,
+      left.length,
+      left.length ? `${left.length} states left out, each with σ zero to rounding${tiny ? '' : ' — but one is NOT'}` : 'all states kept',
+    ),
+  );
   if (n === 0) return checks;
   const disc = isDiscrete(args);
   const Ab = new M(r.A),
     Bb = new M(r.B),
     Cb = new M(r.C);
-  const S = M.diag(hsv);
+  const S = M.diag(hsv.slice(0, n));
   const rc = lyapResidual(Ab, S, Bb.mmul(Bb.transpose()), disc);
   const ro = lyapResidual(Ab.transpose(), S, Cb.transpose().mmul(Cb), disc);
   checks.push(
