@@ -307,6 +307,13 @@ export function readSystemArgFull(value: unknown, argName: string, tool: string)
   const args: Record<string, unknown> = { ...o };
   for (const k of ['A', 'B', 'C', 'D']) if (args[k] !== undefined) args[k] = asMatrix(args[k]);
   for (const k of ['num', 'den']) if (typeof args[k] === 'number') args[k] = [args[k]];
+  // a static gain may be written {D} or {A: [], D}: B and C are then empty (0 x m, p x 0)
+  const none = (k: string) => args[k] === undefined || args[k] === null;
+  if (!none('D') && (none('A') || isEmptyMatrix(args.A)) && none('num') && none('den')) {
+    if (none('A')) args.A = [];
+    if (none('B')) args.B = [];
+    if (none('C')) args.C = [];
+  }
   const name = `${tool} (${argName})`;
   try {
     const { tf, ss } = readTfOrSs(args, name);

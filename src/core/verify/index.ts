@@ -8,6 +8,7 @@
 import { Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import { companion, isDiscrete, verifySystem } from './systems.js';
+import { INTERCONNECT_CHECKS } from './interconnect.js';
 import { verifyReduce } from './reduce.js';
 import type { ToolName } from '../tools/table.js';
 import { balancing, froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
@@ -359,7 +360,7 @@ function pbhCounts({ As, Xs }: { As: Matrix; Xs: Matrix }): { clear: number; uns
  * not give the reported rank, the PBH test, which passes the reported rank when its count of
  * uncontrollable modes allows it.
  */
-function pairRankCheck(A: Matrix, BC: Matrix, dual: boolean, reported: unknown): Check {
+export function pairRankCheck(A: Matrix, BC: Matrix, dual: boolean, reported: unknown): Check {
   const n = A.length;
   const pair = n ? scaledPair(A, BC, dual) : undefined;
   const [rk] = rankCheck(pair ? scaledKrylov(pair) : [], reported);
@@ -613,6 +614,7 @@ export const CHECKS = {
   hinfnorm: system,
   rlocus: system,
   nyquist: system,
+  ...INTERCONNECT_CHECKS,
   gram: verifyReduce_,
   hsvd: verifyReduce_,
   balreal: verifyReduce_,
