@@ -1,5 +1,5 @@
 // @control plot webview: draws the numbers the extension host computed with the solvers
-// (freqresp + margins, step + stepinfo, impulse, nyquist, rlocus, poles_zeros). It computes no
+// (freqresp + margins, step + stepinfo, impulse, nyquist, rlocus, poles_zeros, lsim, initial). It computes no
 // result of its own: only where to put lines and labels. Plotly (basic bundle) draws; colours
 // follow the VS Code theme (--vscode-* CSS variables) and re-render when the theme changes.
 /* global Plotly, acquireVsCodeApi */
@@ -217,6 +217,52 @@
     return { traces, layout: L, summary: summary.join(' · ') };
   }
 
+  // ------------------------------------------------------------------ simulation (lsim, initial)
+  // the output(s) above, the input(s) below on the same time axis (lsim); initial: outputs only
+  function simulation(p, t) {
+    const d = p.data;
+    const pal = palette(t);
+    const y = d.y || [];
+    const u = d.u || [];
+    const ny = y.length ? y[0].length : 0;
+    const nu = u.length && p.kind === 'lsim' ? u[0].length : 0;
+    const shape = p.discrete || d.method === 'zoh' ? 'hv' : 'linear';
+    const traces = [];
+    for (let i = 0; i < ny; i++)
+      traces.push({
+        x: d.t,
+        y: y.map((r) => r[i]),
+        type: 'scatter',
+        mode: p.discrete ? 'markers+lines' : 'lines',
+        line: { color: pal[i % pal.length], width: 2, shape: p.discrete ? 'hv' : 'linear' },
+        marker: { size: 3 },
+        name: ny > 1 ? `y${i + 1}(t)` : 'y(t)',
+        hovertemplate: 't = %{x:.4g} s<br>y = %{y:.4g}<extra></extra>',
+      });
+    for (let j = 0; j < nu; j++)
+      traces.push({
+        x: d.t,
+        y: u.map((r) => r[j]),
+        xaxis: 'x',
+        yaxis: 'y2',
+        type: 'scatter',
+        mode: 'lines',
+        line: { color: pal[(ny + j) % pal.length], width: 1.5, dash: 'dot', shape },
+        name: nu > 1 ? `u${j + 1}(t)` : 'u(t), input',
+        hovertemplate: 't = %{x:.4g} s<br>u = %{y:.4g}<extra></extra>',
+      });
+    const L = baseLayout(t);
+    L.xaxis = axisStyle(t, { title: { text: 'Time t (s)' }, anchor: nu ? 'y2' : 'y' });
+    if (nu) {
+      L.yaxis = axisStyle(t, { title: { text: 'Output y' }, domain: [0.36, 1] });
+      L.yaxis2 = axisStyle(t, { title: { text: 'Input u' }, domain: [0, 0.26] });
+    } else L.yaxis = axisStyle(t, { title: { text: p.kind === 'initial' ? 'Output y (free response)' : 'Output y' } });
+    const summary = [];
+    for (let i = 0; i < ny; i++) summary.push(`${ny > 1 ? `y${i + 1}` : 'y'}(end) ${fmt(y[y.length - 1][i])}`);
+    if (d.method) summary.push(`method ${d.method}`);
+    return { traces, layout: L, summary: summary.join(' · ') };
+  }
+
   // ------------------------------------------------------------------ complex-plane plots
   function planeLayout(t, xTitle, yTitle) {
     const L = baseLayout(t);
@@ -349,7 +395,7 @@
     }
     return v;
   }
-  const builders = { bode, step: timeResp, impulse: timeResp, nyquist, rlocus, pzmap };
+  const builders = { bode, step: timeResp, impulse: timeResp, nyquist, rlocus, pzmap, lsim: simulation, initial: simulation };
 
   function render() {
     if (!payload) return;

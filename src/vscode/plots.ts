@@ -13,7 +13,8 @@ import * as vscode from 'vscode';
 import { findAssignments, type Assignment } from '../core/parse/index.js';
 import { writeRefusal } from './writeGuard.js';
 import { setting } from './settings.js';
-import { buildPlot, KIND_LABEL, PLOT_KINDS, plotsFor, type PlotKind, type PlotPayload, type PlotRequest } from '../core/plot/data.js';
+import { SYSTEM_PLOT_KINDS } from '../core/plot/specs.js';
+import { buildPlot, KIND_LABEL, plotsFor, type PlotKind, type PlotPayload, type PlotRequest } from '../core/plot/data.js';
 
 export interface PlotResult {
   kind: PlotKind;
@@ -242,7 +243,8 @@ function fromEditor(): { args: Record<string, unknown>; origin: string } | undef
 
 async function pickKind(args?: Record<string, unknown>): Promise<PlotKind | undefined> {
   const hasC = !args || args.num !== undefined || args.C !== undefined;
-  const items = PLOT_KINDS.filter((k) => hasC || k === 'pzmap').map((k) => ({ label: KIND_LABEL[k], plot: k }));
+  // a simulation needs its input or x0 too: offered by the buttons under an lsim/initial answer only
+  const items = SYSTEM_PLOT_KINDS.filter((k) => hasC || k === 'pzmap').map((k) => ({ label: KIND_LABEL[k], plot: k }));
   const pick = await vscode.window.showQuickPick(items, { title: 'Control: Plot', placeHolder: 'Which plot?' });
   return pick?.plot;
 }

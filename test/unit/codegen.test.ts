@@ -275,6 +275,8 @@ test('every tool with a generator writes code from a real turn, and the matrices
     ['obsv_rank', 'A=[0 1; -2 -3], C=[1 0]'],
     ['damp', 'A=[0 1; -4 -0.8]'],
     ['damp', 'H(z) = 1/(z^2 - 1.5z + 0.7), Ts=0.1'],
+    ['lsim', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], u=[0 1 2 3], t=[0 0.5 1 1.5]'],
+    ['initial', 'A=[0 1; -4 -0.4], C=[1 0], x0=[1; 0]'],
   ];
   const seen = new Set<string>();
   for (const [cmd, prompt] of prompts) {

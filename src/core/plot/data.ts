@@ -6,6 +6,8 @@
  *   step     step + stepinfo          impulse  impulse
  *   nyquist  nyquist                  rlocus   rlocus
  *   pzmap    poles_zeros (or eig when only A is known)
+ *   lsim     lsim (the call's own arguments: system, input, grid): y and u against t
+ *   initial  initial (system, x0, grid): y against t
  */
 import { defaultFrequencies, defaultTimes } from '../agent/deterministic.js';
 import { ControlError } from '../errors.js';
@@ -139,6 +141,18 @@ export async function buildPlot(req: PlotRequest, opts: RunOptions = {}): Promis
     case 'rlocus':
       data = await call('rlocus', a, opts, verification);
       break;
+    case 'lsim':
+    case 'initial': {
+      // the whole call (the input, x0 and grid with the system), not the system alone
+      const r = await call(kind, req.args ?? {}, opts, verification);
+      data = { t: r.t, y: r.y, u: r.u, method: r.method };
+      if (typeof r.note === 'string') notes.push(`Grid: ${r.note}.`);
+      if (kind === 'lsim')
+        notes.push(
+          `Input interpolation: ${r.method === 'zoh' ? 'held between samples (zoh)' : r.method === 'foh' ? 'linear between samples (foh)' : 'one sample per step (discrete)'}.`,
+        );
+      break;
+    }
     case 'pzmap': {
       if (a.num !== undefined || a.C !== undefined) data = await call('poles_zeros', a, opts, verification);
       else if (a.A !== undefined) {

@@ -3,8 +3,15 @@
  * builds them with the helpers here. Pure data: what to plot and of which system; the numbers
  * are computed later by `plot/data.ts` through the verified call path.
  */
-export const PLOT_KINDS = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap'] as const;
+export const PLOT_KINDS = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap', 'lsim', 'initial'] as const;
 export type PlotKind = (typeof PLOT_KINDS)[number];
+
+/**
+ * Plots drawn from a system alone (offered by the quick pick of `control.plot`); the others
+ * need more than the system: `lsim` its input (its args are the lsim call's: u or signal, t or
+ * tfinal, x0), `initial` the initial state x0.
+ */
+export const SYSTEM_PLOT_KINDS: readonly PlotKind[] = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap'];
 
 export const KIND_LABEL: Record<PlotKind, string> = {
   bode: 'Bode',
@@ -13,6 +20,8 @@ export const KIND_LABEL: Record<PlotKind, string> = {
   nyquist: 'Nyquist',
   rlocus: 'Root locus',
   pzmap: 'Pole-zero map',
+  lsim: 'Simulation: output and input',
+  initial: 'Free response',
 };
 
 /** one plot an answer offers: its kind, the system (num/den or A, B, C, D, Ts) and the button's title */
@@ -44,6 +53,8 @@ const TITLES: Record<PlotKind, string> = {
   nyquist: 'Plot Nyquist',
   rlocus: 'Plot root locus',
   pzmap: 'Plot poles and zeros',
+  lsim: 'Plot output and input',
+  initial: 'Plot free response',
 };
 
 /** these plots of the call's system, whatever its size (root locus and Nyquist read a SISO L anyway) */

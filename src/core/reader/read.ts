@@ -1442,6 +1442,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     );
   }
   const missing = required.filter((k) => args[k] === undefined && !planned.has(k) && !(fromTf && (SS as readonly string[]).includes(k)));
+  // one of several arguments (the schema's anyOf of required groups: lsim takes u or signal): the first when none is given
+  const groups = (tool.parameters.anyOf ?? []).map((g) => g.required ?? []).filter((g) => g.length);
+  if (groups.length && !groups.some((g) => g.every((k) => args[k] !== undefined))) missing.push(groups[0].find((k) => args[k] === undefined)!);
   if (!sysVal && !fromTf && (props.A ? args.A === undefined : !(SS as readonly string[]).some((k) => args[k] !== undefined))) {
     record(conv, pending);
     if (!hasNumbers && !scan.samples.length && !scan.poles) return { kind: 'none', reason: `${tool.name} is named, but no system is given`, problems };

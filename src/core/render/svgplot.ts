@@ -104,6 +104,23 @@ export function resultCharts(tool: string, args: Record<string, any>, r: Record<
       },
     ];
   }
+  if ((tool === 'lsim' || tool === 'initial') && Array.isArray(r.t) && Array.isArray(r.y) && Array.isArray(r.y[0])) {
+    // one curve per output (and per input below, for lsim), while the colours tell them apart
+    const t = r.t as number[];
+    const cols = (M: number[][], name: string): Series[] => {
+      const k = M[0].length;
+      return k > COLORS.length ? [] : Array.from({ length: k }, (_, j) => ({ x: t, y: M.map((row) => row[j]), label: k > 1 ? `${name}${j + 1}` : name }));
+    };
+    const out = [
+      {
+        caption: tool === 'lsim' ? 'Output' : 'Free response',
+        svg: lineChart({ title: tool === 'lsim' ? 'Output' : 'Free response', xLabel: 't (s)', yLabel: 'y', series: cols(r.y, 'y') }),
+      },
+    ];
+    if (tool === 'lsim' && Array.isArray(r.u) && Array.isArray(r.u[0]))
+      out.push({ caption: 'Input', svg: lineChart({ title: 'Input', xLabel: 't (s)', yLabel: 'u', series: cols(r.u, 'u'), height: 200 }) });
+    return out.filter((c) => c.svg);
+  }
   if (tool === 'freqresp' && Array.isArray(r.mag_db) && Array.isArray(args.w)) {
     const w = args.w as number[];
     let mag: Series[], phase: Series[];

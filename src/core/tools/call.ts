@@ -141,6 +141,9 @@ function describeAjvError(tool: ToolDef, e: ErrorObject): string {
     .filter(Boolean)
     .map((p, i) => (i === 0 ? p : `[${Number(p) + 1}]`))
     .join('');
+  if (e.keyword === 'required' && e.schemaPath.startsWith('#/anyOf/'))
+    // one of several arguments (lsim: u or signal)
+    return `${tool.name} needs one of ${(tool.parameters.anyOf ?? []).map((g) => (g.required ?? []).join(' and ')).join(' or ')}.`;
   if (e.keyword === 'required') return `${tool.name} needs argument ${(e.params as { missingProperty: string }).missingProperty}.`;
   if (e.keyword === 'additionalProperties')
     return `${tool.name} has no argument ${quoteInput((e.params as { additionalProperty: string }).additionalProperty)}; its arguments are ${Object.keys(tool.parameters.properties).join(', ')}.`;
@@ -199,9 +202,19 @@ function checkLimit(tool: ToolDef, args: Record<string, unknown>, maxN: number):
         'limit',
       );
   }
-  for (const k of ['t', 'w', 'k']) {
+  for (const k of ['t', 'w', 'k', 'u']) {
     const v = args[k];
     if (Array.isArray(v) && v.length > MAX_SAMPLES) throw new ControlError(`${k} has ${v.length} samples, above the limit of ${MAX_SAMPLES}.`, 'limit');
+  }
+  // a simulation's grid from its end time: tfinal/dt (or tfinal/Ts) samples, each one step
+  if (typeof args.tfinal === 'number') {
+    const Ts = typeof args.Ts === 'number' && args.Ts > 0 ? args.Ts : undefined;
+    const h = Ts ?? (typeof args.dt === 'number' ? args.dt : undefined);
+    if (h !== undefined && args.tfinal / h + 1 > MAX_SAMPLES)
+      throw new ControlError(
+        `tfinal = ${args.tfinal} s in steps of ${Ts ? `Ts = ${h}` : `dt = ${h}`} s is ${(args.tfinal / h).toExponential(2)} samples, above the limit of ${MAX_SAMPLES}; ask for a shorter time span${Ts ? '' : ' or a larger dt'}.`,
+        'limit',
+      );
   }
   // a discrete response runs one step per sample period up to the last time asked
   const Ts = args.Ts;

@@ -11,6 +11,7 @@ import { companion, isDiscrete, verifySystem } from './systems.js';
 import { INTERCONNECT_CHECKS } from './interconnect.js';
 import { verifyReduce } from './reduce.js';
 import type { ToolName } from '../tools/table.js';
+import { initialChecks, lsimChecks } from './simulate.js';
 import { balancing, froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
 export interface Check {
@@ -614,6 +615,8 @@ export const CHECKS = {
   hinfnorm: system,
   rlocus: system,
   nyquist: system,
+  lsim: lsimChecks,
+  initial: initialChecks,
   ...INTERCONNECT_CHECKS,
   gram: verifyReduce_,
   hsvd: verifyReduce_,
