@@ -998,15 +998,7 @@ export const tools = [
     name: 'feedback',
     words: {
       calls: [{ names: ['feedback'], args: ['sys1', 'sys2', 'feedin', 'feedout', 'sign'], keywords: { sign: 'sign' } }],
-      phrases: [
-        'close the loop',
-        'closed loop with',
-        'closed-loop with',
-        'feedback connection',
-        'feedback interconnection',
-        'feedback loop of',
-        'close the loop around',
-      ],
+      phrases: ['close the loop', 'feedback connection', 'feedback interconnection', 'feedback loop of', 'close the loop around'],
       weak: ['unity feedback', 'negative feedback', 'positive feedback'],
       example: '/feedback G = 1/(s^2 + 2s + 1)',
     },
