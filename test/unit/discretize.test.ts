@@ -120,5 +120,6 @@ test('c2d names mismatched shapes', () => {
       }),
     (e: unknown) => e instanceof ControlError && /B has 1 rows/.test(e.message),
   );
-  assert.throws(() => runTool('c2d', { A: [[-1]], B: [[1]], C: [[1]], Ts: 0.1, method: 'euler' }), ControlError);
+  // a method c2d does not take (SciPy's gbt needs an alpha: not offered) is refused
+  assert.throws(() => runTool('c2d', { A: [[-1]], B: [[1]], C: [[1]], Ts: 0.1, method: 'gbt' }), ControlError);
 });

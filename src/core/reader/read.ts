@@ -1143,11 +1143,21 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         record(conv, pending);
         return {
           kind: 'ask',
-          question: `c2d supports zoh, foh and tustin (without prewarping); '${scan.method.text}' is not available. Use one of these instead?`,
-          candidates: ['zoh', 'foh', 'tustin'].map((m) => ({ label: m, prompt: `${message.replace(scan.method!.text, '')} using ${m}` })),
+          question: `${tool.name} supports ${tool.name === 'c2d' ? 'zoh, foh, tustin (optionally prewarped at a frequency: "prewarp at 10 rad/s"), impulse (impulse invariant), matched, euler (forward) and backward_diff (backward Euler)' : (((props.method as { enum?: string[] }).enum ?? []) as string[]).join(', ')}; '${scan.method.text}' is not available. Use one of these instead?`,
+          candidates: (tool.name === 'c2d'
+            ? ['zoh', 'foh', 'tustin', 'matched']
+            : (((props.method as { enum?: string[] }).enum ?? []) as string[]).slice(0, 4)
+          ).map((m) => ({
+            label: m,
+            prompt: `${message.replace(scan.method!.text, '')} using ${m}`,
+          })),
         };
       }
       if (args.method === undefined) set('method', scan.method.value, { from: 'message', text: scan.method.text });
+      if (scan.method.prewarp !== undefined && args.prewarp === undefined) {
+        if (props.prewarp) set('prewarp', scan.method.prewarp, { from: 'message', text: scan.method.prewarpText ?? scan.method.text });
+        else unused.push(`prewarp '${scan.method.prewarpText}'`);
+      }
     } else unused.push(`method '${scan.method.text}'`);
   }
   if (props.poles && args.poles === undefined) {
@@ -1538,6 +1548,7 @@ function leftoverValues(scan: Scan, callText?: string, extra: string[] = []): { 
     ...scan.samples.map((x) => x.text),
     scan.poles?.text,
     scan.method?.text,
+    scan.method?.prewarpText,
     scan.t?.text,
     scan.w?.text,
     ...Object.values(scan.specs).map((v) => v?.text),

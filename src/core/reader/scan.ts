@@ -51,7 +51,7 @@ export interface Scan {
   systems: DefinedSystem[];
   calls: CallFound[];
   samples: Sample[];
-  method?: { value?: 'zoh' | 'foh' | 'tustin'; unsupported?: string; text: string };
+  method?: { value?: MethodName; unsupported?: string; text: string; prewarp?: number; prewarpText?: string };
   poles?: { values: Cx[]; text: string; added: Cx[] };
   specs: Specs;
   t?: { value: number[]; text: string };
@@ -138,36 +138,79 @@ export function gridValue(text: string): number[] | undefined {
   return undefined;
 }
 
-const METHODS: [RegExp, 'zoh' | 'foh' | 'tustin' | string][] = [
+/** the discretisation methods the tools take (c2d; d2c takes zoh, tustin, matched) */
+export type MethodName = 'zoh' | 'foh' | 'tustin' | 'impulse' | 'matched' | 'euler' | 'backward_diff';
+
+const METHODS: [RegExp, MethodName][] = [
   [/\b(?:tustin|bilinear|trapezoid(?:al)?(?: rule)?)\b/i, 'tustin'],
   [/\b(?:zoh|zero[- ]order[- ]hold)\b/i, 'zoh'],
   [/\b(?:foh|first[- ]order[- ]hold|triangle[- ]hold)\b/i, 'foh'],
-  [/\bmatched\b(?:[- ]pole[- ]zero)?|\bmpz\b/i, 'matched'],
-  [/\bimpulse[- ]invarian(?:t|ce)\b/i, 'impulse-invariant'],
-  [/\bpre-?warp(?:ing|ed)?\b/i, 'prewarp'],
-  [/\b(?:forward|backward)[- ](?:euler|diff(?:erence)?)\b|\beuler\b/i, 'euler'],
+  [/\bmatched\b(?:[- ]pole[- ]zero)?|\bpole[- ]zero[- ]match(?:ing|ed)\b|\bmpz\b/i, 'matched'],
+  [/\bimpulse[- ]invarian(?:t|ce)\b/i, 'impulse'],
+  [/\bpre-?warp(?:ing|ed)?\b/i, 'tustin'],
+  [/\bbackward[- ](?:euler|diff(?:erence)?)\b/i, 'backward_diff'],
+  [/\bforward[- ](?:euler|diff(?:erence)?)\b|(?<!\bbackward[- ])\beuler\b/i, 'euler'],
 ];
 
-/** the discretisation method written in the message (a keyword argument or a word) */
+/** the keyword values of python-control, SciPy and MATLAB, by method */
+const METHOD_KEYWORDS: Record<string, MethodName> = {
+  zoh: 'zoh',
+  foh: 'foh',
+  tustin: 'tustin',
+  bilinear: 'tustin',
+  trapezoid: 'tustin',
+  prewarp: 'tustin',
+  matched: 'matched',
+  impulse: 'impulse',
+  imp: 'impulse',
+  euler: 'euler',
+  forward_diff: 'euler',
+  backward_diff: 'backward_diff',
+};
+
+/**
+ * The prewarp frequency written with the method: "prewarp at 10 rad/s", "prewarped at 2 Hz",
+ * "prewarp_frequency=10", "'PrewarpFrequency', 10" (rad/s when no unit is written, as MATLAB
+ * and python-control take it).
+ */
+function findPrewarp(text: string): { value?: number; text: string } | undefined {
+  const m =
+    text.match(
+      /\bpre-?warp(?:ing|ed)?(?:[ _-]?frequency)?\s*(?:[=:]|\bat\b|\bof\b|\bto\b)?\s*['"]?\s*,?\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(rad\s*\/\s*s(?:ec)?|[kKmM]?[hH]z)?/i,
+    ) ??
+    // words between: "prewarped Tustin at 2 Hz" (then the 'at' is required)
+    text.match(/\bpre-?warp(?:ing|ed)?(?:\s+[A-Za-z]+){1,3}?\s+(?:at|of)\s+([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(rad\s*\/\s*s(?:ec)?|[kKmM]?[hH]z)?/i) ??
+    text.match(/\bpre-?warp(?:ing|ed)?\b/i);
+  if (!m) return undefined;
+  if (m[1] === undefined) return { text: m[0] };
+  const v = Number(m[1]);
+  const w = m[2] ? radPerSecond(v, m[2].replace(/\s+/g, '')) : v;
+  return { value: w, text: m[0].trim() };
+}
+
+/** the discretisation method written in the message (a keyword argument or a word), with a prewarp frequency */
 export function findMethod(text: string): Scan['method'] {
   const kw = text.match(/\bmethod\s*=\s*['"]?([A-Za-z_-]+)['"]?/i) ?? text.match(/c2d\s*\([^)]*,\s*['"]([A-Za-z_-]+)['"]\s*\)/i);
-  const found: { value?: 'zoh' | 'foh' | 'tustin'; unsupported?: string; text: string }[] = [];
+  const pw = findPrewarp(text);
+  const withPrewarp = (f: NonNullable<Scan['method']>): Scan['method'] => {
+    if (!pw) return f;
+    if (f.value !== 'tustin') return { unsupported: `${f.value ?? f.unsupported} with prewarping`, text: `${f.text}, ${pw.text}` };
+    if (pw.value === undefined) return { unsupported: 'prewarping without a frequency', text: pw.text };
+    return { ...f, prewarp: pw.value, prewarpText: pw.text };
+  };
+  const found: { value?: MethodName; unsupported?: string; text: string }[] = [];
   if (kw) {
     const v = kw[1].toLowerCase();
-    const map: Record<string, 'zoh' | 'foh' | 'tustin'> = { zoh: 'zoh', foh: 'foh', tustin: 'tustin', bilinear: 'tustin', trapezoid: 'tustin' };
-    if (map[v]) return { value: map[v], text: kw[0] };
+    if (METHOD_KEYWORDS[v]) return withPrewarp({ value: METHOD_KEYWORDS[v], text: kw[0] });
     return { unsupported: v, text: kw[0] };
   }
   for (const [re, v] of METHODS) {
     const m = text.match(re);
-    if (m) found.push(v === 'zoh' || v === 'foh' || v === 'tustin' ? { value: v, text: m[0] } : { unsupported: v, text: m[0] });
+    if (m) found.push({ value: v, text: m[0] });
   }
-  // "tustin with prewarping": the unsupported part must not be dropped
-  const bad = found.find((f) => f.unsupported);
-  if (bad) return bad;
   const values = [...new Set(found.map((f) => f.value))];
   if (values.length > 1) return { unsupported: values.join(' and '), text: found.map((f) => f.text).join(', ') };
-  return found[0];
+  return found[0] ? withPrewarp(found[0]) : undefined;
 }
 
 const POLE_WORD = /\b(?:poles?|eigenvalues?|eigs|roots)\b|eig\s*\(\s*A\s*-\s*B\s*\*?\s*K\s*\)|(?<![\w.])p\s*=|\b(?:at|to)\b/gi;

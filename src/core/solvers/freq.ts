@@ -454,7 +454,7 @@ export const tools = [
     words: {
       calls: [
         {
-          names: ['bode', 'bode_plot', 'freqresp', 'frequency_response', 'freqs', 'dbode', 'dfreqresp', 'evalfr', 'bodeplot', 'repf'],
+          names: ['bode', 'bode_plot', 'freqresp', 'frequency_response', 'freqs', 'dbode', 'dfreqresp', 'bodeplot', 'repf'],
           args: ['sys', 'w'],
           keywords: { w: 'w', omega: 'w' },
         },

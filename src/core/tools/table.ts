@@ -19,6 +19,7 @@ import { tools as norms } from '../solvers/norms.js';
 import { tools as analysis } from '../solvers/analysis.js';
 import { tools as plotdata } from '../solvers/plotdata.js';
 import { tools as lti } from '../solvers/lti.js';
+import { tools as evalfr } from '../solvers/evalfr.js';
 import { tools as simulate } from '../solvers/simulate.js';
 import { tools as interconnect } from '../solvers/interconnect.js';
 import { tools as reduce } from '../solvers/reduce.js';
@@ -39,6 +40,7 @@ const ALL = [
   ...analysis,
   ...plotdata,
   ...lti,
+  ...evalfr,
   ...simulate,
   ...interconnect,
   ...reduce,

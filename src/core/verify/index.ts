@@ -12,6 +12,7 @@ import { INTERCONNECT_CHECKS } from './interconnect.js';
 import { verifyReduce } from './reduce.js';
 import type { ToolName } from '../tools/table.js';
 import { initialChecks, lsimChecks } from './simulate.js';
+import { c2dChecks, d2cChecks, d2dChecks, evalfrChecks } from './discretize.js';
 import { balancing, froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
 export interface Check {
@@ -601,7 +602,10 @@ export const CHECKS = {
   kalman: filterChecks,
   place: placeChecks,
   damp: dampChecks,
-  c2d: system,
+  c2d: c2dChecks,
+  d2c: d2cChecks,
+  d2d: d2dChecks,
+  evalfr: evalfrChecks,
   tf2ss: system,
   ss2tf: system,
   poles_zeros: system,
