@@ -280,6 +280,12 @@ test('every tool with a generator writes code from a real turn, and the matrices
     ['damp', 'H(z) = 1/(z^2 - 1.5z + 0.7), Ts=0.1'],
     ['lsim', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], u=[0 1 2 3], t=[0 0.5 1 1.5]'],
     ['initial', 'A=[0 1; -4 -0.4], C=[1 0], x0=[1; 0]'],
+    ['series', 'G1 = 1/(s+1), G2 = 2/(s+3)'],
+    ['parallel', 'G1 = 1/(s+1), G2 = 1/(s+2)'],
+    ['feedback', 'G = 1/(s^2 + 2s + 1)'],
+    ['append', 'G1 = 1/(s+1), G2 = 2/(s+3)'],
+    ['minreal', 'num=[1 1], den=[1 3 2]'],
+    ['minreal', 'A=[-1 0; 0 -2], B=[1; 0], C=[1 1]'],
   ];
   const seen = new Set<string>();
   for (const [cmd, prompt] of prompts) {
@@ -295,7 +301,8 @@ test('every tool with a generator writes code from a real turn, and the matrices
         for (const k of ['A', 'B', 'C', 'Q', 'R', 'G']) {
           if (Array.isArray(c.args[k]) && Array.isArray(c.args[k][0]) && vars.has(k)) assert.deepEqual(vars.get(k), c.args[k], `${c.tool} ${lang} ${k}`);
         }
-        assert.ok(vars.has('A') || vars.has('num'), `${c.tool} ${lang}: no system written:\n${code}`);
+        // the interconnections write each system's literals as num1, den1 or A1, B1, …
+        assert.ok(vars.has('A') || vars.has('num') || vars.has('A1') || vars.has('num1'), `${c.tool} ${lang}: no system written:\n${code}`);
         assert.match(code, /@control result/);
       }
     }

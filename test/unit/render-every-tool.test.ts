@@ -217,6 +217,40 @@ const SETS: Record<string, Record<string, Record<string, unknown>>> = {
   },
 };
 
+// the interconnections take systems as sys1/sys2/systems (readSystemArg), minreal a flat model
+const G1 = { num: [1], den: [1, 1] };
+const G2 = { num: [2], den: [1, 3] };
+Object.assign(SETS, {
+  series: {
+    siso: { sys1: G1, sys2: G2 },
+    mimo: { sys1: MIMO, sys2: { ...MIMO, A: Ad } },
+    static: { sys1: 2, sys2: STATIC },
+    discrete: { sys1: { ...G1, Ts: 0.1 }, sys2: 3 },
+  },
+  parallel: { siso: { sys1: G1, sys2: G2, sign: -1 }, mimo: { sys1: MIMO, sys2: 1 }, zero: { sys1: G1, sys2: G1, sign: -1 } },
+  feedback: {
+    siso: { sys1: G1 },
+    mimo: { sys1: MIMO, sys2: { ...MIMO, A: Ad } },
+    channels: { sys1: MIMO, sys2: 2, feedin: [1], feedout: [2] },
+    positive: { sys1: G1, sign: 1 },
+  },
+  append: { siso: { systems: [G1, G2] }, mimo: { systems: [MIMO, SISO, 2] } },
+  minreal: {
+    siso: SISO,
+    mimo: MIMO,
+    tf: { num: [1, 1], den: [1, 3, 2] },
+    hidden: {
+      A: [
+        [-1, 0],
+        [0, -2],
+      ],
+      B: [[1], [0]],
+      C: [[1, 1]],
+    },
+    static: STATIC,
+  },
+});
+
 /** tools that refuse a model with several inputs or outputs, by design (said, never thrown as an internal error) */
 const SISO_ONLY = new Set(['ss2tf', 'margins', 'stepinfo', 'rlocus', 'nyquist']);
 

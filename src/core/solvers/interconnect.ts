@@ -33,7 +33,7 @@ import { conv, polyadd, polyPad, polyRoots, polyStrip, polyvalC } from '../linal
 import { fmt, fmtComplex, fmtEigenvalues, latexNum } from '../render/format.js';
 import { matrixBlock, type RenderOptions } from '../render/markdown.js';
 import { polyText } from '../render/results.js';
-import { num as numLit, vector as vecLit, matrix as matLit } from '../codegen/literals.js';
+import { num as numLit, vector as vecLit } from '../codegen/literals.js';
 import { verdictHolder, type Code } from '../codegen/code.js';
 import type { PlotSpec } from '../plot/specs.js';
 import { ss2tf } from './xferfcn.js';
@@ -826,23 +826,28 @@ const isMat = (v: unknown): v is Matrix => Array.isArray(v) && v.every((r) => Ar
 function sysCode(code: Code, name: string, v: unknown, Ts: number): void {
   const M = code.lang === 'matlab';
   const ts = Ts > 0 ? `, ${numLit(Ts, code.lang)}` : '';
+  const k = name.replace(/^sys/, ''); // sys1 -> num1, den1, A1, ...
   if (typeof v === 'number') {
     code.assign(name, numLit(v, code.lang));
     return;
   }
   const o = v as Record<string, any>;
-  if (Array.isArray(o.num)) {
-    code.assign(name, `${M ? 'tf' : 'ct.tf'}(${vecLit(typeof o.num === 'number' ? [o.num] : o.num, code.lang)}, ${vecLit(o.den, code.lang)}${ts})`);
+  if (Array.isArray(o.num) || typeof o.num === 'number') {
+    const vec = (x: unknown) => vecLit(typeof x === 'number' ? [x] : (x as number[]), code.lang);
+    code.assign(`num${k}`, vec(o.num)).assign(`den${k}`, vec(o.den));
+    code.assign(name, `${M ? 'tf' : 'ct.tf'}(num${k}, den${k}${ts})`);
     return;
   }
-  const A = isMat(o.A) ? (o.A as Matrix) : typeof o.A === 'number' ? [[o.A]] : [];
   const asM = (x: unknown): Matrix => (typeof x === 'number' ? [[x]] : isMat(x) ? x : Array.isArray(x) ? [x as number[]] : []);
-  const D = o.D !== undefined ? asM(o.D) : asM(o.C).map(() => (asM(o.B)[0] ?? []).map(() => 0));
-  if (!A.length) {
-    code.assign(name, `${M ? 'ss' : 'ct.ss'}(${matLit(D, code.lang)}${M ? ts : ts ? `, dt=${numLit(Ts, code.lang)}` : ''})   ${code.c} a static gain`);
+  const A = asM(o.A);
+  const D = o.D !== undefined && o.D !== null ? asM(o.D) : asM(o.C).map(() => (asM(o.B)[0] ?? []).map(() => 0));
+  if (!A.length || !A[0].length) {
+    code.comment(`${name}: a static gain (no states)`).mat(`D${k}`, D);
+    code.assign(name, M ? `ss(D${k}${ts})` : `ct.ss(np.zeros((0, 0)), np.zeros((0, ${D[0].length})), np.zeros((${D.length}, 0)), D${k}${ts})`);
     return;
   }
-  code.assign(name, `${M ? 'ss' : 'ct.ss'}(${[A, asM(o.B), asM(o.C), D].map((x) => matLit(x, code.lang, name.length + 6)).join(', ')}${ts})`);
+  code.mat(`A${k}`, A).mat(`B${k}`, asM(o.B)).mat(`C${k}`, asM(o.C)).mat(`D${k}`, D);
+  code.assign(name, `${M ? 'ss' : 'ct.ss'}(A${k}, B${k}, C${k}, D${k}${ts})`);
 }
 
 function resultExpect(code: Code, r: InterconnectResult | MinrealResult | undefined, poles: boolean): void {
@@ -1100,7 +1105,16 @@ export const tools = [
       gen(code, a, r) {
         const M = code.lang === 'matlab';
         const Ts = typeof a.Ts === 'number' && a.Ts > 0 ? a.Ts : 0;
-        sysCode(code, 'sys', Array.isArray(a.num) ? { num: a.num, den: a.den } : { A: a.A, B: a.B, C: a.C, D: a.D }, Ts);
+        const ts = Ts > 0 ? `, ${numLit(Ts, code.lang)}` : '';
+        if (Array.isArray(a.num)) {
+          code.assign('num', vecLit(a.num, code.lang)).assign('den', vecLit(a.den, code.lang));
+          code.assign('sys', `${M ? 'tf' : 'ct.tf'}(num, den${ts})`);
+        } else {
+          const A = a.A as Matrix;
+          const D = isMat(a.D) && a.D.length ? (a.D as Matrix) : (a.C as Matrix).map(() => ((a.B as Matrix)[0] ?? []).map(() => 0));
+          code.mat('A', A).mat('B', a.B).mat('C', a.C).mat('D', D);
+          code.assign('sys', `${M ? 'ss' : 'ct.ss'}(A, B, C, D${ts})`);
+        }
         const tol = a.tol !== undefined ? `, ${numLit(a.tol, code.lang)}` : '';
         code.assign('sysr', M ? `minreal(sys${tol})` : `ct.minreal(sys${tol}, verbose=False)`);
         resultExpect(code, r, false);
