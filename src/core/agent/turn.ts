@@ -159,7 +159,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     }
     if (ev.kind === 'done') {
       const { args: valid, result, verification } = ev.call;
-      if (step.tool === name && !step.intermediate) recordResult(conv, reading, result);
+      const saved = step.tool === name && !step.intermediate ? recordResult(conv, reading, result) : undefined;
       yield {
         type: 'tool_result',
         id,
@@ -169,6 +169,8 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
         markdown: renderToolResult(step.tool, valid, result, verification, render),
         ...(step.intermediate ? { intermediate: true as const } : {}),
       };
+      // a result that is a system is kept under a name later requests can use
+      if (saved) yield { type: 'text', text: `\n\nSaved as **${saved}**: later requests can name it (e.g. "step response of ${saved}").` };
       continue;
     }
     const message = errorMessage(ev.error);

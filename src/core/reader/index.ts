@@ -7,7 +7,7 @@ import { executePlan } from '../agent/deterministic.js';
 import { errorMessage } from '../tools/batch.js';
 import type { RunOptions } from '../tools/runner.js';
 import { Conversation, systemLabel, type Origin } from './conversation.js';
-import { readRequest, recordResult, type CallReading, type ReadOptions, type Reading } from './read.js';
+import { readRequest, recordResult, resolveCommand, type CallReading, type ReadOptions, type Reading } from './read.js';
 import { callSignature } from './values.js';
 
 export { Conversation, systemLabel, type Origin, type System, type SystemEntry, type ConversationState } from './conversation.js';
@@ -26,6 +26,9 @@ export {
 
 /** reads a message and records it in the conversation (definitions, the system in use, the call) */
 export function readTurn(conv: Conversation, text: string, opts: ReadOptions = {}): Reading {
+  // "/series G1 = …" typed where no front end split the command off (a pasted line, a test): the same command
+  const slash = !opts.command ? /^\s*\/(\w+)\s+/.exec(text) : null;
+  if (slash && resolveCommand(slash[1])) return readTurn(conv, text.slice(slash[0].length), { ...opts, command: slash[1] });
   // "the second one", "2", "G2's": an answer to the last question back reads as that candidate
   const pick = !opts.command ? pickCandidate(text, conv.candidates) : undefined;
   const r = pick ? readRequest(pick.prompt, conv, { ...opts, command: pick.command }) : readRequest(text, conv, opts);
@@ -104,7 +107,7 @@ function short(s: string): string {
   return t.length > 48 ? t.slice(0, 45) + '…' : t;
 }
 
-const ORDER = ['num', 'den', 'A', 'B', 'C', 'D', 'G', 'Q', 'R', 'N', 'Qn', 'Rn', 'poles', 'k', 'w', 't', 'Ts', 'method'];
+const ORDER = ['sys1', 'sys2', 'systems', 'sign', 'num', 'den', 'A', 'B', 'C', 'D', 'G', 'Q', 'R', 'N', 'Qn', 'Rn', 'poles', 'k', 'w', 't', 'Ts', 'method'];
 
 /**
  * The first line of every answer: the exact call, then where each argument came from, e.g.
@@ -123,7 +126,16 @@ export function describeReading(r: CallReading): string {
     groups.set(where, [...(groups.get(where) ?? []), k]);
   }
   const from = [...groups.entries()].map(([where, ks]) => `${ks.join(', ')} from ${where}`);
-  const parts = [`Computed ${callSignature(name, r.args, keys)}`];
+  // a system operand (feedback(sys1 = G, sys2 = C)) is shown by its name
+  const labels: Record<string, string> = {};
+  for (const k of keys) {
+    const o = r.origins[k];
+    const v = r.args[k];
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
+    if (o?.from === 'system') labels[k] = o.name;
+    else if (o?.from === 'message' && o.text.length <= 30) labels[k] = o.text;
+  }
+  const parts = [`Computed ${callSignature(name, r.args, keys, labels)}`];
   if (from.length) parts.push(from.join('; '));
   let line = parts.join('; ') + '.';
   if (r.unused.length) line += ` Not used by ${r.tool}: ${r.unused.join(', ')}.`;

@@ -115,7 +115,7 @@ function lexicon(): Entry[] {
       const parts = words(phrase).map((x) => x.w);
       if (parts.length) entries!.push({ tool: t.name, phrase, parts, strength });
     };
-    add(t.name.replace(/_/g, ' '), 3);
+    if (t.words.name !== 'call-only') add(t.name.replace(/_/g, ' '), 3);
     for (const p of t.words.phrases) add(p, words(p).length === 1 && p.toLowerCase() === t.name ? 3 : 2);
     for (const p of t.words.weak ?? []) add(p, 1);
   }

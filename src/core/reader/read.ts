@@ -15,6 +15,9 @@ import { Conversation, isDiscrete, systemLabel, type Origin, type System, type S
 import { callNames, namedTools } from './lexicon.js';
 import { completeConjugates, hertz, readNumberList, specPoles, timeQuantity, type Cx } from './quantities.js';
 import { scanMessage, STATE_EQ_DISCRETE, type Scan } from './scan.js';
+import { readInterconnect, takesSystems } from './interconnect.js';
+import { readSignal } from './signals.js';
+import { compileFormula } from '../parse/formula.js';
 import { evalArg, SS, flat, messageSystems, num2, renderValue, scalar, toolAccepts, variantFor, KNOWN_FUNCTIONS, type ArgVal, type Scope } from './values.js';
 
 export interface Candidate {
@@ -38,6 +41,8 @@ export interface CallReading {
   /** the system used, by label */
   system?: string;
   via: 'command' | 'call' | 'words' | 'follow-up';
+  /** the name the result is saved under (`T = feedback(G, C)`, "call it T"), for tools whose result is a system */
+  output?: string;
 }
 export interface AskReading {
   kind: 'ask';
@@ -93,7 +98,12 @@ export function resolveCommand(command: string): ToolDef | undefined {
 
 /** tools whose answer includes another's ("step" shows stepinfo; "bode" shows the margins) */
 const COVERS: Record<string, string[]> = {
-  step: ['stepinfo'],
+  // "simulate the step response": the step response (lsim's "simulate" is the general case)
+  step: ['stepinfo', 'lsim'],
+  impulse: ['lsim'],
+  // "reduce … with matched DC gain": the reduction's method, not a DC-gain request
+  balred: ['dcgain', 'hsvd'],
+  modred: ['dcgain'],
   freqresp: ['margins'],
   analyse: ['eig', 'ctrb_rank', 'obsv_rank', 'poles_zeros'],
   lqr: ['care', 'eig', 'place'],
@@ -260,7 +270,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
           o !== c &&
           o.start < c.start &&
           o.end >= c.end &&
-          (names.has(o.fn) || /^(ss|tf|zpk|statespace|transferfunction|lti|dlti|array|feedback|syslin)$/.test(o.fn)),
+          (names.has(o.fn) || /^(ss|tf|zpk|pid|statespace|transferfunction|lti|dlti|array|feedback|syslin)$/.test(o.fn)),
       )
     )
       continue;
@@ -269,7 +279,32 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     // python-control's norm(sys, p=2) / p='inf': the order as a positional argument
     if ((c.fn === 'norm' || c.fn === 'system_norm') && args.some((a) => a.name === 'p'))
       args = [...args.filter((a) => a.name !== 'p'), { text: args.find((a) => a.name === 'p')!.text }];
-    const vals = args.filter((a) => !a.name).map((a) => evalArg(a.text, scope, conv, text));
+    const positional = args.filter((a) => !a.name);
+    const vals = positional.map((a) => evalArg(a.text, scope, conv, text));
+    // lsim(sys, sin(2*t), t): an input written as a formula of t is a string the solver reads
+    for (let i = 0; i < vals.length; i++) {
+      // lsim(G, u, t) with t defined nowhere in the message: the time grid is the tool's own choice, said
+      const param = tools.map((tn) => getTool(tn)!.words.calls.find((f) => f.names.includes(c.fn))?.args[i]).find(Boolean);
+      if (
+        vals[i].kind === 'error' &&
+        (param === 't' || param === 'T') &&
+        /^[A-Za-z_]\w*$/.test(positional[i].text.trim()) &&
+        !scope.matrix(positional[i].text.trim())
+      ) {
+        vals[i] = { kind: 'string', value: '', origin: { from: 'message', text: positional[i].text.trim() } };
+        notes.push(`${positional[i].text.trim()} is not given in the message: the time grid is chosen by ${c.fn} (say "for 10 s" or give t to set it)`);
+        continue;
+      }
+      if (vals[i].kind !== 'error' || !/(?<![A-Za-z_])t(?![A-Za-z_])/.test(positional[i].text)) continue;
+      const takesFormula = tools.some((tn) => getTool(tn)!.words.calls.some((f) => f.names.includes(c.fn) && f.args[i] === 'u'));
+      if (!takesFormula) continue;
+      try {
+        compileFormula(positional[i].text, 'u');
+        vals[i] = { kind: 'string', value: positional[i].text.trim(), origin: { from: 'message', text: positional[i].text.trim() } };
+      } catch {
+        /* stays unreadable: said as such */
+      }
+    }
     // keyword arguments the tool has; others (plot=False, dB=True) are display options, said and not used
     const known = new Set(
       tools.flatMap((tn) => [...Object.keys(getTool(tn)!.parameters.properties), ...getTool(tn)!.words.calls.flatMap((f) => Object.keys(f.keywords ?? {}))]),
@@ -295,11 +330,21 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       const t = getTool(tn)!;
       for (const f of t.words.calls) {
         if (!f.names.map((n) => n.toLowerCase()).includes(c.fn)) continue;
+        // append(G, H, K, …): every argument is a system
+        if (f.args[0] === 'systems') {
+          if (vals.length >= 2 && vals.every((v) => v.kind === 'system')) {
+            best = { tool: t, form: f };
+            break;
+          }
+          continue;
+        }
         if (vals.length > f.args.length) continue;
         const okKinds = f.args.every((p, i) => {
           const v = vals[i];
-          if (!v) return p !== 'sys' && !/^\d|^inf$/.test(p);
+          if (!v) return p !== 'sys' && p !== 'sys1' && !/^\d|^inf$/.test(p);
           if (p === 'sys') return v.kind === 'system';
+          // an operand of an interconnection: a system or a static gain (feedback(G, 1))
+          if (/^sys\d$/.test(p)) return v.kind === 'system' || v.kind === 'number' || v.kind === 'matrix';
           if (p === '2') return v.kind === 'number' && v.value === 2;
           if (p === 'inf') return (v.kind === 'number' && v.value === Infinity) || (v.kind === 'string' && /^inf/i.test(v.value));
           if (p === 'type' || p === 'kind') return v.kind === 'string';
@@ -331,6 +376,13 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       reason: `${unknownCalls.map((c) => c.raw).join(', ')} ${unknownCalls.length > 1 ? 'are' : 'is'} not something I compute without a model`,
       problems: [...problems, ...unknownCalls.map((c) => `${c.text} is not a computation I can run`)],
     };
+  }
+  // T = feedback(G, C); step(T): the interconnection defines T (a definition), the other call is the request
+  for (let i = toolCalls.length - 1; i >= 0 && toolCalls.length > 1; i--) {
+    const c = toolCalls[i];
+    const out = c.call.outputs.length === 1 ? c.call.outputs[0] : undefined;
+    if (takesSystems(c.tool) && out && toolCalls.some((o) => o !== c && o.call.args.some((a) => new RegExp(`(?<![\\w.])${out}(?![\\w])`).test(a.text))))
+      toolCalls.splice(i, 1);
   }
   if (toolCalls.length) {
     const distinct = [...new Set(toolCalls.map((c) => c.tool.name))];
@@ -389,7 +441,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       tool = getTool('freqresp');
     }
   }
-  if (!opts.command && !fromCall && DESIGN_WITH_MODEL.test(text)) {
+  // "close the loop of G with the PI controller C": connecting a given controller is no design task;
+  // nor is defining one ("the PI controller C(s) = 2 + 1/s")
+  const connects = named.some((n) => n.strength >= 2 && takesSystems(getTool(n.tool)));
+  const givesController = defined.length > 0 && !/\b(?:design|tune|tuning|find|choose|select|synthesi[sz]e|compute)\b/i.test(text);
+  if (!opts.command && !fromCall && !connects && !givesController && DESIGN_WITH_MODEL.test(text)) {
     record(conv, pending);
     return { kind: 'none', reason: 'a design task (PID, lead/lag, tuning, loop shaping) that needs a model or a dedicated tool', problems };
   }
@@ -484,6 +540,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       candidates: [],
     };
   }
+  // "reduce G to order 2", "a reduced 3-state model of P": balanced truncation (balred)
+  if (!tool && !toolCalls.length && !named.some((n) => n.strength >= 2) && /\breduc(?:e|ed|ing|tion)\b[^.?!]{0,60}\b(?:order|states?)\b/i.test(text))
+    tool = getTool('balred');
   if (!tool && named.length) {
     // weak readings that do not fit the system are no readings ("transfer function" of a transfer function)
     const sysKind = defined[0]?.sys ?? anySystem;
@@ -528,6 +587,39 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
     tool = getTool(cands[0]);
     if ((tool?.name === 'freqresp' && named.some((n) => n.tool === 'margins')) || (tool?.name === 'freqresp' && /\bbode\b/i.test(text))) plan = 'bode';
+  }
+
+  // ---- tools of several systems (feedback, series, parallel, append): their own reading
+  if (tool && takesSystems(tool)) {
+    // T = feedback(G, C): T is the call's result, not a system this message defines
+    const own = fromCall?.call.text;
+    const pendingOwn = { ...pending, defined: own ? defined.filter((d) => !d.text.includes(own)) : defined };
+    const r = readInterconnect({
+      tool,
+      message,
+      text,
+      conv,
+      scope,
+      fromCall: fromCall ? { call: fromCall.call, vals: fromCall.vals, kw: fromCall.kw } : undefined,
+      defined: pendingOwn.defined,
+    });
+    if (r.kind === 'ask') {
+      record(conv, pendingOwn);
+      return r;
+    }
+    const reading: CallReading = {
+      kind: 'call',
+      tool: tool.name,
+      args: r.args,
+      origins: r.origins,
+      unused: [],
+      notes: [...scan.notes, ...r.notes, ...problems],
+      system: r.label,
+      via,
+      ...(r.output ? { output: r.output } : {}),
+    };
+    record(conv, pendingOwn, reading);
+    return reading;
   }
 
   // "eigenvalues of A - LC", "is A - B*K stable": an expression of named matrices in prose
@@ -921,6 +1013,12 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       else problems.push(`${k}= is not an argument of ${fromCall.call.raw}`);
     }
     if (fromCall.form.note) notes.push(fromCall.form.note);
+    // ct.modred(sys, [2]) counts states from 0 (python), MATLAB's modred(sys, 3) from 1, as the tool does
+    if (tool.name === 'modred' && /^(?:ct|control|ctrl)\./i.test(fromCall.call.raw) && Array.isArray(args.elim)) {
+      const zero = args.elim as number[];
+      args.elim = zero.map((i) => i + 1);
+      notes.push(`python-control counts states from 0: ELIM = [${zero.join(', ')}] are states ${(args.elim as number[]).join(', ')} counted from 1 as here`);
+    }
     if (/^\s*'/.test(text.slice(fromCall.call.end)) && tool.name === 'place')
       notes.push('the transpose after the call gives the observer gain L = Kᵀ (here K of the dual system (Aᵀ, Cᵀ))');
     // kalman(sys, Qn, Rn) / lqe(sys, Qn, Rn): the noise enters where the inputs do (G = B)
@@ -950,6 +1048,12 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
     const schema = props[p];
     if (!schema) return;
+    // evalfr(G, 1+2i): one complex number for a parameter that is a point, as [re, im]
+    if (v.kind === 'poles') {
+      if (v.value.length === 1) set(p, v.value[0], v.origin);
+      used.add(p);
+      return;
+    }
     if (v.kind === 'number')
       set(
         p,
@@ -958,7 +1062,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       );
     else if (v.kind === 'matrix')
       set(p, schema.type === 'array' && (schema.items as { type?: string })?.type === 'number' ? (flat(v.value) ?? v.value) : v.value, v.origin);
-    else if (v.kind === 'string' && schema.type === 'string') set(p, v.value, v.origin);
+    else if (v.kind === 'string' && (schema.type === 'string' || schema.anyOf?.some((x) => x.type === 'string'))) set(p, v.value, v.origin);
     used.add(p);
   }
 
@@ -1010,6 +1114,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         }
         if (!key) continue;
       }
+      // u = sin(2*t): a formula of t, read with the signal words below
+      if (key === 'u' && a.error && props.signal) continue;
       if (a.error && key === 'poles') {
         const list = readNumberList(a.text.replace(/^[^=]*=\s*/, ''), 0);
         if (list) {
@@ -1137,7 +1243,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       };
     } else if (!props.Ts) notes.push(`Ts = ${num2(s.Ts)} s (from '${s.text}'): ${tool.name} does not depend on the sample time.`);
   }
-  if (scan.method) {
+  // a reduction's "matched DC gain" is its own method (read below), not c2d's matched pole-zero
+  const reductionMethod = (tool.name === 'balred' || tool.name === 'modred') && /\bmatch/i.test(scan.method?.text ?? '');
+  if (scan.method && !reductionMethod) {
     if (tool.name === 'c2d' || props.method) {
       if (scan.method.unsupported) {
         record(conv, pending);
@@ -1209,12 +1317,29 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       }
     }
   } else if (scan.poles && !props.poles && !/poles?|eigen|roots/i.test(tool.name)) {
-    if (!['eig', 'poles_zeros', 'analyse', 'rlocus', 'lqr', 'dlqr'].includes(tool.name)) unused.push(`poles ${scan.poles.text}`);
+    // a reduction's numbers ("to a 2nd-order model") are its order, read below
+    if (!['eig', 'poles_zeros', 'analyse', 'rlocus', 'lqr', 'dlqr'].includes(tool.name) && !props.order) unused.push(`poles ${scan.poles.text}`);
   }
   // "c2d G at 1 kHz": a sampling rate written as a frequency
   if (tool.name === 'c2d' && args.Ts === undefined && scan.w?.value.length === 1 && /hz/i.test(scan.w.text))
     set('Ts', (2 * Math.PI) / scan.w.value[0], { from: 'message', text: scan.w.text });
-  if (props.t && args.t === undefined && scan.t) set('t', scan.t.value, { from: 'message', text: scan.t.text });
+  // "for 10 s" to a tool with a final time (lsim): the final time, the tool picks the step
+  if (props.tfinal && args.t === undefined && args.tfinal === undefined && scan.t && /^(?:for|over|during|up to|until|to)\b/i.test(scan.t.text.trim()))
+    set('tfinal', scan.t.value[scan.t.value.length - 1], { from: 'message', text: scan.t.text });
+  else if (props.t && args.t === undefined && scan.t) set('t', scan.t.value, { from: 'message', text: scan.t.text });
+  // the input of a simulation: a standard signal in words, or a formula of t
+  if (props.signal && args.u === undefined && args.signal === undefined) {
+    const sig = readSignal(text);
+    if (sig && 'error' in sig) {
+      record(conv, pending);
+      return { kind: 'ask', question: `I could not read the input: ${sig.error}`, candidates: [] };
+    }
+    if (sig) {
+      for (const [k, v] of Object.entries(sig.args)) if (args[k] === undefined && props[k]) set(k, v, sig.origins[k]);
+      consumed.push(...sig.consumed);
+      notes.push(...sig.notes);
+    }
+  }
   if (props.w && args.w === undefined && scan.w) set('w', scan.w.value, { from: 'message', text: scan.w.text });
 
   // "Q(1,1) shall be 100": one entry of a matrix of the last call
@@ -1276,6 +1401,30 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
   }
 
+  // "to order 2", "to 3 states", "a 2nd-order model": the order of a reduced model
+  if (props.order && args.order === undefined) {
+    const o = text.match(
+      /\b(?:to|of|into)\s+(?:an?\s+|the\s+)?(?:order\s+(\d+)|(\d+)(?:st|nd|rd|th)?[- ]order\b|(\d+)\s+states?\b|(\d+)-state\b)|\border\s*(?:=|:)\s*(\d+)\b/i,
+    );
+    const v = o ? Number(o[1] ?? o[2] ?? o[3] ?? o[4] ?? o[5]) : undefined;
+    if (v !== undefined) {
+      set('order', v, { from: 'message', text: o![0] });
+      consumed.push(o![0]);
+    }
+  }
+  // "with matched DC gain", "by truncation": the method of a reduction
+  if ((tool.name === 'balred' || tool.name === 'modred') && args.method === undefined) {
+    const m = text.match(
+      /\bmatch(?:ed|ing)?\s+(?:the\s+)?(?:dc|steady[- ]state)(?:\s+gains?)?\b|\bmatchdc\b|\bresiduali[sz](?:e|ed|ation)\b|\b(truncat(?:e|ed|ion))\b(?!\s+of\b)/i,
+    );
+    if (m) set('method', m[1] ? 'truncate' : 'matchdc', { from: 'message', text: m[0] });
+  }
+  // "observability Gramian": gram's type, written in words
+  if (tool.name === 'gram' && args.type === undefined) {
+    const w = text.match(/\b(observab|controllab|reachab)\w*\s+gram+ians?\b/i);
+    if (w) set('type', /^observ/i.test(w[1]) ? 'o' : 'c', { from: 'message', text: w[0] });
+    if (/\bcholesky\b|\bfactor\b/i.test(text) && args.factor === undefined) set('factor', true, { from: 'message', text: 'Cholesky factor' });
+  }
   // Gramians: the controllability Gramian solves A W + W Aᵀ + B Bᵀ = 0, the observability one Aᵀ W + W A + Cᵀ C = 0
   if (tool.name === 'lyap' && args.Q === undefined && /gram(?:ian)?\b/i.test(text)) {
     const B = scope.matrix('B')?.value ?? (sysVal?.sys.kind === 'ss' ? sysVal.sys.B : undefined);
@@ -1391,6 +1540,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
             label: `G(jω) at ω = ${left[0].value} rad/s`,
             prompt: `${message.replace(new RegExp(`\\bat\\s+${String(left[0].value).replace('.', '\\.')}\\b`), '')} at ${left[0].value} rad/s`,
           },
+          { label: `G(s) at the point s = ${left[0].value} (evalfr)`, prompt: message, command: 'evalfr' },
         ],
       };
     }
@@ -1526,6 +1676,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     notes: [...scan.notes, ...notes, ...problems],
     system: sysVal?.label,
     via,
+    ...(fromCall?.call.outputs.length === 1 && RESULT_NAMES[tool.name] ? { output: fromCall.call.outputs[0] } : {}),
   };
   record(conv, pending, reading, sysVal);
   return reading;
@@ -1710,12 +1861,53 @@ function record(conv: Conversation, p: PendingRecord, call?: CallReading, sys?: 
   conv.lastKind = call ? 'call' : idx.length ? 'define' : 'ask';
 }
 
-/** after a call ran: its result may be a new system (c2d's discrete model) */
-export function recordResult(conv: Conversation, reading: CallReading, result: Record<string, unknown> | undefined, outputName?: string): void {
-  if (!result || reading.tool !== 'c2d') return;
-  const sys: System = { kind: 'ss', A: result.Ad as Matrix, B: result.Bd as Matrix, C: result.Cd as Matrix, D: result.Dd as Matrix, Ts: result.Ts as number };
+/** the name a result system gets when the request names none: c2d's sysd (Gd of G), feedback's T */
+const RESULT_NAMES: Record<string, (base?: string) => string> = {
+  c2d: (b) => (b ? `${b}d` : 'sysd'),
+  d2c: (b) => (b ? `${b}c` : 'sysc'),
+  d2d: (b) => (b ? `${b}r` : 'sysr'),
+  feedback: () => 'T',
+  series: () => 'Gser',
+  parallel: () => 'Gpar',
+  append: () => 'Gapp',
+  minreal: (b) => (b ? `${b}min` : 'sysmin'),
+  balreal: (b) => (b ? `${b}bal` : 'sysbal'),
+  balred: (b) => (b ? `${b}red` : 'sysred'),
+  modred: (b) => (b ? `${b}red` : 'sysred'),
+};
+
+/** a result that is a system (c2d's Ad…Dd; A, B, C, D of feedback, minreal, balred…), as a conversation system */
+function resultSystem(result: Record<string, unknown>): System | undefined {
+  const d = Array.isArray(result.Ad);
+  const [A, B, C, D] = (d ? ['Ad', 'Bd', 'Cd', 'Dd'] : ['A', 'B', 'C', 'D']).map((k) => result[k]);
+  const Ts = typeof result.Ts === 'number' && result.Ts > 0 ? result.Ts : undefined;
+  // a SISO result keeps its transfer function (what the user reads and later requests expect)
+  if (Array.isArray(result.num) && Array.isArray(result.den) && typeof result.num[0] === 'number')
+    return { kind: 'tf', num: result.num as number[], den: result.den as number[], ...(Ts ? { Ts, variable: 'z' as const } : {}) };
+  if (!Array.isArray(A) || !Array.isArray(B) || !Array.isArray(C)) return undefined;
+  return { kind: 'ss', A: A as Matrix, B: B as Matrix, C: C as Matrix, ...(Array.isArray(D) ? { D: D as Matrix } : {}), ...(Ts ? { Ts } : {}) };
+}
+
+/**
+ * After a call ran: a result that is a system (c2d's discrete model, a closed loop, a reduced
+ * model) becomes a named system later turns can use, and the system in scope. Returns its
+ * name (said in the answer), or undefined when the result is no system.
+ */
+export function recordResult(conv: Conversation, reading: CallReading, result: Record<string, unknown> | undefined, outputName?: string): string | undefined {
+  const naming = RESULT_NAMES[reading.tool];
+  if (!result || !naming) return undefined;
+  const sys = resultSystem(result);
+  if (!sys) return undefined;
   const base = conv.current !== undefined ? conv.systems[conv.current] : undefined;
-  const name = outputName ?? (base?.name ? `${base.name}d` : 'sysd');
-  const i = conv.addSystem({ name, sys, turn: conv.turn, role: 'result', text: `${name} = c2d(…, ${num2(result.Ts as number)}, '${result.method}')` });
-  conv.recent = [...new Set([...(conv.current !== undefined ? [conv.current] : []), i])];
+  // the same name again is a new entry (the newest is the one a name means; the old stays for "the first loop")
+  const name = outputName ?? reading.output ?? naming(base?.name);
+  const how = reading.tool === 'c2d' ? `c2d(…, ${num2(result.Ts as number)}, '${result.method}')` : (reading.system ?? `${reading.tool}(…)`);
+  const i = conv.addSystem({ name, sys, turn: conv.turn, role: 'result', text: `${name} = ${how}` });
+  // c2d: both the continuous and the discrete model stay in scope; a closed loop or a reduced model is the system now in use
+  if (reading.tool === 'c2d') conv.recent = [...new Set([...(conv.current !== undefined ? [conv.current] : []), i])];
+  else {
+    conv.current = i;
+    conv.recent = [i];
+  }
+  return name;
 }

@@ -77,7 +77,7 @@ export function originShort(o: Origin): string {
 
 /** functions that build values (matrices, systems, grids), not requests */
 export const KNOWN_FUNCTIONS =
-  /^(syslin|poly|ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|eye|zeros|ones|diag|array|matrix|mat|linspace|logspace|arange|inv|transpose|sqrt|exp|diag|print|disp|display|figure|plot|subplot|grid|hold|title|xlabel|ylabel|legend|show|clc|clear|close|format|fprintf|sprintf|np|load|pi|abs|real|imag|size|length|isstable|semilogx|semilogy|loglog|axis|stem|ylim|xlim|savefig|tight_layout|subplots|hstack|vstack|block|concatenate|asarray|reshape|dot|matmul|conj|angle|mag2db|db|rad2deg|deg2rad|range|len|list|float|int|str|pzplot|pzmap)$/;
+  /^(syslin|poly|ss|tf|zpk|pid|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|eye|zeros|ones|diag|array|matrix|mat|linspace|logspace|arange|inv|transpose|sqrt|exp|diag|print|disp|display|figure|plot|subplot|grid|hold|title|xlabel|ylabel|legend|show|clc|clear|close|format|fprintf|sprintf|np|load|pi|abs|real|imag|size|length|isstable|semilogx|semilogy|loglog|axis|stem|ylim|xlim|savefig|tight_layout|subplots|hstack|vstack|block|concatenate|asarray|reshape|dot|matmul|conj|angle|mag2db|db|rad2deg|deg2rad|range|len|list|float|int|str|pzplot|pzmap)$/;
 
 /** the value of one call argument */
 export function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string): ArgVal {
@@ -166,10 +166,22 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
     return { kind: 'error', message: `${t}: feedback is read for transfer functions only (issue: interconnection of state-space models is not available yet)` };
   }
   // constructors
-  const ctor = t.match(/^(?:[A-Za-z_]\w*\.)*(ss|tf|zpk|StateSpace|TransferFunction|lti|dlti|ZerosPolesGain|syslin)\s*\(([\s\S]*)\)$/);
+  const ctor = t.match(/^(?:[A-Za-z_]\w*\.)*(ss|tf|zpk|pid|StateSpace|TransferFunction|lti|dlti|ZerosPolesGain|syslin)\s*\(([\s\S]*)\)$/);
   if (ctor) {
     const sys = construct(ctor[1], splitArgs(ctor[2]), scope, conv, msgText);
     if (sys) return sys.kind === 'error' ? sys : { kind: 'system', sys: sys.sys, origin, label: t };
+  }
+  // G*C, G + H of named transfer functions (series and parallel, read as the product/sum of rationals)
+  if (/[*+]/.test(t) && !/(?<![A-Za-z_])[sz](?![A-Za-z_])/.test(t)) {
+    const ids = [...new Set(t.match(/(?<![\w.])[A-Za-z_]\w*(?!\s*\()/g) ?? [])];
+    if (ids.length && ids.every((id) => scope.system(id)) && /^[\w\s*+\-.()]+$/.test(t)) {
+      const combined = combineSystems(t, scope, conv, msgText);
+      if (combined) {
+        const Ts = ids.map((id) => scope.system(id)!.entry.sys.Ts).find((x) => x !== undefined);
+        return { kind: 'system', sys: Ts && combined.kind === 'tf' ? { ...combined, Ts, variable: 'z' } : combined, origin, label: t };
+      }
+      return { kind: 'error', message: `${t}: products and sums are read for transfer functions; for state-space models use series(…) or parallel(…)` };
+    }
   }
   // an expression of named matrices: eig(A-B*K), lyap(A', C'*C)
   if (/[-+*'/]/.test(t) && /[A-Za-z_]/.test(t) && !/(?<![A-Za-z_])[sz](?![A-Za-z_])/.test(t)) {
@@ -312,6 +324,25 @@ export function construct(
     const tsArg = pos[2]?.kind === 'number' ? pos[2].value : tsv?.kind === 'number' ? tsv.value : k === 'dlti' ? 1 : undefined;
     return { kind: 'system', sys: { kind: 'tf', num, den, ...(tsArg && tsArg > 0 ? { Ts: tsArg, variable: 'z' as const } : {}) } };
   }
+  // MATLAB pid(Kp, Ki, Kd, Tf): C(s) = Kp + Ki/s + Kd·s/(Tf·s + 1) (Tf = 0: the ideal derivative Kd·s)
+  if (k === 'pid') {
+    const g = pos.map((p) => (p.kind === 'number' ? p.value : undefined));
+    if (!g.length || g.some((x) => x === undefined)) return undefined;
+    const [Kp, Ki = 0, Kd = 0, Tf = 0] = g as number[];
+    if (Tf < 0) return { kind: 'error', message: `pid(…, Tf = ${Tf}): the derivative filter time constant must be >= 0` };
+    // over the common denominator s·(Tf·s + 1)
+    const num = polyPlus(polyPlus(polyMul([Kp, 0], [Tf, 1]), [Ki * Tf, Ki]), [Kd, 0, 0]);
+    const den = Ki !== 0 ? polyMul([1, 0], [Tf, 1]) : [Tf, 1];
+    // without an integral term the s cancels: Kp + Kd·s/(Tf·s + 1) = (Kp·(Tf·s + 1) + Kd·s)/(Tf·s + 1)
+    const n2 = Ki !== 0 ? num : polyPlus(polyMul([Kp], [Tf, 1]), [Kd, 0]);
+    const tsArg = pos[4]?.kind === 'number' ? pos[4].value : tsv?.kind === 'number' ? tsv.value : undefined;
+    if (tsArg && tsArg > 0)
+      return {
+        kind: 'error',
+        message: 'pid(…, Ts): a discrete PID (its integrator formula) is not read yet; give the discrete controller as a transfer function in z',
+      };
+    return { kind: 'system', sys: { kind: 'tf', num: polyStrip(n2), den: polyStrip(den) } };
+  }
   if (k === 'zpk' || k === 'zerospolesgain') {
     const z = asRoots(pos[0]),
       p = asRoots(pos[1]);
@@ -336,7 +367,7 @@ export function messageSystems(
   const out: { name?: string; sys: System; text: string; origin: Origin }[] = scan.systems.map((s) => ({ ...s, origin: { from: 'message', text: s.text } }));
   // NAME = ss(...) / tf(...) / zpk(...) / signal.TransferFunction(...)
   for (const c of scan.calls) {
-    if (!/^(ss|tf|zpk|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|syslin)$/.test(c.fn)) continue;
+    if (!/^(ss|tf|zpk|pid|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|syslin)$/.test(c.fn)) continue;
     let sys: ReturnType<typeof construct>;
     if (c.fn === 'feedback') {
       if (c.outputs.length !== 1) continue;
@@ -417,6 +448,8 @@ export function toolAccepts(tool: ToolDef, sys: System): 'native' | 'realise' | 
   const p = tool.parameters.properties;
   // a conversion to the form the system already has is no reading
   if ((tool.name === 'ss2tf' && sys.kind === 'tf') || (tool.name === 'tf2ss' && sys.kind === 'ss')) return 'no';
+  // the interconnections take systems of either form as operands
+  if (p.sys1 || p.systems) return 'native';
   if (sys.kind === 'tf') return p.num ? 'native' : p.A ? 'realise' : 'no';
   return p.A ? 'native' : 'no';
 }
@@ -429,9 +462,9 @@ export function variantFor(tool: ToolDef, discrete: boolean): ToolDef {
 
 /** a short value for the call line: scalars, vectors and pole lists; a matrix is named only */
 /** `lqr(A, B, Q, R = 1)`: the call as the first line of an answer shows it (values when short, names otherwise) */
-export function callSignature(name: string, args: Record<string, unknown>, keys: string[] = Object.keys(args)): string {
+export function callSignature(name: string, args: Record<string, unknown>, keys: string[] = Object.keys(args), labels: Record<string, string> = {}): string {
   const shown = keys.map((k) => {
-    const v = renderValue(args[k], k);
+    const v = labels[k] ?? renderValue(args[k], k);
     return v ? `${k} = ${v}` : k;
   });
   return `\`${name}(${shown.join(', ')})\``;
@@ -439,6 +472,7 @@ export function callSignature(name: string, args: Record<string, unknown>, keys:
 
 export function renderValue(v: unknown, key?: string): string {
   if (typeof v === 'number') return num2(v);
+  if (typeof v === 'boolean') return String(v);
   if (typeof v === 'string') return `'${v}'`;
   if (!Array.isArray(v)) return '';
   if (v.length === 1 && Array.isArray(v[0]) && v[0].length === 1 && typeof v[0][0] === 'number') return num2(v[0][0]);

@@ -549,7 +549,7 @@ export const tools = [
       aliases: { Ts: ['T', 'dt', 'ts', 'Tsample', 'h'], prewarp: ['prewarp_frequency', 'PrewarpFrequency', 'wc', 'w0'] },
       example: '/c2d A=[0 1; -2 -3], B=[0;1], C=[1 0], Ts=0.1',
     },
-    brief: 'Discretise (A, B, C, D) or num/den with sample time Ts; method zoh, foh, tustin (prewarp), impulse, matched, euler, backward_diff.',
+    brief: 'Discretise (A, B, C, D) or num/den with sample time Ts (method: zoh default).',
     title: 'Continuous to discrete conversion',
     description:
       'Discretises a continuous model, state space (A, B, C, D) or transfer function (num, den), with sample time Ts. method: "zoh" (zero-order hold, default), "foh" (triangle first-order hold), "tustin" (bilinear; with prewarp = w rad/s the response matches exactly at w, which must lie below π/Ts), "impulse" (impulse invariance, MATLAB/SciPy scaling H_d(z) = Ts·Z{h(kTs)}; needs D = 0), "matched" (matched pole-zero as MATLAB, SISO), "euler" (forward difference s = (z−1)/Ts) or "backward_diff" (s = (z−1)/(Ts z)); SciPy\'s "bilinear" and python-control\'s "forward_diff" are accepted. ' +
@@ -562,7 +562,10 @@ export const tools = [
         Ts: { type: 'number', description: 'sample time in seconds (> 0)', exclusiveMinimum: 0 },
         method: {
           type: 'string',
-          enum: [...C2D_METHODS, ...Object.keys(METHOD_ALIASES)],
+          enum: [...C2D_METHODS],
+          // SciPy's 'bilinear', python-control's 'forward_diff', MATLAB c2dm's 'prewarp': accepted, mapped
+          // by tools/call.ts before validation (kept out of the enum, which a model reads in its prefix)
+          'x-aliases': METHOD_ALIASES,
           default: 'zoh',
           description: 'discretisation method (default zoh; prewarp needs tustin)',
         },
@@ -667,7 +670,8 @@ export const tools = [
         Ts: { type: 'number', description: "the discrete model's sample time in seconds (> 0)", exclusiveMinimum: 0 },
         method: {
           type: 'string',
-          enum: ['zoh', 'tustin', 'matched', 'bilinear', 'prewarp', 'mpz'],
+          enum: ['zoh', 'tustin', 'matched'],
+          'x-aliases': { bilinear: 'tustin', prewarp: 'tustin', mpz: 'matched' },
           default: 'zoh',
           description: 'conversion method (default zoh; prewarp needs tustin)',
         },

@@ -955,6 +955,8 @@ export const tools = [
         'in cascade',
       ],
       example: '/series G1 = 1/(s+1), G2 = 2/(s+3)',
+      // an everyday word ("a series RLC circuit", "state feedback"): the tool by its call or phrases only
+      name: 'call-only',
     },
     title: 'Series connection',
     brief: 'sys2·sys1: output of sys1 into the input of sys2.',
@@ -978,6 +980,8 @@ export const tools = [
       calls: [{ names: ['parallel'], args: ['sys1', 'sys2'] }],
       phrases: ['in parallel', 'parallel connection', 'parallel interconnection', 'connected in parallel', 'connect in parallel'],
       example: '/parallel G1 = 1/(s+1), G2 = 1/(s+2)',
+      // an everyday word ("a series RLC circuit", "state feedback"): the tool by its call or phrases only
+      name: 'call-only',
     },
     title: 'Parallel connection',
     brief: 'sys1 + sign·sys2: same input, outputs summed.',
@@ -1006,6 +1010,8 @@ export const tools = [
       phrases: ['close the loop', 'feedback connection', 'feedback interconnection', 'feedback loop of', 'close the loop around'],
       weak: ['unity feedback', 'negative feedback', 'positive feedback'],
       example: '/feedback G = 1/(s^2 + 2s + 1)',
+      // an everyday word ("a series RLC circuit", "state feedback"): the tool by its call or phrases only
+      name: 'call-only',
     },
     title: 'Feedback connection',
     brief: 'Closed loop of sys1 (forward) with sys2 (return, default 1), sign −1 negative.',
@@ -1035,6 +1041,8 @@ export const tools = [
       calls: [{ names: ['append', 'blkdiag'], args: ['systems'] }],
       phrases: ['append the systems', 'block diagonal system', 'block-diagonal system', 'stack the systems', 'side by side systems'],
       example: '/append G1 = 1/(s+1), G2 = 2/(s+3)',
+      // an everyday word ("a series RLC circuit", "state feedback"): the tool by its call or phrases only
+      name: 'call-only',
     },
     title: 'Append systems (block diagonal)',
     brief: 'Block-diagonal system: inputs and outputs of each stacked.',

@@ -423,7 +423,6 @@ export const tools = [
           note: "Scilab's lyap(A, C, 'c') solves AᵀX + XA = C, so it is lyap with Aᵀ and −C",
           map: transposedNegQ,
         },
-        { names: ['gram'], args: ['sys', 'type'], note: "gram(sys, 'c') solves A W + W Aᵀ + B Bᵀ = 0; gram(sys, 'o') solves Aᵀ W + W A + Cᵀ C = 0" },
         {
           names: ['solve_continuous_lyapunov', 'solve_lyapunov'],
           args: ['A', 'Q'],
@@ -432,7 +431,8 @@ export const tools = [
           map: negQ,
         },
       ],
-      phrases: ['lyapunov equation', 'continuous lyapunov', 'lyap', 'gramian', 'controllability gramian', 'lyapunov eqn'],
+      // Gramians are the gram tool's (solvers/reduce.ts), which names the equation it solves
+      phrases: ['lyapunov equation', 'continuous lyapunov', 'lyap', 'lyapunov eqn'],
       weak: ['lyapunov'],
       discrete: 'dlyap',
       example: '/lyap A=[-1 2; 0 -3], Q=eye(2)',

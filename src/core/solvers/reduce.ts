@@ -680,10 +680,19 @@ export const tools = [
         {
           names: ['gram'],
           args: ['sys', 'type'],
-          note: "gram(sys, 'cf') / gram(sys, 'of') also return the Cholesky factor R (W = RᵀR): ask with factor",
+          // gram(sys, 'cf') / gram(sys, 'of'): the Gramian and its Cholesky factor R (W = RᵀR)
+          map: (a) => (a.type === 'cf' || a.type === 'of' ? { type: (a.type as string)[0], factor: true } : {}),
         },
       ],
-      phrases: ['observability gramian', 'observability grammian', 'gramian of the system', 'cholesky factor of the gramian'],
+      phrases: [
+        'controllability gramian',
+        'controllability grammian',
+        'observability gramian',
+        'observability grammian',
+        'gramian',
+        'gramian of the system',
+        'cholesky factor of the gramian',
+      ],
       example: "/gram A=[-1 0; 1 -2], B=[1; 0], type='c'",
     },
     title: 'Controllability or observability Gramian',

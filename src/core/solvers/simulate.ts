@@ -888,6 +888,8 @@ export const tools = [
       ],
       aliases: { x0: ['X0'], t: ['T', 'time', 'tvec'], tfinal: ['Tf'] },
       example: '/initial A=[0 1; -4 -0.4], C=[1 0], x0=[1; 0]',
+      // "the initial value of the step response", "initial conditions" are no request for this tool
+      name: 'call-only',
     },
     title: 'Free response from an initial state',
     brief: 'Free response y(t) = C e^{At} x0 of (A, C) from the initial state x0 (initial).',

@@ -113,6 +113,9 @@ export function coerceArgs(tool: ToolDef, raw: Record<string, unknown>): Record<
     }
     if (typeof v === 'string' && s) {
       const text = v.trim();
+      // another library's name for an allowed value (SciPy's 'bilinear' for 'tustin'): schema keyword x-aliases
+      const aliases = s['x-aliases'] as Record<string, string> | undefined;
+      if (aliases && Object.hasOwn(aliases, text.toLowerCase())) v = aliases[text.toLowerCase()];
       if (s.type === 'number' || s.type === 'integer') {
         const x = Number(text);
         if (text !== '' && Number.isFinite(x)) v = x;
@@ -130,6 +133,12 @@ export function coerceArgs(tool: ToolDef, raw: Record<string, unknown>): Record<
       }
     }
     if (isVectorSchema(s) && typeof v === 'number') v = [v];
+    // a list written as a one-row or one-column matrix ([[1, 2]] for num)
+    if (isVectorSchema(s) && Array.isArray(v) && v.length > 0 && v.every((r) => Array.isArray(r))) {
+      const rows = v as unknown[][];
+      if (rows.length === 1) v = rows[0];
+      else if (rows.every((r) => r.length === 1)) v = rows.map((r) => r[0]);
+    }
     out[key] = v;
   }
   return out;

@@ -20,8 +20,8 @@ import { tools as analysis } from '../solvers/analysis.js';
 import { tools as plotdata } from '../solvers/plotdata.js';
 import { tools as lti } from '../solvers/lti.js';
 import { tools as evalfr } from '../solvers/evalfr.js';
-import { tools as simulate } from '../solvers/simulate.js';
 import { tools as interconnect } from '../solvers/interconnect.js';
+import { tools as simulate } from '../solvers/simulate.js';
 import { tools as reduce } from '../solvers/reduce.js';
 
 /** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
@@ -41,8 +41,8 @@ const ALL = [
   ...plotdata,
   ...lti,
   ...evalfr,
-  ...simulate,
   ...interconnect,
+  ...simulate,
   ...reduce,
 ];
 

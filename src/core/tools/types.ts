@@ -71,6 +71,12 @@ export interface ToolWords {
    * takes num/den or A, B, C, D; otherwise a tool that takes either asks for B and C.
    */
   poleOnly?: boolean;
+  /**
+   * 'call-only': the tool's name is an everyday word (series, parallel, initial, feedback) and
+   * names the tool only as a call (`series(G, C)`) or through its phrases, never as a bare word
+   * in prose ("a series RLC circuit", "state feedback", "the initial value").
+   */
+  name?: 'call-only';
 }
 
 /** a facet the tool does not have, and why (said where the facet would be) */
