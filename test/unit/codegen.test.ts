@@ -286,6 +286,11 @@ test('every tool with a generator writes code from a real turn, and the matrices
     ['append', 'G1 = 1/(s+1), G2 = 2/(s+3)'],
     ['minreal', 'num=[1 1], den=[1 3 2]'],
     ['minreal', 'A=[-1 0; 0 -2], B=[1; 0], C=[1 1]'],
+    ['gram', "A=[-1 0; 1 -2], B=[1; 0], type='c'"],
+    ['hsvd', 'A=[-1 0 0; 0 -2 0; 0 0 -30], B=[1;1;1], C=[1 1 1]'],
+    ['balreal', 'A=[-1 0 0; 0 -2 0; 0 0 -30], B=[1;1;1], C=[1 1 1]'],
+    ['balred', 'A=[-1 0 0; 0 -2 0; 0 0 -30], B=[1;1;1], C=[1 1 1], order=2'],
+    ['modred', 'A=[-1 0 0; 0 -2 0; 0 0 -30], B=[1;1;1], C=[1 1 1], elim=[3]'],
   ];
   const seen = new Set<string>();
   for (const [cmd, prompt] of prompts) {

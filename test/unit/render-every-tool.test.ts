@@ -251,6 +251,59 @@ Object.assign(SETS, {
   },
 });
 
+// the reduction tools: a stable 3-state model with well separated Hankel singular values
+const A3 = [
+  [-1, 0, 0],
+  [0, -2, 0],
+  [0, 0, -30],
+];
+const SISO3 = { A: A3, B: [[1], [1], [1]], C: [[1, 1, 1]] };
+const MIMO3 = {
+  A: A3,
+  B: [
+    [1, 0],
+    [1, 1],
+    [0, 1],
+  ],
+  C: [
+    [1, 1, 1],
+    [0, 1, -1],
+  ],
+  D: [
+    [0, 0.5],
+    [0, 0],
+  ],
+};
+Object.assign(SETS, {
+  gram: {
+    siso: SISO3,
+    mimo: { ...MIMO3, type: 'o' },
+    factor: { ...SISO3, type: 'c', factor: true },
+    discrete: { A: Ad, B: B1, C: C1, Ts: 0.1, type: 'o' },
+  },
+  hsvd: { siso: SISO3, mimo: MIMO3, tf: TF, discrete: { A: Ad, B: B1, C: C1, Ts: 0.1 } },
+  balreal: { siso: SISO3, mimo: MIMO3, tf: TF },
+  balred: {
+    siso: { ...SISO3, order: 2 },
+    mimo: { ...MIMO3, order: 2, method: 'matchdc' },
+    tf: { num: [1, 5, 6], den: [1, 10, 35, 50, 24], order: 2 },
+    discrete: { A: Ad, B: B1, C: C1, Ts: 0.1, order: 1 },
+  },
+  modred: {
+    siso: { ...SISO3, elim: [3] },
+    mimo: { ...MIMO3, elim: [3], method: 'truncate' },
+    unstable: {
+      A: [
+        [1, 0],
+        [0, -20],
+      ],
+      B: B1,
+      C: [[1, 1]],
+      elim: [2],
+    },
+  },
+});
+
 /** tools that refuse a model with several inputs or outputs, by design (said, never thrown as an internal error) */
 const SISO_ONLY = new Set(['ss2tf', 'margins', 'stepinfo', 'rlocus', 'nyquist']);
 
