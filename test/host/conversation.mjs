@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { askInChat, chatTurnIndex, responseAfter, showNewestAnswerTop } from './chat.mjs';
 import { sleep } from './procs.mjs';
-import { close, lqrCompanion2, numbersIn } from './reference.mjs';
+import { close, hankelOfDiagonal, lqrCompanion2, numbersIn } from './reference.mjs';
 
 // ---------------------------------------------------------------- reference values, computed here
 
@@ -272,6 +272,81 @@ export async function conversationTests(page, { uiTest, expect, hostCommand, ens
       await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
     },
     120_000,
+  );
+
+  await uiTest(
+    page,
+    'ui: conversation: build a loop and simulate it (issue 13): a plant and a PI controller defined, the loop asked back and closed by its button (feedback), a step and a ramp simulated (lsim), a 6-state model reduced (balred) (test-results/loop-*.png)',
+    async () => {
+      await hostCommand('workbench.action.chat.newChat');
+      await page.setViewportSize({ width: 1600, height: 1100 });
+      await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+      await sleep(300);
+      let a = await turn('@control G(s) = 1/(s^2 + 2s + 1)', /Noted/, { computed: false });
+      a = await turn('@control the PI controller C(s) = 2 + 1/s', /Noted/, { computed: false });
+      expect(/\(2s \+ 1\) \/ \(s\)/.test(a.text), `the PI controller is not noted as (2s + 1)/s:\n${a.text.slice(0, 400)}`);
+      // controller in the forward path or in the return path: asked, never guessed
+      a = await turn('@control close the loop of G with C', /How are/, { computed: false });
+      expect(a.followups.length >= 2, `the loop is not asked back with buttons: ${JSON.stringify(a.followups)}\n${a.text.slice(0, 400)}`);
+      await showNewestAnswerTop(page);
+      await shot('loop-asked.png');
+      const before = await chatTurnIndex(page);
+      await page
+        .locator('.interactive-session .interactive-session-followups .monaco-button', { hasText: /in series, unity negative feedback/ })
+        .last()
+        .click();
+      await responseAfter(page, { after: before, mustMatch: /Closed-loop poles/ });
+      a = await newestAnswer(page);
+      const first = firstLine(a.text);
+      console.log(`     (clicked "C and G in series, unity negative feedback")\n       -> ${first}`);
+      expect(/^Computed feedback\(sys1 = G\*C, sys2 = 1\)/.test(first), `the loop reading: ${first}`);
+      // T = G·C/(1 + G·C) = (2s + 1)/(s(s + 1)² + 2s + 1) = (2s + 1)/(s³ + 2s² + 3s + 1), by hand
+      // shown as LaTeX: read the TeX source KaTeX keeps in the page (spaces and braces dropped)
+      const tex = a.html.replace(/[\s{}]/g, '');
+      expect(/\\frac2s\+1s\^3\+2s\^2\+3s\+1/.test(tex), `T(s) = (2s + 1)/(s^3 + 2s^2 + 3s + 1) not shown:\n${a.text.slice(0, 900)}`);
+      expect(/stable/.test(a.text) && /Saved as T\b/.test(a.text), `closed-loop stability or the saved name missing:\n${a.text.slice(0, 1500)}`);
+      await showNewestAnswerTop(page);
+      await shot('loop-closed.png');
+
+      // a step, then a ramp, through the closed loop T (the system in use now)
+      a = await turn('@control simulate a step for 20 s', /final value/i);
+      expect(/^Computed lsim\(/.test(a.first) && /signal = 'step'/.test(a.first) && /from T \(turn \d+\)/.test(a.first), `step simulation reading: ${a.first}`);
+      // the peak/final table's row: "y <tab> <peak> at t = … <tab> <final value>"
+      const finalOf = (text) => /^y\t[^\t\n]*at t =[^\t\n]*\t\s*([-\d.e]+)/m.exec(text);
+      const fin = finalOf(a.text);
+      // T(0) = 1: the step settles at 1 (the slowest pole, about -0.43, leaves e^(-8.6) ≈ 2e-4 at 20 s)
+      expect(fin && close(Number(fin[1]), 1, 1e-3), `step final value ${fin?.[1]} is not 1:\n${a.text.slice(0, 1500)}`);
+      await showNewestAnswerTop(page);
+      await shot('loop-step.png');
+      a = await turn('@control now a ramp', /final value/i);
+      expect(/^Computed lsim\(/.test(a.first) && /signal = 'ramp'/.test(a.first), `ramp reading: ${a.first}`);
+      // L = G·C is type 1 with Kv = lim s·L(s) = 1, so y(t) → t − 1/Kv = t − 1: y(20) ≈ 19
+      const rfin = finalOf(a.text);
+      expect(rfin && close(Number(rfin[1]), 19, 1e-3), `ramp y(20) ${rfin?.[1]} is not 19 (a ramp lags by 1/Kv = 1):\n${a.text.slice(0, 1500)}`);
+      await showNewestAnswerTop(page);
+      await shot('loop-ramp.png');
+
+      // a 6-state model reduced to 3 states by balanced truncation
+      a = await turn('@control P = ss(diag([-1 -2 -3 -20 -30 -50]), ones(6,1), ones(1,6), 0)', /Noted/, { computed: false });
+      a = await turn('@control reduce P to order 3', /Error bound/);
+      expect(/^Computed balred\(A, B, C, D = 0, order = 3\)/.test(a.first), `balred reading: ${a.first}`);
+      const hsv = hankelOfDiagonal([-1, -2, -3, -20, -30, -50]);
+      const nums = numbersIn(a.text);
+      for (const x of hsv)
+        expect(
+          nums.some((y) => close(y, x, 1e-5)),
+          `Hankel singular value ${x.toPrecision(6)} not shown:\n${a.text.slice(0, 1500)}`,
+        );
+      const bound = 2 * (hsv[3] + hsv[4] + hsv[5]);
+      expect(
+        nums.some((y) => close(y, bound, 1e-5)),
+        `the error bound 2·(σ4 + σ5 + σ6) = ${bound.toPrecision(6)} not shown`,
+      );
+      await showNewestAnswerTop(page);
+      await shot('loop-balred.png');
+      await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
+    },
+    240_000,
   );
 
   await uiTest(

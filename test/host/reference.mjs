@@ -104,3 +104,39 @@ export function numbersIn(text) {
 export function close(x, ref, rel) {
   return Math.abs(x - ref) <= rel * Math.max(Math.abs(ref), 1e-12);
 }
+
+/**
+ * Hankel singular values of the diagonal model ẋ = diag(λ) x + 1·u, y = 1ᵀx (λ < 0): both
+ * Gramians are the Cauchy matrix W_ij = −1/(λi + λj) (A W + W A + 1·1ᵀ = 0, entry by entry),
+ * so σ = eig(Wc·Wo)^½ = eig(W), found here by cyclic Jacobi rotations (symmetric W).
+ */
+export function hankelOfDiagonal(lambdas) {
+  const n = lambdas.length;
+  const W = lambdas.map((a) => lambdas.map((b) => -1 / (a + b)));
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0;
+    for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += W[p][q] ** 2;
+    if (off < 1e-30) break;
+    for (let p = 0; p < n; p++)
+      for (let q = p + 1; q < n; q++) {
+        if (Math.abs(W[p][q]) < 1e-300) continue;
+        const theta = (W[q][q] - W[p][p]) / (2 * W[p][q]);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1),
+          s = t * c;
+        for (let k = 0; k < n; k++) {
+          const wkp = W[k][p],
+            wkq = W[k][q];
+          W[k][p] = c * wkp - s * wkq;
+          W[k][q] = s * wkp + c * wkq;
+        }
+        for (let k = 0; k < n; k++) {
+          const wpk = W[p][k],
+            wqk = W[q][k];
+          W[p][k] = c * wpk - s * wqk;
+          W[q][k] = s * wpk + c * wqk;
+        }
+      }
+  }
+  return W.map((r, i) => r[i]).sort((a, b) => b - a);
+}

@@ -17,6 +17,7 @@ import { completeConjugates, hertz, readNumberList, specPoles, timeQuantity, typ
 import { scanMessage, STATE_EQ_DISCRETE, type Scan } from './scan.js';
 import { readInterconnect, takesSystems } from './interconnect.js';
 import { readSignal } from './signals.js';
+import { polyStrip } from '../linalg/poly.js';
 import { compileFormula } from '../parse/formula.js';
 import { evalArg, SS, flat, messageSystems, num2, renderValue, scalar, toolAccepts, variantFor, KNOWN_FUNCTIONS, type ArgVal, type Scope } from './values.js';
 
@@ -562,6 +563,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     // "peak time, overshoot and settling time of the step response": the characteristics are asked
     const chars = new Set(named.find((n) => n.tool === 'stepinfo')?.hits.map((h) => h.start) ?? []).size;
     if (chars >= 2 && cands.includes('step')) cands = cands.filter((c) => c !== 'step');
+    // "simulate a step for 20 s": a step named as the input of a simulation (no "step response") is lsim's signal
+    const stepHits = named.find((n) => n.tool === 'step')?.hits ?? [];
+    if (cands.includes('lsim') && cands.includes('step') && stepHits.every((h) => h.phrase === 'step') && /\bsimulat/i.test(text))
+      cands = cands.filter((c) => c !== 'step');
     const uncovered = cands.filter((c) => !cands.some((o) => o !== c && COVERS[o]?.includes(c)));
     if (uncovered.length) cands = uncovered;
     if (cands.length > 1) {
@@ -1883,7 +1888,7 @@ function resultSystem(result: Record<string, unknown>): System | undefined {
   const Ts = typeof result.Ts === 'number' && result.Ts > 0 ? result.Ts : undefined;
   // a SISO result keeps its transfer function (what the user reads and later requests expect)
   if (Array.isArray(result.num) && Array.isArray(result.den) && typeof result.num[0] === 'number')
-    return { kind: 'tf', num: result.num as number[], den: result.den as number[], ...(Ts ? { Ts, variable: 'z' as const } : {}) };
+    return { kind: 'tf', num: polyStrip(result.num as number[]), den: polyStrip(result.den as number[]), ...(Ts ? { Ts, variable: 'z' as const } : {}) };
   if (!Array.isArray(A) || !Array.isArray(B) || !Array.isArray(C)) return undefined;
   return { kind: 'ss', A: A as Matrix, B: B as Matrix, C: C as Matrix, ...(Array.isArray(D) ? { D: D as Matrix } : {}), ...(Ts ? { Ts } : {}) };
 }

@@ -527,7 +527,7 @@ function renderBalred(args: Record<string, any>, r: BalredResult, o: RenderOptio
   const n = r.hsv.length;
   return [
     `**Reduced from ${n} to ${r.order} state${r.order === 1 ? '' : 's'}**${discreteNote(args)} by ${methodText(r.method)}.`,
-    `**Error bound:** ‖G − Gr‖∞ ≤ 2·Σ_{i>${r.order}} σi = **${fmt(r.errorBound, o.digits)}** (and ≥ σ${r.order + 1} = ${fmt(r.hsv[r.order], o.digits)} for any model of order ${r.order}).${r.method === 'matchdc' ? ' The DC gain is the full model\u2019s.' : ' At infinite frequency the two models agree (D is kept).'}`,
+    `**Error bound:** ‖G − Gr‖∞ ≤ 2·(σ${r.order + 1} + … + σ${r.hsv.length}) = **${fmt(r.errorBound, o.digits)}** (and ≥ σ${r.order + 1} = ${fmt(r.hsv[r.order], o.digits)} for any model of order ${r.order}).${r.method === 'matchdc' ? ' The DC gain is the full model\u2019s.' : ' At infinite frequency the two models agree (D is kept).'}`,
     hsvTable(r.hsv, o, r.order),
     ...(['A', 'B', 'C', 'D'] as const).map((k) => matrixBlock(`${k}r`, r[k], o)),
   ].join('\n\n');
@@ -817,7 +817,7 @@ export const tools = [
     },
     run: runBalred,
     intro:
-      '**Balanced reduction.** In balanced coordinates the states with the smallest Hankel singular values are dropped (or residualised); the error is bounded by σr+1 ≤ ‖G − Gr‖∞ ≤ 2·Σ_{i>r} σi.',
+      '**Balanced reduction.** In balanced coordinates the states with the smallest Hankel singular values are dropped (or residualised); the error is bounded by σ(r+1) ≤ ‖G − Gr‖∞ ≤ 2·(σ(r+1) + … + σn).',
     render: renderBalred,
     code: balredCode,
     model: { none: 'reached by /balred and balred(sys, r) calls; kept out of the prefix (every token costs prefill time)' },
