@@ -19,7 +19,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Conversation, readTurn, executeReading } from '../../src/core/reader/index.js';
+import { Conversation, readTurn, executeReading, recordResult } from '../../src/core/reader/index.js';
 import {
   acceptedTools,
   argEqual,
@@ -47,6 +47,7 @@ interface ExecutedCall {
   args: Record<string, unknown>;
   result?: Record<string, unknown>;
   error?: string;
+  intermediate?: boolean;
 }
 
 type SetName = 'corpus' | 'holdout' | 'holdout2' | 'holdout3';
@@ -131,6 +132,10 @@ async function scoreTurn(
     return { ...base, outcome: 'wrong', why: `executeReading threw: ${(err as Error).message}` };
   }
   const last = [...calls].reverse().find((c) => c.tool === r.tool);
+  // a result that is a system (a closed loop, a reduced or converted model) is saved in the conversation
+  // under its name, as the chat turn does (agent/turn.ts), so later turns can use it
+  const final = calls.find((c) => c.tool === r.tool && !c.intermediate && c.result);
+  if (final) recordResult(conv, raw as Parameters<typeof recordResult>[1], final.result);
   if (!last) return { ...base, outcome: 'wrong', why: `no ${r.tool} call was executed (${calls.map((c) => c.tool).join(', ')})` };
   if (last.error || !last.result) return { ...base, outcome: 'wrong', why: `${r.tool} failed: ${last.error ?? 'no result'}` };
   const bad = compareValues(ref.values, last.args, last.result);

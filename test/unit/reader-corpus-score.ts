@@ -116,7 +116,7 @@ export const valClose = (a: number, b: number) => close(a, b, 1e-6, 1e-9);
 
 // ----------------------------------------------------------------------------- arguments
 
-const VECTOR_ARGS = new Set(['num', 'den', 'w', 't', 'k']);
+const VECTOR_ARGS = new Set(['num', 'den', 'w', 't', 'k', 'x0', 'elim']);
 
 function flatNumbers(v: unknown): number[] | undefined {
   if (typeof v === 'number') return [v];
@@ -190,6 +190,24 @@ export function complexSetsEqual(a: [number, number][], b: [number, number][], e
 /** does the read argument equal the expected one (the conventions of README.md) */
 export function argEqual(name: string, expected: unknown, read: unknown): boolean {
   if (typeof expected === 'string') return typeof read === 'string' && read.toLowerCase() === expected.toLowerCase();
+  // a system argument (feedback's sys1/sys2, an element of append's systems): {num, den} or {A, B, C, D}, or a
+  // number (a static gain); every expected field equal, any other read field only a stated zero (Ts 0, D 0)
+  if (expected && typeof expected === 'object' && !Array.isArray(expected)) {
+    if (!read || typeof read !== 'object' || Array.isArray(read)) return false;
+    const e = expected as Record<string, unknown>;
+    const g = read as Record<string, unknown>;
+    const zero = (v: unknown) => (flatNumbers(v) ?? [1]).every((x) => x === 0);
+    return (
+      Object.entries(e).every(([k, v]) => k in g && argEqual(k, v, g[k])) && Object.keys(g).every((k) => k in e || ((k === 'Ts' || k === 'D') && zero(g[k])))
+    );
+  }
+  if (name === 'systems' && Array.isArray(expected))
+    return Array.isArray(read) && read.length === expected.length && expected.every((x, i) => argEqual('system', x, read[i]));
+  // lsim's u: samples of one input as a row or a column
+  if (name === 'u' && Array.isArray(expected) && expected.every((x) => typeof x === 'number')) {
+    const b = asVector(read);
+    return !!b && b.length === expected.length && expected.every((x, i) => argClose(x as number, b[i]));
+  }
   if (name === 'poles') {
     const a = asComplexList(expected);
     const b = asComplexList(
@@ -281,8 +299,66 @@ function cdiv([a, b]: [number, number], [c, d]: [number, number]): [number, numb
   return [(a * c + b * d) / q, (b * c - a * d) / q];
 }
 
-/** step or impulse response of a reference realisation at the times t */
-export function referenceResponse(ref: { kind: string; A: M; B: M; C: M; D: M; Ts?: number }, t: number[]): number[] {
+/** a standard input signal at the times t (MATLAB gensig's sine; step and ramp), as the corpus states it */
+function signalAt(s: { signal: string; amplitude?: number; period?: number; delay?: number }, t: number[]): number[] {
+  const a = s.amplitude ?? 1;
+  const d = s.delay ?? 0;
+  return t.map((tk) => {
+    if (tk < d) return 0;
+    if (s.signal === 'step') return a;
+    if (s.signal === 'ramp') return a * (tk - d);
+    if (s.signal === 'sine' || s.signal === 'sin') return a * Math.sin((2 * Math.PI * (tk - d)) / s.period!);
+    throw new Error(`signal ${s.signal}`);
+  });
+}
+
+/**
+ * lsim of a SISO continuous reference realisation on the grid t (uniform), exact for the input held (zoh)
+ * or linear (foh) between samples: per step x+ = Φx + F1·u_k (+ F2·(u_k+1 − u_k) for foh), Φ, F1, F2 from
+ * one exponential of [[A h, B h, 0], [0, 0, 1], [0, 0, 0]] (F1 = ∫e^{As}B ds, F2 = ∫e^{As}B (h − s)/h ds)
+ */
+function simulateHeld(ref: { A: M; B: M; C: M; D: M; interp: string }, t: number[], u: number[]): number[] {
+  const { A, B, C, D } = ref;
+  const n = A.length;
+  const d = D[0]?.[0] ?? 0;
+  if (!n) return u.map((x) => d * x);
+  const h = t.length > 1 ? t[1] - t[0] : 0;
+  const aug = zeros(n + 2, n + 2);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) aug[i][j] = A[i][j] * h;
+    aug[i][n] = B[i][0] * h;
+  }
+  aug[n][n + 1] = 1;
+  const E = expm(aug);
+  const Phi = E.slice(0, n).map((r) => r.slice(0, n));
+  const F1 = E.slice(0, n).map((r) => [r[n]]);
+  const F2 = E.slice(0, n).map((r) => [r[n + 1]]);
+  let x = zeros(n, 1);
+  const y: number[] = [];
+  for (let k = 0; k < t.length; k++) {
+    y.push(mul(C, x)[0][0] + d * u[k]);
+    if (k + 1 < t.length) {
+      x = add(mul(Phi, x), scale(F1, u[k]));
+      if (ref.interp === 'foh') x = add(x, scale(F2, u[k + 1] - u[k]));
+    }
+  }
+  return y;
+}
+
+/** step, impulse or lsim response, or the free response from x0 (initial), of a reference realisation at the times t */
+export function referenceResponse(
+  ref: { kind: string; A: M; B: M; C: M; D: M; Ts?: number; x0?: number[]; interp?: string; input?: { signal: string } },
+  t: number[],
+): number[] {
+  if (ref.kind === 'initial')
+    return t.map(
+      (tk) =>
+        mul(
+          mul(ref.C, expm(scale(ref.A, tk))),
+          ref.x0!.map((v) => [v]),
+        )[0][0],
+    );
+  if (ref.kind === 'lsim') return simulateHeld(ref as never, t, signalAt(ref.input!, t));
   const { A, B, C, D } = ref;
   const n = A.length;
   const d = D[0]?.[0] ?? 0;
