@@ -275,3 +275,15 @@ test('evalfr: a real point, a point on a pole refused, a static gain', async () 
     ],
   ]);
 });
+
+test('matched c2d of a multiple pole, 1/(s+1)^8: the result is (z − e^{−Ts})^8 and is verified (poles compared as coefficients, not as scattered roots)', async () => {
+  const den = [1, 8, 28, 56, 70, 56, 28, 8, 1];
+  const Ts = 0.1;
+  const { result, verification } = await callTool('c2d', { num: [1], den, Ts, method: 'matched' });
+  assert.equal(verification?.ok, true, JSON.stringify(verification?.checks));
+  // (z − a)^8 = Σ C(8, k) (−a)^k z^(8−k), a = e^(−Ts): the binomial theorem
+  const a = Math.exp(-Ts);
+  const binom = (n: number, k: number): number => (k === 0 ? 1 : (binom(n, k - 1) * (n - k + 1)) / k);
+  const d = result.den as number[];
+  for (let k = 0; k <= 8; k++) assert.ok(Math.abs(d[k] / d[0] - binom(8, k) * (-a) ** k) < 1e-12 * binom(8, k), `den[${k}] = ${d[k] / d[0]}`);
+});

@@ -15,11 +15,40 @@ const SS = { A: [[-1]], B: [[1]], C: [[1]] };
 /** the tools whose schema takes both a transfer function and a state-space model */
 const both = TOOLS.filter((t) => 'num' in t.parameters.properties && 'D' in t.parameters.properties);
 
+/** what else each tool needs besides the system (a sample time, a point, an input, an order) */
+const EXTRA: Record<string, Record<string, unknown>> = {
+  c2d: { Ts: 0.1 },
+  d2c: { Ts: 0.1 },
+  d2d: { Ts: 0.1, newTs: 0.2 },
+  evalfr: { s: [1, 1] },
+  lsim: { signal: 'step', tfinal: 1 },
+  // order 1 of a 1-state model is no reduction: a 2-state model for balred
+  balred: { order: 1 },
+};
+/** the discrete tools' model is discrete (a pole at z = 0.5, where d2c's logarithm is real) */
+const DISCRETE = new Set(['d2c', 'd2d']);
+const tfFor = (t: string) => ({ ...(DISCRETE.has(t) ? { num: [1], den: [1, -0.5] } : t === 'balred' ? { num: [1], den: [1, 3, 2] } : TF), ...EXTRA[t] });
+const ssFor = (t: string) => ({
+  ...(DISCRETE.has(t)
+    ? { ...SS, A: [[0.5]] }
+    : t === 'balred'
+      ? {
+          A: [
+            [-1, 0],
+            [0, -2],
+          ],
+          B: [[1], [1]],
+          C: [[1, 1]],
+        }
+      : SS),
+  ...EXTRA[t],
+});
+
 test('every tool that takes num/den and D refuses D beside num/den, naming the arguments given', () => {
   assert.ok(both.length >= 5, both.map((t) => t.name).join(', '));
   for (const t of both)
     assert.throws(
-      () => runTool(t.name, { ...TF, D: [[5]] }),
+      () => runTool(t.name, { ...tfFor(t.name), D: [[5]] }),
       (e: unknown) =>
         e instanceof ControlError &&
         /give either A, B, C, D or num\/den, not both/.test(e.message) &&
@@ -33,13 +62,13 @@ test('any state-space matrix beside num/den is refused the same way; each form a
   for (const t of both) {
     for (const k of ['A', 'B', 'C'] as const)
       assert.throws(
-        () => runTool(t.name, { ...TF, [k]: SS[k] }),
+        () => runTool(t.name, { ...tfFor(t.name), [k]: SS[k] }),
         (e: unknown) => e instanceof ControlError && new RegExp(`you gave num, den and ${k}`).test(e.message),
         `${t.name} ${k}`,
       );
-    assert.throws(() => runTool(t.name, { num: [1], ...SS, D: [[0]] }), /you gave num, A, B, C and D/, t.name);
-    assert.doesNotThrow(() => runTool(t.name, TF), t.name);
-    assert.doesNotThrow(() => runTool(t.name, { ...SS, D: [[0.5]] }), t.name);
+    assert.throws(() => runTool(t.name, { num: [1], ...ssFor(t.name), D: [[0]] }), /you gave num, A, B, C and D/, t.name);
+    assert.doesNotThrow(() => runTool(t.name, tfFor(t.name)), t.name);
+    assert.doesNotThrow(() => runTool(t.name, { ...ssFor(t.name), D: [[0.5]] }), t.name);
   }
 });
 

@@ -20,6 +20,8 @@ export interface PlannedCall {
   optional?: boolean;
   /** a means, not what was asked (tf2ss realising a transfer function): no code or plot is offered for it */
   intermediate?: boolean;
+  /** a call that builds the system the request runs on (feedback(G, 1) in step(feedback(G, 1))) */
+  pre?: PreCall;
 }
 
 /** eigenvalues of a small dense matrix for choosing grids only (never shown as a result) */
@@ -113,6 +115,26 @@ export function planCalls(name: string, a: Record<string, unknown>, command: str
   return [{ tool: name, args: () => a }];
 }
 
+/**
+ * A call whose result is the system the request's tool runs on: `step(feedback(G, 1))` runs
+ * feedback first (verified, shown), then step on the closed loop it returns.
+ */
+export interface PreCall {
+  tool: string;
+  args: Record<string, unknown>;
+  /** the name the result is saved under, when the message gave one (`T = feedback(G, C); step(T)`) */
+  output?: string;
+  /** how the message wrote it: `feedback(G, 1)` */
+  text: string;
+}
+
+/** the system arguments of a result that is a system: num/den when SISO, else A, B, C, D (and Ts) */
+export function systemOfResult(r: Record<string, any>): Record<string, unknown> {
+  const Ts = typeof r.Ts === 'number' && r.Ts > 0 ? { Ts: r.Ts } : {};
+  if (Array.isArray(r.num) && Array.isArray(r.den) && typeof r.num[0] === 'number') return { num: r.num, den: r.den, ...Ts };
+  return { A: r.A, B: r.B, C: r.C, D: r.D, ...Ts };
+}
+
 /** what running a plan reports, step by step (a front end shows the call before its result) */
 export type PlanEvent =
   | { kind: 'start'; step: PlannedCall; args: Record<string, unknown> }
@@ -125,8 +147,31 @@ export type PlanEvent =
  * it. The helper calls that choose a default grid run on the solver thread too (unverified:
  * they are never shown), so no part of a turn solves on the caller's thread.
  */
-export async function* executePlan(name: string, a: Record<string, unknown>, command: string | undefined, opts: RunOptions = {}): AsyncGenerator<PlanEvent> {
+export async function* executePlan(
+  name: string,
+  a: Record<string, unknown>,
+  command: string | undefined,
+  opts: RunOptions = {},
+  pre: readonly PreCall[] = [],
+): AsyncGenerator<PlanEvent> {
   const run: GridRun = async (tool, x) => (await callTool(tool, x, { ...opts, verify: false })).result;
+  // the calls that build the system first: the request's tool then runs on the last one's result
+  for (const p of pre) {
+    const step: PlannedCall = { tool: p.tool, args: () => p.args, pre: p };
+    yield { kind: 'start', step, args: p.args };
+    try {
+      const call = await callTool(p.tool, p.args, opts);
+      yield { kind: 'done', step, call };
+      // the system the reading held (the reader's own reading of the operation) is replaced by the verified result;
+      // num/den reach a state-space tool through planCalls's realisation
+      const props = getTool(name)?.parameters.properties ?? {};
+      const sys = Object.entries(systemOfResult(call.result)).filter(([k]) => props[k] || k === 'num' || k === 'den');
+      a = { ...Object.fromEntries(Object.entries(a).filter(([k]) => !['num', 'den', 'A', 'B', 'C', 'D', 'Ts'].includes(k))), ...Object.fromEntries(sys) };
+    } catch (e) {
+      yield { kind: 'failed', step, args: p.args, error: e, started: true };
+      return;
+    }
+  }
   const plan = planCalls(name, a, command, run);
   const results: Record<string, any>[] = [];
   for (const step of plan) {

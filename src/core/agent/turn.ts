@@ -140,18 +140,25 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   };
   // the tool's intro facet: what it computes, as a textbook states it (null: its title alone)
   const def = getTool(name);
-  yield { type: 'text', text: def?.intro ?? `**${def?.title ?? name}.**` };
+  const intro = { type: 'text' as const, text: def?.intro ?? `**${def?.title ?? name}.**` };
+  // a call that builds the system first (the closed loop of step(feedback(G, 1))) comes before the tool's intro
+  let introduced = !reading.pre?.length;
+  if (introduced) yield intro;
 
   // the id of the call in flight: its own, not the module counter, which another turn running
   // meanwhile (solves are awaited) may have moved on
   let id = '';
-  for await (const ev of executePlan(name, reading.args, reading.plan, opts)) {
+  for await (const ev of executePlan(name, reading.args, reading.plan, opts, reading.pre)) {
     const step = ev.step;
     if (ev.kind === 'failed' && !ev.started) {
       yield { type: 'error', message: errorMessage(ev.error) };
       break;
     }
     if (ev.kind === 'start') {
+      if (!introduced && !step.pre) {
+        introduced = true;
+        yield { ...intro, text: `\n\n${intro.text}` };
+      }
       toolCalls++;
       id = `call-${++callCounter}`;
       yield { type: 'tool_call', id, tool: step.tool, args: ev.args };
@@ -159,7 +166,12 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     }
     if (ev.kind === 'done') {
       const { args: valid, result, verification } = ev.call;
-      const saved = step.tool === name && !step.intermediate ? recordResult(conv, reading, result) : undefined;
+      // the request's own result, or the system a call before it built (the closed loop of step(feedback(G, 1)))
+      const saved = step.pre
+        ? recordResult(conv, { ...reading, tool: step.pre.tool, output: step.pre.output, system: step.pre.text }, result)
+        : step.tool === name && !step.intermediate
+          ? recordResult(conv, reading, result)
+          : undefined;
       yield {
         type: 'tool_result',
         id,

@@ -3,7 +3,7 @@
  * argument's origin, a question back, a definition, or "needs a model"), the calls it runs,
  * and the line that says how it was read.
  */
-import { executePlan } from '../agent/deterministic.js';
+import { executePlan, type PreCall } from '../agent/deterministic.js';
 import { errorMessage } from '../tools/batch.js';
 import type { RunOptions } from '../tools/runner.js';
 import { Conversation, systemLabel, type Origin } from './conversation.js';
@@ -70,16 +70,24 @@ export interface ExecutedCall {
   error?: string;
   intermediate?: boolean;
   optional?: boolean;
+  /** a call that built the system the request ran on */
+  pre?: PreCall;
 }
 
 /** runs a call reading's plan through the verified call path; never throws (failures are entries) */
 export async function executeReading(r: Reading, opts: RunOptions = {}): Promise<ExecutedCall[]> {
   if (r.kind !== 'call') return [];
   const out: ExecutedCall[] = [];
-  for await (const ev of executePlan(r.tool, r.args, r.plan, opts)) {
+  for await (const ev of executePlan(r.tool, r.args, r.plan, opts, r.pre)) {
     const flags = { ...(ev.step.intermediate ? { intermediate: true } : {}), ...(ev.step.optional ? { optional: true } : {}) };
     if (ev.kind === 'done')
-      out.push({ tool: ev.step.tool, args: ev.call.args, result: ev.call.result, ...(ev.step.intermediate ? { intermediate: true } : {}) });
+      out.push({
+        tool: ev.step.tool,
+        args: ev.call.args,
+        result: ev.call.result,
+        ...(ev.step.intermediate ? { intermediate: true } : {}),
+        ...(ev.step.pre ? { pre: ev.step.pre } : {}),
+      });
     else if (ev.kind === 'failed') out.push({ tool: ev.step.tool, args: ev.started ? ev.args : r.args, error: errorMessage(ev.error), ...flags });
   }
   return out;
@@ -135,7 +143,11 @@ export function describeReading(r: CallReading): string {
     if (o?.from === 'system') labels[k] = o.name;
     else if (o?.from === 'message' && o.text.length <= 30) labels[k] = o.text;
   }
-  const parts = [`Computed ${callSignature(name, r.args, keys, labels)}`];
+  // step(feedback(G, 1)): the closed loop is computed (and verified) first, then the tool on it;
+  // its system arguments are that result (the reader's own view of them is not shown)
+  if (r.pre?.length) for (const k of ['num', 'den', 'A', 'B', 'C', 'D']) if (k in r.args) labels[k] = '';
+  const pre = r.pre?.length ? `${r.pre.map((p) => '`' + (p.output ? `${p.output} = ` : '') + p.text + '`').join(', then ')}, then ` : '';
+  const parts = [`Computed ${pre}${callSignature(name, r.args, keys, labels)}`];
   if (from.length) parts.push(from.join('; '));
   let line = parts.join('; ') + '.';
   if (r.unused.length) line += ` Not used by ${r.tool}: ${r.unused.join(', ')}.`;
@@ -152,7 +164,8 @@ export function describeReading(r: CallReading): string {
 /** the conversation after a call ran (c2d's result becomes a system later turns can name) */
 export function recordExecution(conv: Conversation, r: Reading, calls: ExecutedCall[]): void {
   if (r.kind !== 'call') return;
-  const main = [...calls].reverse().find((c) => c.tool === r.tool && c.result);
+  for (const c of calls) if (c.pre && c.result) recordResult(conv, { ...r, tool: c.pre.tool, output: c.pre.output, system: c.pre.text }, c.result);
+  const main = [...calls].reverse().find((c) => c.tool === r.tool && c.result && !c.pre);
   recordResult(conv, r, main?.result);
 }
 

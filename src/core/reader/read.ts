@@ -17,6 +17,7 @@ import { completeConjugates, hertz, readNumberList, specPoles, timeQuantity, typ
 import { scanMessage, STATE_EQ_DISCRETE, type Scan } from './scan.js';
 import { readInterconnect, takesSystems } from './interconnect.js';
 import { readSignal } from './signals.js';
+import type { PreCall } from '../agent/deterministic.js';
 import { polyStrip } from '../linalg/poly.js';
 import { compileFormula } from '../parse/formula.js';
 import { evalArg, SS, flat, messageSystems, num2, renderValue, scalar, toolAccepts, variantFor, KNOWN_FUNCTIONS, type ArgVal, type Scope } from './values.js';
@@ -44,6 +45,8 @@ export interface CallReading {
   via: 'command' | 'call' | 'words' | 'follow-up';
   /** the name the result is saved under (`T = feedback(G, C)`, "call it T"), for tools whose result is a system */
   output?: string;
+  /** calls that build the system first (step(feedback(G, 1))): run and verified before the tool, which runs on the last result */
+  pre?: PreCall[];
 }
 export interface AskReading {
   kind: 'ask';
@@ -166,7 +169,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const sel = opts.selection ? scanMessage(opts.selection.text) : undefined;
 
   // ---- names in scope: this message, the selection, then earlier turns
-  const localSystems: Record<string, { sys: System; text: string }> = {};
+  const localSystems: Record<string, { sys: System; text: string; op?: PreCall }> = {};
   const scope: Scope = {
     matrix(name) {
       const m = scan.assigns.get(name);
@@ -209,13 +212,13 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     for (const d of defined)
       if (d.sys.kind === 'tf' && d.sys.variable === 'z' && d.sys.Ts === undefined && scan.samples[0].unitless && scan.samples[0].Ts <= 1)
         d.sys.Ts = scan.samples[0].Ts;
-  for (const d of defined) if (d.name) localSystems[d.name] = { sys: d.sys, text: d.text };
+  for (const d of defined) if (d.name) localSystems[d.name] = { sys: d.sys, text: d.text, ...(d.op ? { op: d.op } : {}) };
   // a name defined later in the message may be used by a constructor earlier resolved: re-run once
   const definedAgain = messageSystems(scan, scope, conv, opts.selection);
   if (definedAgain.length > defined.length) {
     defined.length = 0;
     defined.push(...definedAgain);
-    for (const d of defined) if (d.name) localSystems[d.name] = { sys: d.sys, text: d.text };
+    for (const d of defined) if (d.name) localSystems[d.name] = { sys: d.sys, text: d.text, ...(d.op ? { op: d.op } : {}) };
   }
 
   const pending: PendingRecord = { turn, defined, scan, selection: sel, selectionLabel: opts.selection?.label };
@@ -772,12 +775,12 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
 
   // ---- which system
-  let sysVal: { sys: System; origin: Origin; label: string; index?: number } | undefined;
+  let sysVal: { sys: System; origin: Origin; label: string; index?: number; op?: PreCall } | undefined;
   let fromConversation = false;
   if (fromCall) {
     const i = fromCall.form.args.indexOf('sys');
     const v = i >= 0 ? fromCall.vals[i] : undefined;
-    if (v?.kind === 'system') sysVal = { sys: v.sys, origin: v.origin, label: v.label, index: v.index };
+    if (v?.kind === 'system') sysVal = { sys: v.sys, origin: v.origin, label: v.label, index: v.index, ...(v.op ? { op: v.op } : {}) };
   }
   if (!sysVal && !fromCall) {
     // systems mentioned by name in the words (not where they are defined)
@@ -791,7 +794,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (mentioned.size === 1) {
       const n = [...mentioned][0];
       const s = scope.system(n)!;
-      sysVal = { sys: s.entry.sys, origin: s.origin, label: n, index: s.index };
+      const op = 'op' in s.entry ? s.entry.op : undefined;
+      sysVal = { sys: s.entry.sys, origin: s.origin, label: n, index: s.index, ...(op ? { op } : {}) };
     } else if (mentioned.size > 1) {
       record(conv, pending);
       conv.lastCall = { tool: tool.name, args: {}, origins: {}, turn, ...(plan ? { plan } : {}) };
@@ -1682,6 +1686,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     system: sysVal?.label,
     via,
     ...(fromCall?.call.outputs.length === 1 && RESULT_NAMES[tool.name] ? { output: fromCall.call.outputs[0] } : {}),
+    ...(sysVal?.op ? { pre: [sysVal.op] } : {}),
   };
   record(conv, pending, reading, sysVal);
   return reading;

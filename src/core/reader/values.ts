@@ -23,6 +23,8 @@ function zpkPoly(roots: Cx[], k = 1): number[] {
   return polyFromRoots(completeConjugates(roots).values).map((c) => (Math.abs(c) < 1e-14 ? 0 : c * k));
 }
 import { parseTfExpression } from './tfexpr.js';
+import { systemObject } from './interconnect.js';
+import type { PreCall } from '../agent/deterministic.js';
 import type { ReadOptions } from './read.js';
 
 /** the state-space matrices, in order */
@@ -48,14 +50,15 @@ export function flat(v: Matrix): number[] | undefined {
 export interface Scope {
   /** matrices by name: message, then selection, then the conversation */
   matrix(name: string): { value: Matrix; origin: Origin } | undefined;
-  system(name: string): { entry: SystemEntry | { sys: System; text: string }; origin: Origin; index?: number } | undefined;
+  system(name: string): { entry: SystemEntry | { sys: System; text: string; op?: PreCall }; origin: Origin; index?: number } | undefined;
   /** the value text of an assignment the matrix reader could not read (complex entries) */
   unreadable?(name: string): string | undefined;
 }
 
 export type ArgVal =
   | { kind: 'matrix'; value: Matrix; origin: Origin }
-  | { kind: 'system'; sys: System; origin: Origin; index?: number; label: string }
+  /** `op`: the system is the result of a call the reader does not compute itself (feedback(G, 1)): run first, verified */
+  | { kind: 'system'; sys: System; origin: Origin; index?: number; label: string; op?: PreCall }
   | { kind: 'string'; value: string; origin: Origin }
   | { kind: 'number'; value: number; origin: Origin }
   | { kind: 'poles'; value: Cx[]; origin: Origin }
@@ -113,7 +116,8 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
   }
   if (/^[A-Za-z_][\w.]*$/.test(t)) {
     const sys = scope.system(t);
-    if (sys) return { kind: 'system', sys: sys.entry.sys, origin: sys.origin, index: sys.index, label: t };
+    const op = sys && 'op' in sys.entry ? sys.entry.op : undefined;
+    if (sys) return { kind: 'system', sys: sys.entry.sys, origin: sys.origin, index: sys.index, label: t, ...(op ? { op } : {}) };
     const m = scope.matrix(t);
     if (m) return { kind: 'matrix', value: m.value, origin: m.origin };
     const bad = scope.unreadable?.(t);
@@ -154,6 +158,14 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
       v.kind === 'system' && v.sys.kind === 'tf' ? v.sys : v.kind === 'number' ? { num: [v.value], den: [1] } : undefined;
     const G = g && asTf(g),
       H = asTf(h);
+    // the closed loop is the feedback tool's (verified) result: its call runs first; the algebra
+    // below is only the reading's view of it (which tools fit, the call line)
+    const o1 = g && (g.kind === 'system' || g.kind === 'number') ? systemObject(g.kind === 'system' ? g.sys : g.value) : undefined;
+    const o2 = h.kind === 'system' || h.kind === 'number' ? systemObject(h.kind === 'system' ? h.sys : h.value) : undefined;
+    const op: PreCall | undefined =
+      o1 && 'value' in o1 && o2 && 'value' in o2
+        ? { tool: 'feedback', args: { sys1: o1.value, sys2: o2.value, ...(sign !== -1 ? { sign } : {}) }, text: t.replace(/^(?:[A-Za-z_]\w*\.)+/, '') }
+        : undefined;
     if (G && H) {
       // T = nG dH / (dG dH − sign·nG nH)
       const num = polyMul(G.num, H.den);
@@ -161,9 +173,12 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
         polyMul(G.den, H.den),
         polyMul(G.num, H.num).map((x) => -sign * x),
       );
-      return { kind: 'system', sys: { kind: 'tf', num, den, ...(G.Ts ? { Ts: G.Ts, variable: 'z' as const } : {}) }, origin, label: t };
+      return { kind: 'system', sys: { kind: 'tf', num, den, ...(G.Ts ? { Ts: G.Ts, variable: 'z' as const } : {}) }, origin, label: t, ...(op ? { op } : {}) };
     }
-    return { kind: 'error', message: `${t}: feedback is read for transfer functions only (issue: interconnection of state-space models is not available yet)` };
+    return {
+      kind: 'error',
+      message: `${t}: a feedback of state-space models inside another call is not read; close the loop first (T = feedback(…)), then ask about T`,
+    };
   }
   // constructors
   const ctor = t.match(/^(?:[A-Za-z_]\w*\.)*(ss|tf|zpk|pid|StateSpace|TransferFunction|lti|dlti|ZerosPolesGain|syslin)\s*\(([\s\S]*)\)$/);
@@ -363,16 +378,21 @@ export function messageSystems(
   scope: Scope,
   conv: Conversation,
   selection?: ReadOptions['selection'],
-): { name?: string; sys: System; text: string; origin: Origin }[] {
-  const out: { name?: string; sys: System; text: string; origin: Origin }[] = scan.systems.map((s) => ({ ...s, origin: { from: 'message', text: s.text } }));
+): { name?: string; sys: System; text: string; origin: Origin; op?: PreCall }[] {
+  const out: { name?: string; sys: System; text: string; origin: Origin; op?: PreCall }[] = scan.systems.map((s) => ({
+    ...s,
+    origin: { from: 'message', text: s.text },
+  }));
   // NAME = ss(...) / tf(...) / zpk(...) / signal.TransferFunction(...)
   for (const c of scan.calls) {
     if (!/^(ss|tf|zpk|pid|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|syslin)$/.test(c.fn)) continue;
     let sys: ReturnType<typeof construct>;
+    let op: PreCall | undefined;
     if (c.fn === 'feedback') {
       if (c.outputs.length !== 1) continue;
       const v = evalArg(c.text, scope, conv, scan.text);
       sys = v.kind === 'system' ? { kind: 'system', sys: v.sys } : undefined;
+      if (v.kind === 'system' && v.op) op = { ...v.op, output: c.outputs[0] };
     } else sys = construct(c.fn, c.args, scope, conv, scan.text);
     if (!sys || sys.kind === 'error') continue;
     const name = c.outputs.length === 1 ? c.outputs[0] : undefined;
@@ -389,7 +409,13 @@ export function messageSystems(
     // an inner call of such a product was already taken with it
     if (out.some((o) => o.text.includes(c.text) && o.text !== c.text)) continue;
     if (out.some((o) => o.text === c.text)) continue;
-    out.push({ name, sys: sys.sys, text: name ? `${name} = ${c.text}` : c.text, origin: { from: 'message', text: name ? `${name} = ${c.text}` : c.text } });
+    out.push({
+      name,
+      sys: sys.sys,
+      text: name ? `${name} = ${c.text}` : c.text,
+      origin: { from: 'message', text: name ? `${name} = ${c.text}` : c.text },
+      ...(op ? { op } : {}),
+    });
   }
   // num = [...], den = [...]
   const num = scan.assigns.get('num') ?? scan.assigns.get('numerator') ?? scan.assigns.get('b');

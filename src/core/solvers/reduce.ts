@@ -57,7 +57,7 @@ import { svd } from '../linalg/svd.js';
 import { house } from '../linalg/qr.js';
 import { prepareLyapunov } from './lyapunov.js';
 import { tf2ss } from './xferfcn.js';
-import { isEmptyMatrix, readSS, readTF, ssProps, tfProps, tsProp, type SS } from './_sys.js';
+import { isEmptyMatrix, readSS, readTfOrSs, ssProps, tfProps, tsProp, type SS } from './_sys.js';
 import { checkMatrix, checkSquare } from '../tools/args.js';
 
 // ------------------------------------------------------------------ reading the model
@@ -72,8 +72,8 @@ function readModel(args: Record<string, any>, tool: string, tfOk: boolean): SS {
       throw new ControlError(
         `${tool} works on the states of a state-space model, and a transfer function (num/den) does not fix its states: give A, B, C (and D) instead.`,
       );
-    if (['A', 'B', 'C', 'D'].some((k) => given(args[k]))) throw new ControlError(`${tool}: give either A, B, C, D or num/den, not both.`);
-    const tf = readTF(args, tool);
+    // num/den beside A, B, C or D: refused as every tool does, naming what was given
+    const tf = readTfOrSs(args, tool).tf!;
     const r = tf2ss(tf.num, tf.den);
     const n = r.A.length;
     return { A: r.A, B: r.B, C: n ? r.C : [[]], D: r.D, n, m: 1, p: 1, Ts: tf.Ts };

@@ -10,7 +10,7 @@
  */
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
-import { pairRankCheck } from './index.js';
+import { pairRankCheck } from './rank.js';
 import { evalSS, evalTF, companion, polyval } from './systems.js';
 import { complexSolve, safeEigenvalues, safeSingularValues, sci } from './numeric.js';
 
