@@ -8,6 +8,7 @@
  * path?), the reader asks with both as buttons, never picks one.
  */
 import type { ToolDef } from '../tools/types.js';
+import { getTool } from '../tools/table.js';
 import type { Matrix } from '../types.js';
 import type { CallFound } from './calls.js';
 import type { Conversation, Origin, System } from './conversation.js';
@@ -151,6 +152,29 @@ export function readInterconnect(input: InterconnectInput): InterconnectResult {
     }
   } else {
     ops = mentioned(text, input);
+    // "and in parallel?" after series(G1, G2): the same operands, another connection
+    const last = input.conv.lastCall;
+    if (!ops.length && last && last.tool !== tool.name && takesSystems(getTool(last.tool)) && !input.defined.length) {
+      const reused = Object.keys(last.args).filter((k) => (k === 'sys1' || k === 'sys2' || k === 'systems') && props[k]);
+      if (reused.length && (props.systems ? !!last.args.systems : !!last.args.sys1)) {
+        for (const k of reused) {
+          args[k] = last.args[k];
+          origins[k] = last.origins[k] ?? { from: 'turn', turn: last.turn, text: `${k} of ${last.tool}` };
+        }
+        if (SIGN_POSITIVE.test(text) && props.sign) {
+          args.sign = 1;
+          origins.sign = { from: 'message', text: 'positive feedback' };
+        }
+        return {
+          kind: 'call',
+          args,
+          origins,
+          notes: [`the systems of the ${last.tool} of turn ${last.turn}`],
+          label: `${tool.name}(the systems of turn ${last.turn})`,
+          output: outputName(text),
+        };
+      }
+    }
     if (!ops.length && input.conv.current !== undefined) {
       const e = input.conv.systems[input.conv.current];
       ops = [

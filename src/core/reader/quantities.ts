@@ -81,6 +81,8 @@ export function findSampleTimes(text: string): Sample[] {
     const u = m[2];
     const hz = hertz(v, u);
     const s = hz !== undefined ? 1 / hz : u ? timeQuantity(v, u) : v;
+    // "a square wave of period 4 s", "a sine input, period 2 s": the period of a signal, not a sample time
+    if (/^period/i.test(m[0]) && /\b(?:wave|sine|sinus\w*|square|pulse|signal|input|oscillation)\b[^.;]{0,40}$/i.test(text.slice(0, m.index))) continue;
     // lower-case ts beside damping or overshoot is a settling time
     if (/^ts\b/.test(m[0]) && /damping|zeta|ζ|overshoot|\bM_?p\b|natural frequency|\bw_?n\b|ω_?n/i.test(text)) continue;
     if (s !== undefined) push(m.index, { Ts: s, text: m[0].trim(), unitless: !u });

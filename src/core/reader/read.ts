@@ -544,6 +544,28 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       candidates: [],
     };
   }
+  // "the steady-state error of G in unity feedback": the loop describes the setting of another question,
+  // which the weak words alone ("unity feedback") never turn into a feedback call
+  for (let i = named.length - 1; i >= 0; i--)
+    if (
+      named[i].tool === 'feedback' &&
+      named[i].strength < 2 &&
+      /\b(?:error|constant|overshoot|bandwidth|settling|rise time|peak|margins?|sensitivity|stable|stability|poles?|zeros?|type|response)\b/i.test(text)
+    )
+      named.splice(i, 1);
+  // "evaluate G at s = 1+1j": the transfer function at a point (evalfr), not the frequency response
+  if (!tool && !toolCalls.length && /\b(?:evaluat\w*|value|values)\b/i.test(text) && /\b(?:at|for)\s+(?:the\s+point\s+)?s\s*=/i.test(text))
+    tool = getTool('evalfr');
+  // "response of G to u = sin(2*t)", "response to a ramp": a simulation when no tool is named
+  if (
+    !tool &&
+    !toolCalls.length &&
+    !named.some((n) => n.strength >= 2) &&
+    /\bresponse\b/i.test(text) &&
+    readSignal(text) &&
+    !/\bstep response\b|\bimpulse response\b|\bfrequency response\b/i.test(text)
+  )
+    tool = getTool('lsim');
   // "reduce G to order 2", "a reduced 3-state model of P": balanced truncation (balred)
   if (!tool && !toolCalls.length && !named.some((n) => n.strength >= 2) && /\breduc(?:e|ed|ing|tion)\b[^.?!]{0,60}\b(?:order|states?)\b/i.test(text))
     tool = getTool('balred');
@@ -668,11 +690,16 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       text,
     ) &&
     !DESIGN_TOOLS.has(tool.name) &&
-    !/\bfeedback\s*\(/.test(text)
+    !/\bfeedback\s*\(/.test(text) &&
+    // the system in use is itself a closed loop (T = feedback(…) of an earlier turn): "its closed-loop poles" are its poles
+    !(!defined.length && conv.current !== undefined && conv.systems[conv.current]?.role === 'result' && /\bfeedback\(/.test(conv.systems[conv.current].text))
   ) {
     record(conv, pending);
     const hasK = scan.assigns.has('K') || !!conv.vars.K;
-    const g = defined.find((d) => d.name && d.sys.kind === 'tf')?.name;
+    const g =
+      defined.find((d) => d.name && d.sys.kind === 'tf')?.name ??
+      conv.systems.find((e) => e.name && e.sys.kind === 'tf' && new RegExp(`(?<![\\w.])${e.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`).test(text))
+        ?.name;
     const candidates: Candidate[] = [];
     if (hasK) candidates.push({ label: 'Closed-loop poles eig(A − BK) (u = −Kx)', prompt: 'eig(A-B*K)' });
     if (g)
@@ -893,6 +920,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       const fits = (i: number) => {
         const e = conv.systems[i];
         if (!e) return false;
+        // c2d takes a continuous model, d2c and d2d a discrete one ("now with tustin" after a c2d: the continuous G)
+        if (tool!.name === 'c2d' && isDiscrete(e.sys)) return false;
+        if ((tool!.name === 'd2c' || tool!.name === 'd2d') && !isDiscrete(e.sys)) return false;
         if (e.sys.kind === 'tf') return toolAccepts(tool!, e.sys) !== 'no';
         const req = tool!.parameters.required ?? [];
         const p = tool!.parameters.properties;
@@ -1022,6 +1052,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       else problems.push(`${k}= is not an argument of ${fromCall.call.raw}`);
     }
     if (fromCall.form.note) notes.push(fromCall.form.note);
+    // MATLAB's balred(sys, r) matches the DC gain by default; python-control's ct.balred truncates (the tool's default)
+    if (tool.name === 'balred' && args.method === undefined && !/^(?:ct|control|ctrl)\./i.test(fromCall.call.raw) && fromCall.call.fn === 'balred') {
+      set('method', 'matchdc', { from: 'default', text: "MATLAB balred's default, matched DC gain (python-control's ct.balred truncates)" });
+    }
     // ct.modred(sys, [2]) counts states from 0 (python), MATLAB's modred(sys, 3) from 1, as the tool does
     if (tool.name === 'modred' && /^(?:ct|control|ctrl)\./i.test(fromCall.call.raw) && Array.isArray(args.elim)) {
       const zero = args.elim as number[];
@@ -1327,15 +1361,18 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
   } else if (scan.poles && !props.poles && !/poles?|eigen|roots/i.test(tool.name)) {
     // a reduction's numbers ("to a 2nd-order model") are its order, read below
-    if (!['eig', 'poles_zeros', 'analyse', 'rlocus', 'lqr', 'dlqr'].includes(tool.name) && !props.order) unused.push(`poles ${scan.poles.text}`);
+    if (!['eig', 'poles_zeros', 'analyse', 'rlocus', 'lqr', 'dlqr'].includes(tool.name) && !props.order && !props.s) unused.push(`poles ${scan.poles.text}`);
   }
   // "c2d G at 1 kHz": a sampling rate written as a frequency
   if (tool.name === 'c2d' && args.Ts === undefined && scan.w?.value.length === 1 && /hz/i.test(scan.w.text))
     set('Ts', (2 * Math.PI) / scan.w.value[0], { from: 'message', text: scan.w.text });
   // "for 10 s" to a tool with a final time (lsim): the final time, the tool picks the step
-  if (props.tfinal && args.t === undefined && args.tfinal === undefined && scan.t && /^(?:for|over|during|up to|until|to)\b/i.test(scan.t.text.trim()))
+  if (props.tfinal && args.t === undefined && args.tfinal === undefined && scan.t && /^(?:for|over|during|up to|until|to)\b/i.test(scan.t.text.trim())) {
     set('tfinal', scan.t.value[scan.t.value.length - 1], { from: 'message', text: scan.t.text });
-  else if (props.t && args.t === undefined && scan.t) set('t', scan.t.value, { from: 'message', text: scan.t.text });
+    // "from 0 to 5 s": the start is the default one
+    const from0 = text.match(/\bfrom\s+(?:t\s*=\s*)?0(?:\.0*)?\s*(?:s|sec|seconds?)?\s+(?=to\b)/i);
+    if (from0) consumed.push(from0[0]);
+  } else if (props.t && args.t === undefined && scan.t) set('t', scan.t.value, { from: 'message', text: scan.t.text });
   // the input of a simulation: a standard signal in words, or a formula of t
   if (props.signal && args.u === undefined && args.signal === undefined) {
     const sig = readSignal(text);
@@ -1410,12 +1447,22 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
   }
 
+  // evalfr's point: "at s = 1+1j", "s = 2"
+  if (props.s && args.s === undefined) {
+    const at = /\bs\s*=\s*/.exec(text);
+    const list = at ? readNumberList(text, at.index + at[0].length) : undefined;
+    if (list && list.values.length === 1) {
+      set('s', list.values[0], { from: 'message', text: text.slice(at!.index, list.end).trim() });
+      consumed.push(text.slice(at!.index, list.end));
+    }
+  }
   // "to order 2", "to 3 states", "a 2nd-order model": the order of a reduced model
   if (props.order && args.order === undefined) {
     const o = text.match(
-      /\b(?:to|of|into)\s+(?:an?\s+|the\s+)?(?:order\s+(\d+)|(\d+)(?:st|nd|rd|th)?[- ]order\b|(\d+)\s+states?\b|(\d+)-state\b)|\border\s*(?:=|:)\s*(\d+)\b/i,
+      /\b(?:to|of|into)\s+(?:an?\s+|the\s+)?(?:order\s+(\d+)|(\d+)(?:st|nd|rd|th)?[- ]order\b|(\d+)\s+states?\b|(\d+)-state\b|(first|second|third|fourth|fifth|sixth)[- ]order\b)|\border\s*(?:=|:)\s*(\d+)\b/i,
     );
-    const v = o ? Number(o[1] ?? o[2] ?? o[3] ?? o[4] ?? o[5]) : undefined;
+    const ORD: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6 };
+    const v = o ? Number(o[1] ?? o[2] ?? o[3] ?? o[4] ?? (o[5] ? ORD[o[5].toLowerCase()] : undefined) ?? o[6]) : undefined;
     if (v !== undefined) {
       set('order', v, { from: 'message', text: o![0] });
       consumed.push(o![0]);
@@ -1428,9 +1475,17 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     );
     if (m) set('method', m[1] ? 'truncate' : 'matchdc', { from: 'message', text: m[0] });
   }
+  // "eliminate state 3", "eliminate states 3 and 4": modred's elim (1-based, as the tool counts)
+  if (props.elim && args.elim === undefined) {
+    const e = text.match(/\beliminat\w*\s+(?:the\s+)?states?\s+((?:x?\d+(?:\s*(?:,|and|&)\s*)?)+)/i);
+    if (e) {
+      set('elim', (e[1].match(/\d+/g) ?? []).map(Number), { from: 'message', text: e[0].trim() });
+      consumed.push(e[0]);
+    }
+  }
   // "observability Gramian": gram's type, written in words
   if (tool.name === 'gram' && args.type === undefined) {
-    const w = text.match(/\b(observab|controllab|reachab)\w*\s+gram+ians?\b/i);
+    const w = text.match(/\b(observab|controll?ab|reachab)\w*\s+gram+ians?\b/i);
     if (w) set('type', /^observ/i.test(w[1]) ? 'o' : 'c', { from: 'message', text: w[0] });
     if (/\bcholesky\b|\bfactor\b/i.test(text) && args.factor === undefined) set('factor', true, { from: 'message', text: 'Cholesky factor' });
   }
@@ -1574,6 +1629,14 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       } catch {
         /* not a matrix */
       }
+    }
+  }
+  // a Gramian needs B (controllability) or C (observability): asked, never an error after the call
+  if (tool.name === 'gram' && Array.isArray(args.A)) {
+    const need = args.type === 'o' ? 'C' : 'B';
+    if (args[need] === undefined) {
+      record(conv, pending);
+      return askMissing(tool, args, [need], message, conv, problems);
     }
   }
   const required = tool.parameters.required ?? [];

@@ -80,7 +80,7 @@ export function originShort(o: Origin): string {
 
 /** functions that build values (matrices, systems, grids), not requests */
 export const KNOWN_FUNCTIONS =
-  /^(syslin|poly|ss|tf|zpk|pid|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|eye|zeros|ones|diag|array|matrix|mat|linspace|logspace|arange|inv|transpose|sqrt|exp|diag|print|disp|display|figure|plot|subplot|grid|hold|title|xlabel|ylabel|legend|show|clc|clear|close|format|fprintf|sprintf|np|load|pi|abs|real|imag|size|length|isstable|semilogx|semilogy|loglog|axis|stem|ylim|xlim|savefig|tight_layout|subplots|hstack|vstack|block|concatenate|asarray|reshape|dot|matmul|conj|angle|mag2db|db|rad2deg|deg2rad|range|len|list|float|int|str|pzplot|pzmap)$/;
+  /^(syslin|poly|ss|tf|zpk|pid|statespace|transferfunction|lti|dlti|zerospolesgain|feedback|eye|zeros|ones|diag|array|matrix|mat|linspace|logspace|arange|inv|transpose|sqrt|exp|diag|print|disp|display|figure|plot|subplot|grid|hold|title|xlabel|ylabel|legend|show|clc|clear|close|format|fprintf|sprintf|np|load|pi|abs|real|imag|size|length|isstable|semilogx|semilogy|loglog|axis|stem|ylim|xlim|savefig|tight_layout|subplots|hstack|vstack|block|concatenate|asarray|reshape|dot|matmul|conj|angle|mag2db|db|rad2deg|deg2rad|range|len|list|float|int|str|pzplot|pzmap|sin|cos|tan|atan|tanh|sinh|cosh|log|log10|heaviside|sign|floor|ceil|mod|square|sawtooth)$/;
 
 /** the value of one call argument */
 export function evalArg(text: string, scope: Scope, conv: Conversation, msgText: string): ArgVal {

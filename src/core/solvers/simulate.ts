@@ -879,6 +879,8 @@ export const tools = [
       ],
       phrases: [
         'initial condition response',
+        'initial response',
+        'initial-state response',
         'initial-condition response',
         'response to initial conditions',
         'free response',
