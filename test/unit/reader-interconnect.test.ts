@@ -156,3 +156,27 @@ test('series: operands in the order written; SISO order said not to matter; a st
   const miss = say(conv2, 'parallel connection of the (A, B) model and H');
   assert.ok(miss.kind === 'ask', JSON.stringify(miss));
 });
+
+test('step(feedback(G, 1)) runs the feedback tool first (verified, shown, saved as T) and the step on its result', async () => {
+  const { collectTurn } = await import('../../src/core/agent/turn.js');
+  const conv = new Conversation();
+  await collectTurn({ prompt: 'G(s) = 1/(s^2 + 2s + 1)', conversation: conv });
+  const ev = await collectTurn({ prompt: 'step(feedback(G, 1))', conversation: conv });
+  const calls = ev.filter((e) => e.type === 'tool_call').map((e) => (e as { tool: string }).tool);
+  assert.deepEqual(calls.slice(0, 1), ['feedback'], calls.join(', '));
+  assert.ok(calls.includes('step'), calls.join(', '));
+  const fb = ev.find((e) => e.type === 'tool_result' && (e as { tool: string }).tool === 'feedback') as {
+    result: Record<string, unknown>;
+    verification?: { ok: boolean };
+  };
+  assert.equal(fb.verification?.ok, true);
+  // T = G/(1 + G) = 1/(s^2 + 2s + 2): by hand
+  assert.deepEqual(fb.result.den, [1, 2, 2]);
+  // the step ran on the verified closed loop: its realisation has the characteristic polynomial s^2 + 2s + 2
+  const st = ev.find((e) => e.type === 'tool_call' && (e as { tool: string }).tool === 'step') as { args: Record<string, number[][]> };
+  const A = st.args.A;
+  assert.deepEqual([-(A[0][0] + A[1][1]), A[0][0] * A[1][1] - A[0][1] * A[1][0]], [2, 2]);
+  const reading = ev.find((e) => e.type === 'reading') as { markdown: string };
+  assert.match(reading.markdown, /^Computed `feedback\(G, 1\)`, then `step\(/);
+  assert.equal(conv.systems[conv.named('T')!].sys.kind, 'tf');
+});
