@@ -8,7 +8,7 @@ import type { AnalysisResult } from '../solvers/analysis.js';
 import { modeInfo, type ModeInfo } from '../solvers/modes.js';
 import type { Complex, Matrix } from '../types.js';
 import type { Verification } from '../verify/index.js';
-import { fmt, fmtEigenvalues, fmtSmall } from './format.js';
+import { fmt, fmtEigenvalues, fmtSmall, latexNum } from './format.js';
 import { factsTable, matrixBlock, type RenderOptions } from './markdown.js';
 
 type R = Record<string, any>;
@@ -161,21 +161,22 @@ export function renderFeedback(tool: string, args: Record<string, any>, r: Recor
 /** fields that hold complex lists ([re, im] pairs), as opposed to n x 2 matrices */
 const COMPLEX_FIELDS = new Set(['eigenvalues', 'poles', 'zeros', 'H', 'uncontrollable', 'unobservable']);
 
-/** a polynomial in s (or z) from its coefficients, highest power first: s^2 + 3s + 2 */
-export function polyText(c: number[], v = 's', digits?: number): string {
+/** a polynomial in s (or z) from its coefficients, highest power first: s^2 + 3s + 2 (LaTeX: s^{2} + 3s + 2) */
+export function polyText(c: number[], v = 's', digits?: number, latex = false): string {
   const n = c.length - 1;
   const terms: string[] = [];
+  const minus = latex ? '-' : '−';
   c.forEach((a, i) => {
     if (a === 0) return;
     const p = n - i;
     const mag = Math.abs(a);
-    const coef = p > 0 && Math.abs(mag - 1) < 1e-15 ? '' : fmt(mag, digits);
-    const pow = p === 0 ? '' : p === 1 ? v : `${v}^${p}`;
-    terms.push(`${a < 0 ? '−' : '+'} ${coef}${pow}`);
+    const coef = p > 0 && Math.abs(mag - 1) < 1e-15 ? '' : latex ? latexNum(mag, digits) : fmt(mag, digits);
+    const pow = p === 0 ? '' : p === 1 ? v : latex ? `${v}^{${p}}` : `${v}^${p}`;
+    terms.push(`${a < 0 ? minus : '+'} ${coef}${pow}`);
   });
   if (!terms.length) return '0';
   const t = terms.join(' ');
-  return t.startsWith('+ ') ? t.slice(2) : '−' + t.slice(2);
+  return t.startsWith('+ ') ? t.slice(2) : minus + t.slice(2);
 }
 
 function samples(n: number, k: number): number[] {

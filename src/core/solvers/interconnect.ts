@@ -30,7 +30,7 @@ import { type Mat, EPS, add, blocks, block, eye, luFactor, luSolve, mul, rcondBy
 import { balancedStaircase } from '../linalg/staircase.js';
 import { eigvalsSorted } from '../linalg/schur.js';
 import { conv, polyadd, polyPad, polyRoots, polyStrip, polyvalC } from '../linalg/poly.js';
-import { fmt, fmtComplex, fmtEigenvalues, latexNum } from '../render/format.js';
+import { fmt, fmtComplex, fmtEigenvalues } from '../render/format.js';
 import { matrixBlock, type RenderOptions } from '../render/markdown.js';
 import { polyText } from '../render/results.js';
 import { num as numLit, vector as vecLit } from '../codegen/literals.js';
@@ -696,23 +696,6 @@ export function runMinreal(args: Record<string, any>): MinrealResult {
 
 // ------------------------------------------------------------------ rendering
 
-/** a polynomial in LaTeX, highest power first */
-function latexPoly(c: number[], v: string, digits?: number): string {
-  const n = c.length - 1;
-  const terms: string[] = [];
-  c.forEach((a, i) => {
-    if (a === 0) return;
-    const p = n - i;
-    const mag = Math.abs(a);
-    const coef = p > 0 && Math.abs(mag - 1) < 1e-15 ? '' : latexNum(mag, digits);
-    const pow = p === 0 ? '' : p === 1 ? v : `${v}^{${p}}`;
-    terms.push(`${a < 0 ? '-' : '+'} ${coef}${pow}`);
-  });
-  if (!terms.length) return '0';
-  const t = terms.join(' ');
-  return t.startsWith('+ ') ? t.slice(2) : '-' + t.slice(2);
-}
-
 function tfLine(name: string, num: number[], den: number[], Ts: number, o: RenderOptions): string {
   const v = Ts > 0 ? 'z' : 's';
   const n = polyStrip(num);
@@ -720,12 +703,13 @@ function tfLine(name: string, num: number[], den: number[], Ts: number, o: Rende
   if (o.math) {
     const body =
       d.length === 1
-        ? `${latexPoly(
+        ? polyText(
             n.map((x) => x / d[0]),
             v,
             o.digits,
-          )}`
-        : `\\frac{${latexPoly(n, v, o.digits)}}{${latexPoly(d, v, o.digits)}}`;
+            true,
+          )
+        : `\\frac{${polyText(n, v, o.digits, true)}}{${polyText(d, v, o.digits, true)}}`;
     return `$$\n${name}(${v}) = ${body}\n$$`;
   }
   return d.length === 1
