@@ -11,11 +11,8 @@
  */
 import { ControlError } from '../errors.js';
 
-let restricted: typeof import('./restrictedMath.js') | undefined;
-function mathjs(): typeof import('./restrictedMath.js') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose: mathjs is built only when a formula is read (see literal.ts)
-  return (restricted ??= require('./restrictedMath.js') as typeof import('./restrictedMath.js'));
-}
+// the one lazily built restricted mathjs (literal.ts): built only when a formula or a matrix literal is read
+import { mathjs } from './literal.js';
 
 interface MNode {
   type: string;

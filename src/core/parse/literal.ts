@@ -42,7 +42,8 @@ import type { Matrix } from '../types.js';
  * dist/restrictedMath.js); under tsx it is the .ts file.
  */
 let restricted: typeof import('./restrictedMath.js') | undefined;
-function mathjs(): typeof import('./restrictedMath.js') {
+/** the restricted mathjs, built on first use (formula.ts reads signals of t with it too) */
+export function mathjs(): typeof import('./restrictedMath.js') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); import() would make the reader asynchronous
   return (restricted ??= require('./restrictedMath.js') as typeof import('./restrictedMath.js'));
 }
