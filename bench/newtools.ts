@@ -337,6 +337,28 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
   });
   rows.push({ id: 'evalfr (ss)', tool: 'evalfr', octave: NOT(), compare: 'system', problems: S((n) => ({ ...ss(n), s: [0.3, 1.1] })) });
   rows.push({ id: 'evalfr (tf)', tool: 'evalfr', octave: NOT(), compare: 'system', problems: T((k) => ({ ...tf(k), s: [0.3, 1.1] })) });
+  rows.push({ id: 'pade (delay, order N)', tool: 'pade', octave: oc('padecoef', 'padecoef(T, N)'), compare: 'system', problems: T((k) => ({ T: 0.5, N: k })) });
+  rows.push({
+    id: 'pade (tf with delay, N = 3)',
+    tool: 'pade',
+    octave: NOT(' (no delays in Octave control)'),
+    compare: 'system',
+    problems: T((k) => ({ ...tf(k), T: 0.5, N: 3 })),
+  });
+  rows.push({
+    id: 'pade (ss with input delay, N = 3)',
+    tool: 'pade',
+    octave: NOT(' (no delays in Octave control)'),
+    compare: 'system',
+    problems: S((n) => ({ ...ss(n), T: 0.5, N: 3 })),
+  });
+  rows.push({
+    id: 'thiran (tau = order − 0.4 samples)',
+    tool: 'thiran',
+    octave: NOT(),
+    compare: 'system',
+    problems: T((k) => ({ tau: (k - 0.4) * TS, Ts: TS })),
+  });
   return rows;
 }
 

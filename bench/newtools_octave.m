@@ -92,6 +92,9 @@ function r = run_case (oc, a)
       r = out (d2c (mk (a), a.method));
     case "d2d"
       r = out (d2d (mk (a), a.newTs));
+    case "padecoef"
+      [num, den] = padecoef (a.T, a.N);
+      r.num = mx (num); r.den = mx (den); r.Ts = 0;
     otherwise
       error ("newtools_octave: no case %s", oc);
   endswitch

@@ -17,6 +17,7 @@ import { completeConjugates, hertz, readNumberList, specPoles, timeQuantity, typ
 import { scanMessage, STATE_EQ_DISCRETE, type Scan } from './scan.js';
 import { readInterconnect, takesSystems } from './interconnect.js';
 import { readSignal } from './signals.js';
+import { readDelay } from './delay.js';
 import type { PreCall } from '../agent/deterministic.js';
 import { polyStrip } from '../linalg/poly.js';
 import { compileFormula } from '../parse/formula.js';
@@ -222,6 +223,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
 
   const pending: PendingRecord = { turn, defined, scan, selection: sel, selectionLabel: opts.selection?.label };
+  // a delay written in the request (e^(-sT), 'InputDelay', "dead time of 0.5 s"), pade and thiran: reader/delay.ts
+  const delayReading = readDelay({ message, text, conv, opts, scope, read: readRequest, record: (call) => record(conv, { ...pending, defined: call ? defined : [] }, call) });
+  if (delayReading) return delayReading;
 
   // ---- which tool
   let tool: ToolDef | undefined;
@@ -1947,6 +1951,8 @@ const RESULT_NAMES: Record<string, (base?: string) => string> = {
   balreal: (b) => (b ? `${b}bal` : 'sysbal'),
   balred: (b) => (b ? `${b}red` : 'sysred'),
   modred: (b) => (b ? `${b}red` : 'sysred'),
+  pade: (b) => (b ? `${b}p` : 'sysp'),
+  thiran: () => 'Hd',
 };
 
 /** a result that is a system (c2d's Ad…Dd; A, B, C, D of feedback, minreal, balred…), as a conversation system */

@@ -23,6 +23,7 @@ import { tools as evalfr } from '../solvers/evalfr.js';
 import { tools as interconnect } from '../solvers/interconnect.js';
 import { tools as simulate } from '../solvers/simulate.js';
 import { tools as reduce } from '../solvers/reduce.js';
+import { tools as delay } from '../solvers/delay.js';
 
 /** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
 const ALL = [
@@ -44,6 +45,7 @@ const ALL = [
   ...interconnect,
   ...simulate,
   ...reduce,
+  ...delay,
 ];
 
 /** the name of a tool in the table: per-tool maps kept apart (the verifier's) are checked against it */

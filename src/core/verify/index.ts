@@ -14,6 +14,7 @@ import { verifyReduce } from './reduce.js';
 import type { ToolName } from '../tools/table.js';
 import { initialChecks, lsimChecks } from './simulate.js';
 import { c2dChecks, d2cChecks, d2dChecks, evalfrChecks } from './discretize.js';
+import { padeChecks, thiranChecks } from './delay.js';
 import { froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
 export interface Check {
@@ -479,6 +480,8 @@ export const CHECKS = {
   balreal: verifyReduce_,
   balred: verifyReduce_,
   modred: verifyReduce_,
+  pade: padeChecks,
+  thiran: thiranChecks,
 } satisfies Record<ToolName, Checker>;
 
 function verifyOrThrow(tool: string, args: Record<string, any>, result: Record<string, any>): Verification | undefined {
