@@ -52,7 +52,7 @@ interface Row {
   /** our arguments for one problem; oargs: what the Octave case reads (default: the same) */
   problems: { size: number; args: Record<string, unknown>; oargs?: Record<string, unknown> }[];
   /** how the two results are compared */
-  compare: 'system' | 'y' | 'W' | 'hsv';
+  compare: 'system' | 'y' | 'W' | 'hsv' | 'sv';
   /** Octave's system is multiplied by this before the comparison (a convention that differs, said in the table) */
   octScale?: number;
 }
@@ -359,6 +359,12 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
     compare: 'system',
     problems: T((k) => ({ tau: (k - 0.4) * TS, Ts: TS })),
   });
+  // frequency analysis (solvers/freqanalysis.ts)
+  rows.push({ id: 'bandwidth (tf)', tool: 'bandwidth', octave: NOT(" (its bandwidth is the matrix bandwidth)"), compare: 'system', problems: T(tf) });
+  rows.push({ id: 'bandwidth (ss SISO)', tool: 'bandwidth', octave: NOT(), compare: 'system', problems: S(siso) });
+  rows.push({ id: 'sigma (ss, 3 frequencies)', tool: 'sigma', octave: oc('sigma', 'sigma(sys, w)'), compare: 'sv', problems: S((n) => ({ ...ss(n), w: W })) });
+  rows.push({ id: 'stability_margins (tf)', tool: 'stability_margins', octave: NOT(' (no allmargin; margin gives one pair)'), compare: 'system', problems: T(tf) });
+  rows.push({ id: 'stability_margins (ss SISO)', tool: 'stability_margins', octave: NOT(' (no allmargin; margin gives one pair)'), compare: 'system', problems: S(siso) });
   return rows;
 }
 
@@ -632,6 +638,7 @@ export function runNewToolsBench(opts: { octave?: boolean; reps?: number } = {})
         if (r.compare === 'system') d = sysDiff(oursSys(r.tool, prepared[i][j].args, ourR), octSys(res, r.octScale));
         else if (r.compare === 'y') d = maxDiff(ourR.y, rowsOf(res.y as Mx));
         else if (r.compare === 'W') d = maxDiff(ourR.W, rowsOf(res.W as Mx));
+        else if (r.compare === 'sv') d = maxDiff(ourR.sv, rowsOf(res.sv as Mx));
         else d = maxDiff(ourR.hsv, values(res.hsv as Mx));
         if (!(d <= FLAG)) disagree.push(`${r.id} size ${p.size}: max rel. diff ${d.toExponential(1)}`);
         agree = Math.max(agree, Number.isNaN(d) ? Infinity : d);

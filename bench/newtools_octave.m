@@ -95,6 +95,9 @@ function r = run_case (oc, a)
     case "padecoef"
       [num, den] = padecoef (a.T, a.N);
       r.num = mx (num); r.den = mx (den); r.Ts = 0;
+    case "sigma"
+      ## one column per frequency in Octave; transposed to ours (one row per frequency)
+      r.sv = mx (sigma (mk (a), a.w(:)).');
     otherwise
       error ("newtools_octave: no case %s", oc);
   endswitch

@@ -1,5 +1,5 @@
 // @control plot webview: draws the numbers the extension host computed with the solvers
-// (freqresp + margins, step + stepinfo, impulse, nyquist, rlocus, poles_zeros, lsim, initial). It computes no
+// (freqresp + margins, step + stepinfo, impulse, nyquist, rlocus, poles_zeros, lsim, initial, sigma). It computes no
 // result of its own: only where to put lines and labels. Plotly (basic bundle) draws; colours
 // follow the VS Code theme (--vscode-* CSS variables) and re-render when the theme changes.
 /* global Plotly, acquireVsCodeApi */
@@ -167,6 +167,28 @@
   function ph180(ph, w, x) {
     const v = interpLog(w, ph, x);
     return -180 + 360 * Math.round((v + 180) / 360);
+  }
+
+  // ------------------------------------------------------------------ singular values
+  function sigma(p, t) {
+    const d = p.data;
+    const pal = palette(t);
+    const k = d.sv_db.length ? d.sv_db[0].length : 0;
+    const traces = [];
+    for (let i = 0; i < k; i++)
+      traces.push({ x: d.w, y: d.sv_db.map((row) => (Number.isFinite(row[i]) ? row[i] : null)), type: 'scatter', mode: 'lines', name: `σ${i + 1}`, line: { color: pal[i % pal.length], width: 2 }, hovertemplate: 'ω = %{x:.4g} rad/s<br>%{y:.4g} dB<extra></extra>' });
+    const L = baseLayout(t);
+    L.xaxis = axisStyle(t, { type: 'log', title: { text: 'Frequency ω (rad/s)' } });
+    L.yaxis = axisStyle(t, { title: { text: 'Singular values (dB)' } });
+    const summary = [];
+    if (Number.isFinite(d.peak) && Number.isFinite(d.w_peak) && d.w_peak > 0) {
+      traces.push({ x: [d.w_peak], y: [d.peak_db], type: 'scatter', mode: 'markers', name: 'peak', marker: { color: t.red, size: 9 }, hovertemplate: 'peak %{y:.4g} dB at ω = %{x:.4g} rad/s<extra></extra>' });
+      L.annotations.push(label(t, Math.log10(d.w_peak), d.peak_db, `peak ${fmt(d.peak_db)} dB at ${fmt(d.w_peak)} rad/s`, { xref: 'x', yref: 'y', font: { color: t.red, size: 12 }, arrowcolor: t.red, bordercolor: t.red }));
+    }
+    if (Number.isFinite(d.peak)) summary.push(`${d.stable ? 'H∞ norm' : 'peak gain (unstable: L∞)'} ${fmt(d.peak)} (${fmt(d.peak_db)} dB)${d.w_peak === Infinity ? ' as ω → ∞' : ` at ${fmt(d.w_peak)} rad/s`}`);
+    else summary.push('peak ∞: a pole on the stability boundary');
+    if (p.discrete) L.shapes.push({ type: 'line', xref: 'x', yref: 'paper', x0: Math.PI / p.Ts, x1: Math.PI / p.Ts, y0: 0, y1: 1, line: { color: t.purple, width: 1, dash: 'dash' } });
+    return { traces, layout: L, summary: summary.join(' · ') };
   }
 
   // ------------------------------------------------------------------ step / impulse
@@ -395,7 +417,7 @@
     }
     return v;
   }
-  const builders = { bode, step: timeResp, impulse: timeResp, nyquist, rlocus, pzmap, lsim: simulation, initial: simulation };
+  const builders = { bode, step: timeResp, impulse: timeResp, nyquist, rlocus, pzmap, lsim: simulation, initial: simulation, sigma };
 
   function render() {
     if (!payload) return;

@@ -8,6 +8,7 @@
  *   pzmap    poles_zeros (or eig when only A is known)
  *   lsim     lsim (the call's own arguments: system, input, grid): y and u against t
  *   initial  initial (system, x0, grid): y against t
+ *   sigma    sigma (its default grid): the singular values in dB against ω, and their peak
  */
 import { defaultFrequencies, defaultTimes } from '../agent/deterministic.js';
 import { ControlError } from '../errors.js';
@@ -151,6 +152,12 @@ export async function buildPlot(req: PlotRequest, opts: RunOptions = {}): Promis
         notes.push(
           `Input interpolation: ${r.method === 'zoh' ? 'held between samples (zoh)' : r.method === 'foh' ? 'linear between samples (foh)' : 'one sample per step (discrete)'}.`,
         );
+      break;
+    }
+    case 'sigma': {
+      // any number of inputs and outputs: one curve per singular value
+      const r = await call('sigma', a, opts, verification);
+      data = { w: r.w, sv_db: r.sv_db, peak: r.peak, peak_db: r.peak_db, w_peak: r.w_peak, stable: r.stable };
       break;
     }
     case 'pzmap': {

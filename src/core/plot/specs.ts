@@ -3,7 +3,7 @@
  * builds them with the helpers here. Pure data: what to plot and of which system; the numbers
  * are computed later by `plot/data.ts` through the verified call path.
  */
-export const PLOT_KINDS = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap', 'lsim', 'initial'] as const;
+export const PLOT_KINDS = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap', 'lsim', 'initial', 'sigma'] as const;
 export type PlotKind = (typeof PLOT_KINDS)[number];
 
 /**
@@ -11,7 +11,7 @@ export type PlotKind = (typeof PLOT_KINDS)[number];
  * need more than the system: `lsim` its input (its args are the lsim call's: u or signal, t or
  * tfinal, x0), `initial` the initial state x0.
  */
-export const SYSTEM_PLOT_KINDS: readonly PlotKind[] = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap'];
+export const SYSTEM_PLOT_KINDS: readonly PlotKind[] = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap', 'sigma'];
 
 export const KIND_LABEL: Record<PlotKind, string> = {
   bode: 'Bode',
@@ -22,6 +22,7 @@ export const KIND_LABEL: Record<PlotKind, string> = {
   pzmap: 'Pole-zero map',
   lsim: 'Simulation: output and input',
   initial: 'Free response',
+  sigma: 'Singular values',
 };
 
 /** one plot an answer offers: its kind, the system (num/den or A, B, C, D, Ts) and the button's title */
@@ -55,6 +56,7 @@ const TITLES: Record<PlotKind, string> = {
   pzmap: 'Plot poles and zeros',
   lsim: 'Plot output and input',
   initial: 'Plot free response',
+  sigma: 'Plot singular values',
 };
 
 /** these plots of the call's system, whatever its size (root locus and Nyquist read a SISO L anyway) */

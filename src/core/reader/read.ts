@@ -480,7 +480,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   if (
     /\b(?:dead[- ]?time|time[- ]delay|transport delay|input delay|output delay|io ?delay|delay(?:ed)? (?:of|by)|(?:computation|computational|sample|sampling|processing|pure|loop)\s+delay|delay)\b/i.test(
-      text,
+      // a delay margin (stability_margins) is a property of the loop, not a delay in it
+      text.replace(/\bdelay margins?\b/gi, ''),
     ) &&
     /\d/.test(text) &&
     !/\bno (?:time )?delay\b/i.test(text)

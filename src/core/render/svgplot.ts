@@ -121,6 +121,14 @@ export function resultCharts(tool: string, args: Record<string, any>, r: Record<
       out.push({ caption: 'Input', svg: lineChart({ title: 'Input', xLabel: 't (s)', yLabel: 'u', series: cols(r.u, 'u'), height: 200 }) });
     return out.filter((c) => c.svg);
   }
+  if (tool === 'sigma' && Array.isArray(r.w) && Array.isArray(r.sv_db) && Array.isArray(r.sv_db[0])) {
+    // one curve per singular value (descending), in dB over log ω
+    const k = (r.sv_db[0] as number[]).length;
+    if (k > COLORS.length) return [];
+    const series = Array.from({ length: k }, (_, i) => ({ x: r.w as number[], y: (r.sv_db as number[][]).map((row) => row[i]), label: `σ${i + 1}` }));
+    const svg = lineChart({ title: 'Singular values', xLabel: 'ω (rad/s)', yLabel: 'singular values (dB)', series, logX: true });
+    return svg ? [{ caption: 'Singular values', svg }] : [];
+  }
   if (tool === 'freqresp' && Array.isArray(r.mag_db) && Array.isArray(args.w)) {
     const w = args.w as number[];
     let mag: Series[], phase: Series[];

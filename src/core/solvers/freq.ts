@@ -272,6 +272,41 @@ export function margins(
   const num = polyStrip(numIn);
   const den = polyStrip(denIn);
   if (den.length === 1 && num.length === 1) return staticMargins(num[0] / den[0]);
+  const { pc, gc } = marginCrossings(num, den, Ts, accept, exact);
+  let gm = Infinity;
+  let wpc = NaN;
+  let bestG = Infinity;
+  for (const c of pc)
+    if (Math.abs(Math.log(c.gm)) < bestG) {
+      bestG = Math.abs(Math.log(c.gm));
+      gm = c.gm;
+      wpc = c.w;
+    }
+  let pm = Infinity;
+  let wgc = NaN;
+  for (const c of gc)
+    if (Math.abs(c.pm) < Math.abs(pm)) {
+      pm = c.pm;
+      wgc = c.w;
+    }
+  return { gm, gm_db: 20 * Math.log10(gm), pm_deg: pm, w_pc: wpc, w_gc: wgc };
+}
+
+/**
+ * Every phase crossover (H real negative, w in (0, inf) or (0, pi/Ts]: gm = 1/|H|) and every gain
+ * crossover (|H| = 1: pm = 180 + angle H wrapped into (-180, 180]) of a loop with dynamics, in the
+ * order found (margins picks MATLAB's one of each; stability_margins lists them all). `accept`
+ * and `exact` as for margins.
+ */
+export function marginCrossings(
+  numIn: number[],
+  denIn: number[],
+  Ts: number,
+  accept?: (w: number, kind: 'pc' | 'gc') => boolean,
+  exact?: (w: number) => [number, number],
+): { pc: { w: number; gm: number }[]; gc: { w: number; pm: number }[] } {
+  const num = polyStrip(numIn);
+  const den = polyStrip(denIn);
   const polyH = (w: number): [number, number] => {
     const zr = Ts > 0 ? Math.cos(w * Ts) : 0;
     const zi = Ts > 0 ? Math.sin(w * Ts) : w;
@@ -406,24 +441,16 @@ export function margins(
   };
   const wPc = refine(candIm, gIm, exIm);
   const wGc = refine(candMag, gMag, exMag);
-  let gm = Infinity;
-  let wpc = NaN;
-  let bestG = Infinity;
+  const pc: { w: number; gm: number }[] = [];
   for (const w of wPc) {
     const [hr, hi] = evalH(w);
     const mag = Math.hypot(hr, hi);
     if (!Number.isFinite(mag) || mag === 0) continue;
     if (!(hr < 0) || Math.abs(hi) > 1e-6 * mag) continue;
     if (accept && !accept(w, 'pc')) continue;
-    const g = 1 / mag;
-    if (Math.abs(Math.log(g)) < bestG) {
-      bestG = Math.abs(Math.log(g));
-      gm = g;
-      wpc = w;
-    }
+    pc.push({ w, gm: 1 / mag });
   }
-  let pm = Infinity;
-  let wgc = NaN;
+  const gc: { w: number; pm: number }[] = [];
   for (const w of wGc) {
     const [hr, hi] = evalH(w);
     const mag = Math.hypot(hr, hi);
@@ -431,12 +458,40 @@ export function margins(
     if (accept && !accept(w, 'gc')) continue;
     let ph = 180 + (Math.atan2(hi, hr) * 180) / Math.PI; // in (0, 360]
     if (ph > 180) ph -= 360;
-    if (Math.abs(ph) < Math.abs(pm)) {
-      pm = ph;
-      wgc = w;
-    }
+    gc.push({ w, pm: ph });
   }
-  return { gm, gm_db: 20 * Math.log10(gm), pm_deg: pm, w_pc: wpc, w_gc: wgc };
+  return { pc, gc };
+}
+
+/**
+ * A SISO state-space loop as margins reads it: num/den by ss2tf, the model's own H (one
+ * Hessenberg form, O(n²) per frequency) and the veto of phase crossovers made by round-off.
+ * The numerator from ss2tf carries round-off (e.g. 1e-17·s for 1/(s+1)^2), which can create a
+ * phase crossover far out where the phase only approaches -180°. A phase crossover must show a
+ * sign change of Im H in the model itself (or Im H exactly 0).
+ */
+export function ssLoop(s: SS): {
+  num: number[];
+  den: number[];
+  accept: (w: number, kind: 'pc' | 'gc') => boolean;
+  H: (w: number) => [number, number];
+} {
+  const { num, den } = ss2tf(s.A, s.B, s.C, s.D);
+  const wmax = s.Ts > 0 ? Math.PI / s.Ts : Infinity;
+  const ev = freqEvaluator(s);
+  const H = (w: number): [number, number] => {
+    const f = ev([w]);
+    return [f.re[0][0][0], f.im[0][0][0]];
+  };
+  const accept = (w: number, kind: 'pc' | 'gc') => {
+    if (kind === 'gc' || w >= wmax * (1 - 1e-12)) return true;
+    const [re0, im0] = H(w);
+    if (Math.abs(im0) <= 1e-10 * Math.hypot(re0, im0)) return true;
+    const lo = H(w * (1 - 1e-6))[1];
+    const hi = H(w * (1 + 1e-6))[1];
+    return Math.sign(lo) !== Math.sign(hi);
+  };
+  return { num, den, accept, H };
 }
 
 function isZeroPoly(p: number[]): boolean {
@@ -522,7 +577,8 @@ export const tools = [
     // no phase crossover: gm = Infinity, w_pc = NaN; no gain crossover: pm = Infinity, w_gc = NaN
     nonFinite: ['gm', 'gm_db', 'pm_deg', 'w_pc', 'w_gc'],
     words: {
-      calls: [{ names: ['margin', 'margins', 'stability_margins', 'allmargin', 'g_margin', 'p_margin', 'marginplot'], args: ['sys'] }],
+      // allmargin and python-control's stability_margins (every crossover, sm) are stability_margins'
+      calls: [{ names: ['margin', 'margins', 'g_margin', 'p_margin', 'marginplot'], args: ['sys'] }],
       phrases: [
         'margins',
         'margin',
@@ -561,24 +617,7 @@ export const tools = [
       if (tf) return { ...margins(tf.num, tf.den, tf.Ts) };
       const s = ss!;
       requireSiso(s, 'margins');
-      const { num, den } = ss2tf(s.A, s.B, s.C, s.D);
-      // The numerator from ss2tf carries round-off (e.g. 1e-17·s for 1/(s+1)^2), which can
-      // create a phase crossover far out where the phase only approaches -180°. A phase
-      // crossover must show a sign change of Im H in the model itself (or Im H exactly 0).
-      const wmax = s.Ts > 0 ? Math.PI / s.Ts : Infinity;
-      const ev = freqEvaluator(s);
-      const H = (w: number): [number, number] => {
-        const f = ev([w]);
-        return [f.re[0][0][0], f.im[0][0][0]];
-      };
-      const accept = (w: number, kind: 'pc' | 'gc') => {
-        if (kind === 'gc' || w >= wmax * (1 - 1e-12)) return true;
-        const [re0, im0] = H(w);
-        if (Math.abs(im0) <= 1e-10 * Math.hypot(re0, im0)) return true;
-        const lo = H(w * (1 - 1e-6))[1];
-        const hi = H(w * (1 + 1e-6))[1];
-        return Math.sign(lo) !== Math.sign(hi);
-      };
+      const { num, den, accept, H } = ssLoop(s);
       // crossovers judged on the model's own H (one Hessenberg form, O(n²) per frequency)
       return { ...margins(num, den, s.Ts, accept, H) };
     },

@@ -14,6 +14,7 @@ import { tools as place } from '../solvers/place.js';
 import { tools as discretize } from '../solvers/discretize.js';
 import { tools as xferfcn } from '../solvers/xferfcn.js';
 import { tools as freq } from '../solvers/freq.js';
+import { tools as freqanalysis } from '../solvers/freqanalysis.js';
 import { tools as timeresp } from '../solvers/timeresp.js';
 import { tools as norms } from '../solvers/norms.js';
 import { tools as analysis } from '../solvers/analysis.js';
@@ -36,6 +37,7 @@ const ALL = [
   ...discretize,
   ...xferfcn,
   ...freq,
+  ...freqanalysis,
   ...timeresp,
   ...norms,
   ...analysis,

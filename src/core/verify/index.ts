@@ -14,6 +14,7 @@ import { verifyReduce } from './reduce.js';
 import type { ToolName } from '../tools/table.js';
 import { initialChecks, lsimChecks } from './simulate.js';
 import { c2dChecks, d2cChecks, d2dChecks, evalfrChecks } from './discretize.js';
+import { bandwidthChecks, sigmaChecks, stabilityMarginChecks } from './freqanalysis.js';
 import { padeChecks, thiranChecks } from './delay.js';
 import { froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
@@ -465,6 +466,9 @@ export const CHECKS = {
   dcgain: system,
   freqresp: system,
   margins: system,
+  bandwidth: bandwidthChecks,
+  sigma: sigmaChecks,
+  stability_margins: stabilityMarginChecks,
   step: system,
   impulse: system,
   stepinfo: system,
