@@ -52,7 +52,7 @@ interface Row {
   /** our arguments for one problem; oargs: what the Octave case reads (default: the same) */
   problems: { size: number; args: Record<string, unknown>; oargs?: Record<string, unknown> }[];
   /** how the two results are compared */
-  compare: 'system' | 'y' | 'W' | 'hsv' | 'sv';
+  compare: 'system' | 'y' | 'W' | 'hsv' | 'X' | 'R' | 'sv';
   /** Octave's system is multiplied by this before the comparison (a convention that differs, said in the table) */
   octScale?: number;
 }
@@ -359,6 +359,39 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
     compare: 'system',
     problems: T((k) => ({ tau: (k - 0.4) * TS, Ts: TS })),
   });
+  // matrix equations (solvers/matrixeq.ts): Sylvester with B from the half-size model, C seeded
+  const cMat = (r: number, c: number, seed: number) => {
+    const u = mulberry32(seed);
+    return Array.from({ length: r }, () => Array.from({ length: c }, () => 2 * u() - 1));
+  };
+  rows.push({
+    id: 'sylvester (A n x n, B n/2 x n/2)',
+    tool: 'sylvester',
+    octave: oc('lyap3', 'lyap(A, B, C)'),
+    compare: 'X',
+    problems: S((n) => ({ A: ss(n).A, Bs: ss(Math.max(2, n / 2)).A, Cs: cMat(n, Math.max(2, n / 2), 9100 + n) })),
+  });
+  rows.push({
+    id: 'dsylvester (A n x n, B n/2 x n/2)',
+    tool: 'dsylvester',
+    octave: oc('dlyap3', 'dlyap(A, B, C)'),
+    compare: 'X',
+    problems: S((n) => ({ A: dss(n).A, Bs: dss(Math.max(2, n / 2)).A, Cs: cMat(n, Math.max(2, n / 2), 9200 + n) })),
+  });
+  rows.push({
+    id: 'lyapchol (ss A, B)',
+    tool: 'lyapchol',
+    octave: oc('lyapchol', 'lyapchol(A, B)'),
+    compare: 'R',
+    problems: S((n) => ({ A: ss(n).A, B: ss(n).B })),
+  });
+  rows.push({
+    id: 'dlyapchol (ss A, B)',
+    tool: 'dlyapchol',
+    octave: oc('dlyapchol', 'dlyapchol(A, B)'),
+    compare: 'R',
+    problems: S((n) => ({ A: dss(n).A, B: dss(n).B })),
+  });
   // frequency analysis (solvers/freqanalysis.ts)
   rows.push({ id: 'bandwidth (tf)', tool: 'bandwidth', octave: NOT(" (its bandwidth is the matrix bandwidth)"), compare: 'system', problems: T(tf) });
   rows.push({ id: 'bandwidth (ss SISO)', tool: 'bandwidth', octave: NOT(), compare: 'system', problems: S(siso) });
@@ -638,6 +671,7 @@ export function runNewToolsBench(opts: { octave?: boolean; reps?: number } = {})
         if (r.compare === 'system') d = sysDiff(oursSys(r.tool, prepared[i][j].args, ourR), octSys(res, r.octScale));
         else if (r.compare === 'y') d = maxDiff(ourR.y, rowsOf(res.y as Mx));
         else if (r.compare === 'W') d = maxDiff(ourR.W, rowsOf(res.W as Mx));
+        else if (r.compare === 'X' || r.compare === 'R') d = maxDiff(ourR[r.compare], rowsOf(res[r.compare] as Mx));
         else if (r.compare === 'sv') d = maxDiff(ourR.sv, rowsOf(res.sv as Mx));
         else d = maxDiff(ourR.hsv, values(res.hsv as Mx));
         if (!(d <= FLAG)) disagree.push(`${r.id} size ${p.size}: max rel. diff ${d.toExponential(1)}`);

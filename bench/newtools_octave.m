@@ -95,6 +95,14 @@ function r = run_case (oc, a)
     case "padecoef"
       [num, den] = padecoef (a.T, a.N);
       r.num = mx (num); r.den = mx (den); r.Ts = 0;
+    case "lyap3"
+      r.X = mx (lyap (a.A, a.Bs, a.Cs));
+    case "dlyap3"
+      r.X = mx (dlyap (a.A, a.Bs, a.Cs));
+    case "lyapchol"
+      r.R = mx (lyapchol (a.A, a.B));
+    case "dlyapchol"
+      r.R = mx (dlyapchol (a.A, a.B));
     case "sigma"
       ## one column per frequency in Octave; transposed to ours (one row per frequency)
       r.sv = mx (sigma (mk (a), a.w(:)).');

@@ -119,6 +119,14 @@ function system(code: Code, args: Record<string, any>, name: string): void {
 
 const M = (code: Code) => code.lang === 'matlab';
 
+/** care/dare's optional S and E: written out, an absent one as MATLAB's [] (zeros, eye) or Python's None */
+function riccatiSE(code: Code, a: Record<string, any>): void {
+  if (isMatrix(a.S)) code.mat('S', a.S);
+  else code.assign('S', M(code) ? '[]' : 'None');
+  if (isMatrix(a.E)) code.mat('E', a.E);
+  else code.assign('E', M(code) ? '[]' : 'None');
+}
+
 /** lqr and dlqr: the same call shape in MATLAB and python-control, only the name differs */
 function lqrGenerator(fn: 'lqr' | 'dlqr', title: string): CodeFacet {
   return {
@@ -142,7 +150,12 @@ export const GENERATORS = {
     title: "continuous algebraic Riccati equation A'X + XA - XBR^-1B'X + Q = 0",
     gen(code, a, r) {
       code.mat('A', a.A).mat('B', a.B).mat('Q', a.Q).mat('R', a.R);
-      if (M(code)) code.line("[X, K, L] = icare(A, B, Q, R);   % K = R\\(B'*X), L: closed-loop poles (before R2019a: [X, L, K] = care(A, B, Q, R))");
+      if (isMatrix(a.S) || isMatrix(a.E)) {
+        riccatiSE(code, a);
+        if (M(code))
+          code.line("[X, K, L] = icare(A, B, Q, R, S, E);   % A'XE + E'XA - (E'XB + S)R^-1(B'XE + S') + Q = 0, K = R\\(B'*X*E + S'), L = eig(A - B*K, E)");
+        else code.line("X, L, K = ct.care(A, B, Q, R, S, E)   # K = R^-1 (B'XE + S'), L: eig(A - BK, E)");
+      } else if (M(code)) code.line("[X, K, L] = icare(A, B, Q, R);   % K = R\\(B'*X), L: closed-loop poles (before R2019a: [X, L, K] = care(A, B, Q, R))");
       else code.line("X, L, K = ct.care(A, B, Q, R)   # K = R^-1 B'X, L: closed-loop poles");
       if (r) code.comment(verdictHolder).expect('X', r.X).expect('K', r.K).expect('poles', complexOr(r.poles, code));
     },
@@ -151,7 +164,11 @@ export const GENERATORS = {
     title: "discrete algebraic Riccati equation A'XA - X - A'XB(R + B'XB)^-1B'XA + Q = 0",
     gen(code, a, r) {
       code.mat('A', a.A).mat('B', a.B).mat('Q', a.Q).mat('R', a.R);
-      if (M(code))
+      if (isMatrix(a.S) || isMatrix(a.E)) {
+        riccatiSE(code, a);
+        if (M(code)) code.line("[X, K, L] = idare(A, B, Q, R, S, E);   % A'XA - E'XE - (A'XB + S)(R + B'XB)^-1(B'XA + S') + Q = 0, L = eig(A - B*K, E)");
+        else code.line("X, L, K = ct.dare(A, B, Q, R, S, E)   # K = (R + B'XB)^-1 (B'XA + S'), L: eig(A - BK, E)");
+      } else if (M(code))
         code.line("[X, K, L] = idare(A, B, Q, R);   % K = (R + B'*X*B)\\(B'*X*A), L: closed-loop poles (before R2019a: [X, L, K] = dare(A, B, Q, R))");
       else code.line("X, L, K = ct.dare(A, B, Q, R)   # K = (R + B'XB)^-1 B'XA, L: closed-loop poles");
       if (r) code.comment(verdictHolder).expect('X', r.X).expect('K', r.K).expect('poles', complexOr(r.poles, code));
@@ -200,7 +217,11 @@ export const GENERATORS = {
     gen(code, a, r) {
       if (!M(code)) code.line('from scipy.linalg import solve_continuous_lyapunov');
       code.mat('A', a.A).mat('Q', a.Q);
-      if (M(code)) code.line("X = lyap(A, Q);   % solves A*X + X*A' + Q = 0, as @control");
+      if (isMatrix(a.E)) {
+        code.mat('E', a.E);
+        if (M(code)) code.line("X = lyap(A, Q, [], E);   % solves A*X*E' + E*X*A' + Q = 0, as @control");
+        else code.line("X = ct.lyap(A, Q, None, E)   # solves A X E' + E X A' + Q = 0 (needs slycot; SciPy has no generalised Lyapunov solver)");
+      } else if (M(code)) code.line("X = lyap(A, Q);   % solves A*X + X*A' + Q = 0, as @control");
       else code.line("X = solve_continuous_lyapunov(A, -Q)   # SciPy solves A X + X A' = -Q: pass -Q (ct.lyap(A, Q) needs slycot)");
       if (r) code.comment(verdictHolder).expect('X', r.X);
     },
@@ -210,7 +231,11 @@ export const GENERATORS = {
     gen(code, a, r) {
       if (!M(code)) code.line('from scipy.linalg import solve_discrete_lyapunov');
       code.mat('A', a.A).mat('Q', a.Q);
-      if (M(code)) code.line("X = dlyap(A, Q);   % solves A*X*A' - X + Q = 0, as @control");
+      if (isMatrix(a.E)) {
+        code.mat('E', a.E);
+        if (M(code)) code.line("X = dlyap(A, Q, [], E);   % solves A*X*A' - E*X*E' + Q = 0, as @control");
+        else code.line("X = ct.dlyap(A, Q, None, E)   # solves A X A' - E X E' + Q = 0 (needs slycot)");
+      } else if (M(code)) code.line("X = dlyap(A, Q);   % solves A*X*A' - X + Q = 0, as @control");
       else code.line("X = solve_discrete_lyapunov(A, Q)   # solves A X A' - X + Q = 0, as @control");
       if (r) code.comment(verdictHolder).expect('X', r.X);
     },

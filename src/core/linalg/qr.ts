@@ -84,3 +84,39 @@ export function qrp(A: Mat, tol?: number, absTol?: number): { Q: Mat; R: Mat; pe
     else break;
   return { Q, R, perm, rank };
 }
+
+/**
+ * The triangular factor R of A = Q R for a tall A (m x n, m ≥ n), without forming Q
+ * (Householder, unpivoted), with R's diagonal made non-negative (a row's sign is free: Q's
+ * column absorbs it). RᵀR = AᵀA; lyapchol uses it to turn a factor M of X = MᵀM into the
+ * upper-triangular Cholesky factor without forming X.
+ */
+export function qrR(A: Mat): Mat {
+  const m = A.r,
+    n = A.c;
+  if (m < n) throw new Error(`qrR needs at least as many rows as columns (${m}x${n})`);
+  const W = clone(A);
+  const w = W.d;
+  const x = new Float64Array(m);
+  for (let j = 0; j < n; j++) {
+    const len = m - j;
+    for (let i = 0; i < len; i++) x[i] = w[(j + i) * n + j];
+    const { v, beta, alpha } = house(x.subarray(0, len));
+    if (beta !== 0) {
+      for (let k = j + 1; k < n; k++) {
+        let s = 0;
+        for (let i = 0; i < len; i++) s += v[i] * w[(j + i) * n + k];
+        s *= beta;
+        for (let i = 0; i < len; i++) w[(j + i) * n + k] -= s * v[i];
+      }
+      w[j * n + j] = alpha;
+    }
+    for (let i = 1; i < len; i++) w[(j + i) * n + j] = 0;
+  }
+  const R = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    const sg = w[i * n + i] < 0 ? -1 : 1;
+    for (let k = i; k < n; k++) R[i * n + k] = sg * w[i * n + k];
+  }
+  return { r: n, c: n, d: R };
+}

@@ -346,7 +346,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
           }
           continue;
         }
-        if (vals.length > f.args.length) continue;
+        if (vals.length > f.args.length || vals.length < (f.min ?? 0)) continue;
         const okKinds = f.args.every((p, i) => {
           const v = vals[i];
           if (!v) return p !== 'sys' && p !== 'sys1' && !/^\d|^inf$/.test(p);

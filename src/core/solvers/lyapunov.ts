@@ -17,6 +17,7 @@ import { ControlError } from '../errors.js';
 import { type Mat, pow2Exponent, scalePow2, fromRows, toRows, mul, mulNT, mulNTSym, normF, scale, symmetrize, transpose, zeros, EPS } from '../linalg/dense.js';
 import { realSchur, schurEigenvalues, solveCompletePivot } from '../linalg/schur.js';
 import { balance } from '../linalg/balance.js';
+import { descriptorE, eSolveLeft, eSolveRight } from './matrixeq.js';
 
 function blocksOf(T: Mat): { st: Int32Array; sz: Int32Array; nb: number } {
   const n = T.r;
@@ -407,6 +408,21 @@ function lyapArgs(args: Record<string, any>): { A: Mat; Q: Mat } {
   return { A: fromRows(A), Q: fromRows(Q) };
 }
 
+/**
+ * lyap/dlyap with the optional descriptor E (MATLAB lyap(A, Q, [], E): A X Eᵀ + E X Aᵀ + Q = 0;
+ * dlyap(A, Q, [], E): A X Aᵀ − E X Eᵀ + Q = 0). E nonsingular: with Ã = A E⁻¹ and Y = E X Eᵀ
+ * both are the standard equations Ã Y + Y Ãᵀ + Q = 0 and Ã Y Ãᵀ − Y + Q = 0, X = E⁻¹ Y E⁻ᵀ.
+ */
+function runLyap(args: Record<string, any>, discrete: boolean): { X: Matrix; note?: string } {
+  const { A, Q } = lyapArgs(args);
+  if (args.E === undefined || args.E === null) return { X: toRows(lyapunovMat(A, Q, discrete)) };
+  const e = descriptorE(fromRows(checkMatrix(args.E, 'E')), A.r);
+  const Y = lyapunovMat(eSolveRight(e.lu, A), Q, discrete);
+  const X = transpose(eSolveLeft(e.lu, transpose(eSolveLeft(e.lu, Y))));
+  if (isSymmetric(Q)) symmetrize(X);
+  return { X: toRows(X), note: e.note };
+}
+
 /** call forms that solve A X + X Aᵀ = Q (SciPy) or Aᵀ X + X A = C (Scilab): our equations with −Q, and Aᵀ */
 const negQ = (a: Record<string, unknown>) => ({ ...a, Q: Array.isArray(a.Q) ? toRows(scale(fromRows(a.Q as Matrix), -1)) : a.Q });
 const transposedNegQ = (a: Record<string, unknown>) => negQ({ ...a, A: Array.isArray(a.A) ? toRows(transpose(fromRows(a.A as Matrix))) : a.A });
@@ -417,6 +433,7 @@ export const tools = [
     words: {
       calls: [
         { names: ['lyap', 'lyapunov'], args: ['A', 'Q'] },
+        { names: ['lyap'], args: ['A', 'Q', '[]', 'E'], min: 4, note: "MATLAB's lyap(A, Q, [], E): the generalised equation A X Eᵀ + E X Aᵀ + Q = 0" },
         {
           names: ['lyap'],
           args: ['A', 'Q', "'c'"],
@@ -442,16 +459,20 @@ export const tools = [
     description:
       "Solves the continuous Lyapunov equation A X + X A' + Q = 0 for X (Bartels-Stewart on the real Schur form). " +
       "For the controllability gramian pass Q = B B'; for the observability gramian pass A' and C'C. " +
-      'Refuses when A has eigenvalues with λi + λj = 0 (no unique solution).',
+      "With a nonsingular E (MATLAB lyap(A, Q, [], E)) it solves A X E' + E X A' + Q = 0, reduced by E⁻¹; a singular E is refused. " +
+      'Refuses when A has eigenvalues with λi + λj = 0 (no unique solution). For A X + X B + C = 0 (lyap(A, B, C)) see sylvester.',
     parameters: {
       type: 'object',
-      properties: { A: matrix('square matrix A (n x n)'), Q: matrix('right-hand side Q (n x n), usually symmetric') },
+      properties: {
+        A: matrix('square matrix A (n x n)'),
+        Q: matrix('right-hand side Q (n x n), usually symmetric'),
+        E: matrix("descriptor matrix E (n x n, nonsingular), optional: A X E' + E X A' + Q = 0"),
+      },
       required: ['A', 'Q'],
       additionalProperties: false,
     },
     run(args) {
-      const { A, Q } = lyapArgs(args);
-      return { X: toRows(lyapunovMat(A, Q, false)) };
+      return runLyap(args, false);
     },
     intro: '**Lyapunov equation** AX + XAᵀ + Q = 0.',
     render: renderGeneric,
@@ -464,6 +485,7 @@ export const tools = [
     words: {
       calls: [
         { names: ['dlyap', 'solve_discrete_lyapunov', 'dlyapunov'], args: ['A', 'Q'], keywords: { a: 'A', q: 'Q' } },
+        { names: ['dlyap'], args: ['A', 'Q', '[]', 'E'], min: 4, note: "MATLAB's dlyap(A, Q, [], E): the generalised equation A X Aᵀ − E X Eᵀ + Q = 0" },
         {
           names: ['lyap'],
           args: ['A', 'Q', "'d'"],
@@ -478,16 +500,20 @@ export const tools = [
     title: 'Discrete Lyapunov (Stein) equation',
     description:
       "Solves the discrete Lyapunov equation A X A' - X + Q = 0 for X (Bartels-Stewart on the real Schur form). " +
-      'Refuses when A has eigenvalues with λi λj = 1 (no unique solution).',
+      "With a nonsingular E (MATLAB dlyap(A, Q, [], E)) it solves A X A' - E X E' + Q = 0, reduced by E⁻¹; a singular E is refused. " +
+      'Refuses when A has eigenvalues with λi λj = 1 (no unique solution). For A X B - X + C = 0 (dlyap(A, B, C)) see dsylvester.',
     parameters: {
       type: 'object',
-      properties: { A: matrix('square matrix A (n x n)'), Q: matrix('right-hand side Q (n x n), usually symmetric') },
+      properties: {
+        A: matrix('square matrix A (n x n)'),
+        Q: matrix('right-hand side Q (n x n), usually symmetric'),
+        E: matrix("descriptor matrix E (n x n, nonsingular), optional: A X A' - E X E' + Q = 0"),
+      },
       required: ['A', 'Q'],
       additionalProperties: false,
     },
     run(args) {
-      const { A, Q } = lyapArgs(args);
-      return { X: toRows(lyapunovMat(A, Q, true)) };
+      return runLyap(args, true);
     },
     intro: '**Discrete Lyapunov (Stein) equation** AXAᵀ − X + Q = 0.',
     render: renderGeneric,

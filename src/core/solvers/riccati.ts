@@ -45,6 +45,7 @@ import { balance } from '../linalg/balance.js';
 import { realSchur, reorderSchur, schurEigenvalues, eigvalsSorted } from '../linalg/schur.js';
 import { controllability } from '../linalg/staircase.js';
 import { lyapunovMat } from './lyapunov.js';
+import { descriptorE, eSolveLeft, eSolveRight } from './matrixeq.js';
 
 export interface RiccatiSolution {
   X: Mat;
@@ -727,13 +728,72 @@ const ricParams = (withN: boolean) => ({
   additionalProperties: false,
 });
 
+/** care/dare parameters: MATLAB's care(A, B, Q, R, S, E) and dare(A, B, Q, R, S, E) */
+const careParams = (discrete: boolean) => ({
+  type: 'object' as const,
+  properties: {
+    ...ricParams(false).properties,
+    S: matrix('cross weight S (n x m), optional (lqr calls it N)'),
+    E: matrix(
+      discrete
+        ? "descriptor matrix E (n x n, nonsingular), optional: A'XA - E'XE - (A'XB + S)(R + B'XB)^-1(B'XA + S') + Q = 0"
+        : "descriptor matrix E (n x n, nonsingular), optional: A'XE + E'XA - (E'XB + S)R^-1(B'XE + S') + Q = 0",
+    ),
+  },
+  required: ['A', 'B', 'Q', 'R'],
+  additionalProperties: false,
+});
+
+/**
+ * care/dare with MATLAB's optional S and E. A nonsingular E is reduced with E⁻¹: Y = EᵀXE
+ * solves the standard equation in Ã = E⁻¹A, B̃ = E⁻¹B (the same S, Q, R; continuous:
+ * AᵀXE = ÃᵀY, EᵀXB = YB̃; discrete: AᵀXA = ÃᵀYÃ, AᵀXB = ÃᵀYB̃, BᵀXB = B̃ᵀYB̃), the gain
+ * K = R⁻¹(BᵀXE + Sᵀ) (or (R + BᵀXB)⁻¹(BᵀXA + Sᵀ)) is the standard one, the closed-loop
+ * poles eig(A − BK, E) = eig(Ã − B̃K), and X = E⁻ᵀ Y E⁻¹.
+ */
+function runRiccati(args: Record<string, any>, discrete: boolean): Record<string, unknown> {
+  const a = riccatiArgs(args, { A: 'A', B: 'B', Q: 'Q', R: 'R', N: 'S' });
+  const solve = discrete ? dareMat : careMat;
+  if (args.E === undefined || args.E === null) {
+    const s = solve(a.A, a.B, a.Q, a.R, a.N);
+    return { X: toRows(s.X), K: toRows(s.K), poles: poleList(s.poles), Acl: toRows(s.Acl) };
+  }
+  const e = descriptorE(fromRows(checkMatrix(args.E, 'E')), a.A.r);
+  const s = solve(eSolveLeft(e.lu, a.A), eSolveLeft(e.lu, a.B), a.Q, a.R, a.N);
+  // X = E⁻ᵀ Y E⁻¹ = (E⁻ᵀ (Y E⁻¹)ᵀ)ᵀ... with Y symmetric: Z = Y E⁻¹, X = E⁻ᵀ Z = (Zᵀ E⁻¹)ᵀ
+  const Z = eSolveRight(e.lu, s.X);
+  const X = symmetrize(transposeOf(eSolveRight(e.lu, transposeOf(Z))));
+  return {
+    X: toRows(X),
+    K: toRows(s.K),
+    poles: poleList(s.poles),
+    Acl: toRows(s.Acl),
+    note: `${e.note}; Acl is E⁻¹(A − BK), whose eigenvalues are those of the pencil (A − BK, E)`,
+  };
+}
+
+/** the shared Riccati renderer, with the descriptor reduction and the cross term said when used */
+const riccatiRenderer =
+  (name: 'care' | 'dare') => (args: Record<string, any>, r: Record<string, any>, o: Parameters<ReturnType<typeof feedbackRenderer>>[2]) => {
+    const out = [feedbackRenderer(name)(args, r, o)];
+    if (Array.isArray(args.S))
+      out.push(`**Cross term:** S enters as ${name === 'care' ? "(E'XB + S)R⁻¹(B'XE + S')" : "(A'XB + S)(R + B'XB)⁻¹(B'XA + S')"}, K includes S'.`);
+    if (typeof r.note === 'string') out.push(`**Descriptor E:** ${r.note}; the closed-loop poles are eig(A − BK, E).`);
+    return out.join('\n\n');
+  };
+
 export const tools = [
   tool({
     name: 'care',
     words: {
       calls: [
-        { names: ['care', 'icare'], args: ['A', 'B', 'Q', 'R'] },
-        { names: ['solve_continuous_are'], args: ['A', 'B', 'Q', 'R'], keywords: { a: 'A', b: 'B', q: 'Q', r: 'R' } },
+        { names: ['care', 'icare'], args: ['A', 'B', 'Q', 'R', 'S', 'E'] },
+        {
+          names: ['solve_continuous_are'],
+          args: ['A', 'B', 'Q', 'R', 'E', 'S'],
+          keywords: { a: 'A', b: 'B', q: 'Q', r: 'R', e: 'E', s: 'S' },
+          note: "SciPy's solve_continuous_are(a, b, q, r, e, s) takes E before S",
+        },
         { names: ['are'], args: ['kind', 'A', 'B', 'Q', 'R'], note: 'are(Continuous, A, B, Q, R) (ControlSystems.jl)' },
       ],
       phrases: ['riccati equation', 'algebraic riccati', 'continuous riccati', 'care', 'riccati'],
@@ -744,15 +804,14 @@ export const tools = [
     description:
       "Stabilising solution X of A'X + XA - XBR⁻¹B'X + Q = 0 (Schur method on the balanced Hamiltonian, " +
       "refined by Newton steps), the gain K = R⁻¹B'X for u = -Kx, and the closed-loop poles eig(A - BK). " +
-      'Refuses when (A, B) is not stabilisable or no stabilising solution exists.',
-    parameters: ricParams(false),
+      'Refuses when (A, B) is not stabilisable or no stabilising solution exists. Optional, as MATLAB care(A, B, Q, R, S, E): the cross weight S (n x m) ' +
+      "and a nonsingular descriptor E: A'XE + E'XA - (E'XB + S)R⁻¹(B'XE + S') + Q = 0, K = R⁻¹(B'XE + S'), poles eig(A - BK, E); E is reduced by E⁻¹, a singular E refused.",
+    parameters: careParams(false),
     run(args) {
-      const a = riccatiArgs(args);
-      const s = careMat(a.A, a.B, a.Q, a.R, null);
-      return { X: toRows(s.X), K: toRows(s.K), poles: poleList(s.poles), Acl: toRows(s.Acl) };
+      return runRiccati(args, false);
     },
     intro: '**Continuous algebraic Riccati equation** AᵀX + XA − XBR⁻¹BᵀX + Q = 0, stabilising solution X, with K = R⁻¹BᵀX.',
-    render: feedbackRenderer('care'),
+    render: riccatiRenderer('care'),
     code: GENERATORS.care,
     model: { none: 'inside lqr (its Riccati step)' },
     plots: { none: 'a Riccati solution, not a system response' },
@@ -761,8 +820,13 @@ export const tools = [
     name: 'dare',
     words: {
       calls: [
-        { names: ['dare', 'idare'], args: ['A', 'B', 'Q', 'R'] },
-        { names: ['solve_discrete_are'], args: ['A', 'B', 'Q', 'R'], keywords: { a: 'A', b: 'B', q: 'Q', r: 'R' } },
+        { names: ['dare', 'idare'], args: ['A', 'B', 'Q', 'R', 'S', 'E'] },
+        {
+          names: ['solve_discrete_are'],
+          args: ['A', 'B', 'Q', 'R', 'E', 'S'],
+          keywords: { a: 'A', b: 'B', q: 'Q', r: 'R', e: 'E', s: 'S' },
+          note: "SciPy's solve_discrete_are(a, b, q, r, e, s) takes E before S",
+        },
       ],
       phrases: ['discrete riccati', 'discrete algebraic riccati', 'discrete-time riccati', 'dare'],
       continuous: 'care',
@@ -772,15 +836,14 @@ export const tools = [
     description:
       "Stabilising solution X of A'XA - X - A'XB(R+B'XB)⁻¹B'XA + Q = 0 (structure-preserving doubling, A may be " +
       "singular, refined by Newton steps), the gain K = (R+B'XB)⁻¹B'XA for u[k] = -Kx[k], and the closed-loop poles " +
-      'eig(A - BK). Refuses when (A, B) is not stabilisable or no stabilising solution exists.',
-    parameters: ricParams(false),
+      'eig(A - BK). Refuses when (A, B) is not stabilisable or no stabilising solution exists. Optional, as MATLAB dare(A, B, Q, R, S, E): the cross weight ' +
+      "S (n x m) and a nonsingular descriptor E: A'XA - E'XE - (A'XB + S)(R + B'XB)⁻¹(B'XA + S') + Q = 0, K = (R + B'XB)⁻¹(B'XA + S'), poles eig(A - BK, E); E is reduced by E⁻¹, a singular E refused.",
+    parameters: careParams(true),
     run(args) {
-      const a = riccatiArgs(args);
-      const s = dareMat(a.A, a.B, a.Q, a.R, null);
-      return { X: toRows(s.X), K: toRows(s.K), poles: poleList(s.poles), Acl: toRows(s.Acl) };
+      return runRiccati(args, true);
     },
     intro: '**Discrete algebraic Riccati equation** AᵀXA − X − AᵀXB(R + BᵀXB)⁻¹BᵀXA + Q = 0, stabilising solution X, with K = (R + BᵀXB)⁻¹BᵀXA.',
-    render: feedbackRenderer('dare'),
+    render: riccatiRenderer('dare'),
     code: GENERATORS.dare,
     model: { none: 'inside dlqr (its Riccati step)' },
     plots: { none: 'a Riccati solution, not a system response' },

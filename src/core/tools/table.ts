@@ -7,6 +7,7 @@
 import type { ToolDef } from './types.js';
 import { tools as statesp } from '../solvers/statesp.js';
 import { tools as lyapunov } from '../solvers/lyapunov.js';
+import { tools as matrixeq } from '../solvers/matrixeq.js';
 import { tools as riccati } from '../solvers/riccati.js';
 import { tools as statefbk } from '../solvers/statefbk.js';
 import { tools as estimation } from '../solvers/estimation.js';
@@ -30,6 +31,7 @@ import { tools as delay } from '../solvers/delay.js';
 const ALL = [
   ...statesp,
   ...lyapunov,
+  ...matrixeq,
   ...riccati,
   ...statefbk,
   ...estimation,

@@ -39,6 +39,8 @@ export interface ToolCallForm {
    * transfer function); `'c'` (quoted) is a string argument that must be exactly that
    */
   args: string[];
+  /** the fewest positional arguments this form needs (lyap(A, B, C) is Sylvester, lyap(A, Q) is not) */
+  min?: number;
   /** keyword arguments as written (python-control/SciPy) -> tool parameter */
   keywords?: Record<string, string>;
   /** how this form differs from the tool, said in the answer when it is used */

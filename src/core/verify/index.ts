@@ -16,6 +16,7 @@ import { initialChecks, lsimChecks } from './simulate.js';
 import { c2dChecks, d2cChecks, d2dChecks, evalfrChecks } from './discretize.js';
 import { bandwidthChecks, sigmaChecks, stabilityMarginChecks } from './freqanalysis.js';
 import { padeChecks, thiranChecks } from './delay.js';
+import { matrixEqChecks } from './matrixeq.js';
 import { froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
 export interface Check {
@@ -187,6 +188,7 @@ function verifyRiccati(
   discrete: boolean,
   gainName: string,
   solName: string,
+  E?: Matrix,
 ): Check[] {
   const a = mat(A),
     b = mat(B),
@@ -195,6 +197,9 @@ function verifyRiccati(
     x = mat(X),
     k = mat(K);
   const s = S ? mat(S) : M.zeros(b.rows, b.columns);
+  // a descriptor E (care/dare with E): A'XE + E'XA − (E'XB + S)R⁻¹(B'XE + S') + Q, or
+  // A'XA − E'XE − (A'XB + S)(R + B'XB)⁻¹(B'XA + S') + Q; the closed loop is the pencil (A − BK, E)
+  const e = E ? mat(E) : M.eye(a.rows);
   let res: number, Kx: M, den: number;
   // the matrix solved for the gain: R (continuous) or R + B'XB (discrete)
   let Gk = r;
@@ -204,16 +209,17 @@ function verifyRiccati(
     const F = b.transpose().mmul(x).mmul(a).add(s.transpose());
     Kx = solve(G, F);
     const AtXA = a.transpose().mmul(x).mmul(a);
+    const EtXE = E ? e.transpose().mmul(x).mmul(e) : x;
     const T = a.transpose().mmul(x).mmul(b).add(s).mmul(Kx);
-    const Res = AtXA.clone().sub(x).sub(T).add(q);
-    den = fro(AtXA) + fro(x) + fro(T) + fro(q);
+    const Res = AtXA.clone().sub(EtXE).sub(T).add(q);
+    den = fro(AtXA) + fro(EtXE) + fro(T) + fro(q);
     res = fro(Res) / Math.max(den, 1e-300);
   } else {
-    const F = b.transpose().mmul(x).add(s.transpose());
+    const F = b.transpose().mmul(x).mmul(e).add(s.transpose());
     Kx = solve(r, F);
-    const AtX = a.transpose().mmul(x);
-    const XA = x.mmul(a);
-    const T = x.mmul(b).add(s).mmul(Kx);
+    const AtX = a.transpose().mmul(x).mmul(e);
+    const XA = e.transpose().mmul(x).mmul(a);
+    const T = e.transpose().mmul(x).mmul(b).add(s).mmul(Kx);
     const Res = AtX.clone().add(XA).sub(T).add(q);
     den = fro(AtX) + fro(XA) + fro(T) + fro(q);
     res = fro(Res) / Math.max(den, 1e-300);
@@ -224,9 +230,11 @@ function verifyRiccati(
   // ours differ by 4e-3 and either recomputation from X differs from both by as much
   const kappa = conditionNumber(Gk);
   const ktol = Math.max(1e-8, 10 * Gk.rows * Number.EPSILON * kappa);
-  const Acl = a.clone().sub(b.mmul(k));
-  const ac = fro(Acl);
-  const floor = residualFloor(a.rows, discrete ? ac * ac + 1 : 2 * ac, fro(x), den);
+  const F0 = a.clone().sub(b.mmul(k));
+  const Acl = E ? solve(e, F0) : F0;
+  const ac = fro(F0),
+    en = E ? fro(e) : 1;
+  const floor = residualFloor(a.rows, discrete ? ac * ac + en * en : 2 * ac * en, fro(x), den);
   const checks = [
     residualCheck('Riccati', res, floor),
     symmetryCheck(x, solName),
@@ -238,7 +246,7 @@ function verifyRiccati(
     },
     stabilityCheck(Acl, discrete),
   ];
-  const pc = polesCheck(poles, Acl, gainName === 'L' ? 'eig(A − LC)' : 'eig(A − BK)', fro(a) + fro(b) * fro(k));
+  const pc = polesCheck(poles, Acl, gainName === 'L' ? 'eig(A − LC)' : E ? 'eig(A − BK, E)' : 'eig(A − BK)', fro(a) + fro(b) * fro(k));
   if (pc) checks.push(pc);
   return checks;
 }
@@ -272,23 +280,27 @@ function krylovChecks(args: Record<string, any>, result: Record<string, any>, to
   ];
 }
 
-function lyapCheck(A: Matrix, Q: Matrix, X: Matrix, discrete: boolean): Check[] {
+function lyapCheck(A: Matrix, Q: Matrix, X: Matrix, discrete: boolean, E?: Matrix): Check[] {
   const a = mat(A),
     q = mat(Q),
     x = mat(X);
+  // with a descriptor E: A X Eᵀ + E X Aᵀ + Q (continuous), A X Aᵀ − E X Eᵀ + Q (discrete)
+  const e = E ? mat(E) : undefined;
   let res: number, den: number;
   if (discrete) {
     const AXA = a.mmul(x).mmul(a.transpose());
-    den = fro(AXA) + fro(x) + fro(q);
-    res = fro(AXA.clone().sub(x).add(q)) / Math.max(den, 1e-300);
+    const EXE = e ? e.mmul(x).mmul(e.transpose()) : x;
+    den = fro(AXA) + fro(EXE) + fro(q);
+    res = fro(AXA.clone().sub(EXE).add(q)) / Math.max(den, 1e-300);
   } else {
-    const AX = a.mmul(x),
-      XA = x.mmul(a.transpose());
+    const AX = e ? a.mmul(x).mmul(e.transpose()) : a.mmul(x),
+      XA = e ? e.mmul(x).mmul(a.transpose()) : x.mmul(a.transpose());
     den = fro(AX) + fro(XA) + fro(q);
     res = fro(AX.clone().add(XA).add(q)) / Math.max(den, 1e-300);
   }
-  const an = fro(a);
-  const checks = [residualCheck(discrete ? 'Stein' : 'Lyapunov', res, residualFloor(a.rows, discrete ? an * an + 1 : 2 * an, fro(x), den))];
+  const an = fro(a),
+    en = e ? fro(e) : 1;
+  const checks = [residualCheck(discrete ? 'Stein' : 'Lyapunov', res, residualFloor(a.rows, discrete ? an * an + en * en : 2 * an * en, fro(x), den))];
   const qa = fro(q.clone().sub(q.transpose()));
   if (qa === 0) checks.push(symmetryCheck(x, 'X'));
   return checks;
@@ -367,7 +379,7 @@ function analysisChecks(args: Record<string, any>, result: Record<string, any>):
 const riccati =
   (disc: boolean): Checker =>
   (args, result) =>
-    verifyRiccati(args.A, args.B, args.Q, args.R, args.N, result.X, result.K, result.poles, disc, 'K', 'X');
+    verifyRiccati(args.A, args.B, args.Q, args.R, args.N ?? args.S, result.X, result.K, result.poles, disc, 'K', 'X', args.E);
 
 function filterChecks(args: Record<string, any>, result: Record<string, any>, tool: string): Check[] {
   // the filter Riccati equation is the dual: (A', C', G Qn G', Rn), gain L'
@@ -446,8 +458,9 @@ export const CHECKS = {
   ctrb_rank: krylovChecks,
   obsv_rank: krylovChecks,
   analyse: analysisChecks,
-  lyap: (args, result) => lyapCheck(args.A, args.Q, result.X, false),
-  dlyap: (args, result) => lyapCheck(args.A, args.Q, result.X, true),
+  lyap: (args, result) => lyapCheck(args.A, args.Q, result.X, false, args.E),
+  dlyap: (args, result) => lyapCheck(args.A, args.Q, result.X, true, args.E),
+  ...matrixEqChecks({ residualCheck, residualFloor, symmetryCheck }),
   care: riccati(false),
   lqr: riccati(false),
   dare: riccati(true),
