@@ -84,3 +84,16 @@ test('"and in parallel?" after a series connection takes the same systems', () =
   assert.deepEqual(a.sys1, { num: [1], den: [1, 1] });
   assert.deepEqual(a.sys2, { num: [2], den: [1, 3] });
 });
+
+test("python-control's ct.dlyap(A, Q, C) (A X Qᵀ − X + C = 0) reads with Q transposed into MATLAB's A X B − X + C = 0", () => {
+  const py = call(read('ct.dlyap(np.array([[0.5, 0.1], [0, 0.2]]), np.array([[0.3, 1], [0, 0.4]]), np.eye(2))'), 'dsylvester');
+  assert.deepEqual(py.Bs, [
+    [0.3, 0],
+    [1, 0.4],
+  ]);
+  const m = call(read('dlyap([0.5 0.1; 0 0.2], [0.3 1; 0 0.4], eye(2))'), 'dsylvester');
+  assert.deepEqual(m.Bs, [
+    [0.3, 1],
+    [0, 0.4],
+  ]);
+});

@@ -1061,6 +1061,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (tool.name === 'balred' && args.method === undefined && !/^(?:ct|control|ctrl)\./i.test(fromCall.call.raw) && fromCall.call.fn === 'balred') {
       set('method', 'matchdc', { from: 'default', text: "MATLAB balred's default, matched DC gain (python-control's ct.balred truncates)" });
     }
+    // python-control's ct.dlyap(A, Q, C) solves A X Qᵀ − X + C = 0; MATLAB's dlyap(A, B, C) (the tool's) A X B − X + C = 0
+    if (tool.name === 'dsylvester' && /^(?:ct|control|ctrl)\./i.test(fromCall.call.raw) && Array.isArray(args.Bs)) {
+      args.Bs = toRows(transpose(fromRows(args.Bs as Matrix)));
+      notes.push("python-control's dlyap(A, Q, C) solves A X Qᵀ − X + C = 0: its Q enters transposed as B here (MATLAB's A X B − X + C = 0)");
+    }
     // ct.modred(sys, [2]) counts states from 0 (python), MATLAB's modred(sys, 3) from 1, as the tool does
     if (tool.name === 'modred' && /^(?:ct|control|ctrl)\./i.test(fromCall.call.raw) && Array.isArray(args.elim)) {
       const zero = args.elim as number[];
