@@ -398,6 +398,19 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
   rows.push({ id: 'sigma (ss, 3 frequencies)', tool: 'sigma', octave: oc('sigma', 'sigma(sys, w)'), compare: 'sv', problems: S((n) => ({ ...ss(n), w: W })) });
   rows.push({ id: 'stability_margins (tf)', tool: 'stability_margins', octave: NOT(' (no allmargin; margin gives one pair)'), compare: 'system', problems: T(tf) });
   rows.push({ id: 'stability_margins (ss SISO)', tool: 'stability_margins', octave: NOT(' (no allmargin; margin gives one pair)'), compare: 'system', problems: S(siso) });
+  rows.push({ id: 'ctrbf (ss)', tool: 'ctrbf', octave: oc('ctrbf', 'ctrbf(A, B, C)'), compare: 'system', problems: S(ss) });
+  rows.push({ id: 'obsvf (ss)', tool: 'obsvf', octave: oc('obsvf', 'obsvf(A, B, C)'), compare: 'system', problems: S(ss) });
+  rows.push({ id: 'kalman_decomp (ss)', tool: 'kalman_decomp', octave: NOT(' (nor in MATLAB: no single function)'), compare: 'system', problems: S(ss) });
+  rows.push({ id: 'canon modal (ss)', tool: 'canon', octave: NOT(), compare: 'system', problems: S((n) => ({ ...ss(n), form: 'modal' })) });
+  rows.push({ id: 'canon companion (tf)', tool: 'canon', octave: NOT(), compare: 'system', problems: T((k) => ({ ...tf(k), form: 'companion' })) });
+  rows.push({
+    id: 'ss2ss (ss, bidiagonal T)',
+    tool: 'ss2ss',
+    octave: NOT(),
+    compare: 'system',
+    problems: S((n) => ({ ...ss(n), T: Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : j === i + 1 ? 0.3 : 0))) })),
+  });
+  rows.push({ id: 'tzero (ss)', tool: 'tzero', octave: { none: '—, not compared (a list of zeros; this bench compares systems)' }, compare: 'system', problems: S(ss) });
   return rows;
 }
 
@@ -493,10 +506,10 @@ function maxDiff(a: number[] | Mat, b: number[] | Mat): number {
 function oursSys(tool: string, args: Record<string, any>, r: Record<string, any>): Sys {
   const Ts = tool === 'd2c' ? 0 : typeof r.Ts === 'number' ? r.Ts : typeof args.Ts === 'number' ? args.Ts : 0;
   if (Array.isArray(r.num) && Array.isArray(r.den) && !Array.isArray(r.num[0])) return { num: r.num, den: r.den, Ts };
-  const A = r.A ?? r.Ad;
-  const B = r.B ?? r.Bd;
-  const Cm = r.C ?? r.Cd;
-  const D = r.D ?? r.Dd;
+  const A = r.A ?? r.Ad ?? r.Abar;
+  const B = r.B ?? r.Bd ?? r.Bbar;
+  const Cm = r.C ?? r.Cd ?? r.Cbar;
+  const D = r.D ?? r.Dd ?? args.D;
   return { A, B: A.length ? B : [], C: A.length ? Cm : [], D, Ts };
 }
 

@@ -106,6 +106,11 @@ function r = run_case (oc, a)
     case "sigma"
       ## one column per frequency in Octave; transposed to ours (one row per frequency)
       r.sv = mx (sigma (mk (a), a.w(:)).');
+    case {"ctrbf", "obsvf"}
+      f = str2func (oc);
+      [Ab, Bb, Cb] = f (a.A, a.B, a.C);
+      [~, ~, ~, D] = ssdata (mk (a));
+      r = out (ss (Ab, Bb, Cb, D));
     otherwise
       error ("newtools_octave: no case %s", oc);
   endswitch

@@ -473,7 +473,7 @@ export const tools = [
     words: {
       calls: [
         {
-          names: ['pole', 'zero', 'tzero', 'pzmap', 'poles', 'zeros', 'zpkdata', 'tf2zpk', 'ss2zp', 'tf2zp', 'plzr', 'trzeros', 'pzplot', 'tzeros'],
+          names: ['pole', 'zero', 'pzmap', 'poles', 'zeros', 'zpkdata', 'tf2zpk', 'ss2zp', 'tf2zp', 'plzr', 'trzeros', 'pzplot', 'tzeros'],
           args: ['sys', 'type'],
         },
         { names: ['tf2zp', 'tf2zpk'], args: ['num', 'den'] },

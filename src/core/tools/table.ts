@@ -25,6 +25,7 @@ import { tools as evalfr } from '../solvers/evalfr.js';
 import { tools as interconnect } from '../solvers/interconnect.js';
 import { tools as simulate } from '../solvers/simulate.js';
 import { tools as reduce } from '../solvers/reduce.js';
+import { tools as canon } from '../solvers/canon.js';
 import { tools as delay } from '../solvers/delay.js';
 
 /** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
@@ -49,6 +50,7 @@ const ALL = [
   ...interconnect,
   ...simulate,
   ...reduce,
+  ...canon,
   ...delay,
 ];
 

@@ -14,6 +14,7 @@ import { verifyReduce } from './reduce.js';
 import type { ToolName } from '../tools/table.js';
 import { initialChecks, lsimChecks } from './simulate.js';
 import { c2dChecks, d2cChecks, d2dChecks, evalfrChecks } from './discretize.js';
+import { canonChecks, kalmanChecks, ss2ssChecks, staircaseChecks, tzeroChecks } from './canon.js';
 import { bandwidthChecks, sigmaChecks, stabilityMarginChecks } from './freqanalysis.js';
 import { padeChecks, thiranChecks } from './delay.js';
 import { matrixEqChecks } from './matrixeq.js';
@@ -497,6 +498,12 @@ export const CHECKS = {
   balreal: verifyReduce_,
   balred: verifyReduce_,
   modred: verifyReduce_,
+  ctrbf: staircaseChecks,
+  obsvf: staircaseChecks,
+  kalman_decomp: kalmanChecks,
+  canon: canonChecks,
+  ss2ss: ss2ssChecks,
+  tzero: tzeroChecks,
   pade: padeChecks,
   thiran: thiranChecks,
 } satisfies Record<ToolName, Checker>;
