@@ -103,14 +103,14 @@ function r = run_case (oc, a)
       r.R = mx (lyapchol (a.A, a.B));
     case "dlyapchol"
       r.R = mx (dlyapchol (a.A, a.B));
-    case "sigma"
-      ## one column per frequency in Octave; transposed to ours (one row per frequency)
-      r.sv = mx (sigma (mk (a), a.w(:)).');
     case {"ctrbf", "obsvf"}
       f = str2func (oc);
       [Ab, Bb, Cb] = f (a.A, a.B, a.C);
       [~, ~, ~, D] = ssdata (mk (a));
       r = out (ss (Ab, Bb, Cb, D));
+    case "sigma"
+      ## one column per frequency in Octave; transposed to ours (one row per frequency)
+      r.sv = mx (sigma (mk (a), a.w(:)).');
     otherwise
       error ("newtools_octave: no case %s", oc);
   endswitch
