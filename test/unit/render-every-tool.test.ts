@@ -86,8 +86,28 @@ const SETS: Record<string, Record<string, Record<string, unknown>>> = {
     },
   },
   obsv_rank: { siso: { A, C: C1 }, mimo: { A, C: C2 } },
-  lyap: { siso: { A, Q: I2 }, descriptor: { A, Q: I2, E: [[1, 0.5], [0, 2]] } },
-  dlyap: { siso: { A: Ad, Q: I2 }, descriptor: { A: Ad, Q: I2, E: [[1, 0.5], [0, 2]] } },
+  lyap: {
+    siso: { A, Q: I2 },
+    descriptor: {
+      A,
+      Q: I2,
+      E: [
+        [1, 0.5],
+        [0, 2],
+      ],
+    },
+  },
+  dlyap: {
+    siso: { A: Ad, Q: I2 },
+    descriptor: {
+      A: Ad,
+      Q: I2,
+      E: [
+        [1, 0.5],
+        [0, 2],
+      ],
+    },
+  },
   sylvester: { siso: { A, Bs: [[-1]], Cs: [[1], [2]] } },
   dsylvester: { siso: { A: Ad, Bs: [[0.5]], Cs: [[1], [2]] } },
   lyapchol: { siso: { A, B: B1 }, mimo: { A, B: B2 } },
@@ -95,12 +115,32 @@ const SETS: Record<string, Record<string, Record<string, unknown>>> = {
   care: {
     siso: { A, B: B1, Q: I2, R: [[1]] },
     mimo: { A, B: B2, Q: I2, R: I2 },
-    descriptor: { A, B: B1, Q: I2, R: [[1]], S: [[0.1], [0]], E: [[1, 0.2], [0, 2]] },
+    descriptor: {
+      A,
+      B: B1,
+      Q: I2,
+      R: [[1]],
+      S: [[0.1], [0]],
+      E: [
+        [1, 0.2],
+        [0, 2],
+      ],
+    },
   },
   dare: {
     siso: { A: Ad, B: B1, Q: I2, R: [[1]] },
     mimo: { A: Ad, B: B2, Q: I2, R: I2 },
-    descriptor: { A: Ad, B: B1, Q: I2, R: [[1]], S: [[0.1], [0]], E: [[1, 0.2], [0, 2]] },
+    descriptor: {
+      A: Ad,
+      B: B1,
+      Q: I2,
+      R: [[1]],
+      S: [[0.1], [0]],
+      E: [
+        [1, 0.2],
+        [0, 2],
+      ],
+    },
   },
   lqr: { siso: { A, B: B1, Q: I2, R: [[1]] }, mimo: { A, B: B2, Q: I2, R: I2 } },
   dlqr: { siso: { A: Ad, B: B1, Q: I2, R: [[1]] }, mimo: { A: Ad, B: B2, Q: I2, R: I2 } },
@@ -316,8 +356,49 @@ Object.assign(SETS, {
   },
 });
 
+// frequency analysis, structure and delays (issue 13, second part)
+Object.assign(SETS, {
+  bandwidth: { siso: SISO, tf: TF, discrete: { num: [0.5], den: [1, -0.5], Ts: 0.1 }, dbdrop: { ...TF, dbdrop: -6 } },
+  sigma: { siso: { ...SISO, w }, mimo: { ...MIMO, w }, tf: TF, static: { ...STATIC, w } },
+  stability_margins: {
+    siso: SISO,
+    tf: { num: [25], den: [1, 10, 10, 10] },
+    integrator: { num: [10], den: [1, 6, 5, 0] },
+    unstable: { num: [1], den: [1, -1] },
+  },
+  ctrbf: { siso: { ...SISO3, B: [[1], [1], [0]] }, mimo: MIMO },
+  obsvf: { siso: { ...SISO3, C: [[1, 0, 1]] }, mimo: MIMO },
+  kalman_decomp: { siso: { A: A3, B: [[1], [1], [0]], C: [[1, 0, 1]] }, mimo: MIMO3 },
+  canon: { siso: SISO3, mimo: MIMO3, companion: { ...SISO, form: 'companion' }, tf: TF },
+  ss2ss: {
+    siso: {
+      ...SISO,
+      T: [
+        [1, 1],
+        [0, 1],
+      ],
+    },
+    mimo: {
+      ...MIMO,
+      T: [
+        [2, 0],
+        [1, 1],
+      ],
+    },
+  },
+  tzero: { siso: { ...SISO, D: [[0]] }, mimo: MIMO, decoupling: { A: A3, B: [[1], [1], [0]], C: [[1, 0, 1]] } },
+  pade: {
+    siso: { T: 0.5, N: 3 },
+    tf: { ...TF, T: 0.2, N: 2 },
+    ss: { ...SISO, T: 0.1, N: 4 },
+    mimo: { ...MIMO, T: 0.1, N: 2 },
+    output: { ...SISO, T: 0.1, N: 2, delayAt: 'output' },
+  },
+  thiran: { siso: { tau: 2.4, Ts: 1 }, integer: { tau: 3, Ts: 1 } },
+});
+
 /** tools that refuse a model with several inputs or outputs, by design (said, never thrown as an internal error) */
-const SISO_ONLY = new Set(['ss2tf', 'margins', 'stepinfo', 'rlocus', 'nyquist']);
+const SISO_ONLY = new Set(['ss2tf', 'margins', 'stepinfo', 'rlocus', 'nyquist', 'bandwidth', 'stability_margins']);
 
 const FORBIDDEN = ['internal error', 'NaN', 'undefined', '[object Object]'];
 

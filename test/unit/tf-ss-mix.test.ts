@@ -24,6 +24,7 @@ const EXTRA: Record<string, Record<string, unknown>> = {
   lsim: { signal: 'step', tfinal: 1 },
   // order 1 of a 1-state model is no reduction: a 2-state model for balred
   balred: { order: 1 },
+  pade: { T: 0.5, N: 2 },
 };
 /** the discrete tools' model is discrete (a pole at z = 0.5, where d2c's logarithm is real) */
 const DISCRETE = new Set(['d2c', 'd2d']);

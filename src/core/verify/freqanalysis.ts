@@ -286,10 +286,12 @@ export function stabilityMarginChecks(a: R, r: R): Check[] {
   // stability margin and disk margin: attained where said, nowhere smaller on the grid
   const inf = atInfinity(a);
   const one = (w: number) => (w === Infinity ? Math.abs(1 + inf) : cabs([1 + L(w)[0], L(w)[1]]));
-  checks.push(check('stability margin', Math.abs(one(r.w_sm) - r.sm) / Math.max(r.sm, 1e-300), 1e-8, '|1 + L| at w_sm equals sm'));
+  // relative to 1 + the size of L there: sm = 0 (the Nyquist curve through −1: L(0) = −1 for 1/(s − 1)) is exact, not 0/0
+  const scaleSm = Math.max(r.sm, 1e-300) + 1e-12;
+  checks.push(check('stability margin', Math.abs(one(r.w_sm) - r.sm) / scaleSm, 1e-8, '|1 + L| at w_sm equals sm'));
   let least = Infinity;
   for (const w of [0, ...g, ...(Number.isFinite(wEnd) ? [wEnd] : [])]) least = Math.min(least, one(w));
-  checks.push(check('smallest distance', Math.max(0, 1 - least / r.sm), 1e-8, `no smaller |1 + L| on a grid of ${g.length + 1} frequencies`));
+  checks.push(check('smallest distance', Math.max(0, r.sm - least) / scaleSm, 1e-8, `no smaller |1 + L| on a grid of ${g.length + 1} frequencies`));
   const ratio = (w: number) => {
     if (w === Infinity) return inf === 1 ? Infinity : (2 * Math.abs(1 + inf)) / Math.abs(1 - inf);
     const h = L(w);
