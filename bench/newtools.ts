@@ -404,13 +404,31 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
     compare: 'system',
     problems: S((n) => ({ ...ss(n), T: Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : j === i + 1 ? 0.3 : 0))) })),
   });
-  rows.push({ id: 'tzero (ss)', tool: 'tzero', octave: { none: '—, not compared (a list of zeros; this bench compares systems)' }, compare: 'system', problems: S(ss) });
+  rows.push({
+    id: 'tzero (ss)',
+    tool: 'tzero',
+    octave: { none: '—, not compared (a list of zeros; this bench compares systems)' },
+    compare: 'system',
+    problems: S(ss),
+  });
   // frequency analysis (solvers/freqanalysis.ts)
-  rows.push({ id: 'bandwidth (tf)', tool: 'bandwidth', octave: NOT(" (its bandwidth is the matrix bandwidth)"), compare: 'system', problems: T(tf) });
+  rows.push({ id: 'bandwidth (tf)', tool: 'bandwidth', octave: NOT(' (its bandwidth is the matrix bandwidth)'), compare: 'system', problems: T(tf) });
   rows.push({ id: 'bandwidth (ss SISO)', tool: 'bandwidth', octave: NOT(), compare: 'system', problems: S(siso) });
   rows.push({ id: 'sigma (ss, 3 frequencies)', tool: 'sigma', octave: oc('sigma', 'sigma(sys, w)'), compare: 'sv', problems: S((n) => ({ ...ss(n), w: W })) });
-  rows.push({ id: 'stability_margins (tf)', tool: 'stability_margins', octave: NOT(' (no allmargin; margin gives one pair)'), compare: 'system', problems: T(tf) });
-  rows.push({ id: 'stability_margins (ss SISO)', tool: 'stability_margins', octave: NOT(' (no allmargin; margin gives one pair)'), compare: 'system', problems: S(siso) });
+  rows.push({
+    id: 'stability_margins (tf)',
+    tool: 'stability_margins',
+    octave: NOT(' (no allmargin; margin gives one pair)'),
+    compare: 'system',
+    problems: T(tf),
+  });
+  rows.push({
+    id: 'stability_margins (ss SISO)',
+    tool: 'stability_margins',
+    octave: NOT(' (no allmargin; margin gives one pair)'),
+    compare: 'system',
+    problems: S(siso),
+  });
   return rows;
 }
 

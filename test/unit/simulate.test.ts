@@ -119,7 +119,9 @@ test('MIMO: a signal on one input (input = 2, the others zero) or on every input
   assert.ok(one.u.every((r: number[]) => r[0] === 0 && r[1] === 1));
   assert.ok(maxErr(one.y, (k) => [0, (1 - Math.exp(-2 * one.t[k])) / 2, (1 - Math.exp(-2 * one.t[k])) / 2]) < 1e-14);
   const all = lsim({ ...sys, signal: 'step', tfinal: 5, dt: 0.5 });
-  assert.ok(maxErr(all.y, (k) => [1 - Math.exp(-all.t[k]), (1 - Math.exp(-2 * all.t[k])) / 2, 1 - Math.exp(-all.t[k]) + (1 - Math.exp(-2 * all.t[k])) / 2]) < 1e-14);
+  assert.ok(
+    maxErr(all.y, (k) => [1 - Math.exp(-all.t[k]), (1 - Math.exp(-2 * all.t[k])) / 2, 1 - Math.exp(-all.t[k]) + (1 - Math.exp(-2 * all.t[k])) / 2]) < 1e-14,
+  );
   const samples = lsim({ ...sys, u: all.u, t: all.t, interp: 'zoh' });
   assert.ok(maxErr(samples.y, (k) => all.y[k]) === 0);
   assert.equal(samples.y[0].length, 3);
@@ -210,7 +212,8 @@ test('bad shapes and grids are refused naming the argument', () => {
 test('size limits: a grid of more than 1,000,000 samples is refused before the solver runs', () => {
   assert.throws(
     () => prepareArgs('lsim', { num: [1], den: [1, 1], signal: 'step', tfinal: 1e4, dt: 1e-3 }),
-    (e: unknown) => e instanceof ControlError && e.code === 'limit' && /tfinal = 10000 s in steps of dt = 0.001 s .* above the limit of 1000000/.test(e.message),
+    (e: unknown) =>
+      e instanceof ControlError && e.code === 'limit' && /tfinal = 10000 s in steps of dt = 0.001 s .* above the limit of 1000000/.test(e.message),
   );
   assert.throws(
     () => prepareArgs('initial', { A: [[0.5]], C: [[1]], x0: [1], Ts: 1e-6, tfinal: 10 }),
@@ -259,13 +262,44 @@ test('verified through the call path; a wrong response or input is rejected by t
   const st = await callTool('lsim', { num: [2], den: [1, 3, 2], signal: 'step', tfinal: 40 });
   assert.equal(st.verification?.ok, true);
   assert.ok(st.verification?.checks.some((c) => c.name === 'final value' && c.ok));
-  const ini = await callTool('initial', { A: [[0, 1], [-4, -0.4]], C: [[1, 0]], x0: [1, 0], tfinal: 10 });
+  const ini = await callTool('initial', {
+    A: [
+      [0, 1],
+      [-4, -0.4],
+    ],
+    C: [[1, 0]],
+    x0: [1, 0],
+    tfinal: 10,
+  });
   assert.equal(ini.verification?.ok, true, JSON.stringify(ini.verification?.checks));
   const badI = structuredClone(ini.result);
   badI.y[500][0] += 1e-6;
-  assert.equal(verify('initial', { A: [[0, 1], [-4, -0.4]], C: [[1, 0]], x0: [1, 0], tfinal: 10 }, badI)?.ok, false);
+  assert.equal(
+    verify(
+      'initial',
+      {
+        A: [
+          [0, 1],
+          [-4, -0.4],
+        ],
+        C: [[1, 0]],
+        x0: [1, 0],
+        tfinal: 10,
+      },
+      badI,
+    )?.ok,
+    false,
+  );
   // a repeated eigenvalue (a Jordan block): the verifier uses e^{At} instead of modes
-  const jor = await callTool('initial', { A: [[-1, 1], [0, -1]], C: [[1, 0]], x0: [0, 1], tfinal: 5 });
+  const jor = await callTool('initial', {
+    A: [
+      [-1, 1],
+      [0, -1],
+    ],
+    C: [[1, 0]],
+    x0: [0, 1],
+    tfinal: 5,
+  });
   assert.equal(jor.verification?.ok, true, JSON.stringify(jor.verification?.checks));
   assert.ok(maxErr(jor.result.y, (k) => [jor.result.t[k] * Math.exp(-jor.result.t[k])]) < 1e-14);
 });
@@ -288,5 +322,8 @@ test('plot facet: the output and the input against t; render and code', async ()
   const py = reproduce({ tool: 'lsim', args, result, verification }, 'python');
   assert.match(py, /scipy\.signal\.lsim\(\(num, den\), u, t, interp=False\)/);
   const f = await callTool('lsim', { num: [1], den: [1, 1], u: 'sin(2*t)', tfinal: 3 });
-  assert.match(reproduce({ tool: 'lsim', args: { num: [1], den: [1, 1], u: 'sin(2*t)', tfinal: 3 }, result: f.result, verification: f.verification }, 'python'), /ct\.forced_response/);
+  assert.match(
+    reproduce({ tool: 'lsim', args: { num: [1], den: [1, 1], u: 'sin(2*t)', tfinal: 3 }, result: f.result, verification: f.verification }, 'python'),
+    /ct\.forced_response/,
+  );
 });

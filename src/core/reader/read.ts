@@ -224,7 +224,15 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
 
   const pending: PendingRecord = { turn, defined, scan, selection: sel, selectionLabel: opts.selection?.label };
   // a delay written in the request (e^(-sT), 'InputDelay', "dead time of 0.5 s"), pade and thiran: reader/delay.ts
-  const delayReading = readDelay({ message, text, conv, opts, scope, read: readRequest, record: (call) => record(conv, { ...pending, defined: call ? defined : [] }, call) });
+  const delayReading = readDelay({
+    message,
+    text,
+    conv,
+    opts,
+    scope,
+    read: readRequest,
+    record: (call) => record(conv, { ...pending, defined: call ? defined : [] }, call),
+  });
   if (delayReading) return delayReading;
 
   // ---- which tool
