@@ -335,6 +335,8 @@ export function readSystemArgFull(value: unknown, argName: string, tool: string)
         `it has ${s.n} states, ${s.m} inputs and ${s.p} outputs, above the size limit of ${SYSTEM_ARG_MAX_N} of one system argument.`,
         'limit',
       );
+    // entries beyond 1e±60 (the block-diagram algebra multiplies them): refused with the way out, as the other tools do
+    scaleGuard(s, tool);
     return { ss: s, hasTs: o.Ts !== undefined && o.Ts !== null ? true : s.n > 0 };
   } catch (e) {
     if (e instanceof ControlError && !e.message.startsWith(name)) throw new ControlError(`${name}: ${e.message}`, e.code);

@@ -600,8 +600,9 @@ export function runTzero(args: Record<string, any>): TzeroResult {
     ),
   );
   // normal rank: the rank at two points away from the spectrum's scale (a zero at both is not generic)
-  const scale = Math.max(1, normF(A));
-  const normal_rank = Math.max(rosenbrockRank(A, B, C, D, 0.7390851332 * scale + 0.1), rosenbrockRank(A, B, C, D, -1.3247179572 * scale - 0.3));
+  // at the model's own scale: a model with entries of 1e-8 evaluated near s = 1 has A − sI swamping B and C
+  const scale = normF(A) > 0 ? normF(A) : 1;
+  const normal_rank = Math.max(rosenbrockRank(A, B, C, D, 0.7390851332 * scale), rosenbrockRank(A, B, C, D, -1.3247179572 * scale));
   const uo = part('c̄ō');
   return {
     zeros: zerosAll,

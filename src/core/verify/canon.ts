@@ -418,10 +418,13 @@ export function tzeroChecks(args: Args, r: Res): Check[] {
   const D = dOf(args, p, m);
   const checks: Check[] = [];
   // normal rank: the largest rank at three points
+  // at the model's own scale (a model whose entries are all 1e-8 has its zeros near 1e-8: points
+  // near 1 made A − sI swamp B and C, and the rank came out one short)
+  const a = fro(A) > 0 ? fro(A) : 1;
   const pts: Complex[] = [
-    [0.61 * (fro(A) + 1), 0.83 * (fro(A) + 1)],
-    [-0.37 * (fro(A) + 1), 1.9 * (fro(A) + 1)],
-    [1.13, -0.29],
+    [0.61 * a, 0.83 * a],
+    [-0.37 * a, 1.9 * a],
+    [1.13 * a, -0.29 * a],
   ];
   const nr = Math.max(...pts.map((s) => complexRank(rosenbrock(A, B, C, D, s).Re, rosenbrock(A, B, C, D, s).Im).rank));
   checks.push({

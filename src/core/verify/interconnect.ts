@@ -176,7 +176,11 @@ function valueAt(v: VSys, s: Complex, p: number, m: number, how: 'eye' | 'ones')
  * a point closer to a pole than 5 % of its radius is not used.
  */
 function testPoints(poles: Complex[]): Complex[] {
-  const mods = poles.map(([a, b]) => Math.hypot(a, b)).filter((x) => x > 0 && Number.isFinite(x));
+  const all = poles.map(([a, b]) => Math.hypot(a, b)).filter((x) => Number.isFinite(x));
+  // a pole at 0 computed as 1e-16 (a den ending in −1.4e-16) sets no scale: rings down there sit
+  // on top of it, where the response is round-off; moduli below 1e-8 of the largest count as 0
+  const top = Math.max(0, ...all);
+  const mods = all.filter((x) => x > 1e-8 * top);
   const lo = mods.length ? Math.min(...mods) / 2 : 0.5;
   const hi = mods.length ? Math.max(...mods) * 2 : 2;
   const k = 8;
