@@ -31,8 +31,22 @@ export async function responseAfter(page, { after, mustMatch, timeoutMs = 45_000
   const until = Date.now() + timeoutMs;
   let last = '';
   let stableSince = Date.now();
-  while (Date.now() < until) {
+  for (let i = 0; Date.now() < until; i++) {
     const r = await lastResponse(page);
+    // VS Code renders a streamed answer progressively and only while its row is in view: a chat
+    // left scrolled up (a screenshot's scroll position) stalled one at "Noted these 2 systems for"
+    // on CI; every 2 s without a finished answer the list is scrolled to its end
+    if (i % 8 === 7 && (r.index <= after || r.busy || r.text !== last)) {
+      const box = await page
+        .locator('.interactive-session .interactive-list')
+        .first()
+        .boundingBox()
+        .catch(() => null);
+      if (box) {
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.mouse.wheel(0, 5000);
+      }
+    }
     if (r.index > after) {
       if (r.text !== last) {
         last = r.text;
