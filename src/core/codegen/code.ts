@@ -105,8 +105,8 @@ function stateSpace(code: Code, args: Record<string, any>, name = 'sys'): void {
   code.assign(name, `${ss}(A, B, C, D${Ts ? `, ${num(Ts, code.lang)}` : ''})`);
 }
 
-/** num/den (tf) or A, B, C, D (ss) as `name` */
-function system(code: Code, args: Record<string, any>, name: string): void {
+/** num/den (tf) or A, B, C, D (ss) as `name`, discrete with args.Ts (the solver modules' code facets write their systems with it too) */
+export function systemCode(code: Code, args: Record<string, any>, name: string): void {
   if (Array.isArray(args.num) && Array.isArray(args.den)) {
     const Ts = discreteTs(args);
     code.assign('num', vector(args.num, code.lang)).assign('den', vector(args.den, code.lang));
@@ -263,7 +263,7 @@ export const GENERATORS = {
   margins: {
     title: 'gain and phase margins of the loop L, negative feedback',
     gen(code, a, r) {
-      system(code, a, 'L');
+      systemCode(code, a, 'L');
       if (M(code)) code.line('[Gm, Pm, Wcg, Wcp] = margin(L);   % Gm at the phase crossover Wcg, Pm (deg) at the gain crossover Wcp');
       else code.line('gm, pm, wcg, wcp = ct.margin(L)   # gm at the phase crossover wcg, pm (deg) at the gain crossover wcp');
       code.comment("with several crossovers the tools may pick different ones (ours: MATLAB's rule)");
@@ -392,7 +392,7 @@ export const GENERATORS = {
   poles_zeros: {
     title: 'poles and zeros',
     gen(code, a, r) {
-      system(code, a, 'sys');
+      systemCode(code, a, 'sys');
       const tf = Array.isArray(a.num);
       if (M(code)) code.line('p = pole(sys)').line(tf ? 'z = zero(sys)' : 'z = tzero(sys)');
       else code.line('p = sys.poles()').line('z = sys.zeros()');
@@ -402,7 +402,7 @@ export const GENERATORS = {
   dcgain: {
     title: 'DC gain',
     gen(code, a, r) {
-      system(code, a, 'sys');
+      systemCode(code, a, 'sys');
       code.line(M(code) ? 'G0 = dcgain(sys)' : 'G0 = ct.dcgain(sys)');
       if (r) code.comment(verdictHolder).expect('G0', r.gain);
     },

@@ -9,8 +9,8 @@ import { tool } from '../tools/types.js';
 import { polyText } from '../render/results.js';
 import { matrixBlock, type RenderOptions } from '../render/markdown.js';
 import { fmt } from '../render/format.js';
-import { type Code, verdictHolder } from '../codegen/code.js';
-import { num as numberLiteral, vector as vectorLiteral } from '../codegen/literals.js';
+import { systemCode, verdictHolder } from '../codegen/code.js';
+import { num as numberLiteral } from '../codegen/literals.js';
 import type { PlotSpec } from '../plot/specs.js';
 import type { Complex, Matrix } from '../types.js';
 import {
@@ -482,28 +482,6 @@ function renderC2d(args: Record<string, any>, r: Record<string, any>, o: RenderO
   return [head, ...tfLine('H(z)', r, 'z', o), ...mats, ...note].join('\n\n');
 }
 
-/** the system in MATLAB / python-control, named `name` (num/den or A, B, C, D) with its Ts */
-function sysCode(code: Code, a: Record<string, any>, name: string, Ts?: number): void {
-  const M = code.lang === 'matlab';
-  const ts = Ts ? `, ${numberLiteral(Ts, code.lang)}` : '';
-  if (Array.isArray(a.num)) {
-    code.assign('num', vectorLiteral(a.num, code.lang)).assign('den', vectorLiteral(a.den, code.lang));
-    code.assign(name, `${M ? 'tf' : 'ct.tf'}(num, den${ts})`);
-    return;
-  }
-  const A = a.A as Matrix;
-  if (!A.length) {
-    const D = a.D as Matrix;
-    const z = (r: number, c: number) => (M ? `zeros(${r}, ${c})` : `np.zeros((${r}, ${c}))`);
-    code.comment('no states: a static gain y = D u');
-    code.assign('A', z(0, 0)).assign('B', z(0, D[0].length)).assign('C', z(D.length, 0)).mat('D', D);
-  } else {
-    const D = isMat(a.D) && a.D.length ? a.D : (a.C as Matrix).map(() => (a.B as Matrix)[0].map(() => 0));
-    code.mat('A', A).mat('B', a.B).mat('C', a.C).mat('D', D);
-  }
-  code.assign(name, `${M ? 'ss' : 'ct.ss'}(A, B, C, D${ts})`);
-}
-
 const PY_METHOD: Record<string, string> = { tustin: 'bilinear', euler: 'euler', backward_diff: 'backward_diff' };
 
 export const tools = [
@@ -603,7 +581,7 @@ export const tools = [
       title: 'continuous to discrete conversion',
       gen(code, a, r) {
         const M = code.lang === 'matlab';
-        sysCode(code, { ...a, Ts: undefined }, 'sysc');
+        systemCode(code, { ...a, Ts: undefined }, 'sysc');
         const method = (r?.method ?? a.method ?? (a.prewarp !== undefined ? 'tustin' : 'zoh')) as string;
         code.assign('Ts', numberLiteral(a.Ts, code.lang));
         const w = a.prewarp as number | undefined;
@@ -721,7 +699,7 @@ export const tools = [
       title: 'discrete to continuous conversion',
       gen(code, a, r) {
         const M = code.lang === 'matlab';
-        sysCode(code, a, 'sysd', a.Ts);
+        systemCode(code, a, 'sysd');
         const method = (r?.method ?? a.method ?? (a.prewarp !== undefined ? 'tustin' : 'zoh')) as string;
         const w = a.prewarp as number | undefined;
         if (M) {
@@ -808,7 +786,7 @@ export const tools = [
       title: 'resampling a discrete model (zero-order hold)',
       gen(code, a, r) {
         const M = code.lang === 'matlab';
-        sysCode(code, a, 'sysd', a.Ts);
+        systemCode(code, a, 'sysd');
         code.assign('Ts2', numberLiteral(a.newTs, code.lang));
         if (M) {
           code.line("sys2 = d2d(sysd, Ts2, 'zoh');");

@@ -31,7 +31,7 @@ import { fmt } from '../render/format.js';
 import type { RenderOptions } from '../render/markdown.js';
 import type { Complex, Matrix } from '../types.js';
 import { num as numberLiteral, vector as vectorLiteral } from '../codegen/literals.js';
-import { type Code, verdictHolder } from '../codegen/code.js';
+import { systemCode, verdictHolder } from '../codegen/code.js';
 import { sisoPlots, systemPlots } from '../plot/specs.js';
 import { zeros } from '../linalg/dense.js';
 import { singularValues } from '../linalg/svd.js';
@@ -620,27 +620,6 @@ function renderStabilityMargins(args: R, r: StabilityMargins, o: RenderOptions):
 
 // ------------------------------------------------------------------ code
 
-function sysCode(code: Code, a: R, name: string): void {
-  const M = code.lang === 'matlab';
-  const ts = typeof a.Ts === 'number' && a.Ts > 0 ? `, ${numberLiteral(a.Ts, code.lang)}` : '';
-  if (Array.isArray(a.num)) {
-    code.assign('num', vectorLiteral(a.num, code.lang)).assign('den', vectorLiteral(a.den, code.lang));
-    code.assign(name, `${M ? 'tf' : 'ct.tf'}(num, den${ts})`);
-    return;
-  }
-  const A = a.A as Matrix;
-  if (!A.length) {
-    const D = a.D as Matrix;
-    const z = (r: number, c: number) => (M ? `zeros(${r}, ${c})` : `np.zeros((${r}, ${c}))`);
-    code.comment('no states: a static gain y = D u');
-    code.assign('A', z(0, 0)).assign('B', z(0, D[0].length)).assign('C', z(D.length, 0)).mat('D', D);
-  } else {
-    const D = Array.isArray(a.D) && a.D.length ? (a.D as Matrix) : (a.C as Matrix).map(() => (a.B as Matrix)[0].map(() => 0));
-    code.mat('A', A).mat('B', a.B).mat('C', a.C).mat('D', D);
-  }
-  code.assign(name, `${M ? 'ss' : 'ct.ss'}(A, B, C, D${ts})`);
-}
-
 // ------------------------------------------------------------------ tools
 
 const sisoProps = { ...tfProps, ...ssProps, ...tsProp };
@@ -688,7 +667,7 @@ export const tools = [
     code: {
       title: 'bandwidth: first frequency where |G| drops dbdrop dB below the DC gain',
       gen(code, a, r) {
-        sysCode(code, a, 'sys');
+        systemCode(code, a, 'sys');
         const d = numberLiteral(a.dbdrop ?? -3, code.lang);
         if (code.lang === 'matlab') code.line(`fb = bandwidth(sys, ${d})   % rad/s; NaN for an infinite DC gain, Inf when it never drops`);
         else code.line(`fb = ct.bandwidth(sys, dbdrop=${d})   # rad/s; nan for an infinite DC gain, inf when it never drops`);
@@ -759,7 +738,7 @@ export const tools = [
     code: {
       title: 'singular values of G(jw) over frequency, and their peak',
       gen(code, a, r) {
-        sysCode(code, a, 'sys');
+        systemCode(code, a, 'sys');
         const w = (r?.w ?? a.w) as number[] | undefined;
         if (code.lang === 'matlab') {
           if (w) code.assign('w', vectorLiteral(w, code.lang));
@@ -836,7 +815,7 @@ export const tools = [
     code: {
       title: 'every crossover and margin, the stability margin and the disk margin of the loop L',
       gen(code, a, r) {
-        sysCode(code, a, 'L');
+        systemCode(code, a, 'L');
         if (code.lang === 'matlab') {
           code.line('S = allmargin(L)   % GainMargin/GMFrequency, PhaseMargin/PMFrequency, DelayMargin, Stable');
           code.line('DM = diskmargin(L)   % Robust Control Toolbox: DiskMargin, GainMargin, PhaseMargin, Frequency');

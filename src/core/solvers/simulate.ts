@@ -29,7 +29,7 @@ import { parseMatrixLiteral } from '../parse/index.js';
 import { fmt } from '../render/format.js';
 import type { RenderOptions } from '../render/markdown.js';
 import { num as numLit, matrix as matLit, vector as vecLit, grid as gridLit } from '../codegen/literals.js';
-import { verdictHolder, type Code } from '../codegen/code.js';
+import { systemCode, verdictHolder, type Code } from '../codegen/code.js';
 import type { PlotSpec } from '../plot/specs.js';
 import { readSS, readTfOrSs, tfProps, tsProp, type SS } from './_sys.js';
 import { tf2ss } from './xferfcn.js';
@@ -617,21 +617,9 @@ function renderInitial(a: Record<string, any>, r: InitialResult, o: RenderOption
 
 // ------------------------------------------------------------------ code
 
+/** the model as sys; initial without B gets one zero input column (B does not act without input) */
 function writeSystem(code: Code, a: Record<string, any>): void {
-  const M = code.lang === 'matlab';
-  const Ts = typeof a.Ts === 'number' && a.Ts > 0 ? `, ${numLit(a.Ts, code.lang)}` : '';
-  if (Array.isArray(a.num)) {
-    code.assign('num', vecLit(a.num, code.lang)).assign('den', vecLit(a.den, code.lang));
-    code.assign('sys', `${M ? 'tf' : 'ct.tf'}(num, den${Ts})`);
-    return;
-  }
-  const A = a.A as Matrix;
-  const C = a.C as Matrix;
-  // initial without B: one zero input column (B does not act without input)
-  const B = (a.B as Matrix | undefined) ?? A.map(() => [0]);
-  const D = (a.D as Matrix | undefined) ?? C.map(() => B[0].map(() => 0));
-  code.mat('A', A).mat('B', B).mat('C', C).mat('D', D);
-  code.assign('sys', `${M ? 'ss' : 'ct.ss'}(A, B, C, D${Ts})`);
+  systemCode(code, Array.isArray(a.num) || a.B !== undefined ? a : { ...a, B: (a.A as Matrix).map(() => [0]) }, 'sys');
 }
 
 /** a formula as an expression of the vector t in the language, or undefined when it is not a plain one */
