@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Conversation, readTurn, type Reading } from '../../src/core/reader/index.js';
+import { Conversation, readTurn, recordResult, type Reading } from '../../src/core/reader/index.js';
 
 function read(...lines: string[]): Reading {
   const conv = new Conversation();
@@ -96,4 +96,22 @@ test("python-control's ct.dlyap(A, Q, C) (A X Qᵀ − X + C = 0) reads with Q t
     [0.3, 1],
     [0, 0.4],
   ]);
+});
+
+test('"close the loop of sys with a gain of 5": the gain is an operand, asked where it goes, never dropped', () => {
+  const r = read('sys = tf([2 1],[1 3 2])', 'clsoe the loop of sys with a gain of 5');
+  assert.equal(r.kind, 'ask', JSON.stringify(r));
+  const prompts = r.kind === 'ask' ? r.candidates.map((c) => c.prompt) : [];
+  assert.ok(prompts.includes('feedback(sys*5, 1)') && prompts.includes('feedback(sys, 5)'), prompts.join(' | '));
+});
+
+test('"convert it back to continous" (a typo) after a c2d is d2c of the discrete model, not another c2d', () => {
+  const conv = new Conversation();
+  readTurn(conv, 'sys = tf([2 1],[1 3 2])');
+  const c = readTurn(conv, "sysd = c2d(sys, 20e-3, 'matched')");
+  assert.equal(c.kind === 'call' && c.tool, 'c2d');
+  if (c.kind === 'call') recordResult(conv, c, { Ad: [[0.9]], Bd: [[1]], Cd: [[1]], Dd: [[0]], num: [2, -1.9], den: [1, -0.9], Ts: 0.02, method: 'matched' });
+  const r = readTurn(conv, 'now convert it back to continous');
+  assert.equal(r.kind === 'call' && r.tool, 'd2c', JSON.stringify(r).slice(0, 300));
+  assert.ok(r.kind === 'call' && r.args.Ts === 0.02, JSON.stringify(r).slice(0, 300));
 });

@@ -90,6 +90,11 @@ function mentioned(text: string, input: InterconnectInput): Operand[] {
     const s = input.scope.system(n);
     if (s) found.push({ at: m.index, op: { value: s.entry.sys, origin: s.origin, label: n } });
   }
+  // a static gain written in words ("with a gain of 5", "a proportional gain K = 2"): an operand, never dropped
+  const gain = /\b(?:a\s+)?(?:static\s+|proportional\s+|controller\s+)?gain\s+(?:of\s+|K\s*=\s*|=\s*)?([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)(?![\w.])/i.exec(
+    text,
+  );
+  if (gain) found.push({ at: gain.index, op: { value: Number(gain[1]), origin: { from: 'message', text: gain[0].trim() }, label: gain[1] } });
   // systems the message writes without a name (a transfer-function expression)
   for (const d of input.defined)
     if (!d.name) {

@@ -629,6 +629,8 @@ export const tools = [
         'continuous equivalent',
         'continuous-time equivalent',
         'back to continuous time',
+        'back to continuous',
+        'convert back to continuous',
         'undiscretize',
         'undiscretise',
       ],
