@@ -9,7 +9,7 @@
  * pivoting. Written by hand: no JS library offers it.
  */
 import type { Complex } from '../types.js';
-import { type Mat, block, clone, zeros, normF, EPS, reflectLeft, reflectRight, pow2Exponent, scalePow2, scalePow2InPlace } from './dense.js';
+import { type Mat, block, clone, zeros, normF, EPS, reflectLeft, reflectRight, pow2Exponent, scalePow2, scalePow2InPlace, transpose } from './dense.js';
 import { balance } from './balance.js';
 import { eigvalsSorted } from './schur.js';
 
@@ -254,4 +254,57 @@ export function controllability(A: Mat, B: Mat): Controllability {
   const st = balancedStaircase(A, B);
   const nu = n - st.nc;
   return { nc: st.nc, uncontrollable: nu ? eigvalsSorted(block(st.At, st.nc, st.nc, nu, nu)) : [] };
+}
+
+/** a state-space model on Mat with explicit sizes (a static gain: A 0x0, B 0xm, C px0) */
+export interface StateSpaceMats {
+  A: Mat;
+  B: Mat;
+  C: Mat;
+  D: Mat;
+}
+
+/**
+ * The one minimal realisation (minreal of a state-space model): the controllable part of
+ * (A, B) by balancedStaircase, then of that the observable part by the dual pair (A', C').
+ * Returns the reduced model and the removed modes (eigenvalues of the staircases' trailing
+ * blocks, each list sorted). Used by the interconnection tools and by MIMO realisations.
+ */
+export function minimalRealization(l: StateSpaceMats): { sys: StateSpaceMats; uncontrollable: Complex[]; unobservable: Complex[] } {
+  const n = l.A.r,
+    m = l.D.c,
+    p = l.D.r;
+  const gain = (): StateSpaceMats => ({ A: zeros(0, 0), B: zeros(0, m), C: zeros(p, 0), D: l.D });
+  if (n === 0) return { sys: l, uncontrollable: [], unobservable: [] };
+  // x = D Z x~: A~ = Z'D⁻¹ A D Z (the staircase's At), B~ = Z'D⁻¹B, C~ = C D Z
+  const st = balancedStaircase(l.A, l.B);
+  const nc = st.nc;
+  const Bb = zeros(n, m);
+  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) Bb.d[i * m + j] = l.B.d[i * m + j] / st.d[i];
+  const CDt = zeros(n, p); // (C D)'
+  for (let i = 0; i < p; i++) for (let j = 0; j < n; j++) CDt.d[j * p + i] = l.C.d[i * n + j] * st.d[j];
+  const Bt = st.mulZt(Bb);
+  const Ctt = st.mulZt(CDt); // (C D Z)'
+  const uncontrollable = nc < n ? eigvalsSorted(block(st.At, nc, nc, n - nc, n - nc)) : [];
+  if (nc === 0) return { sys: gain(), uncontrollable, unobservable: [] };
+  const Ac = block(st.At, 0, 0, nc, nc);
+  const Bc = block(Bt, 0, 0, nc, m);
+  const Cct = block(Ctt, 0, 0, nc, p); // Cc'
+  // the dual pair (Ac', Cc'): x_dual = D2 Z2 x^, so the primal's x^ = Z2'D2 x_c: A^ = At2',
+  // B^ = Z2'(D2 Bc), C^' = Z2'(D2⁻¹ Cc')
+  const st2 = balancedStaircase(transpose(Ac), Cct);
+  const no = st2.nc;
+  const unobservable = no < nc ? eigvalsSorted(block(st2.At, no, no, nc - no, nc - no)) : [];
+  if (no === 0) return { sys: gain(), uncontrollable, unobservable };
+  const D2B = zeros(nc, m);
+  for (let i = 0; i < nc; i++) for (let j = 0; j < m; j++) D2B.d[i * m + j] = Bc.d[i * m + j] * st2.d[i];
+  const D2C = zeros(nc, p);
+  for (let i = 0; i < nc; i++) for (let j = 0; j < p; j++) D2C.d[i * p + j] = Cct.d[i * p + j] / st2.d[i];
+  const Bh = st2.mulZt(D2B);
+  const Cht = st2.mulZt(D2C);
+  return {
+    sys: { A: transpose(block(st2.At, 0, 0, no, no)), B: block(Bh, 0, 0, no, m), C: transpose(block(Cht, 0, 0, no, p)), D: l.D },
+    uncontrollable,
+    unobservable,
+  };
 }

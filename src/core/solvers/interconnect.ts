@@ -26,8 +26,8 @@ import { ControlError } from '../errors.js';
 import { tool } from '../tools/types.js';
 import type { JsonSchema } from '../tools/types.js';
 import type { Complex, Matrix } from '../types.js';
-import { type Mat, EPS, add, blocks, block, eye, luFactor, luSolve, mul, rcondByInverse, scale, toRows, transpose, zeros } from '../linalg/dense.js';
-import { balancedStaircase } from '../linalg/staircase.js';
+import { type Mat, EPS, add, blocks, eye, luFactor, luSolve, mul, rcondByInverse, scale, toRows, transpose, zeros } from '../linalg/dense.js';
+import { minimalRealization } from '../linalg/staircase.js';
 import { eigvalsSorted } from '../linalg/schur.js';
 import { conv, polyadd, polyPad, polyRoots, polyStrip, polyvalC } from '../linalg/poly.js';
 import { fmt, fmtComplex, fmtEigenvalues } from '../render/format.js';
@@ -83,6 +83,9 @@ export interface InterconnectResult {
   route: 'tf' | 'ss';
   /** states of the interconnection before the reduction (what MATLAB's feedback/series/parallel return) */
   order_full: number;
+  /** connect/lft: the removed modes, split by why (fromSs with split) */
+  uncontrollable?: Complex[];
+  unobservable?: Complex[];
 }
 
 export interface MinrealResult {
@@ -114,16 +117,16 @@ function mk(M: Matrix, r: number, c: number): Mat {
   return out;
 }
 
-function toLti(ss: SS): Lti {
+export function toLti(ss: SS): Lti {
   return { A: mk(ss.A, ss.n, ss.n), B: mk(ss.B, ss.n, ss.m), C: mk(ss.C, ss.p, ss.n), D: mk(ss.D, ss.p, ss.m) };
 }
 
 /** a static gain K (p x m) */
-function gainLti(K: Mat): Lti {
+export function gainLti(K: Mat): Lti {
   return { A: zeros(0, 0), B: zeros(0, K.c), C: zeros(K.r, 0), D: K };
 }
 
-const dims = (l: Lti) => ({ n: l.A.r, m: l.D.c, p: l.D.r });
+export const dims = (l: Lti) => ({ n: l.A.r, m: l.D.c, p: l.D.r });
 
 /** block diagonal of square or rectangular blocks */
 function blkdiag(...Ms: Mat[]): Mat {
@@ -160,7 +163,7 @@ function selector(n: number, idx: number[]): Mat {
   return S;
 }
 
-const sortedEigs = (A: Mat): Complex[] => (A.r ? sortComplex(eigvalsSorted(A).map(([r, i]) => cplx(r, i))) : []);
+export const sortedEigs = (A: Mat): Complex[] => (A.r ? sortComplex(eigvalsSorted(A).map(([r, i]) => cplx(r, i))) : []);
 
 // ------------------------------------------------------------------ state-space interconnections
 
@@ -221,44 +224,14 @@ export function feedbackSS(s1: Lti, s2: Lti, sign: number, feedin: number[], fee
 }
 
 /**
- * Minimal realisation by the one controllability staircase (balancedStaircase: states
- * balanced, one tolerance): the controllable part of (A, B), then of that the observable part
- * by the dual pair (A', C'). Returns the reduced model and the removed modes.
+ * Minimal realisation by the one controllability staircase (linalg/staircase.ts
+ * minimalRealization: the controllable part of (A, B), then of that the observable part by
+ * the dual pair (A', C')). Returns the reduced model and the removed modes.
  */
 export function minimalSS(l: Lti): { sys: Lti; uncontrollable: Complex[]; unobservable: Complex[] } {
-  const { n, m, p } = dims(l);
-  if (n === 0) return { sys: l, uncontrollable: [], unobservable: [] };
-  // x = D Z x~: A~ = Z'D⁻¹ A D Z (the staircase's At), B~ = Z'D⁻¹B, C~ = C D Z
-  const st = balancedStaircase(l.A, l.B);
-  const nc = st.nc;
-  const Bb = zeros(n, m);
-  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) Bb.d[i * m + j] = l.B.d[i * m + j] / st.d[i];
-  const CDt = zeros(n, p); // (C D)'
-  for (let i = 0; i < p; i++) for (let j = 0; j < n; j++) CDt.d[j * p + i] = l.C.d[i * n + j] * st.d[j];
-  const Bt = st.mulZt(Bb);
-  const Ctt = st.mulZt(CDt); // (C D Z)'
-  const uncontrollable = nc < n ? sortedEigs(block(st.At, nc, nc, n - nc, n - nc)) : [];
-  if (nc === 0) return { sys: gainLti(l.D), uncontrollable, unobservable: [] };
-  const Ac = block(st.At, 0, 0, nc, nc);
-  const Bc = block(Bt, 0, 0, nc, m);
-  const Cct = block(Ctt, 0, 0, nc, p); // Cc'
-  // the dual pair (Ac', Cc'): x_dual = D2 Z2 x^, so the primal's x^ = Z2'D2 x_c: A^ = At2',
-  // B^ = Z2'(D2 Bc), C^' = Z2'(D2⁻¹ Cc')
-  const st2 = balancedStaircase(transpose(Ac), Cct);
-  const no = st2.nc;
-  const unobservable = no < nc ? sortedEigs(block(st2.At, no, no, nc - no, nc - no)) : [];
-  if (no === 0) return { sys: gainLti(l.D), uncontrollable, unobservable };
-  const D2B = zeros(nc, m);
-  for (let i = 0; i < nc; i++) for (let j = 0; j < m; j++) D2B.d[i * m + j] = Bc.d[i * m + j] * st2.d[i];
-  const D2C = zeros(nc, p);
-  for (let i = 0; i < nc; i++) for (let j = 0; j < p; j++) D2C.d[i * p + j] = Cct.d[i * p + j] / st2.d[i];
-  const Bh = st2.mulZt(D2B);
-  const Cht = st2.mulZt(D2C);
-  return {
-    sys: { A: transpose(block(st2.At, 0, 0, no, no)), B: block(Bh, 0, 0, no, m), C: transpose(block(Cht, 0, 0, no, p)), D: l.D },
-    uncontrollable,
-    unobservable,
-  };
+  const r = minimalRealization(l);
+  const tidy = (z: Complex[]) => sortComplex(z.map(([re, im]) => cplx(re, im)));
+  return { sys: r.sys, uncontrollable: tidy(r.uncontrollable), unobservable: tidy(r.unobservable) };
 }
 
 // ------------------------------------------------------------------ transfer functions
@@ -413,13 +386,13 @@ const feedthrough = (t: { num: number[]; den: number[] }) => {
 
 // ------------------------------------------------------------------ reading the arguments
 
-interface Named {
+export interface Named {
   name: string;
   sa: SystemArg;
 }
 
 /** the one sample time of the systems; a system without its own (a number, a static gain written without Ts) takes it */
-function commonTs(list: Named[], tool: string): number {
+export function commonTs(list: Named[], tool: string): number {
   const fixed = list.filter((x) => x.sa.hasTs);
   const first = fixed[0];
   for (const x of fixed)
@@ -455,7 +428,7 @@ function readChannels(v: unknown, count: number, what: string, tool: string): nu
 
 const MAX_TOTAL_STATES = 2 * SYSTEM_ARG_MAX_N;
 
-function checkTotal(states: number, tool: string): void {
+export function checkTotal(states: number, tool: string): void {
   if (states > MAX_TOTAL_STATES)
     throw new ControlError(`${tool}: the interconnection would have ${states} states, above the limit of ${MAX_TOTAL_STATES}.`, 'limit');
 }
@@ -493,7 +466,7 @@ function fromTf(num: number[], den: number[], Ts: number, removed: Complex[], ex
 /** a Mat as rows, keeping a p x 0 matrix as p empty rows (as readSS's static gains) */
 const rowsOf = (M: Mat): Matrix => (M.c === 0 ? Array.from({ length: M.r }, () => []) : toRows(M));
 
-function fromSs(full: Lti, Ts: number, extra: Partial<InterconnectResult>, tool: string): InterconnectResult {
+export function fromSs(full: Lti, Ts: number, extra: Partial<InterconnectResult>, tool: string, split = false): InterconnectResult {
   const red = minimalSS(full);
   const s = red.sys;
   const { n, m, p } = dims(s);
@@ -507,6 +480,8 @@ function fromSs(full: Lti, Ts: number, extra: Partial<InterconnectResult>, tool:
     ...extra,
     route: 'ss',
     order_full: full.A.r,
+    // connect/lft say why each mode went (not reachable from the inputs chosen, not seen at the outputs)
+    ...(split ? { uncontrollable: red.uncontrollable, unobservable: red.unobservable } : {}),
   };
   if (m === 1 && p === 1) {
     const ss: SS = { A: out.A, B: out.B, C: out.C, D: out.D, n, m, p, Ts };
@@ -696,7 +671,7 @@ export function runMinreal(args: Record<string, any>): MinrealResult {
 
 // ------------------------------------------------------------------ rendering
 
-function tfLine(name: string, num: number[], den: number[], Ts: number, o: RenderOptions): string {
+export function tfLine(name: string, num: number[], den: number[], Ts: number, o: RenderOptions): string {
   const v = Ts > 0 ? 'z' : 's';
   const n = polyStrip(num);
   const d = polyStrip(den);
@@ -721,7 +696,7 @@ function tfLine(name: string, num: number[], den: number[], Ts: number, o: Rende
     : `${name}(${v}) = (${polyText(n, v, o.digits)}) / (${polyText(d, v, o.digits)})`;
 }
 
-function stability(poles: Complex[], Ts: number): string {
+export function stability(poles: Complex[], Ts: number): string {
   if (!poles.length) return 'no poles (a static gain)';
   if (Ts > 0) {
     const rho = Math.max(...poles.map(([r, i]) => Math.hypot(r, i)));
@@ -731,9 +706,9 @@ function stability(poles: Complex[], Ts: number): string {
   return a < 0 ? `stable (every pole in the left half-plane; max Re = ${fmt(a)})` : `**not stable** (max Re = ${fmt(a)} ≥ 0)`;
 }
 
-const list = (zs: Complex[], o: RenderOptions) => (zs.length ? fmtEigenvalues(zs, o.digits).join(', ') : 'none');
+export const list = (zs: Complex[], o: RenderOptions) => (zs.length ? fmtEigenvalues(zs, o.digits).join(', ') : 'none');
 
-function matrices(r: { A: Matrix; B: Matrix; C: Matrix; D: Matrix }, o: RenderOptions): string[] {
+export function matrices(r: { A: Matrix; B: Matrix; C: Matrix; D: Matrix }, o: RenderOptions): string[] {
   if (!r.A.length) return [`A static gain (no states): y = D·u,`, matrixBlock('D', r.D, o)];
   return [`State space (${r.A.length} state${r.A.length === 1 ? '' : 's'}, minimal):`, ...(['A', 'B', 'C', 'D'] as const).map((k) => matrixBlock(k, r[k], o))];
 }
@@ -807,7 +782,7 @@ function renderMinreal(args: Record<string, any>, r: MinrealResult, o: RenderOpt
 const isMat = (v: unknown): v is Matrix => Array.isArray(v) && v.every((r) => Array.isArray(r));
 
 /** one system argument as code: a number, tf(num, den) or ss(A, B, C, D) */
-function sysCode(code: Code, name: string, v: unknown, Ts: number): void {
+export function sysCode(code: Code, name: string, v: unknown, Ts: number): void {
   const M = code.lang === 'matlab';
   const ts = Ts > 0 ? `, ${numLit(Ts, code.lang)}` : '';
   const k = name.replace(/^sys/, ''); // sys1 -> num1, den1, A1, ...
@@ -834,7 +809,7 @@ function sysCode(code: Code, name: string, v: unknown, Ts: number): void {
   code.assign(name, `${M ? 'ss' : 'ct.ss'}(A${k}, B${k}, C${k}, D${k}${ts})`);
 }
 
-function resultExpect(code: Code, r: InterconnectResult | MinrealResult | undefined, poles: boolean): void {
+export function resultExpect(code: Code, r: InterconnectResult | MinrealResult | undefined, poles: boolean): void {
   if (!r) return;
   code.comment(verdictHolder);
   if (r.num && r.den) code.expect('num', r.num).expect('den', r.den);
@@ -896,7 +871,7 @@ function interconnectCode(tool: 'series' | 'parallel' | 'feedback' | 'append') {
 // ------------------------------------------------------------------ plots
 
 /** step and Bode of the result (SISO), its pole map otherwise */
-function resultPlots<R extends InterconnectResult | MinrealResult>(_args: Record<string, any>, r: R | undefined): PlotSpec[] {
+export function resultPlots<R extends InterconnectResult | MinrealResult>(_args: Record<string, any>, r: R | undefined): PlotSpec[] {
   if (!r) return [];
   const Ts = r.Ts > 0 ? { Ts: r.Ts } : {};
   if (r.num && r.den) {
