@@ -19,7 +19,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Conversation, readTurn, executeReading, recordResult } from '../../src/core/reader/index.js';
+import { Conversation, readTurn, executeReading, recordExecution } from '../../src/core/reader/index.js';
 import {
   acceptedTools,
   argEqual,
@@ -132,10 +132,9 @@ async function scoreTurn(
     return { ...base, outcome: 'wrong', why: `executeReading threw: ${(err as Error).message}` };
   }
   const last = [...calls].reverse().find((c) => c.tool === r.tool);
-  // a result that is a system (a closed loop, a reduced or converted model) is saved in the conversation
-  // under its name, as the chat turn does (agent/turn.ts), so later turns can use it
-  const final = calls.find((c) => c.tool === r.tool && !c.intermediate && c.result);
-  if (final) recordResult(conv, raw as Parameters<typeof recordResult>[1], final.result);
+  // a result that is a system (a closed loop, a reduced or converted model, a pre-call's system) is
+  // saved in the conversation under its name, as the chat turn does (agent/turn.ts), so later turns can use it
+  recordExecution(conv, raw as Parameters<typeof recordExecution>[1], calls);
   if (!last) return { ...base, outcome: 'wrong', why: `no ${r.tool} call was executed (${calls.map((c) => c.tool).join(', ')})` };
   if (last.error || !last.result) return { ...base, outcome: 'wrong', why: `${r.tool} failed: ${last.error ?? 'no result'}` };
   const bad = compareValues(ref.values, last.args, last.result);

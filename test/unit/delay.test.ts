@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { callTool } from '../../src/core/tools/runner.js';
-import { Conversation, readTurn, executeReading, recordResult, type Reading } from '../../src/core/reader/index.js';
+import { Conversation, readTurn, executeReading, recordExecution, type Reading } from '../../src/core/reader/index.js';
 import { renderToolResult } from '../../src/core/render/answer.js';
 import { reproduce } from '../../src/core/codegen/index.js';
 
@@ -187,32 +187,64 @@ function read(...lines: string[]): Reading {
   return r!;
 }
 
-test('reading: a delay in a request is never dropped nor guessed: asked back with the 3rd- and 5th-order Padé approximations', () => {
-  for (const [msg, T, prompt3] of [
-    ['step response of G(s) = exp(-0.5*s)/(s+1)', 0.5, "pade(tf([1], [1 1], 'IODelay', 0.5), 3)"],
-    ['bode of e^(-0.5s)/(s+1)', 0.5, "pade(tf([1], [1 1], 'IODelay', 0.5), 3)"],
-    ["G = tf(1,[1 1],'InputDelay',0.5); step(G)", 0.5, "pade(tf([1], [1 1], 'InputDelay', 0.5), 3)"],
-    ['step response of 1/(s+1) with a dead time of 0.5 s', 0.5, "pade(tf([1], [1 1], 'IODelay', 0.5), 3)"],
-    ['Dryer model G(s) = 0.6/(40s+1) with a 12 s dead time. Margins?', 12, "pade(tf([0.6], [40 1], 'IODelay', 12), 3)"],
+test('reading: a delay in a request is never dropped nor guessed: asked back with the 3rd- and 5th-order Padé approximations, each candidate the request run on that approximation', () => {
+  for (const [msg, T, tool, delayAt] of [
+    ['step response of G(s) = exp(-0.5*s)/(s+1)', 0.5, 'step', undefined],
+    ['bode of e^(-0.5s)/(s+1)', 0.5, 'bode', undefined],
+    ["G = tf(1,[1 1],'InputDelay',0.5); step(G)", 0.5, 'step', undefined],
+    ['step response of 1/(s+1) with a dead time of 0.5 s', 0.5, 'step', undefined],
+    ['Dryer model G(s) = 0.6/(40s+1) with a 12 s dead time. Margins?', 12, 'margins', undefined],
+    ["sys = ss([-1 0; 0 -2], [1; 1], [1 1], 0, 'OutputDelay', 0.3); margin(sys)", 0.3, 'margins', 'output'],
   ] as const) {
     const r = read(msg);
     assert.equal(r.kind, 'ask', `${msg}: ${JSON.stringify(r)}`);
     if (r.kind !== 'ask') continue;
     assert.match(r.question, new RegExp(`delay of ${T} s`), msg);
+    assert.match(r.question, new RegExp(`${tool} then runs on the approximated system`), msg);
     assert.deepEqual(
       r.candidates.map((c) => c.label),
       ['with a 3rd-order Padé approximation', 'with a 5th-order Padé approximation'],
     );
-    assert.equal(r.candidates[0].prompt, prompt3, msg);
-    // the candidate reads as pade of the system with N = 3
-    const c = read(r.candidates[0].prompt);
-    assert.ok(c.kind === 'call' && c.tool === 'pade' && c.args.N === 3 && c.args.T === T, JSON.stringify(c));
+    // each candidate is the request itself with its order: it reads as the tool asked, on the approximation
+    assert.equal(r.candidates[0].prompt, `${msg.replace(/[.?!]+$/, '')} with a 3rd-order Padé approximation`, msg);
+    for (const [i, N] of [
+      [0, 3],
+      [1, 5],
+    ] as const) {
+      const c = read(r.candidates[i].prompt);
+      assert.ok(c.kind === 'call' && (c.plan ?? c.tool) === tool, `${r.candidates[i].prompt}: ${JSON.stringify(c)}`);
+      if (c.kind !== 'call') continue;
+      const pre = c.pre?.at(-1);
+      assert.ok(pre && pre.tool === 'pade' && pre.args.N === N && pre.args.T === T, JSON.stringify(c.pre));
+      assert.equal(pre.args.delayAt, delayAt, msg);
+      assert.match(pre.text, new RegExp(`^pade\\(.*, ${N}\\)$`));
+    }
   }
-  // a state-space model with an output delay keeps where the delay acts
-  const s = read("sys = ss([-1 0; 0 -2], [1; 1], [1 1], 0, 'OutputDelay', 0.3); margin(sys)");
-  assert.ok(s.kind === 'ask' && /OutputDelay', 0.3\), 3\)$/.test(s.candidates[0].prompt), JSON.stringify(s));
-  const c = read(s.kind === 'ask' ? s.candidates[0].prompt : '');
-  assert.ok(c.kind === 'call' && c.args.delayAt === 'output' && Array.isArray(c.args.A), JSON.stringify(c));
+});
+
+test('reading: another tool asked with the Padé order in the same message runs on the approximation; the delay and the order are never dropped', () => {
+  // before: "bode of … with a 3rd order pade approximation" computed the approximation and dropped the Bode plot
+  for (const [msg, tool, T, N, sys] of [
+    ['bode of e^(-0.5s)/(s+1) with a 3rd order pade approximation', 'bode', 0.5, 3, { num: [1], den: [1, 1] }],
+    ['margins of 2*exp(-0.2*s)/(s+1) using a 5th-order Padé approximation', 'margins', 0.2, 5, { num: [2], den: [1, 1] }],
+    ['step response of 1/(s^2+s+1) with a 0.2 s delay, Pade order 2', 'step', 0.2, 2, { num: [1], den: [1, 1, 1] }],
+  ] as const) {
+    const r = read(msg);
+    assert.ok(r.kind === 'call' && (r.plan ?? r.tool) === tool, `${msg}: ${JSON.stringify(r)}`);
+    if (r.kind !== 'call') continue;
+    assert.equal(r.pre?.length, 1);
+    assert.deepEqual(r.pre![0].args, { T, N, ...sys }, msg);
+    // the system the tool shows comes from the delay and the order
+    assert.ok(r.origins.num?.from === 'message' && /\d/.test(r.origins.num.text), JSON.stringify(r.origins));
+  }
+  // the order missing: asked, the candidates keep the request
+  const o = read('nyquist of e^(-s)/(s+1), pade approximation');
+  assert.ok(
+    o.kind === 'ask' &&
+      o.candidates.length === 2 &&
+      o.candidates.every((c) => /^nyquist of e\^\(-s\)\/\(s\+1\), pade approximation, order [35]$/.test(c.prompt)),
+    JSON.stringify(o),
+  );
 });
 
 test('reading: pade and thiran as calls, commands and words; delays the reader does not take keep their refusal', () => {
@@ -244,23 +276,32 @@ test('reading: pade and thiran as calls, commands and words; delays the reader d
   assert.ok(r.kind === 'none' && r.problems.some((x) => /time delays are not supported yet/.test(x)), JSON.stringify(r));
 });
 
-test('a conversation: the delayed plant asked back, the 3rd-order approximation picked, then its step response runs on it', async () => {
+test('a conversation: the delayed plant asked back, the 3rd-order approximation picked: the step response runs on it, which stays in use', async () => {
   const conv = new Conversation();
   assert.equal(readTurn(conv, 'step response of G(s) = exp(-0.5*s)/(s+1)').kind, 'ask');
   const r = readTurn(conv, 'the first one');
-  assert.ok(r.kind === 'call' && r.tool === 'pade', JSON.stringify(r));
+  assert.ok(r.kind === 'call' && r.tool === 'step' && r.pre?.[0].tool === 'pade', JSON.stringify(r));
   if (r.kind !== 'call') return;
   const calls = await executeReading(r);
-  const main = calls.find((c) => c.tool === 'pade')!;
-  assert.equal(main.error, undefined);
-  const md = renderToolResult('pade', main.args as Record<string, any>, main.result!, undefined, { math: false });
+  const pade = calls.find((c) => c.tool === 'pade')!;
+  assert.equal(pade.error, undefined);
+  const md = renderToolResult('pade', pade.args as Record<string, any>, pade.result!, undefined, { math: false });
   assert.match(md, /3rd-order Padé approximation/);
   for (const lang of ['matlab', 'python'] as const)
-    assert.match(reproduce({ tool: 'pade', args: main.args as Record<string, any>, result: main.result }, lang), /pade/);
-  recordResult(conv, r, main.result);
-  const s = readTurn(conv, 'and its step response');
-  assert.ok(s.kind === 'call' && s.tool === 'step', JSON.stringify(s));
-  if (s.kind === 'call') sameCoefs(s.args.den as number[], main.result!.den as number[], 0, 'the approximated system in use');
+    assert.match(reproduce({ tool: 'pade', args: pade.args as Record<string, any>, result: pade.result }, lang), /pade/);
+  // the step ran on the approximation: 1/(s+1) times a 3rd-order all-pass, published closed form
+  // (MATLAB pade(0.5, 3): (-s^3 + 24s^2 - 240s + 960)/(s^3 + 24s^2 + 240s + 960))
+  const step = calls.find((c) => c.tool === 'step')!;
+  assert.equal(step.error, undefined);
+  sameCoefs(pade.result!.den as number[], [1, 25, 264, 1200, 960], 1e-12, 'the approximated system');
+  assert.equal((step.args.A as number[][]).length, 4, 'the step ran on the 4-state approximation');
+  const y = step.result!.y as number[][] | number[];
+  const yEnd = (Array.isArray(y[0]) ? (y as number[][]).at(-1)![0] : (y as number[]).at(-1)) as number;
+  assert.ok(Math.abs(yEnd - 1) < 0.02, `a unit step settles at the DC gain 1: ${yEnd}`);
+  recordExecution(conv, r, calls);
+  const s = readTurn(conv, 'and its bode plot');
+  assert.ok(s.kind === 'call' && s.plan === 'bode', JSON.stringify(s));
+  if (s.kind === 'call') sameCoefs(s.args.den as number[], pade.result!.den as number[], 0, 'the approximated system in use');
 });
 
 test('the verifier rejects a wrong approximant, a wrong delayed system and a wrong Thiran filter', async () => {

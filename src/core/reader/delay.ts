@@ -18,7 +18,7 @@ import { findCalls } from './calls.js';
 import { findSampleTimes, timeQuantity } from './quantities.js';
 import type { CallReading, Reading, ReadOptions } from './read.js';
 import type { Scope } from './values.js';
-import { PADE_ADVISED_ORDER } from '../solvers/delay.js';
+import { PADE_ADVISED_ORDER, runPade } from '../solvers/delay.js';
 
 const NUM = String.raw`(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?`;
 const MINUS = '[-−]';
@@ -132,6 +132,35 @@ const lit = (x: number) => String(Number(x.toPrecision(15)));
 const vec = (v: number[]) => `[${v.map(lit).join(' ')}]`;
 const mat = (M: number[][]) => `[${M.map((r) => r.map(lit).join(' ')).join('; ')}]`;
 
+/** "the 3rd-order Padé approximation", "pade approximant of order 5", "Padé's" */
+const PADE_PHRASE =
+  /\b(?:(?:with|using|by|via|through)\s+)?(?:an?\s+|the\s+)?(?:\d+(?:st|nd|rd|th)?|first|second|third|fourth|fifth)?[- ]?(?:order\s+)?pad[eé](?!\w)(?:'s)?\s*(?:approximation|approximant)?(?:\s+(?:of\s+)?(?:the\s+)?delay)?(?:\s+of\s+order\s+\d+)?/gi;
+
+/**
+ * The reading of the delay-free text as a request of its own (the order words taken out): a
+ * call of another tool named in the message (step, bode, margins…), else undefined (a bare
+ * system or a pade request).
+ */
+function readOuter(
+  text: string,
+  orderText: string | undefined,
+  conv: Conversation,
+  opts: ReadOptions,
+  read: (m: string, c: Conversation, o: ReadOptions) => Reading,
+): CallReading | undefined {
+  const t = orderText ? text.replace(orderText, ' ').replace(/,\s*(?=,|$)/g, '') : text;
+  const copy = Conversation.fromJSON(JSON.parse(JSON.stringify(conv.toJSON())));
+  nested = true;
+  let r: Reading;
+  try {
+    r = read(t, copy, opts);
+  } finally {
+    nested = false;
+  }
+  if (r.kind !== 'call' || r.tool === 'pade' || r.tool === 'thiran' || r.via === 'follow-up' || r.pre?.length) return undefined;
+  return r;
+}
+
 /** the delay-free system of a nested reading: its arguments (num/den or A, B, C, D) and origins */
 interface DelayFree {
   args: Record<string, unknown>;
@@ -214,7 +243,8 @@ export function readDelay(inp: DelayInput): Reading | undefined {
   const padeCall = calls.find((c) => c.fn === 'pade');
   const thiranCall = calls.find((c) => c.fn === 'thiran');
   const wantsThiran = cmd === 'thiran' || !!thiranCall || (!cmd && /\bthiran\b|\bfractional[- ]delay\b/i.test(text));
-  const wantsPade = !wantsThiran && (cmd === 'pade' || !!padeCall || (!cmd && /\bpad[eé](?!\w)/i.test(text)));
+  const padeWords = /\bpad[eé](?!\w)/i.test(text);
+  const wantsPade = !wantsThiran && (cmd === 'pade' || !!padeCall || (!cmd && padeWords));
   const found = findDelays(padeCall ? (padeCall.args[0]?.text ?? '') : text, scope);
   if (found.unreadable) return undefined;
   if (!wantsPade && !wantsThiran && !found.delays.length) return undefined;
@@ -231,13 +261,70 @@ export function readDelay(inp: DelayInput): Reading | undefined {
 
   // the delay-free system: the first argument of pade(...), else the message with the delay taken out
   let sysText = found.rest;
-  if (wantsPade && !padeCall)
-    sysText = sysText.replace(
-      /\b(?:the\s+)?(?:\d+(?:st|nd|rd|th)?|first|second|third|fourth|fifth)?[- ]?(?:order\s+)?pad[eé](?!\w)(?:'s)?\s*(?:approximation|approximant)?(?:\s+of\s+order\s+\d+)?/gi,
-      ' ',
-    );
+  if (padeWords && !padeCall) sysText = sysText.replace(PADE_PHRASE, ' ');
   const sys = padeCall && padeCall.args[0] && new RegExp(`^${NUM}$`).test(padeCall.args[0].text.trim()) ? undefined : readSystem(sysText, conv, opts, inp.read);
   if (sys === 'discrete') return undefined;
+
+  // another tool asked of the delayed system ("bode of e^(-0.5s)/(s+1) with a 3rd-order Padé
+  // approximation", or /step with a delayed model): that tool, run on the approximation, which a
+  // pade pre-call computes first (verified, shown, saved); the request's other arguments stay
+  const outer = delay && sys && !padeCall && cmd !== 'pade' ? readOuter(sysText, findOrder(text)?.text, conv, opts, inp.read) : undefined;
+
+  if (outer && delay && sys) {
+    const order = padeWords ? findOrder(text) : undefined;
+    if (!order) {
+      // never drop the delay, never pick an order: ask, each candidate the message with its order
+      inp.record();
+      const where = delay.at === 'input' ? 'an input delay' : delay.at === 'output' ? 'an output delay' : 'a time delay';
+      const base = inp.message.trim().replace(/[.?!]+$/, '');
+      return {
+        kind: 'ask',
+        question:
+          `The system has ${where} of ${lit(delay.T)} s (written ${delay.text}), which the solvers take only as a rational model: replace e^(−${lit(delay.T)}s) by a Padé approximation? ` +
+          `Pick an order (higher is closer in phase over a wider band; MATLAB advises N ≤ ${PADE_ADVISED_ORDER}); ${outer.plan ?? outer.tool} then runs on the approximated system, which stays in use.`,
+        candidates: [3, 5].map((N) => ({
+          label: `with a ${ordinal(N)}-order Padé approximation`,
+          prompt: padeWords ? `${base}, order ${N}` : `${base} with a ${ordinal(N)}-order Padé approximation`,
+          ...(opts.command ? { command: opts.command } : {}),
+        })),
+      };
+    }
+    const padeArgs: Record<string, unknown> = { T: delay.T, N: order.N, ...sys.args };
+    if (Array.isArray(sys.args.A) && delay.at !== 'io') padeArgs.delayAt = delay.at;
+    const padeText = `pade(${delayedText(sys.args, delay)}, ${order.N})`;
+    // the reading's view of the system the tool runs on (what the corpus and a plan see); the
+    // pade pre-call's verified result replaces it when the plan runs. An order pade refuses
+    // keeps the delay-free view: the pre-call then fails with pade's message and nothing runs after it
+    let view: Record<string, unknown> | undefined;
+    try {
+      const p = runPade(padeArgs);
+      view = Array.isArray(sys.args.num) ? { num: p.num, den: p.den } : { A: p.A, B: p.B, C: p.C, D: p.D };
+    } catch {
+      view = undefined;
+    }
+    const args = { ...outer.args };
+    if (view) {
+      for (const k of ['num', 'den', 'A', 'B', 'C', 'D']) delete args[k];
+      Object.assign(args, view);
+    }
+    const origins = { ...outer.origins };
+    for (const k of Object.keys(origins)) if (['num', 'den', 'A', 'B', 'C', 'D'].includes(k)) delete origins[k];
+    for (const k of ['num', 'den', 'A', 'B', 'C', 'D']) if (k in args) origins[k] = origin(`${delay.text}, ${order.text}`);
+    const call: CallReading = {
+      ...outer,
+      args,
+      origins,
+      notes: [
+        ...outer.notes,
+        ...(Array.isArray(sys.args.A) && delay.at === 'io'
+          ? ['the delay is taken at the input (MATLAB\'s InputDelay); say "output delay" for the output']
+          : []),
+      ],
+      pre: [...(outer.pre ?? []), { tool: 'pade', args: padeArgs, text: padeText }],
+    };
+    inp.record(call);
+    return call;
+  }
 
   if (!wantsPade) {
     // a delayed system in another request: ask, never drop the delay, never pick an order
