@@ -429,6 +429,15 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
     compare: 'system',
     problems: S(siso),
   });
+  // disk margins (solvers/diskmargin.ts): the base systems are 2 x 2 loops (B n x 2, C 2 x n)
+  rows.push({ id: 'diskmargin (tf)', tool: 'diskmargin', octave: NOT(' (no diskmargin, mussv or loopmargin)'), compare: 'system', problems: T(tf) });
+  rows.push({
+    id: 'diskmargin (ss 2 x 2, multiloop)',
+    tool: 'diskmargin',
+    octave: NOT(' (no diskmargin, mussv or loopmargin)'),
+    compare: 'system',
+    problems: S(ss),
+  });
   return rows;
 }
 

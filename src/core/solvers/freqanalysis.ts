@@ -47,7 +47,7 @@ type R = Record<string, any>;
 
 // ------------------------------------------------------------------ a SISO model as these tools read it
 
-interface Siso {
+export interface Siso {
   num: number[];
   den: number[];
   Ts: number;
@@ -61,7 +61,7 @@ interface Siso {
   atInf: number;
 }
 
-function readSiso(args: R, tool: string): Siso {
+export function readSiso(args: R, tool: string): Siso {
   const { tf, ss } = readTfOrSs(args, tool);
   if (tf) {
     const { num, den, Ts } = tf;
@@ -80,6 +80,11 @@ function readSiso(args: R, tool: string): Siso {
   const s = ss!;
   requireSiso(s, tool);
   scaleGuard(s, tool);
+  return sisoFromSS(s);
+}
+
+/** a SISO state-space model as these tools read it (its transfer function through ssLoop, its response its own) */
+export function sisoFromSS(s: SS): Siso {
   if (s.n === 0) return { num: [s.D[0][0]], den: [1], Ts: s.Ts, H: () => [s.D[0][0], 0], ss: s, atInf: s.D[0][0] };
   const { num, den, accept, H } = ssLoop(s);
   return { num: polyStrip(num), den: polyStrip(den), Ts: s.Ts, H, accept, ss: s, atInf: s.D[0][0] };
@@ -139,7 +144,7 @@ function scanGrid(num: number[], den: number[], Ts: number, N = 2000): number[] 
 }
 
 /** golden-section minimum of f on [a, b] */
-function goldenMin(f: (x: number) => number, a: number, b: number): { x: number; v: number } {
+export function goldenMin(f: (x: number) => number, a: number, b: number): { x: number; v: number } {
   const gr = (Math.sqrt(5) - 1) / 2;
   let x1 = b - gr * (b - a);
   let x2 = a + gr * (b - a);
@@ -444,15 +449,61 @@ export interface StabilityMargins {
   caution?: string;
 }
 
-/** the disk a balanced disk margin α describes: gain range and phase (±) */
-export function diskGainPhase(alpha: number): { gm: [number, number]; pm: number } {
+/**
+ * The disk D(α, σ) = {(1 + (1 − σ)/2·δ)/(1 − (1 + σ)/2·δ) : |δ| ≤ α} of gain and phase changes a
+ * disk margin α with skew σ describes (Seiler, Packard and Gahinet 2020, eq. (9)): its real-axis
+ * intercepts gm = [γmin, γmax] (γmin = (2 − α(1 − σ))/(2 + α(1 + σ)), 0 when the disk holds 0;
+ * γmax = (2 + α(1 − σ))/(2 − α(1 + σ)), ∞ when it reaches infinity, both to 1e-12 of that edge)
+ * and the phase ±pm (degrees)
+ * at unit gain: |e^{jθ} − 1| ≤ α|a + b·e^{jθ}| (a = (1 − σ)/2, b = (1 + σ)/2) holds up to
+ * cos θ = (2 − α²(a² + b²))/(2 + 2α²ab), the left side over the right growing with θ; for σ = 0
+ * that is 2·atan(α/2), which passes 90° when α > 2 (the disk is then the outside of a circle).
+ */
+export function diskGainPhase(alpha: number, sigma = 0): { gm: [number, number]; pm: number } {
   if (!(alpha > 0)) return { gm: [1, 1], pm: 0 };
-  if (alpha >= 2) return { gm: [0, Infinity], pm: 90 };
-  return { gm: [(1 - alpha / 2) / (1 + alpha / 2), (1 + alpha / 2) / (1 - alpha / 2)], pm: (2 * Math.atan(alpha / 2) * 180) / Math.PI };
+  if (alpha === Infinity) return { gm: [0, Infinity], pm: 180 };
+  const a = (1 - sigma) / 2;
+  const b = (1 + sigma) / 2;
+  // within rounding of the edge (α = 2 at σ = 0 computed as 2 − 4e-16) the intercept is the edge's
+  const lo = 1 - alpha * a <= 1e-12 ? 0 : (1 - alpha * a) / (1 + alpha * b);
+  const hi = 1 - alpha * b <= 1e-12 ? Infinity : (1 + alpha * a) / (1 - alpha * b);
+  const c = (2 - alpha * alpha * (a * a + b * b)) / (2 + 2 * alpha * alpha * a * b);
+  const pm = 2 + 2 * alpha * alpha * a * b <= 0 || c <= -1 ? 180 : (Math.acos(Math.min(1, c)) * 180) / Math.PI;
+  return { gm: [lo, hi], pm };
+}
+
+/**
+ * The disk margin of a SISO loop with skew σ (the closed loop assumed stable): α = 1/sup over ω
+ * of |S + (σ − 1)/2| = min over ω of 2|1 + L|/|(1 + σ) + (σ − 1)L| (for σ = 0, 2|1 + L|/|1 − L|
+ * = 1/|(S − T)/2|), with the frequency where it is least: the dense scan and the stationary
+ * points of the polynomial form, refined on the model's own response (minimise). stability_margins
+ * (σ = 0) and diskmargin (any σ, and each loop of a MIMO loop broken at a time) share it.
+ */
+export function diskMarginSiso(m: Siso, sigma = 0): { alpha: number; w: number } {
+  const ratio = (a: number, b: number) => {
+    const den = Math.hypot(1 + sigma + (sigma - 1) * a, (sigma - 1) * b);
+    return den === 0 ? Infinity : (2 * Math.hypot(1 + a, b)) / den;
+  };
+  // at a pole of L: |S + (σ − 1)/2| → |σ − 1|/2
+  const atPole = sigma === 1 ? Infinity : 2 / Math.abs(sigma - 1);
+  if (isStatic(m)) return { alpha: ratio(m.num[0] / m.den[0], 0), w: 0 };
+  const f = (w: number) => {
+    const [a, b] = m.H(w);
+    return Number.isFinite(a) ? ratio(a, b) : atPole;
+  };
+  const wEnd = m.Ts > 0 ? Math.PI / m.Ts : Infinity;
+  const fEnd = Number.isFinite(m.atInf) ? ratio(m.atInf, 0) : atPole;
+  const Q = polyadd(
+    m.den.map((v) => v * (1 + sigma)),
+    m.num,
+    sigma - 1,
+  );
+  const r = minimise(f, scanGrid(m.num, m.den, m.Ts), stationary(polyadd(m.den, m.num), Q, m.Ts), wEnd, fEnd);
+  return { alpha: r.v, w: r.w };
 }
 
 /** closed-loop stability of feedback(L, 1) by its poles */
-function closedLoopStable(m: Siso): { stable: boolean; illPosed: boolean } {
+export function closedLoopStable(m: Siso): { stable: boolean; illPosed: boolean } {
   let poles: Complex[];
   if (m.ss && m.ss.n > 0) {
     const { A, B, C, D } = m.ss;
@@ -465,9 +516,14 @@ function closedLoopStable(m: Siso): { stable: boolean; illPosed: boolean } {
     if (cl.length < m.den.length) return { stable: false, illPosed: true };
     poles = cl.length > 1 ? polyRoots(cl) : [];
   }
+  return { stable: stableByPoles(poles, m.Ts), illPosed: false };
+}
+
+/** every pole strictly inside the stability boundary (left half plane, or unit disk when Ts > 0), to 1e-12 of their scale */
+export function stableByPoles(poles: Complex[], Ts: number): boolean {
   const scale = Math.max(1, ...poles.map(cabs));
   const tol = 1e-12 * scale;
-  return { stable: m.Ts > 0 ? poles.every((z) => cabs(z) < 1 - tol) : poles.every(([a]) => a < -tol), illPosed: false };
+  return Ts > 0 ? poles.every((z) => cabs(z) < 1 - tol) : poles.every(([a]) => a < -tol);
 }
 
 export function stabilityMargins(m: Siso, epsw = 0): StabilityMargins {
@@ -477,17 +533,12 @@ export function stabilityMargins(m: Siso, epsw = 0): StabilityMargins {
     const [a, b] = m.H(w);
     return Math.hypot(1 + a, b);
   };
-  const diskRatio = (w: number) => {
-    const [a, b] = m.H(w);
-    if (!Number.isFinite(a)) return 2; // at a pole of L: (1 + L)/(1 − L) → −1
-    return (2 * Math.hypot(1 + a, b)) / Math.hypot(1 - a, b);
-  };
   const cautions: string[] = [];
   if (cl.illPosed) cautions.push('1 + L is identically 0 at infinite frequency (L(∞) = −1): the loop feedback(L, 1) is ill-posed.');
   if (isStatic(m)) {
     const k = m.num[0] / m.den[0];
     const s = staticMargins(k);
-    const alpha = cl.stable ? (k === 1 ? Infinity : (2 * Math.abs(1 + k)) / Math.abs(1 - k)) : 0;
+    const alpha = cl.stable ? diskMarginSiso(m).alpha : 0;
     const d = diskGainPhase(alpha);
     return {
       gm: s.gm,
@@ -543,9 +594,8 @@ export function stabilityMargins(m: Siso, epsw = 0): StabilityMargins {
   let alpha = 0;
   let wdm = NaN;
   if (cl.stable) {
-    const dEnd = Number.isFinite(m.atInf) ? (m.atInf === 1 ? Infinity : (2 * Math.abs(1 + m.atInf)) / Math.abs(1 - m.atInf)) : 2;
-    const r = minimise(diskRatio, grid, stationary(polyadd(m.den, m.num), polyadd(m.den, m.num, -1), m.Ts), wEnd, dEnd);
-    alpha = r.v;
+    const r = diskMarginSiso(m);
+    alpha = r.alpha;
     wdm = r.w;
   } else
     cautions.push(
@@ -762,11 +812,7 @@ export const tools = [
     words: {
       calls: [
         { names: ['allmargin', 'stability_margins'], args: ['sys'], keywords: { epsw: 'epsw' } },
-        {
-          names: ['diskmargin', 'disk_margins'],
-          args: ['sys'],
-          note: 'the balanced (skew 0) disk margin of a SISO loop, beside every crossover and the stability margin',
-        },
+        // diskmargin(L) and ct.disk_margins read as the diskmargin tool (diskmargin.ts), which this one's disk margin agrees with
       ],
       phrases: [
         'all margins',
@@ -774,10 +820,6 @@ export const tools = [
         'every crossover',
         'all crossover frequencies',
         'stability margin sm',
-        'disk margin',
-        'disk margins',
-        'disk-based margin',
-        'disk based margins',
         'allmargin',
         'delay margin',
         'modulus margin',

@@ -16,6 +16,7 @@ import { tools as discretize } from '../solvers/discretize.js';
 import { tools as xferfcn } from '../solvers/xferfcn.js';
 import { tools as freq } from '../solvers/freq.js';
 import { tools as freqanalysis } from '../solvers/freqanalysis.js';
+import { tools as diskmargin } from '../solvers/diskmargin.js';
 import { tools as timeresp } from '../solvers/timeresp.js';
 import { tools as norms } from '../solvers/norms.js';
 import { tools as analysis } from '../solvers/analysis.js';
@@ -41,6 +42,7 @@ const ALL = [
   ...xferfcn,
   ...freq,
   ...freqanalysis,
+  ...diskmargin,
   ...timeresp,
   ...norms,
   ...analysis,

@@ -304,8 +304,9 @@ export function stabilityMarginChecks(a: R, r: R): Check[] {
     for (const w of [0, ...g, ...(Number.isFinite(wEnd) ? [wEnd] : [])]) lo = Math.min(lo, ratio(w));
     checks.push(check('disk margin minimal', Math.max(0, 1 - lo / r.disk_margin), 1e-8, 'no smaller 2|1 + L|/|1 − L| = 1/|(S − T)/2| on the grid'));
     const al = r.disk_margin as number;
-    const gm = al >= 2 ? [0, Infinity] : [(1 - al / 2) / (1 + al / 2), (1 + al / 2) / (1 - al / 2)];
-    const pm = al >= 2 ? 90 : (2 * Math.atan(al / 2) * 180) / Math.PI;
+    const gm = al >= 2 - 2e-12 ? [0, Infinity] : [(1 - al / 2) / (1 + al / 2), (1 + al / 2) / (1 - al / 2)];
+    // 2·atan(α/2) for every α (past 90° when α > 2: the disk is then the outside of a circle)
+    const pm = (2 * Math.atan(al / 2) * 180) / Math.PI;
     const e = Math.max(
       Math.abs(gm[0] - r.disk_gm[0]),
       gm[1] === Infinity ? (r.disk_gm[1] === Infinity ? 0 : 1) : Math.abs(gm[1] - r.disk_gm[1]) / gm[1],

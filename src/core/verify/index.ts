@@ -15,6 +15,7 @@ import type { ToolName } from '../tools/table.js';
 import { initialChecks, lsimChecks } from './simulate.js';
 import { c2dChecks, d2cChecks, d2dChecks, evalfrChecks } from './discretize.js';
 import { bandwidthChecks, sigmaChecks, stabilityMarginChecks } from './freqanalysis.js';
+import { diskMarginChecks } from './diskmargin.js';
 import { canonChecks, kalmanChecks, ss2ssChecks, staircaseChecks, tzeroChecks } from './canon.js';
 import { padeChecks, thiranChecks } from './delay.js';
 import { matrixEqChecks } from './matrixeq.js';
@@ -483,6 +484,7 @@ export const CHECKS = {
   bandwidth: bandwidthChecks,
   sigma: sigmaChecks,
   stability_margins: stabilityMarginChecks,
+  diskmargin: diskMarginChecks,
   step: system,
   impulse: system,
   stepinfo: system,

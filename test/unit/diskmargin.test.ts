@@ -1,0 +1,204 @@
+/**
+ * diskmargin (src/core/solvers/diskmargin.ts) against published values: MATLAB's diskmargin
+ * reference page (the spinning-satellite loop Lo = P*C: DMo(1), DMo(2) = 2, MMo DiskMargin
+ * 0.3754 with LowerBound 0.3754 and UpperBound 0.3762 at frequency 0, GainMargin
+ * [0.6839 1.4621], PhaseMargin ±21.2607; L = tf(25,[1 10 10 10]) with skews -1 and 0:
+ * GainMargin [0.5136 1.4864] and [0.6273 1.5942]), python-control's margin_test.py
+ * (test_siso_disk_margin: 0.46, 4.05 dB, 25.8°, skew 1 equal to stability_margins' sm;
+ * test_mimo_disk_margin: Lo and Li 0.3754, 3.3 dB, 21.26°), MATLAB's getDPM example
+ * (DGM [0.3, 2] -> ±45.9208°), the closed forms of Seiler, Packard and Gahinet ("An
+ * Introduction to Disk Margins", IEEE CSM 2020: σ = 1 gives 1/‖S‖∞ = min |1 + L|), and
+ * test/fixtures/diskmargin/ref.json (ref.py: numpy/scipy, μ by Nelder-Mead over D and over
+ * the phases Q on dense grids). Every call goes through the verified call path, so the
+ * independent checks (verify/diskmargin.ts) pass too.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { callTool } from '../../src/core/tools/runner.js';
+import { diskGainPhase } from '../../src/core/solvers/freqanalysis.js';
+import { Conversation, readTurn } from '../../src/core/reader/index.js';
+import { reproduce } from '../../src/core/codegen/index.js';
+
+const ref = JSON.parse(readFileSync(new URL('../fixtures/diskmargin/ref.json', import.meta.url), 'utf8'));
+
+function near(a: number, b: number, tol: number, what: string) {
+  if (!Number.isFinite(b)) return assert.equal(a, b, what);
+  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
+}
+
+async function run(args: Record<string, unknown>) {
+  const { result, verification } = await callTool('diskmargin', args);
+  assert.ok(verification, 'diskmargin: no verification');
+  assert.equal(
+    verification.ok,
+    true,
+    verification.checks
+      .filter((c) => !c.ok)
+      .map((c) => c.detail)
+      .join('; '),
+  );
+  return result as Record<string, any>;
+}
+
+// the spinning satellite (MATLAB "MIMO Stability Margins for Spinning Satellite"): P = ss(A, I, C, 0), controller K = [1 -2; 0 1]
+const A = [
+  [0, 10],
+  [-10, 0],
+];
+const Cp = [
+  [1, 10],
+  [-10, 1],
+];
+const K = [
+  [1, -2],
+  [0, 1],
+];
+const mul = (X: number[][], Y: number[][]) => X.map((r) => Y[0].map((_, j) => r.reduce((s, v, k) => s + v * Y[k][j], 0)));
+
+test('diskmargin: MATLAB diskmargin reference page, spinning satellite at the plant output (Lo = P*C) and input (Li = C*P)', async () => {
+  // Lo = P*C: states of P, B = K, C = Cp
+  const ro = await run({ A, B: K, C: Cp });
+  // DMo(1), DMo(2): DiskMargin 2, GainMargin [0 Inf], PhaseMargin [-90 90]
+  for (let i = 0; i < 2; i++) {
+    near(ro.dm[i], 2, 1e-9, `DMo(${i + 1})`);
+    assert.deepEqual(
+      ro.dm_gm[i].map((v: number) => (v < 1e-8 ? 0 : v)),
+      [0, Infinity],
+    );
+    near(ro.dm_pm[i], 90, 1e-6, `DMo(${i + 1}) phase`);
+  }
+  // MMo: DiskMargin 0.3754 (LowerBound 0.3754, UpperBound 0.3762), Frequency 0. Two channels:
+  // the D-scaled bound is exact (Doyle 1982), so both our bounds lie in MATLAB's interval
+  for (const k of ['mm', 'mm_upper']) assert.ok(ro[k] >= 0.3754 - 5e-5 && ro[k] <= 0.3762 + 5e-5, `${k} = ${ro[k]}`);
+  near(ro.mm_upper, ro.mm, 1e-8, 'exact for two loops');
+  assert.equal(ro.w_mm, 0);
+  // GainMargin [0.6839 1.4621], PhaseMargin ±21.2607 belong to MATLAB's 0.3754: ours to α in [0.3754, 0.3762]
+  const lo = diskGainPhase(0.3754),
+    hi = diskGainPhase(0.3762);
+  near(lo.gm[0], 0.6839, 1e-4, 'MATLAB gmin from its 0.3754');
+  near(lo.gm[1], 1.4621, 1e-4, 'MATLAB gmax');
+  near(lo.pm, 21.2607, 1e-4, 'MATLAB phase');
+  assert.ok(ro.mm_gm[0] <= lo.gm[0] && ro.mm_gm[0] >= hi.gm[0], `gmin ${ro.mm_gm[0]}`);
+  assert.ok(ro.mm_pm >= lo.pm && ro.mm_pm <= hi.pm, `pm ${ro.mm_pm}`);
+  // python-control test_mimo_disk_margin: DMo 0.3754, DGMo 3.3 dB, DPMo 21.26 deg (atol 0.1)
+  near(ro.mm, 0.3754, 0.1, 'python-control DMo');
+  near(ro.mm_gm_db[1], 3.3, 0.1 / 3.3, 'python-control DGMo');
+  near(ro.mm_pm, 21.26, 0.1 / 21.26, 'python-control DPMo');
+  // Li = C*P: B = I, C = K*Cp; python-control test_mimo_disk_margin: DMi 0.3754 as well
+  const ri = await run({
+    A,
+    B: [
+      [1, 0],
+      [0, 1],
+    ],
+    C: mul(K, Cp),
+  });
+  near(ri.mm, ro.mm, 1e-8, 'MMi = MMo');
+  near(ri.dm[0], 2, 1e-9, 'DMi(1)');
+  // the destabilising perturbation: gains only at DC, |δ| = mm_upper
+  assert.equal(ro.worst_delta.length, 2);
+  for (const d of ro.worst_delta) near(Math.hypot(d[0], d[1]), ro.mm_upper, 1e-9, '|δ|');
+});
+
+test('diskmargin: SISO L = 25/(s^3+10s^2+10s+10), MATLAB skews -1 and 0, python-control test_siso_disk_margin; equals stability_margins', async () => {
+  const L = { num: [25], den: [1, 10, 10, 10] };
+  const b = await run(L);
+  // DMb.GainMargin = [0.6273 1.5942]
+  near(b.mm_gm[0], 0.6273, 1e-4, 'DMb gmin');
+  near(b.mm_gm[1], 1.5942, 1e-4, 'DMb gmax');
+  // python-control: DM 0.46, DGM 4.05 dB, DPM 25.8 deg, at 1.94 rad/s (atol 0.1, 0.01 on its grid)
+  near(b.mm, 0.46, 0.01 / 0.46, 'DM');
+  near(b.mm_gm_db[1], 4.05, 0.01 / 4.05, 'DGM');
+  near(b.mm_pm, 25.8, 0.01 / 25.8, 'DPM');
+  assert.ok(Math.abs(b.w_mm - 1.94) < 0.02, `w ${b.w_mm}`);
+  // one loop: loop at a time = multiloop, bounds equal, and the same as stability_margins' disk margin
+  assert.equal(b.dm[0], b.mm);
+  assert.equal(b.mm_upper, b.mm);
+  const sm = (await callTool('stability_margins', L)).result as Record<string, any>;
+  assert.equal(b.mm, sm.disk_margin);
+  assert.equal(b.w_mm, sm.w_dm);
+  // DMt = diskmargin(L, -1): GainMargin [0.5136 1.4864]
+  const t = await run({ ...L, sigma: -1 });
+  near(t.mm_gm[0], 0.5136, 1e-4, 'DMt gmin');
+  near(t.mm_gm[1], 1.4864, 1e-4, 'DMt gmax');
+  // skew 1: α = 1/‖S‖∞ = min |1 + L| = stability_margins' sm (python-control's test; Seiler et al.)
+  const s = await run({ ...L, sigma: 1 });
+  near(s.mm, sm.sm, 1e-9, 'σ = 1 is the stability margin');
+});
+
+test('diskmargin: closed forms of the disk (MATLAB getDPM, gm2dm; Seiler, Packard, Gahinet 2020)', () => {
+  // getDPM([0.3, 2]) = ±45.9208: the disk with those intercepts has α = 0.823529…, σ = −0.571428…
+  const gmin = 0.3,
+    gmax = 2;
+  const v = (4 - 2 * (gmin + gmax)) / (gmin - gmax);
+  const u = 2 - gmin * (2 + v);
+  const alpha = (u + v) / 2,
+    sigma = (v - u) / (u + v);
+  const d = diskGainPhase(alpha, sigma);
+  near(d.gm[0], 0.3, 1e-12, 'gmin');
+  near(d.gm[1], 2, 1e-12, 'gmax');
+  near(d.pm, 45.9208, 1e-5, 'getDPM');
+  // σ = 0: phase 2·atan(α/2), past 90° beyond α = 2 (the disk is then the outside of a circle)
+  near(diskGainPhase(3).pm, (2 * Math.atan(1.5) * 180) / Math.PI, 1e-12, 'α = 3');
+  assert.deepEqual(diskGainPhase(2), { gm: [0, Infinity], pm: 90 });
+});
+
+test('diskmargin: numpy/scipy brute force (ref.json: dense grids, Nelder-Mead over D and over the phases)', async () => {
+  for (const [k, c] of (ref.cases as any[]).entries()) {
+    const r = await run({ A: c.A, B: c.B, C: c.C, ...(c.Ts ? { Ts: c.Ts } : {}), sigma: c.sigma });
+    c.dm.forEach((v: number, i: number) => near(r.dm[i], v, 1e-6, `case ${k} dm[${i}]`));
+    // two or three loops: the D bound is μ (ref.py checks it against max ρ(MQ)), our interval holds it
+    near(c.mu_rho, c.mu_dbound, 1e-8, `case ${k} ref μ bounds`);
+    assert.ok(r.mm <= c.mm * (1 + 1e-6) && r.mm_upper >= c.mm * (1 - 1e-6), `case ${k}: [${r.mm}, ${r.mm_upper}] vs ${c.mm}`);
+    near(r.mm, c.mm, 1e-5, `case ${k} mm`);
+  }
+});
+
+test('diskmargin: four loops (the D bound may exceed μ): both bounds stated and verified; unstable and ill-posed loops give 0', async () => {
+  // a 4-channel loop: a stable plant with coupling, unit feedback
+  const r = await run({
+    A: [
+      [-1, 2, 0, 0],
+      [-2, -1, 0, 1],
+      [0, 0, -3, 1],
+      [1, 0, -1, -2],
+    ],
+    B: [
+      [1, 0.5, 0, 0],
+      [0, 1, -0.4, 0],
+      [0.3, 0, 1, 0.2],
+      [0, 0, 0.6, 1],
+    ],
+    C: [
+      [2, 0, 0.5, 0],
+      [0, 1.5, 0, 0.5],
+      [0.4, 0, 2, 0],
+      [0, -0.8, 0, 1.2],
+    ],
+  });
+  assert.equal(r.loops, 4);
+  assert.ok(r.mm > 0 && r.mm <= r.mm_upper, `[${r.mm}, ${r.mm_upper}]`);
+  assert.ok(Math.min(...r.dm) >= r.mm, 'one loop alone tolerates at least what all do');
+  // unstable: L = 0.5/(s - 1) closes to s - 0.5
+  const u = await run({ num: [0.5], den: [1, -1] });
+  assert.deepEqual([u.stable, u.mm, u.dm[0]], [false, 0, 0]);
+  assert.match(u.reason, /unstable/);
+  // ill-posed: L(∞) = −1
+  const ip = await run({ num: [-1, 0], den: [1, 1] });
+  assert.deepEqual([ip.stable, ip.mm], [false, 0]);
+  assert.match(ip.reason, /ill-posed/);
+  await assert.rejects(callTool('diskmargin', { A: [[-1]], B: [[1, 1]], C: [[1]] }), /square/);
+});
+
+test('diskmargin: reading, code and the rendered guarantee', async () => {
+  const read = (m: string) => readTurn(new Conversation(), m) as { kind: string; tool?: string };
+  assert.equal(read('diskmargin(tf(25,[1 10 10 10]))').tool, 'diskmargin');
+  assert.equal(read('disk margin of L(s) = 25/(s^3+10s^2+10s+10)').tool, 'diskmargin');
+  assert.equal(read('multiloop disk margin of A=[0 10; -10 0], B=[1 -2; 0 1], C=[1 10; -10 1]').tool, 'diskmargin');
+  const args = { A, B: K, C: Cp };
+  const m = reproduce({ tool: 'diskmargin', args }, 'matlab');
+  assert.match(m, /\[DM, MM\] = diskmargin\(L\)/);
+  const p = reproduce({ tool: 'diskmargin', args: { ...args, sigma: 0.5 } }, 'python');
+  assert.match(p, /ct\.disk_margins\(L, omega, skew=0\.5\)/);
+});
