@@ -654,6 +654,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       kind: 'call',
       tool: tool.name,
       args: r.args,
+    // numbers no operand, sign or channel took are said, as for every other tool
+    const taken = Object.values(r.origins).flatMap((o) => (o.from === 'message' || o.from === 'selection' ? [o.text] : []));
+    const leftover = leftoverNumbers(scan, fromCall?.call.text, taken);
       origins: r.origins,
       unused: [],
       notes: [...scan.notes, ...r.notes, ...problems],

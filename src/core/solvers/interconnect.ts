@@ -966,7 +966,15 @@ export const tools = [
     name: 'feedback',
     words: {
       calls: [{ names: ['feedback'], args: ['sys1', 'sys2', 'feedin', 'feedout', 'sign'], keywords: { sign: 'sign' } }],
-      phrases: ['close the loop', 'feedback connection', 'feedback interconnection', 'feedback loop of', 'close the loop around'],
+      phrases: [
+        'close the loop',
+        'feedback connection',
+        'feedback interconnection',
+        'feedback loop of',
+        'close the loop around',
+        'closed-loop transfer function of',
+        'closed loop transfer function of',
+      ],
       weak: ['unity feedback', 'negative feedback', 'positive feedback'],
       example: '/feedback G = 1/(s^2 + 2s + 1)',
       // an everyday word ("a series RLC circuit", "state feedback"): the tool by its call or phrases only
