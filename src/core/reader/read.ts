@@ -650,16 +650,21 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       record(conv, pendingOwn);
       return r;
     }
+    // numbers no operand, sign or channel took are said, as for every other tool
+    const taken = Object.values(r.origins).flatMap((o) => (o.from === 'message' || o.from === 'selection' ? [o.text] : []));
+    const leftover = leftoverNumbers(scan, fromCall?.call.text, taken);
     const reading: CallReading = {
       kind: 'call',
       tool: tool.name,
       args: r.args,
-    // numbers no operand, sign or channel took are said, as for every other tool
-    const taken = Object.values(r.origins).flatMap((o) => (o.from === 'message' || o.from === 'selection' ? [o.text] : []));
-    const leftover = leftoverNumbers(scan, fromCall?.call.text, taken);
       origins: r.origins,
       unused: [],
-      notes: [...scan.notes, ...r.notes, ...problems],
+      notes: [
+        ...scan.notes,
+        ...r.notes,
+        ...problems,
+        ...(leftover.length ? [`Not read from your message: ${leftover.map((l) => `'…${l}'`).join(', ')} (say what it is if it should count)`] : []),
+      ],
       system: r.label,
       via,
       ...(r.output ? { output: r.output } : {}),
