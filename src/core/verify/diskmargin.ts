@@ -121,8 +121,8 @@ function ratio(l: C, sigma: number): number {
   return den === 0 ? Infinity : (2 * Math.hypot(1 + l[0], l[1])) / den;
 }
 
-/** spectral radius of a complex matrix (its real form's eigenvalues, by the verifier's eigensolver) */
-function spectralRadius(M: C[][]): number {
+/** the real form [Re −Im; Im Re] of a complex matrix: its eigenvalues are M's and their conjugates, its singular values M's twice */
+function realForm(M: C[][]): Matrix {
   const n = M.length;
   const E: Matrix = Array.from({ length: 2 * n }, () => new Array(2 * n).fill(0));
   for (let i = 0; i < n; i++)
@@ -133,7 +133,12 @@ function spectralRadius(M: C[][]): number {
       E[n + i][j] = y;
       E[n + i][n + j] = x;
     }
-  return Math.max(0, ...safeEigenvalues(E).map(cabs));
+  return E;
+}
+
+/** spectral radius of a complex matrix (its real form's eigenvalues, by the verifier's eigensolver) */
+function spectralRadius(M: C[][]): number {
+  return Math.max(0, ...safeEigenvalues(realForm(M)).map(cabs));
 }
 
 /** the verifier's grid: N points 4 decades beyond the poles of L (log), or uniform up to π/Ts, and 0 */
@@ -178,17 +183,7 @@ function closedLoopPoles(a: R): C[] | null {
 
 /** the smallest singular value of a complex matrix (its real form, ml-matrix's SVD: no squaring) */
 function sigmaMin(M: C[][]): number {
-  const n = M.length;
-  const E: Matrix = Array.from({ length: 2 * n }, () => new Array(2 * n).fill(0));
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) {
-      const [x, y] = M[i][j];
-      E[i][j] = x;
-      E[i][n + j] = -y;
-      E[n + i][j] = y;
-      E[n + i][n + j] = x;
-    }
-  const s = safeSingularValues(E);
+  const s = safeSingularValues(realForm(M));
   return s[s.length - 1];
 }
 
