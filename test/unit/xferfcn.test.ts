@@ -83,8 +83,17 @@ test('ss2tf with feedthrough: 3·2/(s+1) + 0.5 = (0.5 s + 6.5)/(s + 1)', () => {
   close(r.num[1], 6.5);
 });
 
-test('ss2tf refuses MIMO models', () => {
-  assert.throws(() => runTool('ss2tf', { A: [[-1]], B: [[1, 1]], C: [[1]] }), ControlError);
+test('ss2tf of a MIMO model gives the matrix of entries (MIMO cases: test/unit/tfzpk.test.ts)', () => {
+  // 1/(s + 1) on both inputs: two entries, and the characteristic polynomial s + 1
+  const r = runTool('ss2tf', { A: [[-1]], B: [[1, 1]], C: [[1]] }) as { num: number[][][]; den: number[][][]; charpoly: number[] };
+  assert.deepEqual(r.num, [[[1], [1]]]);
+  assert.deepEqual(r.den, [
+    [
+      [1, 1],
+      [1, 1],
+    ],
+  ]);
+  assert.deepEqual(r.charpoly, [1, 1]);
 });
 
 test('poles and zeros of (s - 0.5)·(-2)/((s+1)(s+2)(s+3)), gain -2', () => {

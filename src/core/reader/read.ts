@@ -16,6 +16,7 @@ import { callNames, namedTools } from './lexicon.js';
 import { completeConjugates, hertz, readNumberList, specPoles, timeQuantity, type Cx } from './quantities.js';
 import { scanMessage, STATE_EQ_DISCRETE, type Scan } from './scan.js';
 import { readInterconnect, takesSystems } from './interconnect.js';
+import { zpkArgsFromLiterals } from './mimo.js';
 import { readSignal } from './signals.js';
 import { readDelay } from './delay.js';
 import type { PreCall } from '../agent/deterministic.js';
@@ -1387,7 +1388,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
   } else if (scan.poles && !props.poles && !/poles?|eigen|roots/i.test(tool.name)) {
     // a reduction's numbers ("to a 2nd-order model") are its order, read below
-    if (!['eig', 'poles_zeros', 'analyse', 'rlocus', 'lqr', 'dlqr'].includes(tool.name) && !props.order && !props.s) unused.push(`poles ${scan.poles.text}`);
+    // zpk2tf/zpk2ss: the poles written as p are their argument p
+    const asP = props.k !== undefined && args.p !== undefined;
+    if (!['eig', 'poles_zeros', 'analyse', 'rlocus', 'lqr', 'dlqr'].includes(tool.name) && !props.order && !props.s && !asP)
+      unused.push(`poles ${scan.poles.text}`);
   }
   // "c2d G at 1 kHz": a sampling rate written as a frequency
   if (tool.name === 'c2d' && args.Ts === undefined && scan.w?.value.length === 1 && /hz/i.test(scan.w.text))
@@ -1599,7 +1603,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
   }
   // margins, stepinfo, root locus and Nyquist are for one loop: a MIMO model needs a channel
-  if (['margins', 'stepinfo', 'rlocus', 'nyquist', 'ss2tf'].includes(tool.name) && Array.isArray(args.A)) {
+  if (['margins', 'stepinfo', 'rlocus', 'nyquist'].includes(tool.name) && Array.isArray(args.A)) {
     const m = Array.isArray(args.B) ? ((args.B as Matrix)[0]?.length ?? 1) : 1;
     const p = Array.isArray(args.C) ? (args.C as Matrix).length : 1;
     if (m > 1 || p > 1) {
@@ -1703,7 +1707,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // one of several arguments (the schema's anyOf of required groups: lsim takes u or signal): the first when none is given
   const groups = (tool.parameters.anyOf ?? []).map((g) => g.required ?? []).filter((g) => g.length);
   if (groups.length && !groups.some((g) => g.every((k) => args[k] !== undefined))) missing.push(groups[0].find((k) => args[k] === undefined)!);
-  if (!sysVal && !fromTf && (props.A ? args.A === undefined : !(SS as readonly string[]).some((k) => args[k] !== undefined))) {
+  // a zero-pole-gain system written as z, p, k (zpk2tf, zpk2ss) is the system (reader/mimo.ts)
+  const fromZpk = props.k !== undefined && args.k !== undefined;
+  if (fromZpk) zpkArgsFromLiterals(args);
+  if (!sysVal && !fromTf && !fromZpk && (props.A ? args.A === undefined : !(SS as readonly string[]).some((k) => args[k] !== undefined))) {
     record(conv, pending);
     if (!hasNumbers && !scan.samples.length && !scan.poles) return { kind: 'none', reason: `${tool.name} is named, but no system is given`, problems };
     return {

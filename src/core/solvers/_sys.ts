@@ -9,6 +9,7 @@ import type { JsonSchema } from '../tools/types.js';
 import type { Matrix } from '../types.js';
 import { polyPad, polyStrip } from '../linalg/poly.js';
 import { toRows, zeros } from '../linalg/dense.js';
+import { isTfMatrixValue, readTfMatrix, readZpk, realiseTfMatrix, zpkToTfMatrix, zpkRoots, zpkGain, type TfMatrix } from './_tfm.js';
 
 /** a state-space model as the tools take it (arrays of rows; the numerics convert to linalg's Mat) */
 export interface SS {
@@ -256,15 +257,18 @@ export const SYSTEM_ARG_MAX_N = 200;
  */
 export function systemArg(description: string): JsonSchema {
   return {
-    description: `${description}: a number (a static gain k), a state-space model {A, B, C, D?, Ts?} or a SISO transfer function {num, den, Ts?} (coefficients highest power first); Ts 0 or absent: continuous`,
+    description: `${description}: a number (a static gain k), a state-space model {A, B, C, D?, Ts?}, a transfer function {num, den, Ts?} (coefficients highest power first; MIMO: p x m matrices of coefficient lists) or zeros, poles and gain {z, p, k, Ts?}; Ts 0 or absent: continuous`,
     type: ['number', 'object'],
     properties: {
       A: matrix('state matrix A (n x n); [] with D for a static gain'),
       B: matrix('input matrix B (n x m)'),
       C: matrix('output matrix C (p x n)'),
       D: matrix('feedthrough D (p x m); zero if omitted'),
-      num: vector('numerator coefficients, highest power first'),
-      den: vector('denominator coefficients, highest power first'),
+      num: { ...vector('numerator coefficients, highest power first; MIMO: a p x m matrix of coefficient lists'), items: {} },
+      den: { ...vector('denominator coefficients, highest power first; MIMO: a p x m matrix of coefficient lists'), items: {} },
+      z: zpkRoots('z'),
+      p: zpkRoots('p'),
+      k: zpkGain,
       Ts: sampleTime,
     },
   };
@@ -273,15 +277,17 @@ export function systemArg(description: string): JsonSchema {
 /** a system argument as read: its state-space form, the transfer function when given as one */
 export interface SystemArg {
   ss: SS;
-  /** num/den as given (proper, leading zeros stripped), or k/1 for a number */
+  /** num/den as given (proper, leading zeros stripped), or k/1 for a number; a SISO {z, p, k} as its polynomials */
   tf?: { num: number[]; den: number[] };
+  /** a MIMO transfer matrix or zpk model as given: realised (minimal) into ss */
+  tfm?: TfMatrix;
   /** the value, when the argument is a bare number */
   gain?: number;
   /** false when the system has no sample time of its own (a number, or a static gain written without Ts): it takes the others' */
   hasTs: boolean;
 }
 
-const SYSTEM_KEYS = ['A', 'B', 'C', 'D', 'num', 'den', 'Ts'];
+const SYSTEM_KEYS = ['A', 'B', 'C', 'D', 'num', 'den', 'z', 'p', 'k', 'Ts'];
 
 /** a scalar or a flat list where a matrix is expected, as call.ts coerces top-level arguments */
 function asMatrix(v: unknown): unknown {
@@ -303,7 +309,11 @@ export function readSystemArgFull(value: unknown, argName: string, tool: string)
   const o = value as Record<string, unknown>;
   const extra = Object.keys(o).filter((k) => !SYSTEM_KEYS.includes(k));
   if (extra.length)
-    throw new ControlError(`${tool}: ${argName} has no field ${extra.map((k) => `'${k}'`).join(', ')}; a system is {A, B, C, D?, Ts?} or {num, den, Ts?}.`);
+    throw new ControlError(
+      `${tool}: ${argName} has no field ${extra.map((k) => `'${k}'`).join(', ')}; a system is {A, B, C, D?, Ts?}, {num, den, Ts?} or {z, p, k, Ts?}.`,
+    );
+  const tfm = readTfmOrZpk(o, argName, tool);
+  if (tfm) return tfm;
   const args: Record<string, unknown> = { ...o };
   for (const k of ['A', 'B', 'C', 'D']) if (args[k] !== undefined) args[k] = asMatrix(args[k]);
   for (const k of ['num', 'den']) if (typeof args[k] === 'number') args[k] = [args[k]];
@@ -338,6 +348,39 @@ export function readSystemArgFull(value: unknown, argName: string, tool: string)
     // entries beyond 1e±60 (the block-diagram algebra multiplies them): refused with the way out, as the other tools do
     scaleGuard(s, tool);
     return { ss: s, hasTs: o.Ts !== undefined && o.Ts !== null ? true : s.n > 0 };
+  } catch (e) {
+    if (e instanceof ControlError && !e.message.startsWith(name)) throw new ControlError(`${name}: ${e.message}`, e.code);
+    throw e;
+  }
+}
+
+/**
+ * A MIMO transfer matrix {num, den} (p x m lists) or a zero-pole-gain system {z, p, k} as a
+ * system argument: realised minimal (_tfm.ts realiseTfMatrix); a SISO {z, p, k} also keeps its
+ * polynomials (the interconnections' transfer-function route). undefined for other forms.
+ */
+function readTfmOrZpk(o: Record<string, unknown>, argName: string, tool: string): SystemArg | undefined {
+  const has = (k: string) => o[k] !== undefined && o[k] !== null;
+  const zpk = ['z', 'p', 'k'].some(has);
+  if (!zpk && !isTfMatrixValue(o.num)) return undefined;
+  const name = `${tool} (${argName})`;
+  const mixed = ['A', 'B', 'C', 'D', ...(zpk ? ['num', 'den'] : [])].filter(has);
+  if (mixed.length)
+    throw new ControlError(
+      `${name}: give one form of the system: {A, B, C, D}, {num, den} or {z, p, k}, not ${zpk ? 'z, p, k' : 'num, den'} with ${mixed.join(', ')}.`,
+    );
+  if (zpk && !has('k')) throw new ControlError(`${name}: a zero-pole-gain system needs its gain k (z and p may be empty lists).`);
+  const Ts = readTs(o);
+  let T: TfMatrix;
+  try {
+    T = zpk ? zpkToTfMatrix(readZpk(o.z, o.p, o.k, name)) : readTfMatrix(o.num, o.den, name);
+    const r = realiseTfMatrix(T, name);
+    const n = r.A.length;
+    const ss: SS = { A: r.A, B: n ? r.B : [], C: n ? r.C : Array.from({ length: T.p }, () => []), D: r.D, n, m: T.m, p: T.p, Ts };
+    scaleGuard(ss, tool);
+    const siso = T.p === 1 && T.m === 1;
+    const e = T.entries[0][0];
+    return { ss, tfm: T, ...(siso ? { tf: { num: e.num, den: e.den } } : {}), hasTs: has('Ts') ? true : n > 0 };
   } catch (e) {
     if (e instanceof ControlError && !e.message.startsWith(name)) throw new ControlError(`${name}: ${e.message}`, e.code);
     throw e;

@@ -35,6 +35,8 @@ import { matrixBlock, type RenderOptions } from '../render/markdown.js';
 import { polyText } from '../render/results.js';
 import { num as numLit, vector as vecLit } from '../codegen/literals.js';
 import { verdictHolder, type Code } from '../codegen/code.js';
+import { tfMatrixExpr, zpkExpr } from '../codegen/tfm.js';
+import { isTfMatrixValue } from './_tfm.js';
 import type { PlotSpec } from '../plot/specs.js';
 import { ss2tf } from './xferfcn.js';
 import {
@@ -791,6 +793,15 @@ export function sysCode(code: Code, name: string, v: unknown, Ts: number): void 
     return;
   }
   const o = v as Record<string, any>;
+  // a MIMO transfer matrix or a zero-pole-gain system (codegen/tfm.ts)
+  if (o.k !== undefined) {
+    code.assign(name, zpkExpr(o.z, o.p, o.k, code.lang, Ts));
+    return;
+  }
+  if (isTfMatrixValue(o.num)) {
+    code.assign(name, tfMatrixExpr(o.num, o.den, code.lang, Ts));
+    return;
+  }
   if (Array.isArray(o.num) || typeof o.num === 'number') {
     const vec = (x: unknown) => vecLit(typeof x === 'number' ? [x] : (x as number[]), code.lang);
     code.assign(`num${k}`, vec(o.num)).assign(`den${k}`, vec(o.den));

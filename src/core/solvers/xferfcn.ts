@@ -5,7 +5,10 @@
 import { ControlError } from '../errors.js';
 import { tool } from '../tools/types.js';
 import { renderDcgain, renderPolesZeros, renderSs2tf, renderTf2ss } from '../render/results.js';
-import { GENERATORS } from '../codegen/code.js';
+import { renderSs2tfMimo, renderTf2ssMimo } from '../render/tfmatrix.js';
+import { ss2tfMimoCode, tf2ssMimoCode } from '../codegen/tfm.js';
+import { isTfMatrixValue, readTfMatrix, realiseTfMatrix, tfCoeffs, type TfEntry } from './_tfm.js';
+import { GENERATORS, systemCode } from '../codegen/code.js';
 import { systemPlots } from '../plot/specs.js';
 import type { Complex } from '../types.js';
 import type { Matrix } from '../types.js';
@@ -48,7 +51,6 @@ import {
   tsProp,
   type Realization,
   type SS,
-  requireSiso,
 } from './_sys.js';
 
 // ------------------------------------------------------------------ tf <-> ss
@@ -365,6 +367,81 @@ export function dcgainSS(sys: SS): number[][] {
   return G;
 }
 
+// ------------------------------------------------------------------ MIMO transfer functions
+
+/** a MIMO num/den (p x m matrices of coefficient lists) as read; undefined for a SISO list */
+function mimoTf(args: Record<string, any>, tool: string): ReturnType<typeof readTfMatrix> | undefined {
+  if (!isTfMatrixValue(args.num)) {
+    if (isTfMatrixValue(args.den))
+      throw new ControlError(`${tool}: den is a matrix of coefficient lists but num is one list; give num as a p x m matrix of coefficient lists too (python-control layout).`);
+    return undefined;
+  }
+  const T = readTfMatrix(args.num, args.den, tool);
+  return T;
+}
+
+/** true when A, B, C describe a model with more than one input or output */
+const mimoSs = (a: Record<string, any>) =>
+  (Array.isArray(a.B) && a.B.length && a.B[0].length > 1) || (Array.isArray(a.C) && a.C.length > 1) || (Array.isArray(a.D) && (a.D.length > 1 || (a.D[0]?.length ?? 0) > 1));
+
+/**
+ * One channel's transfer function with its own common factors cancelled: the channel's minimal
+ * realisation (minimalSiso: the orthogonal staircase, controllable then observable part), then
+ * ss2tf of that. num stripped of leading zeros, den monic; the zero channel is 0/1.
+ */
+export function channelTf(A: Mat, b: number[], c: number[], d: number): TfEntry {
+  const mr = minimalSiso(A, b, c);
+  const k = mr.A.r;
+  if (k === 0) return { num: [d], den: [1] };
+  const t = ss2tf(
+    toRowsOf(mr.A),
+    mr.b.map((v) => [v]),
+    [mr.c],
+    [[d]],
+  );
+  const num = polyStrip(t.num);
+  return { num: num.every((v) => v === 0) ? [0] : num, den: t.den };
+}
+
+const toRowsOf = (M: Mat): Matrix => Array.from({ length: M.r }, (_, i) => Array.from(M.d.subarray(i * M.c, (i + 1) * M.c)));
+
+/** ss2tf of a MIMO model: per entry (cancelled), and every numerator over det(sI − A) */
+export function ss2tfMimo(sys: SS): Record<string, unknown> {
+  const A = fromRows(sys.A);
+  const cols = Array.from({ length: sys.m }, (_, j) => sys.B.map((r) => r[j]));
+  const num: number[][][] = [],
+    den: number[][][] = [],
+    numCp: number[][][] = [];
+  for (let i = 0; i < sys.p; i++) {
+    num.push([]);
+    den.push([]);
+    numCp.push([]);
+    for (let j = 0; j < sys.m; j++) {
+      const d = sys.D[i][j];
+      const e = sys.n ? channelTf(A, cols[j], sys.C[i], d) : { num: [d], den: [1] };
+      num[i].push(e.num);
+      den[i].push(e.den);
+      numCp[i].push(
+        sys.n
+          ? ss2tf(
+              sys.A,
+              cols[j].map((v) => [v]),
+              [sys.C[i]],
+              [[d]],
+            ).num
+          : [d],
+      );
+    }
+  }
+  const charpolyA = sys.n ? charpoly(A) : [1];
+  if (![...num.flat(2), ...den.flat(2), ...numCp.flat(2), ...charpolyA].every(Number.isFinite))
+    throw new ControlError(
+      'ss2tf: the transfer function coefficients overflow double precision (the coefficient of s^k grows as ‖A‖^(n−k)); rescale the time units of the model.',
+      'numerical',
+    );
+  return { num, den, charpoly: charpolyA, num_charpoly: numCp, outputs: sys.p, inputs: sys.m };
+}
+
 // ------------------------------------------------------------------ tools
 
 const out = (z: Complex[]) => sortComplex(z.map(([r, i]) => cplx(r, i)));
@@ -399,21 +476,33 @@ export const tools = [
     brief: 'State-space realisation (A, B, C, D) of a transfer function num/den (highest power first).',
     title: 'Transfer function to state space',
     description:
-      'State-space realisation (A, B, C, D) of a proper SISO transfer function num/den (coefficients highest power first), in controllable canonical form. Also returns the normalised num (zero-padded to the length of den) and monic den. Improper transfer functions (deg num > deg den) are refused.',
+      'State-space realisation (A, B, C, D) of a proper transfer function num/den (coefficients highest power first). SISO: controllable canonical form (as SciPy tf2ss), with the normalised num (zero-padded to the length of den) and monic den. MIMO (num/den p x m matrices of coefficient lists, python-control layout; den may be one shared list): a minimal realisation, built column by column over each column\'s common denominator and reduced by the controllability/observability staircase; returns order, order_full (before reduction) and removed (the poles removed). Improper entries (deg num > deg den) are refused.',
     parameters: {
       type: 'object',
-      properties: { ...tfProps },
+      properties: { num: tfCoeffs('num'), den: tfCoeffs('den') },
       required: ['num', 'den'],
       additionalProperties: false,
     },
     run(args) {
+      const mimo = mimoTf(args, 'tf2ss');
+      // a 1x1 matrix is the SISO transfer function: the SISO path's result
+      if (mimo && mimo.p === 1 && mimo.m === 1) {
+        const r = tf2ss(mimo.entries[0][0].num, mimo.entries[0][0].den);
+        return { A: r.A, B: r.B, C: r.C, D: r.D, num: r.num, den: r.den };
+      }
+      if (mimo) {
+        const r = realiseTfMatrix(mimo, 'tf2ss');
+        const num = mimo.entries.map((row) => row.map((e) => e.num));
+        const den = mimo.entries.map((row) => row.map((e) => e.den));
+        return { A: r.A, B: r.B, C: r.C, D: r.D, num, den, order: r.A.length, order_full: r.order_full, removed: r.removed.map(([a, b]) => cplx(a, b)) };
+      }
       const { num, den } = readTF(args, 'tf2ss');
       const r = tf2ss(num, den);
       return { A: r.A, B: r.B, C: r.C, D: r.D, num: r.num, den: r.den };
     },
     intro: null,
-    render: renderTf2ss,
-    code: GENERATORS.tf2ss,
+    render: (a, r, o) => (typeof r.order === 'number' ? renderTf2ssMimo(a, r, o) : renderTf2ss(a, r, o)),
+    code: { title: GENERATORS.tf2ss.title, gen: (code, a, r) => (isTfMatrixValue(a.num) ? tf2ssMimoCode(code, a, r) : GENERATORS.tf2ss.gen(code, a, r)) },
     model: 'offered',
     plots: { none: 'a realisation; plot the system with a step or Bode request' },
   }),
@@ -442,7 +531,7 @@ export const tools = [
     },
     title: 'State space to transfer function',
     description:
-      'Transfer function num/den of a SISO state-space model (A, B, C, D): den = det(sI - A) (monic), num zero-padded to the length of den, coefficients highest power first. No pole-zero cancellation is done.',
+      'Transfer function num/den of a state-space model (A, B, C, D), coefficients highest power first. SISO: den = det(sI - A) (monic), num zero-padded to the length of den; no pole-zero cancellation (as MATLAB/SciPy ss2tf). MIMO: num/den are p x m matrices of coefficient lists (python-control layout), each entry from the minimal realisation of its own channel (its common factors cancelled, as MATLAB tf(sys) gives per entry), plus charpoly = det(sI - A) and num_charpoly, every entry\'s numerator over charpoly (MATLAB ss2tf(A,B,C,D,iu) per input).',
     parameters: {
       type: 'object',
       properties: { ...ssProps },
@@ -451,8 +540,8 @@ export const tools = [
     },
     run(args) {
       const sys = readSS(args, 'ss2tf');
-      requireSiso(sys, 'ss2tf');
       scaleGuard(sys, 'ss2tf');
+      if (sys.m !== 1 || sys.p !== 1) return ss2tfMimo(sys);
       const r = ss2tf(sys.A, sys.B, sys.C, sys.D);
       // coefficients grow as ‖A‖^k: past 1.8e308 they are no numbers
       if (![...r.num, ...r.den].every(Number.isFinite))
@@ -463,8 +552,8 @@ export const tools = [
       return r;
     },
     intro: null,
-    render: renderSs2tf,
-    code: GENERATORS.ss2tf,
+    render: (a, r, o) => (Array.isArray((r as Record<string, unknown>).charpoly) ? renderSs2tfMimo(a, r, o) : renderSs2tf(a, r)),
+    code: { title: 'transfer function of a state-space model', gen: (code, a, r) => (mimoSs(a) ? ss2tfMimoCode(code, a, r, (c) => systemCode(c, { ...a, Ts: undefined }, 'sys')) : GENERATORS.ss2tf.gen(code, a, r)) },
     model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
     plots: { none: 'a transfer function; plot it with a step or Bode request' },
   }),

@@ -39,7 +39,7 @@ function isMatrixSchema(s: JsonSchema | undefined): boolean {
 /** a list of complex numbers ([re, im] pairs or reals): items are anyOf number | pair */
 function isComplexListSchema(s: JsonSchema | undefined): boolean {
   const items = s?.items as JsonSchema | undefined;
-  return s?.type === 'array' && Array.isArray(items?.anyOf);
+  return s?.type === 'array' && Array.isArray(items?.anyOf) && s['x-vector'] !== true;
 }
 
 const NUM = String.raw`(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`;
@@ -91,8 +91,12 @@ function coerceComplexList(v: unknown): unknown {
 
 function isVectorSchema(s: JsonSchema | undefined): boolean {
   const items = s?.items as JsonSchema | undefined;
-  return s?.type === 'array' && items?.type === 'number';
+  // x-vector: a coefficient list that may also be a MIMO matrix of lists (tf2ss, zpk: _tfm.ts tfCoeffs)
+  return s?.type === 'array' && (items?.type === 'number' || s['x-vector'] === true);
 }
+
+/** a list of numbers (a row of a matrix written where a vector is expected) */
+const numberRow = (r: unknown) => Array.isArray(r) && r.every((x) => typeof x === 'number');
 
 /**
  * Makes loosely typed arguments fit the schema where the intent is unambiguous: a JSON or
@@ -134,7 +138,7 @@ export function coerceArgs(tool: ToolDef, raw: Record<string, unknown>): Record<
     }
     if (isVectorSchema(s) && typeof v === 'number') v = [v];
     // a list written as a one-row or one-column matrix ([[1, 2]] for num)
-    if (isVectorSchema(s) && Array.isArray(v) && v.length > 0 && v.every((r) => Array.isArray(r))) {
+    if (isVectorSchema(s) && Array.isArray(v) && v.length > 0 && v.every(numberRow)) {
       const rows = v as unknown[][];
       if (rows.length === 1) v = rows[0];
       else if (rows.every((r) => r.length === 1)) v = rows.map((r) => r[0]);
@@ -205,6 +209,23 @@ function checkLimit(tool: ToolDef, args: Record<string, unknown>, maxN: number):
   // a transfer function of degree d is a model of d states
   for (const k of ['num', 'den']) {
     const v = args[k];
+    // a MIMO transfer matrix (p x m lists): each entry's degree, and its size
+    if (Array.isArray(v) && v.some((r) => Array.isArray(r))) {
+      for (const row of v) {
+        if (!Array.isArray(row)) continue;
+        if (row.length > maxN)
+          throw new ControlError(
+            `${k} has ${row.length} columns, above the size limit of ${maxN} (setting control.maxStates, or --max-n on the command line).`,
+            'limit',
+          );
+        for (const e of row)
+          if (Array.isArray(e) && e.length - 1 > maxN)
+            throw new ControlError(
+              `an entry of ${k} has degree ${e.length - 1}, above the size limit of ${maxN} states (setting control.maxStates, or --max-n on the command line).`,
+              'limit',
+            );
+      }
+    }
     if (Array.isArray(v) && v.length - 1 > maxN)
       throw new ControlError(
         `${k} has degree ${v.length - 1}, above the size limit of ${maxN} states (setting control.maxStates, or --max-n on the command line).`,

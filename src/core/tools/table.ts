@@ -14,6 +14,7 @@ import { tools as estimation } from '../solvers/estimation.js';
 import { tools as place } from '../solvers/place.js';
 import { tools as discretize } from '../solvers/discretize.js';
 import { tools as xferfcn } from '../solvers/xferfcn.js';
+import { tools as zpk } from '../solvers/zpk.js';
 import { tools as freq } from '../solvers/freq.js';
 import { tools as freqanalysis } from '../solvers/freqanalysis.js';
 import { tools as diskmargin } from '../solvers/diskmargin.js';
@@ -40,6 +41,7 @@ const ALL = [
   ...place,
   ...discretize,
   ...xferfcn,
+  ...zpk,
   ...freq,
   ...freqanalysis,
   ...diskmargin,

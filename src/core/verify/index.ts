@@ -19,6 +19,7 @@ import { diskMarginChecks } from './diskmargin.js';
 import { canonChecks, kalmanChecks, ss2ssChecks, staircaseChecks, tzeroChecks } from './canon.js';
 import { padeChecks, thiranChecks } from './delay.js';
 import { matrixEqChecks } from './matrixeq.js';
+import { tfzpkChecks } from './tfzpk.js';
 import { froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
 export interface Check {
@@ -475,8 +476,7 @@ export const CHECKS = {
   d2c: d2cChecks,
   d2d: d2dChecks,
   evalfr: evalfrChecks,
-  tf2ss: system,
-  ss2tf: system,
+  ...tfzpkChecks(system),
   poles_zeros: system,
   dcgain: system,
   freqresp: system,

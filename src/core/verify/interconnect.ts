@@ -13,6 +13,7 @@ import type { Check } from './index.js';
 import { pairRankCheck } from './rank.js';
 import { evalSS, evalTF, companion, polyval } from './systems.js';
 import { complexSolve, safeEigenvalues, safeSingularValues, sci } from './numeric.js';
+import { readTfzpkArg } from './tfzpk.js';
 
 /** a complex matrix as real and imaginary parts */
 interface CM {
@@ -130,6 +131,9 @@ const rootsOf = (p: number[]): Complex[] => {
 function readV(v: unknown): VSys {
   if (typeof v === 'number') return { gain: v, poles: [], n: 0, m: 1, p: 1 };
   const o = v as Record<string, unknown>;
+  // a MIMO {num, den} or a {z, p, k}: read by verify/tfzpk.ts
+  const t = readTfzpkArg(o);
+  if (t) return t;
   if (o.num !== undefined) {
     const num = strip(typeof o.num === 'number' ? [o.num] : (o.num as number[]));
     const den = strip(typeof o.den === 'number' ? [o.den] : (o.den as number[]));
