@@ -2,7 +2,7 @@
 // methods, d2c, d2d, evalfr) timed on fixed seeded problems, beside Octave's control package on
 // the same problems where it has the function, with the agreement of the two results.
 //
-//   node --import tsx bench/newtools.ts [--no-octave] [--reps 3]
+//   node --import tsx bench/newtools.ts [--no-octave] [--reps 3] [--only 'substring of the row ids']
 //   (npm run bench prints it as the section "New tools (issue 13)"; --newtools-only --write
 //   refreshes only that section of RESULTS.md)
 //
@@ -27,7 +27,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Matrix, QrDecomposition, solve as mlSolve } from 'ml-matrix';
+import { EigenvalueDecomposition, Matrix, QrDecomposition, solve as mlSolve } from 'ml-matrix';
 import { prepareArgs } from '../src/core/tools/call.js';
 import { verify } from '../src/core/verify/index.js';
 import { mulberry32 } from '../test/fixtures/rng.js';
@@ -52,7 +52,7 @@ interface Row {
   /** our arguments for one problem; oargs: what the Octave case reads (default: the same) */
   problems: { size: number; args: Record<string, unknown>; oargs?: Record<string, unknown> }[];
   /** how the two results are compared */
-  compare: 'system' | 'y' | 'W' | 'hsv' | 'X' | 'R' | 'sv';
+  compare: 'system' | 'y' | 'W' | 'hsv' | 'X' | 'R' | 'sv' | 'linf';
   /** Octave's system is multiplied by this before the comparison (a convention that differs, said in the table) */
   octScale?: number;
 }
@@ -392,6 +392,24 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
     compare: 'R',
     problems: S((n) => ({ A: dss(n).A, B: dss(n).B })),
   });
+  // the L norms of unstable models (solvers/norms.ts): the base system shifted right into the
+  // middle of its widest gap of real parts, so poles lie on both sides, none near the axis
+  const unstable = (n: number) => {
+    const b = ss(n);
+    const re = [...new EigenvalueDecomposition(new Matrix(b.A)).realEigenvalues].sort((x, y) => x - y);
+    let at = 1;
+    for (let i = 2; i < re.length; i++) if (re[i] - re[i - 1] > re[at] - re[at - 1]) at = i;
+    const shift = -(re[at] + re[at - 1]) / 2;
+    return { ...b, A: b.A.map((r, i) => r.map((v, j) => (i === j ? v + shift : v))) };
+  };
+  rows.push({ id: 'hinfnorm (ss unstable: L∞)', tool: 'hinfnorm', octave: oc('linfnorm', 'norm(sys, Inf, 1e-10)'), compare: 'linf', problems: S(unstable) });
+  rows.push({
+    id: 'h2norm (ss unstable: L2)',
+    tool: 'h2norm',
+    octave: NOT(' (its norm(sys, 2) is Inf for an unstable model: no L2 norm)'),
+    compare: 'linf',
+    problems: S(unstable),
+  });
   rows.push({ id: 'ctrbf (ss)', tool: 'ctrbf', octave: oc('ctrbf', 'ctrbf(A, B, C)'), compare: 'system', problems: S(ss) });
   rows.push({ id: 'obsvf (ss)', tool: 'obsvf', octave: oc('obsvf', 'obsvf(A, B, C)'), compare: 'system', problems: S(ss) });
   rows.push({ id: 'kalman_decomp (ss)', tool: 'kalman_decomp', octave: NOT(' (nor in MATLAB: no single function)'), compare: 'system', problems: S(ss) });
@@ -649,9 +667,9 @@ export interface NewToolsReport {
   slower: string[];
 }
 
-export function runNewToolsBench(opts: { octave?: boolean; reps?: number } = {}): NewToolsReport {
+export function runNewToolsBench(opts: { octave?: boolean; reps?: number; only?: string } = {}): NewToolsReport {
   const reps = opts.reps ?? 3;
-  const rows = newToolRows();
+  const rows = newToolRows().filter((r) => !opts.only || r.id.includes(opts.only));
   const prepared = rows.map((r) => r.problems.map((p) => prepareArgs(r.tool, structuredClone(p.args))));
   const solve = (i: number, j: number) =>
     minTime(() => {
@@ -713,6 +731,7 @@ export function runNewToolsBench(opts: { octave?: boolean; reps?: number } = {})
         else if (r.compare === 'W') d = maxDiff(ourR.W, rowsOf(res.W as Mx));
         else if (r.compare === 'X' || r.compare === 'R') d = maxDiff(ourR[r.compare], rowsOf(res[r.compare] as Mx));
         else if (r.compare === 'sv') d = maxDiff(ourR.sv, rowsOf(res.sv as Mx));
+        else if (r.compare === 'linf') d = maxDiff([ourR.linf], [res.linf as number]);
         else d = maxDiff(ourR.hsv, values(res.hsv as Mx));
         if (!(d <= FLAG)) disagree.push(`${r.id} size ${p.size}: max rel. diff ${d.toExponential(1)}`);
         agree = Math.max(agree, Number.isNaN(d) ? Infinity : d);
@@ -772,6 +791,11 @@ export function newToolsMarkdown(r: NewToolsReport): string {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const i = process.argv.indexOf('--reps');
-  const r = runNewToolsBench({ octave: !process.argv.includes('--no-octave'), reps: i > 0 ? Number(process.argv[i + 1]) : undefined });
+  const o = process.argv.indexOf('--only');
+  const r = runNewToolsBench({
+    octave: !process.argv.includes('--no-octave'),
+    reps: i > 0 ? Number(process.argv[i + 1]) : undefined,
+    only: o > 0 ? process.argv[o + 1] : undefined,
+  });
   console.log(newToolsMarkdown(r));
 }

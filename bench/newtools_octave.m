@@ -103,6 +103,11 @@ function r = run_case (oc, a)
       r.R = mx (lyapchol (a.A, a.B));
     case "dlyapchol"
       r.R = mx (dlyapchol (a.A, a.B));
+    case "linfnorm"
+      ## SLICOT AB13DD: the L-infinity norm, also of an unstable model; its default tolerance
+      ## (1e-2 relative, as MATLAB's) is tightened to compare digits, not tolerances
+      [g, f] = norm (mk (a), Inf, 1e-10);
+      r.linf = g; r.fpeak = f;
     case {"ctrbf", "obsvf"}
       f = str2func (oc);
       [Ab, Bb, Cb] = f (a.A, a.B, a.C);

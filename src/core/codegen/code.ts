@@ -410,29 +410,63 @@ export const GENERATORS = {
   h2norm: {
     title: 'H2 norm',
     gen(code, a, r) {
-      if (!M(code)) code.line(discreteTs(a) ? 'from scipy.linalg import solve_discrete_lyapunov' : 'from scipy.linalg import solve_continuous_lyapunov');
+      const Ts = discreteTs(a);
+      // the L2 norm of an unstable model (no function for it in MATLAB or python-control)
+      const l2 = !r || (r.h2 !== r.l2 && Number.isFinite(r.l2));
+      if (!M(code)) code.line(Ts ? 'from scipy.linalg import solve_discrete_lyapunov' : 'from scipy.linalg import solve_continuous_lyapunov');
+      if (!M(code) && l2) code.line('from scipy.integrate import quad');
       stateSpace(code, a);
-      if (M(code)) code.line('h2 = norm(sys, 2)');
-      else if (discreteTs(a)) code.line('P = solve_discrete_lyapunov(A, B @ B.T)').line('h2 = np.sqrt(np.trace(C @ P @ C.T + D @ D.T))   # Inf when unstable');
+      if (M(code)) code.line('h2 = norm(sys, 2)   % Inf when unstable (or D ~= 0 in continuous time)');
+      else if (Ts) code.line('P = solve_discrete_lyapunov(A, B @ B.T)').line('h2 = np.sqrt(np.trace(C @ P @ C.T + D @ D.T))   # Inf when unstable');
       else code.line('P = solve_continuous_lyapunov(A, -B @ B.T)').line('h2 = np.sqrt(np.trace(C @ P @ C.T))   # Inf when unstable or D != 0');
-      if (r) code.comment(verdictHolder).expect('h2', r.h2);
+      if (l2) {
+        code.comment(`L2 norm of an unstable model: (1/2pi) times the integral of ||G||_F^2 over the ${Ts ? 'unit circle' : 'imaginary axis'}, square-rooted`);
+        if (M(code) && !Ts)
+          code
+            .line('[Gs, Gu] = stabsep(sys);   % G = Gs + Gu: Gs stable, Gu antistable')
+            .line("l2 = sqrt(norm(Gs, 2)^2 + norm(Gu', 2)^2)   % Gu' = Gu(-s)' is stable: the mirrored part");
+        else if (M(code)) code.line("f = @(th) norm(evalfr(sys, exp(1j*th)), 'fro')^2;").line("l2 = sqrt(integral(f, -pi, pi, 'ArrayValued', true) / (2*pi))");
+        else if (Ts)
+          code.line('f = lambda th: np.linalg.norm(np.atleast_2d(sys(np.exp(1j * th))))**2').line('l2 = np.sqrt(quad(f, 0, np.pi, limit=500)[0] / np.pi)');
+        else
+          code
+            .line('f = lambda w: np.linalg.norm(np.atleast_2d(sys(1j * w)))**2')
+            .line('l2 = np.sqrt(quad(f, 0, np.inf, limit=500)[0] / np.pi)   # python-control has no L2 norm function');
+      }
+      if (r) {
+        code.comment(verdictHolder).expect('h2', r.h2);
+        if (l2) code.expect('l2', r.l2);
+      }
     },
   },
   hinfnorm: {
     title: 'H-infinity norm',
     gen(code, a, r) {
+      // the L∞ norm differs from the H∞ norm for an unstable model
+      const linf = !r || (r.hinf !== r.linf && Number.isFinite(r.linf));
       stateSpace(code, a);
-      if (M(code)) code.line('[ninf, fpeak] = hinfnorm(sys)   % or norm(sys, Inf)');
-      else {
-        code.comment('python-control >= 0.10.1: ct.system_norm(sys, p=np.inf); a dense-grid lower bound works everywhere:');
+      if (M(code)) {
+        code.line('[ninf, fpeak] = hinfnorm(sys)   % Inf for an unstable model');
+        if (linf) code.line('[linf, fpeak_linf] = norm(sys, Inf)   % L-infinity norm: finite for an unstable model with no pole on the stability boundary');
+      } else {
+        code.comment(
+          'python-control: ct.linfnorm(sys) (needs slycot) gives the L-infinity norm, the H-infinity norm when stable; a dense-grid lower bound works everywhere:',
+        );
         const Ts = discreteTs(a);
         code.line(Ts ? `w = np.linspace(0, np.pi / ${num(Ts, 'python')}, 20001)` : 'w = np.concatenate(([0.0], np.logspace(-4, 4, 20000)))');
         code.line('H = ct.frequency_response(sys, w).complex   # (p, m, len(w)) or (len(w),)');
         code.line('H = H.reshape(sys.noutputs, sys.ninputs, len(w))');
         code.line('sv = np.array([np.linalg.svd(H[:, :, k], compute_uv=False)[0] for k in range(len(w))])');
-        code.line('ninf, fpeak = sv.max(), w[sv.argmax()]');
+        if (linf) {
+          code.line('linf, fpeak_linf = sv.max(), w[sv.argmax()]   # L-infinity norm');
+          code.line(`ninf = np.inf if np.any(${Ts ? 'np.abs(sys.poles()) >= 1' : 'sys.poles().real >= 0'}) else linf   # H-infinity norm`);
+        } else code.line('ninf, fpeak = sv.max(), w[sv.argmax()]');
       }
-      if (r) code.comment(verdictHolder).expect('ninf', r.hinf).expect('fpeak', r.fpeak);
+      if (r) {
+        code.comment(verdictHolder).expect('ninf', r.hinf);
+        if (linf) code.expect('linf', r.linf).expect('fpeak_linf', r.fpeak_linf);
+        else code.expect('fpeak', r.fpeak);
+      }
     },
   },
   eig: {

@@ -394,12 +394,42 @@ export function renderNyquist(_args: R, result: R): string {
   return `**Nyquist criterion:** the curve of L(jω) encircles −1 ${N === 0 ? 'zero times' : `${Math.abs(N)} time${Math.abs(N) > 1 ? 's' : ''} ${N > 0 ? 'clockwise' : 'counter-clockwise'}`}; with P = ${P} open-loop pole${P === 1 ? '' : 's'} in the right half plane, the unity-feedback closed loop has Z = N + P = ${Z} unstable pole${Z === 1 ? '' : 's'}: **${Z === 0 ? 'stable' : 'unstable'}**.${(result.detours as unknown[]).length ? ` The contour detours around ${(result.detours as unknown[]).length} pole(s) on the imaginary axis.` : ''}\n\n_Use **Plot** to see the curve._`;
 }
 
-export function renderH2(_args: R, result: R, o: RenderOptions): string {
-  return `**H2 norm** ‖G‖₂ = ${fmt(result.h2, o.digits)}${Number.isFinite(result.h2) ? ' (the RMS output for unit white noise on each input)' : ' (infinite: the system is unstable or has a direct feedthrough D ≠ 0 in continuous time)'}.`;
+/** where a model's poles make its H norms infinite: the words for the right half-plane or the outside of the unit circle */
+function normPoles(args: R, result: R): { disc: boolean; nU: number; nB: number; beyond: string; on: string } {
+  const disc = typeof args.Ts === 'number' && args.Ts > 0;
+  const nU = typeof result.unstable_poles === 'number' ? result.unstable_poles : 0;
+  const nB = typeof result.boundary_poles === 'number' ? result.boundary_poles : 0;
+  const poles = (k: number) => `${k} pole${k === 1 ? '' : 's'}`;
+  return {
+    disc,
+    nU,
+    nB,
+    beyond: `${poles(nU)} ${disc ? 'outside the unit circle' : 'in the right half-plane'}`,
+    on: `${poles(nB)} ${disc ? 'on the unit circle' : 'on the imaginary axis'}`,
+  };
+}
+
+export function renderH2(args: R, result: R, o: RenderOptions): string {
+  const p = normPoles(args, result);
+  if (Number.isFinite(result.h2))
+    return `**H2 norm** ‖G‖₂ = ${fmt(result.h2, o.digits)} (the RMS output for unit white noise on each input; the model is stable, so this is also its L2 norm).`;
+  if (p.nB) return `**H2 norm:** ∞ and **L2 norm:** ∞ (${p.on}: the frequency response is unbounded near ${p.nB === 1 ? 'it' : 'them'}).`;
+  const dPart = `a direct feedthrough D ≠ 0 in continuous time: ‖G(jω)‖ tends to ‖D‖ ≠ 0 as ω → ∞, so the integral of ‖G(jω)‖² diverges`;
+  if (!p.nU) return `**H2 norm:** ∞ (${dPart}); the L2 norm is ∞ as well.`;
+  const l2 = Number.isFinite(result.l2)
+    ? `**L2 norm:** ${fmt(result.l2, o.digits)} (${p.disc ? '(1/2π)∫ ‖G(e^{jθ})‖²_F dθ over the unit circle' : '(1/2π)∫ ‖G(jω)‖²_F dω over all ω'}, square-rooted: the stable part's H2 norm and the mirrored antistable part's, combined)`
+    : `**L2 norm:** ∞ as well (${dPart})`;
+  return `**H2 norm:** ∞ (the model is unstable: ${p.beyond}, so it is not in H2); ${l2}.`;
 }
 
 export function renderHinf(args: R, result: R, o: RenderOptions): string {
-  return `**H∞ norm** ‖G‖∞ = ${fmt(result.hinf, o.digits)}${Number.isFinite(result.hinf) ? ` (${fmt(20 * Math.log10(result.hinf), o.digits)} dB), the peak gain over frequency, ${isMatrix(args.A) && !args.A.length ? 'σmax(D) at every frequency (no states: a static gain)' : `at ω = ${fmt(result.fpeak, o.digits)} rad/s`}` : ' (infinite: a pole on or beyond the stability boundary)'}.`;
+  const p = normPoles(args, result);
+  if (Number.isFinite(result.hinf))
+    return `**H∞ norm** ‖G‖∞ = ${fmt(result.hinf, o.digits)} (${fmt(20 * Math.log10(result.hinf), o.digits)} dB), the peak gain over frequency, ${isMatrix(args.A) && !args.A.length ? 'σmax(D) at every frequency (no states: a static gain)' : `at ω = ${fmt(result.fpeak, o.digits)} rad/s`}${typeof result.linf === 'number' ? '; the model is stable, so this is also its L∞ norm' : ''}.`;
+  if (p.nB || !Number.isFinite(result.linf))
+    return `**H∞ norm:** ∞ and **L∞ norm:** ∞ (${p.nB ? p.on : 'a pole on the stability boundary'}${Number.isFinite(result.fpeak_linf ?? result.fpeak) ? `, at ω = ${fmt(result.fpeak_linf ?? result.fpeak, o.digits)} rad/s` : ''}: the gain is unbounded there).`;
+  const w = result.fpeak_linf === Infinity ? '∞ (approached as ω → ∞)' : `${fmt(result.fpeak_linf, o.digits)} rad/s`;
+  return `**H∞ norm:** ∞ (the model is unstable: ${p.beyond}, so it is not in H∞); **L∞ norm:** ${fmt(result.linf, o.digits)} (${fmt(20 * Math.log10(result.linf), o.digits)} dB) at ω = ${w}, the peak gain over frequency (what MATLAB's norm(sys, Inf) returns for an unstable model).`;
 }
 
 export function renderEig(_args: R, result: R, o: RenderOptions): string {

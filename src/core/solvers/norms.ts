@@ -3,6 +3,21 @@
  * (Boyd-Balakrishnan-Bruinsma-Steinbuch level-set iteration on the Hamiltonian matrix;
  * discrete systems through the norm-preserving bilinear map of the unit circle onto the
  * imaginary axis).
+ *
+ * Unstable models (issue 13): their H2 and H∞ norms are infinite (G is not in H2 or H∞), but
+ * the norms of the frequency response on the imaginary axis (unit circle) are finite when no
+ * pole lies on it, and a control engineer asks for them (MATLAB's norm(sys, Inf) and
+ * python-control's linfnorm give the L∞ norm of an unstable model):
+ * - L∞ = sup_ω σ̄(G(jω)) by the same level-set method: the Hamiltonian's imaginary eigenvalues
+ *   are the frequencies where γ is a singular value of G(jω) whenever A has no eigenvalue on
+ *   the imaginary axis; stability is not used (Boyd, Balakrishnan & Kabamba 1989; Bruinsma &
+ *   Steinbuch 1990), only the H∞ reading of the peak needs it.
+ * - L2² = (1/2π)∫‖G(jω)‖_F² dω by the stable/antistable decomposition: an ordered real Schur
+ *   form (stable block first) block-diagonalised by a Sylvester equation, G = Gs + Gu with Gs
+ *   stable and Gu antistable; H2 and its orthogonal complement are orthogonal in L2, so
+ *   L2² = ‖Gs‖₂² + ‖Gu(−s)‖₂² (Zhou, Doyle & Glover, Robust and Optimal Control, §4.3). A
+ *   continuous D ≠ 0 makes it infinite (‖G(jω)‖ → ‖D‖). Discrete: the Laurent series of G on
+ *   the unit circle (Parseval), the antistable part's anticausal coefficients −Cu Au^−(k+1) Bu.
  */
 import { EigenvalueDecomposition, Matrix as MlMatrix } from 'ml-matrix';
 import { ControlError } from '../errors.js';
@@ -13,6 +28,7 @@ import type { Matrix } from '../types.js';
 import {
   EPS,
   add,
+  block,
   blocks,
   eye,
   fromRows,
@@ -30,9 +46,10 @@ import {
   type Mat,
 } from '../linalg/dense.js';
 import { hessenbergSystem, hessShiftSolve } from '../linalg/hessenberg.js';
-import { eigvalsSorted } from '../linalg/schur.js';
+import { eigvalsSorted, realSchur, reorderSchur, schurEigenvalues } from '../linalg/schur.js';
 import { readSS, scaleGuard, ssProps, tsProp, type SS } from './_sys.js';
-import { prepareLyapunov } from './lyapunov.js';
+import { lyapunovMat, prepareLyapunov } from './lyapunov.js';
+import { triangularSylvester } from './matrixeq.js';
 
 // ------------------------------------------------------------------ H2
 
@@ -271,6 +288,82 @@ function hinfContinuous(A: Mat, B: Mat, C: Mat, D: Mat, tol = 1e-12): HinfResult
   return { hinf: glb, fpeak };
 }
 
+/** the peak of σ̄(G) over frequency (rad/s, up to π/Ts when discrete), for A with no eigenvalue on the stability boundary */
+function peakGain(A: Mat, B: Mat, C: Mat, D: Mat, Ts: number): HinfResult {
+  const n = A.r;
+  if (!(Ts > 0)) return hinfContinuous(A, B, C, D);
+  // bilinear map z = (1 + s)/(1 - s) (or of -z when A has an eigenvalue near -1)
+  const I = eye(n);
+  let flip = false;
+  let Aa = A;
+  let Bb = B;
+  if (!(rcondByInverse(add(I, A)) > 1e-8)) {
+    flip = true;
+    Aa = scale(A, -1);
+    Bb = scale(B, -1);
+  }
+  const f = luFactor(add(I, Aa));
+  const FA = luSolve(f, add(Aa, I, -1)); // F (A - I)
+  const FB = luSolve(f, Bb);
+  const CF = luSolveRight(f, C);
+  const r2 = Math.SQRT2;
+  const Ac = FA;
+  const Bc = scale(FB, r2);
+  const Cc = scale(CF, r2);
+  const Dc = add(D, mul(C, FB), -1);
+  const res = hinfContinuous(Ac, Bc, Cc, Dc);
+  let th = res.fpeak === Infinity ? Math.PI : 2 * Math.atan(res.fpeak);
+  if (flip) th = Math.PI - th;
+  return { hinf: res.hinf, fpeak: th / Ts };
+}
+
+/** where the poles lie: strictly beyond the stability boundary, and on it (to 1e3·ε·‖A‖) */
+export interface PoleCount {
+  /** poles in the open right half-plane (outside the closed unit disc when discrete) */
+  unstable: number;
+  /** poles on the imaginary axis (unit circle) */
+  boundary: number;
+  /** the frequency (rad/s) of the first boundary pole (of the rightmost pole when continuous) */
+  wBoundary: number;
+  /** the frequency of the rightmost (outermost) pole on or beyond the boundary */
+  wWorst: number;
+}
+
+/**
+ * The one stability classification both norms use: continuous, Re λ against ±1e3·ε·‖A‖_F;
+ * discrete, |λ| − 1 against ±1e3·ε·max(1, ‖A‖_F) (the H∞ and H2 tests' tolerance). A pole
+ * within the tolerance is on the boundary: the gain is unbounded near it.
+ */
+export function countPoles(ev: readonly [number, number][], Ts: number, nrmA: number): PoleCount {
+  const nrm = Math.max(nrmA, 1e-300);
+  const tol = Ts > 0 ? 1e3 * EPS * Math.max(1, nrm) : 1e3 * EPS * nrm;
+  let unstable = 0,
+    boundary = 0,
+    wBoundary = NaN,
+    wWorst = NaN,
+    reBoundary = -Infinity,
+    reWorst = -Infinity;
+  for (const [re, im] of ev) {
+    const d = Ts > 0 ? Math.hypot(re, im) - 1 : re;
+    if (d < -tol) continue;
+    const w = Ts > 0 ? Math.abs(Math.atan2(im, re)) / Ts : Math.abs(im);
+    if (d > tol) unstable++;
+    else {
+      boundary++;
+      if (Ts > 0 || re > reBoundary) {
+        reBoundary = re;
+        wBoundary = w;
+      }
+    }
+    // discrete: the last such pole, as hinfnorm has always reported; continuous: the rightmost
+    if (Ts > 0 || re > reWorst) {
+      reWorst = re;
+      wWorst = w;
+    }
+  }
+  return { unstable, boundary, wBoundary, wWorst };
+}
+
 export function hinfnorm(sys: SS): HinfResult {
   const { n, Ts } = sys;
   // no states (a static gain): the gain is sigma_max(D) at every frequency; fpeak = 0, the
@@ -287,49 +380,98 @@ export function hinfnorm(sys: SS): HinfResult {
     B = fromRows(sys.B),
     C = fromRows(sys.C),
     D = fromRows(sys.D);
-  const ev = eigvalsSorted(A);
-  const nrm = Math.max(normF(A), 1e-300);
-  if (Ts > 0) {
-    let worst: [number, number] | undefined;
-    for (const e of ev) if (Math.hypot(e[0], e[1]) >= 1 - 1e3 * EPS * Math.max(1, nrm)) worst = e;
-    if (worst) return { hinf: Infinity, fpeak: Math.abs(Math.atan2(worst[1], worst[0])) / Ts };
-    // bilinear map z = (1 + s)/(1 - s) (or of -z when A has an eigenvalue near -1)
-    const I = eye(n);
-    let flip = false;
-    let Aa = A;
-    let Bb = B;
-    if (!(rcondByInverse(add(I, A)) > 1e-8)) {
-      flip = true;
-      Aa = scale(A, -1);
-      Bb = scale(B, -1);
-    }
-    const f = luFactor(add(I, Aa));
-    const FA = luSolve(f, add(Aa, I, -1)); // F (A - I)
-    const FB = luSolve(f, Bb);
-    const CF = luSolveRight(f, C);
-    const r2 = Math.SQRT2;
-    const Ac = FA;
-    const Bc = scale(FB, r2);
-    const Cc = scale(CF, r2);
-    const Dc = add(D, mul(C, FB), -1);
-    const res = finiteOrRefused(hinfContinuous(Ac, Bc, Cc, Dc));
-    let th = res.fpeak === Infinity ? Math.PI : 2 * Math.atan(res.fpeak);
-    if (flip) th = Math.PI - th;
-    return { hinf: res.hinf, fpeak: th / Ts };
-  }
-  let worst: [number, number] | undefined;
-  for (const e of ev) if (e[0] >= -1e3 * EPS * nrm && (!worst || e[0] > worst[0])) worst = e;
-  if (worst) return { hinf: Infinity, fpeak: Math.abs(worst[1]) };
-  return finiteOrRefused(hinfContinuous(A, B, C, D));
+  const pc = countPoles(eigvalsSorted(A), Ts, normF(A));
+  if (pc.unstable || pc.boundary) return { hinf: Infinity, fpeak: pc.wWorst };
+  return finiteOrRefused(peakGain(A, B, C, D, Ts), 'hinfnorm', 'every pole of A is inside the stability boundary');
 }
 
-/** a stable model's norm that overflowed is refused with the reason, never an Infinity that reads as "unstable" */
-function finiteOrRefused(r: HinfResult): HinfResult {
+/**
+ * L∞ norm sup_ω σ̄(G(jω)) (or on the unit circle) and its frequency, for any model: equal to
+ * the H∞ norm when the model is stable, finite for an unstable model with no pole on the
+ * boundary (the level-set method does not use stability: module comment), infinite with a
+ * pole on it (fpeak: that pole's frequency).
+ */
+export function linfnorm(sys: SS): HinfResult & { poles: PoleCount } {
+  const { n, Ts } = sys;
+  if (n === 0) return { ...hinfnorm(sys), poles: { unstable: 0, boundary: 0, wBoundary: NaN, wWorst: NaN } };
+  const A = fromRows(sys.A),
+    B = fromRows(sys.B),
+    C = fromRows(sys.C),
+    D = fromRows(sys.D);
+  const poles = countPoles(eigvalsSorted(A), Ts, normF(A));
+  if (poles.boundary) return { hinf: Infinity, fpeak: poles.wBoundary, poles };
+  return { ...finiteOrRefused(peakGain(A, B, C, D, Ts), 'hinfnorm', 'no pole of A is on the stability boundary'), poles };
+}
+
+/** a bounded norm that overflowed is refused with the reason, never an Infinity that reads as "unstable" */
+function finiteOrRefused(r: HinfResult, tool: string, why: string): HinfResult {
   if (Number.isFinite(r.hinf)) return r;
   throw new ControlError(
-    'hinfnorm: every pole of A is inside the stability boundary, so the norm is finite, but the gain overflowed double precision on the way (entries of B, C or D of extreme size); rescale the inputs or outputs so that their entries are nearer 1.',
+    `${tool}: ${why}, so the norm is finite, but the gain overflowed double precision on the way (entries of B, C or D of extreme size); rescale the inputs or outputs so that their entries are nearer 1.`,
     'numerical',
   );
+}
+
+// ------------------------------------------------------------------ L2 of an unstable model
+
+/**
+ * L2 norm (1/2π ∫‖G(jω)‖_F² dω)^½ of any model, or over the unit circle when discrete (module
+ * comment): the H2 norm when stable; for an unstable model with no pole on the boundary the
+ * stable part's H2 norm and the mirrored antistable part's combined; Infinity with a pole on
+ * the boundary or, continuous, with D ≠ 0. `poles` from the same Schur form.
+ */
+export function l2norm(sys: SS): { l2: number; poles: PoleCount } {
+  const { D, n, Ts } = sys;
+  const none: PoleCount = { unstable: 0, boundary: 0, wBoundary: NaN, wWorst: NaN };
+  const dF2 = D.reduce((s, r) => s + r.reduce((a, v) => a + v * v, 0), 0);
+  if (n === 0) return { l2: Ts > 0 ? Math.sqrt(dF2) : dF2 ? Infinity : 0, poles: none };
+  const A = fromRows(sys.A);
+  const { T, Z } = realSchur(A);
+  const poles = countPoles(schurEigenvalues(T), Ts, normF(A));
+  if (poles.boundary || (!(Ts > 0) && dF2 > 0)) return { l2: Infinity, poles };
+  if (!poles.unstable) return { l2: h2norm(sys), poles };
+  // stable eigenvalues first: A = Z T Zᵀ, T = [T11 T12; 0 T22]
+  const k = reorderSchur(T, Z, (re, im) => (Ts > 0 ? Math.hypot(re, im) < 1 : re < 0));
+  const m = n - k;
+  const T11 = block(T, 0, 0, k, k),
+    T12 = block(T, 0, k, k, m),
+    T22 = block(T, k, k, m, m);
+  // Y with T11 Y − Y T22 + T12 = 0: [I −Y; 0 I] T [I Y; 0 I] = diag(T11, T22). The two blocks'
+  // eigenvalues lie on either side of the boundary, so the equation is nonsingular
+  const Y = k ? triangularSylvester(T11, scale(T22, -1), T12, false) : zeros(0, m);
+  const ZB = mul(transpose(Z), fromRows(sys.B)),
+    CZ = mul(fromRows(sys.C), Z);
+  const B1 = block(ZB, 0, 0, k, ZB.c),
+    B2 = block(ZB, k, 0, m, ZB.c);
+  const C1 = block(CZ, 0, 0, CZ.r, k),
+    C2 = block(CZ, 0, k, CZ.r, m);
+  const Bs = add(B1, mul(Y, B2), -1); // stable part (T11, B1 − Y B2, C1)
+  const Cu = add(mul(C1, Y), C2); // antistable part (T22, B2, C1 Y + C2)
+  const trCPC = (Cm: Mat, P: Mat) => {
+    const M = mul(mul(Cm, P), transpose(Cm));
+    let t = 0;
+    for (let i = 0; i < M.r; i++) t += M.d[i * M.c + i];
+    return Math.max(t, 0);
+  };
+  const discrete = Ts > 0;
+  const s2 = k ? trCPC(C1, lyapunovMat(T11, mul(Bs, transpose(Bs)), discrete)) : 0;
+  let u2: number;
+  let d2 = 0;
+  if (!discrete) {
+    // Gu(−s) = (−T22, B2, −Cu): −T22 X + X (−T22)ᵀ + B2 B2ᵀ = 0
+    u2 = trCPC(Cu, lyapunovMat(scale(T22, -1), mul(B2, transpose(B2)), false));
+  } else {
+    // anticausal coefficients −Cu F^{k+1} B2 (F = T22⁻¹, stable): k = 0 meets D, k ≥ 1 form
+    // the H2 norm of (F, F B2, Cu F)
+    const f = luFactor(T22);
+    const F = luSolve(f, eye(m));
+    const FB = luSolve(f, B2);
+    const CF = luSolveRight(f, Cu);
+    u2 = trCPC(CF, lyapunovMat(F, mul(FB, transpose(FB)), true));
+    const D0 = add(fromRows(D), mul(CF, B2), -1);
+    for (const v of D0.d) d2 += v * v;
+  }
+  return { l2: Math.sqrt(s2 + u2 + d2), poles };
 }
 
 // ------------------------------------------------------------------ extreme input and output scales
@@ -393,20 +535,22 @@ function unscale(norm: number, k: number, tool: string): number {
 export const tools = [
   tool({
     name: 'h2norm',
-    nonFinite: ['h2'],
+    nonFinite: ['h2', 'l2'],
     words: {
       calls: [
         { names: ['h2norm'], args: ['sys'] },
         { names: ['norm', 'system_norm'], args: ['sys', '2'] },
         { names: ['norm', 'system_norm'], args: ['sys'], note: 'norm(sys) is the H2 norm, as in MATLAB' },
       ],
-      phrases: ['h2 norm', 'h2-norm', 'h2norm', 'h_2 norm', 'h2'],
+      phrases: ['h2 norm', 'h2-norm', 'h2norm', 'h_2 norm', 'h2', 'l2 norm', 'l2-norm', 'l_2 norm'],
       example: '/h2norm A=[-1 0; 0 -2], B=[1;1], C=[1 1]',
     },
-    brief: 'H2 norm of (A, B, C, D).',
+    brief: 'H2 norm of (A, B, C, D); L2 norm when unstable.',
     title: 'H2 norm',
     description:
-      "H2 norm of (A, B, C, D). Continuous: sqrt(trace(C P C')) with A P + P A' + B B' = 0; Infinity when D != 0 or the system is not asymptotically stable. Discrete (Ts > 0): sqrt(trace(C P C' + D D')) with A P A' - P + B B' = 0; Infinity when unstable.",
+      "H2 norm h2 of (A, B, C, D). Continuous: sqrt(trace(C P C')) with A P + P A' + B B' = 0; Infinity when D != 0 or the system is not asymptotically stable. Discrete (Ts > 0): sqrt(trace(C P C' + D D')) with A P A' - P + B B' = 0; Infinity when unstable. " +
+      'Also l2, the L2 norm (1/2pi integral of ||G||_F^2 over the imaginary axis or unit circle, square-rooted): equal to h2 when stable; for an unstable model with no pole on the boundary, the stable part and the mirrored antistable part combined (stable/antistable decomposition), Infinity when continuous with D != 0; ' +
+      'unstable_poles and boundary_poles count the poles beyond and on the stability boundary.',
     parameters: {
       type: 'object',
       properties: { ...ssProps, ...tsProp },
@@ -415,7 +559,11 @@ export const tools = [
     },
     run(args) {
       const { sys, k } = ioScaled(guarded(readSS(args, 'h2norm'), 'h2norm'));
-      return { h2: unscale(h2norm(sys), k, 'h2norm') };
+      const { l2, poles } = l2norm(sys);
+      const stable = !poles.unstable && !poles.boundary;
+      const L2 = unscale(l2, k, 'h2norm');
+      // stable: L2 is the H2 norm (l2norm computed it as such); otherwise G is not in H2
+      return { h2: stable ? L2 : Infinity, l2: L2, unstable_poles: poles.unstable, boundary_poles: poles.boundary };
     },
     intro: null,
     render: renderH2,
@@ -425,19 +573,37 @@ export const tools = [
   }),
   tool({
     name: 'hinfnorm',
-    nonFinite: ['hinf', 'fpeak'],
+    nonFinite: ['hinf', 'fpeak', 'linf', 'fpeak_linf'],
     words: {
       calls: [
         { names: ['hinfnorm', 'h_norm', 'linfnorm'], args: ['sys'] },
         { names: ['norm', 'system_norm'], args: ['sys', 'inf'] },
       ],
-      phrases: ['hinf norm', 'h-infinity norm', 'h infinity norm', 'h∞ norm', 'hinfnorm', 'h-inf norm', 'hinf', 'h∞', 'peak gain', 'l2 gain'],
+      phrases: [
+        'hinf norm',
+        'h-infinity norm',
+        'h infinity norm',
+        'h∞ norm',
+        'hinfnorm',
+        'h-inf norm',
+        'hinf',
+        'h∞',
+        'peak gain',
+        'l2 gain',
+        'l-infinity norm',
+        'l infinity norm',
+        'l∞ norm',
+        'linf norm',
+        'l-inf norm',
+        'linfnorm',
+      ],
       example: '/hinfnorm A=[-1 0; 0 -2], B=[1;1], C=[1 1]',
     },
-    brief: 'H-infinity norm (peak gain over frequency) of (A, B, C, D) and its frequency.',
+    brief: 'H-infinity norm (peak gain over frequency) of (A, B, C, D) and its frequency; L-infinity norm when unstable.',
     title: 'H-infinity norm',
     description:
-      'H-infinity norm (peak gain, largest singular value of H over frequency) of (A, B, C, D) and the peak frequency fpeak in rad/s (0 for DC, Infinity when the peak is approached as w -> infinity). Discrete when Ts > 0 (frequencies up to pi/Ts). Unstable or marginally stable systems: Infinity (fpeak = the frequency of the offending pole).',
+      'H-infinity norm hinf (peak gain, largest singular value of H over frequency) of (A, B, C, D) and the peak frequency fpeak in rad/s (0 for DC, Infinity when the peak is approached as w -> infinity). Discrete when Ts > 0 (frequencies up to pi/Ts). Unstable or marginally stable systems: hinf = Infinity (fpeak = the frequency of the offending pole). ' +
+      'Also linf and fpeak_linf, the L-infinity norm sup_w sigma_max(H(jw)) and its frequency (MATLAB norm(sys, Inf), python-control linfnorm): equal to hinf when stable, finite for an unstable model with no pole on the imaginary axis (unit circle), Infinity with one; unstable_poles and boundary_poles count the poles beyond and on the stability boundary.',
     parameters: {
       type: 'object',
       properties: { ...ssProps, ...tsProp },
@@ -447,8 +613,18 @@ export const tools = [
     run(args) {
       const { sys, k } = ioScaled(guarded(readSS(args, 'hinfnorm'), 'hinfnorm'));
       if (sys.n > 400) throw new ControlError('hinfnorm: the state dimension is too large for the Hamiltonian method here.', 'limit');
-      const r = hinfnorm(sys);
-      return { hinf: unscale(r.hinf, k, 'hinfnorm'), fpeak: r.fpeak };
+      const l = linfnorm(sys);
+      const stable = !l.poles.unstable && !l.poles.boundary;
+      const linf = unscale(l.hinf, k, 'hinfnorm');
+      // stable: the peak is the H∞ norm; otherwise G is not in H∞ (fpeak: the offending pole's frequency)
+      return {
+        hinf: stable ? linf : Infinity,
+        fpeak: stable ? l.fpeak : l.poles.wWorst,
+        linf,
+        fpeak_linf: l.fpeak,
+        unstable_poles: l.poles.unstable,
+        boundary_poles: l.poles.boundary,
+      };
     },
     intro: null,
     render: renderHinf,

@@ -19,6 +19,7 @@ import { diskMarginChecks } from './diskmargin.js';
 import { canonChecks, kalmanChecks, ss2ssChecks, staircaseChecks, tzeroChecks } from './canon.js';
 import { padeChecks, thiranChecks } from './delay.js';
 import { matrixEqChecks } from './matrixeq.js';
+import { l2Checks, linfChecks } from './norms.js';
 import { tfzpkChecks } from './tfzpk.js';
 import { froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
@@ -336,6 +337,21 @@ const verifyReduce_: Checker = (args, result, tool) => verifyReduce(tool, args, 
 /** input-output systems: realisations, responses, frequency, norms and plots (verify/systems.ts) */
 const system: Checker = (args, result, tool) => verifySystem(tool, args, result);
 
+/**
+ * h2norm and hinfnorm: the H norm's checks (verify/systems.ts) and the L norm's (verify/norms.ts).
+ * When the L norm cannot be checked (a model beyond the quadrature's size) and differs from
+ * the H norm (an unstable model), the result is not independently verified, said as such.
+ */
+const normPair =
+  (lChecks: (a: Record<string, any>, r: Record<string, any>) => Check[] | undefined, h: string, l: string): Checker =>
+  (args, result, tool) => {
+    const hc = system(args, result, tool);
+    const lc = lChecks(args, result);
+    if (lc === undefined) return result[l] === result[h] ? hc : undefined;
+    if (hc === undefined) return lc.length ? lc : undefined;
+    return [...hc, ...lc];
+  };
+
 function eigChecks(args: Record<string, any>, result: Record<string, any>): Check[] {
   // in units of 2^k ≈ max|a_ij| (exact): the checks' own sums and norms cannot overflow
   // (eigenvalues 1e308 ± 1e308j have a sum, a trace and a Frobenius norm beyond 1.8e308)
@@ -488,8 +504,8 @@ export const CHECKS = {
   step: system,
   impulse: system,
   stepinfo: system,
-  h2norm: system,
-  hinfnorm: system,
+  h2norm: normPair(l2Checks, 'h2', 'l2'),
+  hinfnorm: normPair(linfChecks, 'hinf', 'linf'),
   rlocus: system,
   nyquist: system,
   ...INTERCONNECT_CHECKS,
