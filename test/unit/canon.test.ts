@@ -227,6 +227,33 @@ test('tzero: a SISO model with an uncontrollable mode: the invariant zero at −
   assert.deepEqual(r.output_decoupling, []);
 });
 
+test('tzero: a static gain has no zeros (MATLAB: tzero(ss(D)) is empty) and the normal rank of P(s) = D is rank D; a transfer function goes through its realisation', async () => {
+  const r = await verified('tzero', {
+    A: [],
+    B: [],
+    C: [],
+    D: [
+      [2, 0],
+      [0, 0],
+    ],
+  });
+  assert.deepEqual([r.zeros, r.transmission, r.input_decoupling, r.output_decoupling, r.system_zeros], [[], [], [], [], []]);
+  assert.equal(r.normal_rank, 1);
+  // (s + 2)/(s^2 + 3s + 2) = 1/(s + 1): no transmission zero; its controllable canonical realisation keeps −2 unobservable
+  const t = await verified('tzero', {
+    A: [
+      [-3, -2],
+      [1, 0],
+    ],
+    B: [[1], [0]],
+    C: [[1, 2]],
+    D: [[0]],
+  });
+  sameList(t.zeros, [[-2, 0]], 1e-12, 'zeros');
+  assert.deepEqual(t.transmission, []);
+  sameList(t.output_decoupling, [[-2, 0]], 1e-12, 'output-decoupling');
+});
+
 test('linalg realModalForm: A V = V L with [σ ω; −ω σ] blocks, ω > 0', () => {
   const A = fromRows([
     [-1, 2, 0, 0.3],

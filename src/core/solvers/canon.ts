@@ -589,6 +589,13 @@ function rosenbrockRank(A: Mat, B: Mat, C: Mat, D: Mat, s: number): number {
 }
 
 export function runTzero(args: Record<string, any>): TzeroResult {
+  // a static gain (no states): P(s) = D is constant, so it has no zeros of any kind; its normal rank is rank D
+  const gain = readSS(args, 'tzero');
+  if (gain.n === 0) {
+    const s = singularValues(fromRows(gain.D));
+    const normal_rank = s.filter((x) => x > Math.max(gain.p, gain.m) * 2.220446049250313e-16 * (s[0] ?? 0)).length;
+    return { zeros: [], transmission: [], input_decoupling: [], output_decoupling: [], input_output_decoupling: [], system_zeros: [], normal_rank, poles: [] };
+  }
   const { sys, A, B, C, D } = readStates(args, 'tzero');
   const k = kalmanDecomposition(A, B, C, D);
   const part = (name: PartName) => k.parts.find((x) => x.part === name)!.eigenvalues;

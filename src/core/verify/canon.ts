@@ -409,6 +409,19 @@ function logDet(Re: Matrix, Im: Matrix): Complex {
 const sample = <T>(xs: T[], k: number): T[] => (xs.length <= k ? xs : Array.from({ length: k }, (_, i) => xs[Math.floor((i * xs.length) / k)]));
 
 export function tzeroChecks(args: Args, r: Res): Check[] {
+  // a static gain (A 0x0): P(s) = D, constant, so no zeros; the normal rank is rank D (SVD of D)
+  if (!(args.A as Matrix).length) {
+    const D = args.D as Matrix;
+    const nr = complexRank(
+      D,
+      D.map((row) => row.map(() => 0)),
+    ).rank;
+    const none = ['zeros', 'transmission', 'input_decoupling', 'output_decoupling', 'system_zeros'].every((k) => (r[k] as unknown[]).length === 0);
+    return [
+      { name: 'normal rank', ok: nr === r.normal_rank, value: nr, detail: `normal rank of P(s) = D is rank D = ${nr} (independent SVD)` },
+      { name: 'zeros', ok: none, detail: none ? 'no zeros of any kind listed: P(s) = D is constant' : 'zeros listed for a constant P(s) = D' },
+    ];
+  }
   const A = args.A as Matrix,
     B = args.B as Matrix,
     C = args.C as Matrix;
