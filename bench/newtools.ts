@@ -212,6 +212,38 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
     compare: 'system',
     problems: T((k) => ({ systems: [tf(k), TF2] })),
   });
+  // connect: the loop e = r − y through the controller TF2 and the plant, joined by signal names (Octave's connect/sumblk)
+  const named = (plant: Record<string, unknown>) => ({
+    blocks: [
+      { sys: plant, inputName: 'u', outputName: 'y' },
+      { sys: TF2, inputName: 'e', outputName: 'u' },
+    ],
+    sums: ['e = r - y'],
+    inputs: 'r',
+    outputs: 'y',
+  });
+  rows.push({
+    id: 'connect (ss, loop by names)',
+    tool: 'connect',
+    octave: oc('connect', "connect(G, C, sumblk('e = r - y'), 'r', 'y')"),
+    compare: 'system',
+    problems: S((n) => named(siso(n))),
+  });
+  rows.push({
+    id: 'connect (tf, loop by names)',
+    tool: 'connect',
+    octave: oc('connect', "connect(G, C, sumblk('e = r - y'), 'r', 'y')"),
+    compare: 'system',
+    problems: T((k) => named(tf(k))),
+  });
+  // lft: the 2x2 plant's last input and output closed by TF2 (Octave's lft)
+  rows.push({
+    id: 'lft (ss, lower, nu = ny = 1)',
+    tool: 'lft',
+    octave: oc('lft', 'lft(P, K, 1, 1)'),
+    compare: 'system',
+    problems: S((n) => ({ sys1: ss(n), sys2: TF2, nu: 1, ny: 1 })),
+  });
   rows.push({ id: 'minreal (ss, n/2 removable)', tool: 'minreal', octave: oc('minreal', 'minreal(sys)'), compare: 'system', problems: S(doubled) });
   rows.push({
     id: 'minreal (tf, one common factor)',

@@ -67,6 +67,27 @@ function r = run_case (oc, a)
       else
         r = out (append (mk (S(1)), mk (S(2))));
       endif
+    case "connect"
+      B = a.blocks;
+      if (! iscell (B))
+        B = num2cell (B);
+      endif
+      syss = {};
+      for i = 1:numel (B)
+        s = mk (B{i}.sys);
+        s.InputName = B{i}.inputName; s.OutputName = B{i}.outputName;
+        syss{end+1} = s;
+      endfor
+      S = a.sums;
+      if (! iscell (S))
+        S = {S};
+      endif
+      for i = 1:numel (S)
+        syss{end+1} = sumblk (S{i});
+      endfor
+      r = out (connect (syss{:}, a.inputs, a.outputs));
+    case "lft"
+      r = out (lft (mk (a.sys1), mk (a.sys2), a.nu, a.ny));
     case "minreal"
       r = out (minreal (mk (a)));
     case "lsim"

@@ -189,6 +189,14 @@ export function complexSetsEqual(a: [number, number][], b: [number, number][], e
 
 /** does the read argument equal the expected one (the conventions of README.md) */
 export function argEqual(name: string, expected: unknown, read: unknown): boolean {
+  // connect's signal names are case-sensitive; spaces in a sum ('e = r-y') are not
+  if ((name === 'sums' || /^(?:inputName|outputName|inputs|outputs)$/.test(name)) && (Array.isArray(expected) || typeof expected === 'string')) {
+    const norm = (v: unknown) =>
+      (typeof v === 'string' ? [v] : Array.isArray(v) ? v : [undefined]).map((x) => (typeof x === 'string' ? x.replace(/\s+/g, '') : x));
+    const a = norm(expected),
+      b = norm(read);
+    return a.length === b.length && a.every((x, i) => x === b[i]);
+  }
   if (typeof expected === 'string') return typeof read === 'string' && read.toLowerCase() === expected.toLowerCase();
   // a system argument (feedback's sys1/sys2, an element of append's systems): {num, den} or {A, B, C, D}, or a
   // number (a static gain); every expected field equal, any other read field only a stated zero (Ts 0, D 0)
@@ -203,6 +211,9 @@ export function argEqual(name: string, expected: unknown, read: unknown): boolea
   }
   if (name === 'systems' && Array.isArray(expected))
     return Array.isArray(read) && read.length === expected.length && expected.every((x, i) => argEqual('system', x, read[i]));
+  // connect: blocks (each {sys, inputName, outputName, name}) in order
+  if (name === 'blocks' && Array.isArray(expected))
+    return Array.isArray(read) && read.length === expected.length && expected.every((x, i) => argEqual('block', x, read[i]));
   // lsim's u: samples of one input as a row or a column
   if (name === 'u' && Array.isArray(expected) && expected.every((x) => typeof x === 'number')) {
     const b = asVector(read);

@@ -19,6 +19,7 @@ import { readInterconnect, takesSystems } from './interconnect.js';
 import { zpkArgsFromLiterals } from './mimo.js';
 import { readSignal } from './signals.js';
 import { readDelay } from './delay.js';
+import { readConnect } from './connect.js';
 import type { PreCall } from '../agent/deterministic.js';
 import { polyStrip } from '../linalg/poly.js';
 import { compileFormula } from '../parse/formula.js';
@@ -235,6 +236,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     record: (call) => record(conv, { ...pending, defined: call ? defined : [] }, call),
   });
   if (delayReading) return delayReading;
+  // connect by signal names (sumblk, InputName/OutputName, ct.interconnect) and lft: reader/connect.ts
+  const connectReading = readConnect({ text, conv, opts, scope, record: (call) => record(conv, pending, call) });
+  if (connectReading) return connectReading;
 
   // ---- which tool
   let tool: ToolDef | undefined;
@@ -1976,6 +1980,8 @@ const RESULT_NAMES: Record<string, (base?: string) => string> = {
   series: () => 'Gser',
   parallel: () => 'Gpar',
   append: () => 'Gapp',
+  connect: () => 'T',
+  lft: () => 'T',
   minreal: (b) => (b ? `${b}min` : 'sysmin'),
   balreal: (b) => (b ? `${b}bal` : 'sysbal'),
   balred: (b) => (b ? `${b}red` : 'sysred'),

@@ -25,6 +25,7 @@ import { tools as plotdata } from '../solvers/plotdata.js';
 import { tools as lti } from '../solvers/lti.js';
 import { tools as evalfr } from '../solvers/evalfr.js';
 import { tools as interconnect } from '../solvers/interconnect.js';
+import { tools as connect } from '../solvers/connect.js';
 import { tools as simulate } from '../solvers/simulate.js';
 import { tools as reduce } from '../solvers/reduce.js';
 import { tools as canon } from '../solvers/canon.js';
@@ -52,6 +53,7 @@ const ALL = [
   ...lti,
   ...evalfr,
   ...interconnect,
+  ...connect,
   ...simulate,
   ...reduce,
   ...canon,

@@ -9,6 +9,7 @@ import { Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import { companion, isDiscrete, verifySystem } from './systems.js';
 import { INTERCONNECT_CHECKS } from './interconnect.js';
+import { CONNECT_CHECKS } from './connect.js';
 import { pairRankCheck, rankCheck } from './rank.js';
 import { verifyReduce } from './reduce.js';
 import type { ToolName } from '../tools/table.js';
@@ -509,6 +510,7 @@ export const CHECKS = {
   rlocus: system,
   nyquist: system,
   ...INTERCONNECT_CHECKS,
+  ...CONNECT_CHECKS,
   lsim: lsimChecks,
   initial: initialChecks,
   gram: verifyReduce_,

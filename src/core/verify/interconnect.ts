@@ -16,13 +16,13 @@ import { complexSolve, safeEigenvalues, safeSingularValues, sci } from './numeri
 import { readTfzpkArg } from './tfzpk.js';
 
 /** a complex matrix as real and imaginary parts */
-interface CM {
+export interface CM {
   re: number[][];
   im: number[][];
 }
 
 /** one system argument as the verifier reads it */
-interface VSys {
+export interface VSys {
   /** p x m at s, or undefined for a number (its size depends on the connection) */
   at?: (s: Complex) => CM;
   gain?: number;
@@ -33,7 +33,7 @@ interface VSys {
 }
 
 const zerosM = (r: number, c: number) => Array.from({ length: r }, () => new Array(c).fill(0));
-const cm = (r: number, c: number): CM => ({ re: zerosM(r, c), im: zerosM(r, c) });
+export const cm = (r: number, c: number): CM => ({ re: zerosM(r, c), im: zerosM(r, c) });
 
 function cmul(X: CM, Y: CM): CM {
   const r = X.re.length,
@@ -54,15 +54,15 @@ function cmul(X: CM, Y: CM): CM {
   return out;
 }
 
-function cadd(X: CM, Y: CM, beta = 1): CM {
+export function cadd(X: CM, Y: CM, beta = 1): CM {
   return { re: X.re.map((r, i) => r.map((v, j) => v + beta * Y.re[i][j])), im: X.im.map((r, i) => r.map((v, j) => v + beta * Y.im[i][j])) };
 }
 
-const ceye = (n: number, k = 1): CM => ({ re: zerosM(n, n).map((r, i) => r.map((_, j) => (i === j ? k : 0))), im: zerosM(n, n) });
+export const ceye = (n: number, k = 1): CM => ({ re: zerosM(n, n).map((r, i) => r.map((_, j) => (i === j ? k : 0))), im: zerosM(n, n) });
 const cconst = (p: number, m: number, k: number): CM => ({ re: zerosM(p, m).map((r) => r.map(() => k)), im: zerosM(p, m) });
 
 /** M⁻¹X (complex), by the verifier's own Gaussian elimination */
-function csolve(Mx: CM, X: CM): CM {
+export function csolve(Mx: CM, X: CM): CM {
   const n = Mx.re.length,
     m = X.re[0]?.length ?? 0;
   const Mr = Float64Array.from(Mx.re.flat()),
@@ -102,7 +102,7 @@ function cdiag(list: CM[]): CM {
 const cfro = (X: CM) => Math.sqrt(X.re.flat().reduce((s, v) => s + v * v, 0) + X.im.flat().reduce((s, v) => s + v * v, 0));
 
 /** singular values of a complex matrix by its real embedding [[R, −J], [J, R]] (each one twice) */
-function csv(X: CM): number[] {
+export function csv(X: CM): number[] {
   const r = X.re.length,
     c = X.re[0]?.length ?? 0;
   const big = zerosM(2 * r, 2 * c);
@@ -128,7 +128,7 @@ const rootsOf = (p: number[]): Complex[] => {
 };
 
 /** a system argument read by the verifier itself: a number, {num, den} or {A, B, C, D} */
-function readV(v: unknown): VSys {
+export function readV(v: unknown): VSys {
   if (typeof v === 'number') return { gain: v, poles: [], n: 0, m: 1, p: 1 };
   const o = v as Record<string, unknown>;
   // a MIMO {num, den} or a {z, p, k}: read by verify/tfzpk.ts
@@ -231,7 +231,7 @@ const TF_TOL = 1e-6;
 const resultSys = (r: Record<string, any>): VSys => readV({ A: r.A, B: r.B, C: r.C, D: r.D });
 
 /** H_result = H_expected at test points, by the state space and (SISO) by num/den; removed + kept = all states */
-function agreement(expected: (s: Complex) => CM, parts: VSys[], r: Record<string, any>, what: string, slack: (s: Complex) => number = () => 0): Check[] {
+export function agreement(expected: (s: Complex) => CM, parts: VSys[], r: Record<string, any>, what: string, slack: (s: Complex) => number = () => 0): Check[] {
   const res = resultSys(r);
   const poles = [...parts.flatMap((x) => x.poles), ...res.poles, ...(Array.isArray(r.poles) ? (r.poles as Complex[]) : [])];
   if (Array.isArray(r.den)) poles.push(...rootsOf(strip(r.den)));
@@ -265,7 +265,7 @@ function agreement(expected: (s: Complex) => CM, parts: VSys[], r: Record<string
 }
 
 /** the result is minimal: (A, B) controllable and (A, C) observable, by the rank check of verify/index.ts */
-function minimalChecks(r: Record<string, any>, total: number | undefined): Check[] {
+export function minimalChecks(r: Record<string, any>, total: number | undefined): Check[] {
   const n = (r.A as Matrix).length;
   const checks: Check[] = [];
   if (total !== undefined) {
