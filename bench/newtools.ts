@@ -424,6 +424,26 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
     compare: 'R',
     problems: S((n) => ({ A: dss(n).A, B: dss(n).B })),
   });
+  // the generalised square-root Lyapunov equations: E = I + 0.2·(superdiagonal), A = E·A0 so that
+  // the pencil (A, E) has A0's (stable) eigenvalues
+  const withE = (n: number, A0: Mat, B: Mat) => {
+    const E = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : j === i + 1 ? 0.2 : 0)));
+    return { A: mm(E, A0), B, E };
+  };
+  rows.push({
+    id: 'lyapchol (ss A, B, E)',
+    tool: 'lyapchol',
+    octave: oc('lyapcholE', 'lyapchol(A, B, E)'),
+    compare: 'R',
+    problems: S((n) => withE(n, ss(n).A, ss(n).B)),
+  });
+  rows.push({
+    id: 'dlyapchol (ss A, B, E)',
+    tool: 'dlyapchol',
+    octave: oc('dlyapcholE', 'dlyapchol(A, B, E)'),
+    compare: 'R',
+    problems: S((n) => withE(n, dss(n).A, dss(n).B)),
+  });
   // the L norms of unstable models (solvers/norms.ts): the base system shifted right into the
   // middle of its widest gap of real parts, so poles lie on both sides, none near the axis
   const unstable = (n: number) => {

@@ -124,6 +124,10 @@ function r = run_case (oc, a)
       r.R = mx (lyapchol (a.A, a.B));
     case "dlyapchol"
       r.R = mx (dlyapchol (a.A, a.B));
+    case "lyapcholE"
+      r.R = mx (lyapchol (a.A, a.B, a.E));
+    case "dlyapcholE"
+      r.R = mx (dlyapchol (a.A, a.B, a.E));
     case "linfnorm"
       ## SLICOT AB13DD: the L-infinity norm, also of an unstable model; its default tolerance
       ## (1e-2 relative, as MATLAB's) is tightened to compare digits, not tolerances

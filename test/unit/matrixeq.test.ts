@@ -10,8 +10,12 @@
  *    data; lyap(A, Q, [], E) and dlyap(A, Q, [], E) examples; lyapchol example
  *  - SLICOT SB03OD documentation example (DICO = 'C', TRANS = 'N': AᵀX + XA = −BᵀB, X = UᵀU,
  *    U = [1 3 2 -1; 0 1 -1 1; 0 0 1 -2; 0 0 0 1]), here as lyapchol(Aᵀ, Bᵀ)
+ *  - SLICOT SG03BD documentation example (DICO = 'C', TRANS = 'N': AᵀXE + EᵀXA = −BᵀB, X = UᵀU,
+ *    U = [1.6003 -0.4418 -0.1523; 0 0.6795 -0.2499; 0 0 0.2041]), here as lyapchol(Aᵀ, Bᵀ, Eᵀ),
+ *    which is how the Altair Compose lyapchol documentation writes it (U2, 5 digits)
  *  - test/fixtures/matrixeq/ref.py (SciPy solve_sylvester, Kronecker solves, cholesky of
- *    solve_*_lyapunov, solve_continuous_are/solve_discrete_are with e= and s=), its output ref.json
+ *    solve_*_lyapunov and of the generalised equations' Kronecker solutions,
+ *    solve_continuous_are/solve_discrete_are with e= and s=), its output ref.json
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +23,7 @@ import { readFileSync } from 'node:fs';
 import { callTool } from '../../src/core/tools/runner.js';
 import { qrR } from '../../src/core/linalg/qr.js';
 import { fromRows, toRows } from '../../src/core/linalg/dense.js';
+import { reproduce } from '../../src/core/codegen/index.js';
 
 type Case = { args: Record<string, unknown>; [k: string]: any };
 const ref = JSON.parse(readFileSync(new URL('../fixtures/matrixeq/ref.json', import.meta.url), 'utf8')) as Record<string, Case[]>;
@@ -249,6 +254,8 @@ for (const [tool, key, field] of [
   ['dlyap', 'dlyapE', 'X'],
   ['lyapchol', 'lyapchol', 'R'],
   ['dlyapchol', 'dlyapchol', 'R'],
+  ['lyapchol', 'lyapcholE', 'R'],
+  ['dlyapchol', 'dlyapcholE', 'R'],
 ] as const)
   test(`${tool} (${key}): SciPy references, verified`, async () => {
     for (const [i, c] of ref[key].entries()) {
@@ -480,4 +487,103 @@ test('linalg qrR: R of a tall matrix, upper triangular with RᵀR = AᵀA and a 
   const RtR = [0, 1].map((i) => [0, 1].map((j) => T[0][i] * T[0][j] + T[1][i] * T[1][j]));
   closeMat(RtR, AtA, 1e-14, 'RᵀR');
   assert.throws(() => qrR(fromRows([[1, 2, 3]])), /at least as many rows/);
+});
+
+test('lyapchol(A, B, E): SLICOT SG03BD documentation example, as the Altair lyapchol example writes it (A X Eᵀ + E X Aᵀ + B Bᵀ = 0, X = RᵀR)', async () => {
+  // SG03BD's data (row-wise) A = [-1 3 -4; 0 5 -2; -4 4 1], E = [2 1 3; 2 0 1; 4 5 1], B = [2 -1 7]
+  // solve AᵀXE + EᵀXA = −BᵀB; MATLAB's form takes the transposes
+  const args = {
+    A: [
+      [-1, 0, -4],
+      [3, 5, 4],
+      [-4, -2, 1],
+    ],
+    B: [[2], [-1], [7]],
+    E: [
+      [2, 2, 4],
+      [1, 0, 5],
+      [3, 1, 1],
+    ],
+  };
+  const r = await verified('lyapchol', args);
+  closeMat(
+    r.R,
+    [
+      [1.60025, -0.4418, -0.1523],
+      [0, 0.6795, -0.24992],
+      [0, 0, 0.20413],
+    ],
+    6e-6,
+    'R',
+  );
+  assert.match(r.note, /reduced to the standard one in E⁻¹A and E⁻¹B/);
+});
+
+test('lyapchol/dlyapchol with E: a singular E and an unstable pencil are refused with the reason and the way out', async () => {
+  const A = [
+    [-1, 0],
+    [0, -2],
+  ];
+  await assert.rejects(
+    callTool('lyapchol', {
+      A,
+      B: [[1], [1]],
+      E: [
+        [1, 2],
+        [2, 4],
+      ],
+    }),
+    /E is singular.*infinite eigenvalues.*Eliminate the algebraic states first, or give a nonsingular E/,
+  );
+  // E⁻¹A = diag(1, -2) for E = diag(-1, 1): the pencil has the eigenvalue 1
+  await assert.rejects(
+    callTool('lyapchol', {
+      A,
+      B: [[1], [1]],
+      E: [
+        [-1, 0],
+        [0, 1],
+      ],
+    }),
+    /lyapchol needs the pencil \(A, E\) Hurwitz stable.*generalised eigenvalue 1\b.*lyap\(A, Q, \[\], E\)/,
+  );
+  await assert.rejects(
+    callTool('dlyapchol', {
+      A: [
+        [0.5, 0],
+        [0, 0.2],
+      ],
+      B: [[1], [1]],
+      E: [
+        [0.25, 0],
+        [0, 1],
+      ],
+    }),
+    /dlyapchol needs the pencil \(A, E\) Schur stable.*generalised eigenvalue 2\b/,
+  );
+  await assert.rejects(callTool('lyapchol', { A, B: [[1], [1]], E: [[1, 0]] }), /E is 1x2 but A is 2x2/);
+});
+
+test('lyapchol/dlyapchol with E: the code facet writes MATLAB lyapchol(A, B, E) and the E⁻¹ reduction in Python', async () => {
+  const args = {
+    A: [
+      [-1, 0.5],
+      [0, -2],
+    ],
+    B: [[1], [0.5]],
+    E: [
+      [1, 0.2],
+      [0, 1.5],
+    ],
+  };
+  for (const tool of ['lyapchol', 'dlyapchol']) {
+    const a = tool === 'dlyapchol' ? { ...args, A: args.A.map((r) => r.map((v) => v / 4)) } : args;
+    const { result, verification } = await callTool(tool, a);
+    assert.equal(verification?.ok, true);
+    const m = reproduce({ tool, args: a, result, verification }, 'matlab');
+    const p = reproduce({ tool, args: a, result, verification }, 'python');
+    assert.match(m, new RegExp(`R = ${tool}\\(A, B, E\\)`));
+    assert.match(p, /Ai, Bi = np\.linalg\.solve\(E, A\), np\.linalg\.solve\(E, B\)/);
+    assert.match(p, tool === 'lyapchol' ? /solve_continuous_lyapunov\(Ai, -Bi @ Bi\.T\)/ : /solve_discrete_lyapunov\(Ai, Bi @ Bi\.T\)/);
+  }
 });

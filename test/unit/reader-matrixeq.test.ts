@@ -79,3 +79,18 @@ test('care(A, B, Q, R, S, E) and solve_continuous_are(..., e=E, s=S) take S and 
   }
   assert.deepEqual(call('A = [0.9 0.2; 0 1.1]; B = [0; 1]; Q = eye(2); R = 1; S = [0.1; 0]; X = dare(A, B, Q, R, S)', 'dare').S, [[0.1], [0]]);
 });
+
+test("lyapchol(A, B, E) and dlyapchol(A, B, E) take MATLAB's descriptor E", () => {
+  const E = [
+    [2, 2, 4],
+    [1, 0, 5],
+    [3, 1, 1],
+  ];
+  const a = call('A = [-1 0 -4; 3 5 4; -4 -2 1]; B = [2; -1; 7]; E = [2 2 4; 1 0 5; 3 1 1]; R = lyapchol(A, B, E)', 'lyapchol');
+  assert.deepEqual(a.E, E);
+  assert.deepEqual(a.B, [[2], [-1], [7]]);
+  assert.deepEqual(call('A = [0.5 0; 0 0.2]; B = [1; 1]; E = [1 0.5; 0 2]; R = dlyapchol(A, B, E)', 'dlyapchol').E, [
+    [1, 0.5],
+    [0, 2],
+  ]);
+});

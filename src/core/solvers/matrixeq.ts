@@ -5,7 +5,17 @@
  *   dsylvester:  A X B − X + C = 0          (MATLAB dlyap(A, B, C))
  *   lyapchol:    A X + X Aᵀ + B Bᵀ = 0,   X = RᵀR, R upper triangular (MATLAB lyapchol(A, B))
  *   dlyapchol:   A X Aᵀ − X + B Bᵀ = 0,   X = RᵀR                     (MATLAB dlyapchol(A, B))
+ *   with E:      A X Eᵀ + E X Aᵀ + B Bᵀ = 0 and A X Aᵀ − E X Eᵀ + B Bᵀ = 0 (MATLAB lyapchol(A, B, E),
+ *                dlyapchol(A, B, E); X = RᵀR as MATLAB documents, the convention of the two above)
  * and the descriptor reduction by E⁻¹ shared with lyap/dlyap and care/dare (descriptorE).
+ *
+ * The generalised square-root equations are reduced, not solved on the QZ form as SLICOT
+ * SG03BD does (Penzl's generalised Hammarling method needs a QZ decomposition we do not have):
+ * multiplying by E⁻¹ on the left and E⁻ᵀ on the right gives the standard equations in
+ * Ã = E⁻¹A, B̃ = E⁻¹B with the same X (no back-transformation of R), exact in exact arithmetic;
+ * its rounding grows like κ(E)·ε, so an E with reciprocal condition below 1e-12 is refused
+ * (descriptorE: beyond it fewer than 4 of the 16 digits of E⁻¹A would be left), and the
+ * verifier checks the residual with E as given, so a worse factor fails closed.
  *
  * Sylvester: Bartels–Stewart on the real Schur forms of A and B. Not by Kronecker products:
  * (I ⊗ A + Bᵀ ⊗ I) vec X = −vec C is an mn x mn system, O(m³n³) time and O(m²n²) memory
@@ -388,7 +398,7 @@ function hammarling(T: CMat, Cr: Float64Array, Ci: Float64Array, mcols: number, 
  * A must be stable (Re λ < 0, or |λ| < 1): otherwise X is not positive semidefinite, or not
  * unique, and has no Cholesky factor.
  */
-export function lyapcholMat(A: Mat, B: Mat, discrete: boolean): Mat {
+export function lyapcholMat(A: Mat, B: Mat, discrete: boolean, pencil = false): Mat {
   const n = A.r,
     m = B.c;
   if (!n) return zeros(0, 0);
@@ -396,11 +406,12 @@ export function lyapcholMat(A: Mat, B: Mat, discrete: boolean): Mat {
   const ev = schurEigenvalues(T);
   const an = Math.max(normF(A), 1e-300);
   const bad = ev.filter(([re, im]) => (discrete ? Math.hypot(re, im) >= 1 - 10 * n * EPS : re >= -10 * n * EPS * an));
+  const what = pencil ? 'the pencil (A, E)' : 'A';
   if (bad.length)
     throw new ControlError(
-      `${discrete ? 'dlyapchol' : 'lyapchol'} needs A ${discrete ? 'Schur stable (every eigenvalue inside the unit circle)' : 'Hurwitz stable (every eigenvalue in the open left half-plane)'}, ` +
-        `but A has the eigenvalue${bad.length > 1 ? 's' : ''} ${[...new Set(bad.map(fmtC))].join(', ')}: the solution X is then not positive semidefinite (or not unique) and has no Cholesky factor. ` +
-        `${discrete ? 'dlyap' : 'lyap'} with Q = B Bᵀ solves the equation itself.`,
+      `${discrete ? 'dlyapchol' : 'lyapchol'} needs ${what} ${discrete ? 'Schur stable (every eigenvalue inside the unit circle)' : 'Hurwitz stable (every eigenvalue in the open left half-plane)'}, ` +
+        `but ${what} has the ${pencil ? 'generalised ' : ''}eigenvalue${bad.length > 1 ? 's' : ''} ${[...new Set(bad.map(fmtC))].join(', ')}: the solution X is then not positive semidefinite (or not unique) and has no Cholesky factor. ` +
+        `${discrete ? 'dlyap' : 'lyap'} with Q = B Bᵀ${pencil ? ` (and E: ${discrete ? 'dlyap' : 'lyap'}(A, Q, [], E))` : ''} solves the equation itself.`,
       'infeasible',
     );
   const cs = complexSchur(T, Z);
@@ -503,6 +514,27 @@ function cholArgs(args: Record<string, any>): { A: Mat; B: Mat } {
   return { A: fromRows(A), B: fromRows(B) };
 }
 
+/**
+ * R of lyapchol/dlyapchol, with MATLAB's optional E (module comment): E nonsingular reduces
+ * A X Eᵀ + E X Aᵀ + B Bᵀ = 0 (A X Aᵀ − E X Eᵀ + B Bᵀ = 0) to the standard equation in E⁻¹A,
+ * E⁻¹B, whose solution is the same X; a singular or ill-conditioned E is refused (descriptorE).
+ */
+function runChol(args: Record<string, any>, discrete: boolean): { R: Matrix; note?: string } {
+  const { A, B } = cholArgs(args);
+  if (args.E === undefined || args.E === null) return { R: toRows(lyapcholMat(A, B, discrete)) };
+  const e = descriptorE(fromRows(checkMatrix(args.E, 'E')), A.r);
+  const R = lyapcholMat(eSolveLeft(e.lu, A), eSolveLeft(e.lu, B), discrete, true);
+  return {
+    R: toRows(R),
+    note: `E is nonsingular (reciprocal condition ${e.rcond.toPrecision(3)}): the generalised equation was reduced to the standard one in E⁻¹A and E⁻¹B, which has the same X = RᵀR, and the residual checked with E as given`,
+  };
+}
+
+const eParam = (discrete: boolean) =>
+  matrix(
+    `descriptor matrix E (n x n, nonsingular), optional: ${discrete ? "A X A' - E X E' + B B' = 0" : "A X E' + E X A' + B B' = 0"} (MATLAB ${discrete ? 'dlyapchol' : 'lyapchol'}(A, B, E))`,
+  );
+
 const neg = (M: unknown) => (Array.isArray(M) ? (M as Matrix).map((r) => r.map((v) => -v)) : M);
 /** SciPy's solve_sylvester(a, b, q) and MATLAB's sylvester(A, B, C) solve A X + X B = C: ours with −C */
 const negC = (a: Record<string, unknown>) => ({ ...a, Cs: neg(a.Cs) });
@@ -539,16 +571,25 @@ function sylCode(discrete: boolean) {
 
 function cholCode(discrete: boolean) {
   return {
-    title: discrete ? "Cholesky factor R (X = R'R) of A X A' - X + B B' = 0" : "Cholesky factor R (X = R'R) of A X + X A' + B B' = 0",
+    title: discrete
+      ? "Cholesky factor R (X = R'R) of A X A' - X + B B' = 0, or A X A' - E X E' + B B' = 0 with E"
+      : "Cholesky factor R (X = R'R) of A X + X A' + B B' = 0, or A X E' + E X A' + B B' = 0 with E",
     gen(code: Code, a: Record<string, any>, r: Record<string, any> | undefined) {
       const M = code.lang === 'matlab';
       if (!M)
         code.line(discrete ? 'from scipy.linalg import solve_discrete_lyapunov, cholesky' : 'from scipy.linalg import solve_continuous_lyapunov, cholesky');
+      const E = Array.isArray(a.E) && a.E.length > 0;
       code.mat('A', a.A).mat('B', a.B);
-      if (M) code.line(`R = ${discrete ? 'dlyapchol' : 'lyapchol'}(A, B);   % X = R'*R, R upper triangular, as @control`);
+      if (E) code.mat('E', a.E);
+      if (M) code.line(`R = ${discrete ? 'dlyapchol' : 'lyapchol'}(A, B${E ? ', E' : ''});   % X = R'*R, R upper triangular, as @control`);
       else {
         code.comment("python-control has no lyapchol: the factor of the solution (this forms X, which Hammarling's method avoids)");
-        code.line(discrete ? 'X = solve_discrete_lyapunov(A, B @ B.T)' : 'X = solve_continuous_lyapunov(A, -B @ B.T)');
+        const [Am, Bm] = E ? ['Ai', 'Bi'] : ['A', 'B'];
+        if (E)
+          code.line(
+            `Ai, Bi = np.linalg.solve(E, A), np.linalg.solve(E, B)   # ${discrete ? "A X A' - E X E' + B B' = 0" : "A X E' + E X A' + B B' = 0"} has the same X as the equation in E^-1 A, E^-1 B`,
+          );
+        code.line(discrete ? `X = solve_discrete_lyapunov(${Am}, ${Bm} @ ${Bm}.T)` : `X = solve_continuous_lyapunov(${Am}, -${Bm} @ ${Bm}.T)`);
         code.line('R = cholesky(X)   # upper triangular, X = R.T @ R (X must be positive definite)');
       }
       if (r) code.comment(verdictHolder).expect('R', r.R);
@@ -635,7 +676,10 @@ export const tools = [
   tool({
     name: 'lyapchol',
     words: {
-      calls: [{ names: ['lyapchol'], args: ['A', 'B'] }],
+      calls: [
+        { names: ['lyapchol'], args: ['A', 'B'] },
+        { names: ['lyapchol'], args: ['A', 'B', 'E'], min: 3, note: "MATLAB's lyapchol(A, B, E): the generalised equation A X Eᵀ + E X Aᵀ + B Bᵀ = 0" },
+      ],
       phrases: ['lyapchol', 'cholesky factor of the lyapunov', 'square-root lyapunov', 'lyapunov cholesky'],
       discrete: 'dlyapchol',
       example: '/lyapchol A=[-1 2; 0 -3], B=[1; 1]',
@@ -643,16 +687,16 @@ export const tools = [
     title: 'Cholesky factor of a Lyapunov solution',
     description:
       "Upper-triangular R with X = R'R solving A X + X A' + B B' = 0 (MATLAB lyapchol(A, B)), by Hammarling's method: R is computed without forming X. " +
-      'A must be stable (every eigenvalue in the open left half-plane); B is n x m.',
+      'A must be stable (every eigenvalue in the open left half-plane); B is n x m. ' +
+      "With E (MATLAB lyapchol(A, B, E)) it solves A X E' + E X A' + B B' = 0, X = R'R, for a stable pencil (A, E), reduced by a nonsingular E (E⁻¹A, E⁻¹B: the same X); an E with reciprocal condition below 1e-12 is refused.",
     parameters: {
       type: 'object',
-      properties: { A: matrix('stable square matrix A (n x n)'), B: matrix("factor B (n x m) of the right-hand side B B'") },
+      properties: { A: matrix('stable square matrix A (n x n)'), B: matrix("factor B (n x m) of the right-hand side B B'"), E: eParam(false) },
       required: ['A', 'B'],
       additionalProperties: false,
     },
     run(args) {
-      const { A, B } = cholArgs(args);
-      return { R: toRows(lyapcholMat(A, B, false)) };
+      return runChol(args, false);
     },
     intro: '**Cholesky factor of the Lyapunov solution**: R upper triangular with X = RᵀR, AX + XAᵀ + BBᵀ = 0 (MATLAB lyapchol).',
     render: renderGeneric,
@@ -663,7 +707,10 @@ export const tools = [
   tool({
     name: 'dlyapchol',
     words: {
-      calls: [{ names: ['dlyapchol'], args: ['A', 'B'] }],
+      calls: [
+        { names: ['dlyapchol'], args: ['A', 'B'] },
+        { names: ['dlyapchol'], args: ['A', 'B', 'E'], min: 3, note: "MATLAB's dlyapchol(A, B, E): the generalised equation A X Aᵀ − E X Eᵀ + B Bᵀ = 0" },
+      ],
       phrases: ['dlyapchol', 'discrete lyapunov cholesky', 'cholesky factor of the discrete lyapunov', 'cholesky factor of the stein'],
       continuous: 'lyapchol',
       example: '/dlyapchol A=[0.5 0.1; 0 0.8], B=[1; 1]',
@@ -671,16 +718,16 @@ export const tools = [
     title: 'Cholesky factor of a discrete Lyapunov solution',
     description:
       "Upper-triangular R with X = R'R solving A X A' − X + B B' = 0 (MATLAB dlyapchol(A, B)), by Hammarling's method without forming X. " +
-      'A must be Schur stable (every eigenvalue inside the unit circle); B is n x m.',
+      'A must be Schur stable (every eigenvalue inside the unit circle); B is n x m. ' +
+      "With E (MATLAB dlyapchol(A, B, E)) it solves A X A' − E X E' + B B' = 0, X = R'R, for a Schur-stable pencil (A, E), reduced by a nonsingular E (E⁻¹A, E⁻¹B: the same X); an E with reciprocal condition below 1e-12 is refused.",
     parameters: {
       type: 'object',
-      properties: { A: matrix('Schur-stable square matrix A (n x n)'), B: matrix("factor B (n x m) of the right-hand side B B'") },
+      properties: { A: matrix('Schur-stable square matrix A (n x n)'), B: matrix("factor B (n x m) of the right-hand side B B'"), E: eParam(true) },
       required: ['A', 'B'],
       additionalProperties: false,
     },
     run(args) {
-      const { A, B } = cholArgs(args);
-      return { R: toRows(lyapcholMat(A, B, true)) };
+      return runChol(args, true);
     },
     intro: '**Cholesky factor of the discrete Lyapunov solution**: R upper triangular with X = RᵀR, AXAᵀ − X + BBᵀ = 0 (MATLAB dlyapchol).',
     render: renderGeneric,

@@ -4,7 +4,8 @@
  * from any Schur form), normalised by the sum of its terms' norms and judged by the shared
  * residual rule of verify/index.ts (1e-8, or the floor that the exact solution rounded to
  * double precision leaves). lyapchol's R: X = RᵀR is formed here, and R must be upper
- * triangular with a non-negative diagonal (the Cholesky factor's definition).
+ * triangular with a non-negative diagonal (the Cholesky factor's definition); with E, the
+ * generalised equation's residual with E as given (the solver reduced it by E⁻¹).
  *
  * The residual helpers are passed in by verify/index.ts (this module imports nothing from it
  * at run time, so loading either first cannot meet the other half-initialised).
@@ -48,13 +49,17 @@ export function matrixEqChecks(rule: ResidualRule): Record<'sylvester' | 'dsylve
         ),
       ];
     };
-  /** X = RᵀR, then A X + X Aᵀ + B Bᵀ (or A X Aᵀ − X + B Bᵀ); R upper triangular, diagonal ≥ 0 */
+  /**
+   * X = RᵀR, then A X + X Aᵀ + B Bᵀ (or A X Aᵀ − X + B Bᵀ), with E when given: A X Eᵀ + E X Aᵀ + B Bᵀ
+   * (or A X Aᵀ − E X Eᵀ + B Bᵀ), E as given (the solver reduced by E⁻¹); R upper triangular, diagonal ≥ 0
+   */
   const chol =
     (discrete: boolean): Checker =>
     (args, result) => {
       const a = new M(args.A as Matrix),
         b = new M(args.B as Matrix),
         r = new M(result.R as Matrix);
+      const e = Array.isArray(args.E) && args.E.length ? new M(args.E as Matrix) : undefined;
       const n = a.rows;
       if (r.rows !== n || r.columns !== n) return [{ name: 'Cholesky factor', ok: false, detail: `R is ${r.rows}x${r.columns} but must be ${n}x${n}` }];
       let below = 0,
@@ -65,11 +70,18 @@ export function matrixEqChecks(rule: ResidualRule): Record<'sylvester' | 'dsylve
       }
       const x = r.transpose().mmul(r);
       const bbt = b.mmul(b.transpose());
-      const t1 = discrete ? a.mmul(x).mmul(a.transpose()) : a.mmul(x);
-      const t2 = discrete ? x.clone().mul(-1) : x.mmul(a.transpose());
+      let t1: M, t2: M;
+      if (!e) {
+        t1 = discrete ? a.mmul(x).mmul(a.transpose()) : a.mmul(x);
+        t2 = discrete ? x.clone().mul(-1) : x.mmul(a.transpose());
+      } else {
+        t1 = discrete ? a.mmul(x).mmul(a.transpose()) : a.mmul(x).mmul(e.transpose());
+        t2 = discrete ? e.mmul(x).mmul(e.transpose()).mul(-1) : e.mmul(x).mmul(a.transpose());
+      }
       const den = fro(t1) + fro(t2) + fro(bbt);
       const res = fro(t1.clone().add(t2).add(bbt)) / Math.max(den, 1e-300);
       const na = fro(a);
+      const ne = e ? fro(e) : 0;
       return [
         {
           name: 'upper triangular',
@@ -80,7 +92,11 @@ export function matrixEqChecks(rule: ResidualRule): Record<'sylvester' | 'dsylve
               ? 'R is upper triangular with a non-negative diagonal'
               : `R is not a Cholesky factor (largest entry below the diagonal ${sci(below)}, ${negDiag} negative diagonal entr${negDiag === 1 ? 'y' : 'ies'})`,
         },
-        rule.residualCheck(discrete ? 'Stein (X = RᵀR)' : 'Lyapunov (X = RᵀR)', res, rule.residualFloor(n, discrete ? na * na + 1 : 2 * na, fro(x), den)),
+        rule.residualCheck(
+          `${e ? 'generalised ' : ''}${discrete ? 'Stein' : 'Lyapunov'} (X = RᵀR${e ? ', E as given' : ''})`,
+          res,
+          rule.residualFloor(n, e ? (discrete ? na * na + ne * ne : 2 * na * ne) : discrete ? na * na + 1 : 2 * na, fro(x), den),
+        ),
       ];
     };
   return { sylvester: sylvester(false), dsylvester: sylvester(true), lyapchol: chol(false), dlyapchol: chol(true) };
