@@ -83,6 +83,24 @@ test('ss2tf with feedthrough: 3·2/(s+1) + 0.5 = (0.5 s + 6.5)/(s + 1)', () => {
   close(r.num[1], 6.5);
 });
 
+test('ss2tf of a discrete model is in z with its Ts; a numerator coefficient at rounding level is exactly 0 (0.1/((z − 0.9)(z − 0.8)), by hand)', () => {
+  const r = runTool('ss2tf', {
+    A: [
+      [0.9, 0.1],
+      [0, 0.8],
+    ],
+    B: [[0], [1]],
+    C: [[1, 0]],
+    D: [[0]],
+    Ts: 0.1,
+  }) as Record<string, any>;
+  assert.equal(r.Ts, 0.1);
+  // det(zI − A + BC) − det(zI − A) left 2.2e-16 z before: shown as '2.22045e-16z + 0.1'
+  assert.deepEqual(r.num.slice(0, 2), [0, 0]);
+  assert.ok(Math.abs(r.num[2] - 0.1) < 1e-15, String(r.num));
+  r.den.forEach((v: number, i: number) => assert.ok(Math.abs(v - [1, -1.7, 0.72][i]) < 1e-14, String(r.den)));
+});
+
 test('ss2tf of a MIMO model gives the matrix of entries (MIMO cases: test/unit/tfzpk.test.ts)', () => {
   // 1/(s + 1) on both inputs: two entries, and the characteristic polynomial s + 1
   const r = runTool('ss2tf', { A: [[-1]], B: [[1, 1]], C: [[1]] }) as { num: number[][][]; den: number[][][]; charpoly: number[] };

@@ -356,8 +356,10 @@ export function renderTf2ss(args: R, result: R, o: RenderOptions): string {
   ].join('\n\n');
 }
 
-export function renderSs2tf(_args: R, result: R): string {
-  return `**Transfer function:** H(s) = (${polyText(result.num)}) / (${polyText(result.den)})`;
+export function renderSs2tf(args: R, result: R): string {
+  const Ts = typeof result.Ts === 'number' && result.Ts > 0 ? result.Ts : typeof args.Ts === 'number' && args.Ts > 0 ? args.Ts : 0;
+  const v = Ts ? 'z' : 's';
+  return `**Transfer function:** H(${v}) = (${polyText(result.num, v)}) / (${polyText(result.den, v)})${Ts ? ` (discrete, Ts = ${fmt(Ts)} s)` : ''}`;
 }
 
 export function renderPolesZeros(_args: R, result: R, o: RenderOptions): string {

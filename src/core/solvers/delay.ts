@@ -220,7 +220,7 @@ function renderPade(args: Record<string, any>, r: PadeResult, o: RenderOptions):
   } else {
     const where = Array.isArray(args.num) ? 'the delay' : `the delay at the ${r.delayAt === 'output' ? 'output' : 'input'}`;
     out.push(`**The system with a ${fmt(r.T)} s delay, ${where} replaced by its ${order} Padé approximation** (MATLAB pade(sys, ${r.N})):`, `Padé: ${approx}`);
-    if (Array.isArray(r.num) && Array.isArray(r.den)) out.push(`**Delay-free model:** ${tfText(r.num, r.den, 's', o)}`);
+    if (Array.isArray(r.num) && Array.isArray(r.den)) out.push(`**Rational model** (the delay replaced by the approximant): ${tfText(r.num, r.den, 's', o)}`);
     if (!Array.isArray(args.num)) out.push(...(['A', 'B', 'C', 'D'] as const).map((k) => matrixBlock(k, r[k]!, o)));
     out.push(
       Array.isArray(args.num)

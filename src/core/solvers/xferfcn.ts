@@ -37,21 +37,7 @@ import { qrp } from '../linalg/qr.js';
 import { eigvalsSorted } from '../linalg/schur.js';
 import { eigenvalues } from './statesp.js';
 import { polyadd, polyFromRoots, polyPad, polyRoots, polyStrip } from '../linalg/poly.js';
-import {
-  cplx,
-  normalizeTf,
-  readSS,
-  readTF,
-  readTfOrSs,
-  scaleGuard,
-  sortComplex,
-  ssProps,
-  tf2ss,
-  tfProps,
-  tsProp,
-  type Realization,
-  type SS,
-} from './_sys.js';
+import { cplx, normalizeTf, readSS, readTF, readTfOrSs, scaleGuard, sortComplex, ssProps, tf2ss, tfProps, tsProp, type Realization, type SS } from './_sys.js';
 
 // ------------------------------------------------------------------ tf <-> ss
 
@@ -67,7 +53,7 @@ export function charpoly(A: Mat): number[] {
 }
 
 /** SISO transfer function of (A, B, C, D): den = det(sI - A), num = det(sI - A + BC) + (D - 1) den */
-export function ss2tf(Ar: Matrix, Br: Matrix, Cr: Matrix, Dr: Matrix): { num: number[]; den: number[] } {
+export function ss2tf(Ar: Matrix, Br: Matrix, Cr: Matrix, Dr: Matrix, clean = false): { num: number[]; den: number[] } {
   const A = fromRows(Ar);
   const n = A.r;
   const den = charpoly(A);
@@ -84,7 +70,12 @@ export function ss2tf(Ar: Matrix, Br: Matrix, Cr: Matrix, Dr: Matrix): { num: nu
   const kt = nbc > 0 && na > 0 ? Math.max(-1000, Math.min(1000, Math.round(Math.log2(na / nbc)))) : 0;
   const t = Math.abs(kt) > 10 ? 2 ** kt : 1;
   const ABC = add(A, mul(scale(B, t), C), -1);
-  const N = polyadd(charpoly(ABC), den, -1).map((v) => v / t);
+  const cABC = charpoly(ABC);
+  // clean (the ss2tf tool's answer): a coefficient of the difference no larger than the rounding
+  // of the two it is taken from is zero (A = [0.9 0.1; 0 0.8] gave '2.22045e-16 s + 0.1' for 0.1):
+  // each charpoly coefficient carries about n·ε of its own size, so a difference within 8n·ε of
+  // theirs is that rounding. Internal callers (dcgain's coefficient ratio) keep the raw difference
+  const N = cABC.map((v, k) => (clean && Math.abs(v - den[k]) <= 8 * n * Number.EPSILON * (Math.abs(v) + Math.abs(den[k])) ? 0 : (v - den[k]) / t));
   const num = polyadd(N, den, d);
   num[0] = d; // exact leading coefficient
   return { num: polyPad(num, n + 1), den };
@@ -373,7 +364,9 @@ export function dcgainSS(sys: SS): number[][] {
 function mimoTf(args: Record<string, any>, tool: string): ReturnType<typeof readTfMatrix> | undefined {
   if (!isTfMatrixValue(args.num)) {
     if (isTfMatrixValue(args.den))
-      throw new ControlError(`${tool}: den is a matrix of coefficient lists but num is one list; give num as a p x m matrix of coefficient lists too (python-control layout).`);
+      throw new ControlError(
+        `${tool}: den is a matrix of coefficient lists but num is one list; give num as a p x m matrix of coefficient lists too (python-control layout).`,
+      );
     return undefined;
   }
   const T = readTfMatrix(args.num, args.den, tool);
@@ -382,7 +375,9 @@ function mimoTf(args: Record<string, any>, tool: string): ReturnType<typeof read
 
 /** true when A, B, C describe a model with more than one input or output */
 const mimoSs = (a: Record<string, any>) =>
-  (Array.isArray(a.B) && a.B.length && a.B[0].length > 1) || (Array.isArray(a.C) && a.C.length > 1) || (Array.isArray(a.D) && (a.D.length > 1 || (a.D[0]?.length ?? 0) > 1));
+  (Array.isArray(a.B) && a.B.length && a.B[0].length > 1) ||
+  (Array.isArray(a.C) && a.C.length > 1) ||
+  (Array.isArray(a.D) && (a.D.length > 1 || (a.D[0]?.length ?? 0) > 1));
 
 /**
  * One channel's transfer function with its own common factors cancelled: the channel's minimal
@@ -476,7 +471,7 @@ export const tools = [
     brief: 'State-space realisation (A, B, C, D) of a transfer function num/den (highest power first).',
     title: 'Transfer function to state space',
     description:
-      'State-space realisation (A, B, C, D) of a proper transfer function num/den (coefficients highest power first). SISO: controllable canonical form (as SciPy tf2ss), with the normalised num (zero-padded to the length of den) and monic den. MIMO (num/den p x m matrices of coefficient lists, python-control layout; den may be one shared list): a minimal realisation, built column by column over each column\'s common denominator and reduced by the controllability/observability staircase; returns order, order_full (before reduction) and removed (the poles removed). Improper entries (deg num > deg den) are refused.',
+      "State-space realisation (A, B, C, D) of a proper transfer function num/den (coefficients highest power first). SISO: controllable canonical form (as SciPy tf2ss), with the normalised num (zero-padded to the length of den) and monic den. MIMO (num/den p x m matrices of coefficient lists, python-control layout; den may be one shared list): a minimal realisation, built column by column over each column's common denominator and reduced by the controllability/observability staircase; returns order, order_full (before reduction) and removed (the poles removed). Improper entries (deg num > deg den) are refused.",
     parameters: {
       type: 'object',
       properties: { num: tfCoeffs('num'), den: tfCoeffs('den') },
@@ -531,18 +526,20 @@ export const tools = [
     },
     title: 'State space to transfer function',
     description:
-      'Transfer function num/den of a state-space model (A, B, C, D), coefficients highest power first. SISO: den = det(sI - A) (monic), num zero-padded to the length of den; no pole-zero cancellation (as MATLAB/SciPy ss2tf). MIMO: num/den are p x m matrices of coefficient lists (python-control layout), each entry from the minimal realisation of its own channel (its common factors cancelled, as MATLAB tf(sys) gives per entry), plus charpoly = det(sI - A) and num_charpoly, every entry\'s numerator over charpoly (MATLAB ss2tf(A,B,C,D,iu) per input).',
+      "Transfer function num/den of a state-space model (A, B, C, D), coefficients highest power first. SISO: den = det(sI - A) (monic), num zero-padded to the length of den; no pole-zero cancellation (as MATLAB/SciPy ss2tf). MIMO: num/den are p x m matrices of coefficient lists (python-control layout), each entry from the minimal realisation of its own channel (its common factors cancelled, as MATLAB tf(sys) gives per entry), plus charpoly = det(sI - A) and num_charpoly, every entry's numerator over charpoly (MATLAB ss2tf(A,B,C,D,iu) per input).",
     parameters: {
       type: 'object',
-      properties: { ...ssProps },
+      properties: { ...ssProps, ...tsProp },
       required: ['A', 'B', 'C'],
       additionalProperties: false,
     },
     run(args) {
       const sys = readSS(args, 'ss2tf');
       scaleGuard(sys, 'ss2tf');
-      if (sys.m !== 1 || sys.p !== 1) return ss2tfMimo(sys);
-      const r = ss2tf(sys.A, sys.B, sys.C, sys.D);
+      // a discrete model's transfer function is in z, with its sample time (the algebra is the same)
+      const Ts = sys.Ts > 0 ? { Ts: sys.Ts } : {};
+      if (sys.m !== 1 || sys.p !== 1) return { ...ss2tfMimo(sys), ...Ts };
+      const r = { ...ss2tf(sys.A, sys.B, sys.C, sys.D, true), ...Ts };
       // coefficients grow as ‖A‖^k: past 1.8e308 they are no numbers
       if (![...r.num, ...r.den].every(Number.isFinite))
         throw new ControlError(
@@ -553,7 +550,10 @@ export const tools = [
     },
     intro: null,
     render: (a, r, o) => (Array.isArray((r as Record<string, unknown>).charpoly) ? renderSs2tfMimo(a, r, o) : renderSs2tf(a, r)),
-    code: { title: 'transfer function of a state-space model', gen: (code, a, r) => (mimoSs(a) ? ss2tfMimoCode(code, a, r, (c) => systemCode(c, { ...a, Ts: undefined }, 'sys')) : GENERATORS.ss2tf.gen(code, a, r)) },
+    code: {
+      title: 'transfer function of a state-space model',
+      gen: (code, a, r) => (mimoSs(a) ? ss2tfMimoCode(code, a, r, (c) => systemCode(c, { ...a, Ts: undefined }, 'sys')) : GENERATORS.ss2tf.gen(code, a, r)),
+    },
     model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
     plots: { none: 'a transfer function; plot it with a step or Bode request' },
   }),
