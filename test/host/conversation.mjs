@@ -351,6 +351,52 @@ export async function conversationTests(page, { uiTest, expect, hostCommand, ens
 
   await uiTest(
     page,
+    'ui: conversation: a delayed plant (issue 13): its margins asked back with Padé orders as buttons; the 3rd-order button runs the margins on the approximation, which stays in use for the step response (test-results/delay-*.png)',
+    async () => {
+      await hostCommand('workbench.action.chat.newChat');
+      await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+      await sleep(300);
+      let a = await turn('@control margins of G(s) = 2*exp(-0.2*s)/(s+1)', /Padé approximation/, { computed: false });
+      expect(a.followups.length >= 2, `the delay is not asked back with buttons: ${JSON.stringify(a.followups)}\n${a.text.slice(0, 400)}`);
+      await showNewestAnswerTop(page);
+      await shot('delay-asked.png');
+      const before = await chatTurnIndex(page);
+      await page
+        .locator('.interactive-session .interactive-session-followups .monaco-button', { hasText: /3rd-order Padé/ })
+        .last()
+        .click();
+      await responseAfter(page, { after: before, mustMatch: /Phase margin/ });
+      a = await newestAnswer(page);
+      const first = firstLine(a.text);
+      console.log(`     (clicked "with a 3rd-order Padé approximation")\n       -> ${first}`);
+      expect(/^Computed pade\(tf\(\[2\], \[1 1\], 'IODelay', 0\.2\), 3\), then margins\(/.test(first), `the reading: ${first}`);
+      // |2/(jω + 1)| = 1 at ω = √3 and the approximant is all-pass, so the gain crossover is √3 and
+      // PM = 180° − atan(√3) − 0.2·√3 rad = 100.152° (the 3rd-order phase error there is 3e-7°)
+      const nums = numbersIn(a.text);
+      expect(
+        nums.some((y) => close(y, Math.sqrt(3), 1e-5)),
+        `gain crossover √3 not shown:\n${a.text.slice(0, 1500)}`,
+      );
+      expect(
+        nums.some((y) => close(y, 100.152, 1e-5)),
+        `phase margin 100.152° not shown:\n${a.text.slice(0, 1500)}`,
+      );
+      expect(/Saved as \w+/.test(a.text), `the approximation is not saved:\n${a.text.slice(0, 1500)}`);
+      await showNewestAnswerTop(page);
+      await shot('delay-margins.png');
+      a = await turn('@control and its step response', /Step response/i);
+      expect(/^Computed step\(/.test(a.first) && /\(turn \d+\)/.test(a.first), `the step runs on the saved approximation: ${a.first}`);
+      // the DC gain of 2·e^(−0.2s)/(s + 1) is 2 (the approximant is 1 at s = 0)
+      expect(/y\(end\) = 1\.99\d*|y\(end\) = 2\b/.test(a.text), `the step does not settle at 2:\n${a.text.slice(0, 1200)}`);
+      await showNewestAnswerTop(page);
+      await shot('delay-step.png');
+      await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
+    },
+    180_000,
+  );
+
+  await uiTest(
+    page,
     'ui: conversation: an error is shown once, in the answer, with no error box repeating it (test-results/conversation-error-once.png)',
     async () => {
       await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});

@@ -205,8 +205,54 @@ const SETS: Record<string, Record<string, Record<string, unknown>>> = {
     tf: { num: [0.1], den: [1, -0.9], Ts: 0.1, newTs: 0.2 },
   },
   evalfr: { siso: { ...SISO, s: [0, 2] }, mimo: { ...MIMO, s: 1 }, tf: { ...TF, s: [1, 1] }, discrete: { A: Ad, B: B1, C: C1, Ts: 0.1, s: [0, 1] } },
-  tf2ss: { siso: TF, constant: { num: [3], den: [2] } },
-  ss2tf: { siso: SISO },
+  tf2ss: {
+    siso: TF,
+    constant: { num: [3], den: [2] },
+    mimo: {
+      num: [
+        [[1], [1, 1]],
+        [[2], [0]],
+      ],
+      den: [
+        [
+          [1, 2],
+          [1, 3],
+        ],
+        [[1, 2], [1]],
+      ],
+    },
+    sharedDen: { num: [[[1, 0], [2]]], den: [1, 3, 2] },
+  },
+  ss2tf: { siso: SISO, mimo: MIMO, discrete: { A: Ad, B: B2, C: C2, D: D2, Ts: 0.1 } },
+  zpk: {
+    siso: SISO,
+    mimo: MIMO,
+    tf: TF,
+    tfMimo: {
+      num: [[[1], [1, 1]]],
+      den: [
+        [
+          [1, 2],
+          [1, 3],
+        ],
+      ],
+    },
+    static: STATIC,
+  },
+  zpk2tf: {
+    siso: { z: [-1], p: [-2, -3], k: 5 },
+    complex: {
+      z: [],
+      p: [
+        [-1, 2],
+        [-1, -2],
+      ],
+      k: 5,
+    },
+    mimo: { z: [[[-1], []]], p: [[[-2, -3], [-4]]], k: [[5, 2]] },
+    discrete: { z: [0.5], p: [0.9], k: 1, Ts: 0.1 },
+  },
+  zpk2ss: { siso: { z: [-1], p: [-2, -3], k: 5 }, mimo: { z: [[[-1], []]], p: [[[-2, -3], [-4]]], k: [[5, 2]] }, gain: { z: [], p: [], k: 3 } },
   poles_zeros: { siso: SISO, mimo: MIMO, tf: TF, static: STATIC },
   dcgain: { siso: SISO, mimo: MIMO, tf: TF, discrete: { A: Ad, B: B1, C: C1, Ts: 0.1 } },
   freqresp: {
@@ -395,10 +441,97 @@ Object.assign(SETS, {
     output: { ...SISO, T: 0.1, N: 2, delayAt: 'output' },
   },
   thiran: { siso: { tau: 2.4, Ts: 1 }, integer: { tau: 3, Ts: 1 } },
+  diskmargin: {
+    siso: { num: [25], den: [1, 10, 10, 10] },
+    // MATLAB's spinning satellite: L = P·K, P = ss([0 10; -10 0], eye(2), [1 10; -10 1], 0), K = I
+    mimo: {
+      A: [
+        [0, 10],
+        [-10, 0],
+      ],
+      B: I2,
+      C: [
+        [1, 10],
+        [-10, 1],
+      ],
+    },
+    skew: { num: [25], den: [1, 10, 10, 10], sigma: -1 },
+    discrete: { num: [0.5], den: [1, -0.5], Ts: 0.1 },
+    unstable: { num: [1], den: [1, -1] },
+  },
+  diskmargin_io: {
+    siso: { sys1: { num: [25], den: [1, 10, 10, 10] }, sys2: 1 },
+    mimo: {
+      sys1: {
+        A: [
+          [0, 10],
+          [-10, 0],
+        ],
+        B: I2,
+        C: [
+          [1, 10],
+          [-10, 1],
+        ],
+      },
+      sys2: {
+        D: [
+          [1, -2],
+          [0, 1],
+        ],
+      },
+    },
+  },
+  connect: {
+    // MATLAB's connect example: G = 1/(s+1) with u -> y, C = (2s+1)/s with e -> u, e = r - y
+    siso: {
+      blocks: [
+        { sys: G1, inputName: ['u'], outputName: ['y'] },
+        { sys: { num: [2, 1], den: [1, 0] }, inputName: ['e'], outputName: ['u'] },
+      ],
+      sums: ['e = r - y'],
+      inputs: ['r'],
+      outputs: ['y'],
+    },
+    mimo: {
+      blocks: [
+        { sys: MIMO, inputName: ['u1', 'u2'], outputName: ['y1', 'y2'] },
+        { sys: 2, inputName: ['e1'], outputName: ['u1'] },
+        { sys: 3, inputName: ['e2'], outputName: ['u2'] },
+      ],
+      sums: ['e1 = r1 - y1', 'e2 = r2 - y2'],
+      inputs: ['r1', 'r2'],
+      outputs: ['y1', 'y2'],
+    },
+  },
+  lft: {
+    siso: {
+      sys1: {
+        A: [
+          [0, 1],
+          [0, -1],
+        ],
+        B: [
+          [0, 0],
+          [0, 1],
+        ],
+        C: [
+          [1, 0],
+          [-1, 0],
+        ],
+        D: [
+          [0, 0],
+          [1, 0],
+        ],
+      },
+      sys2: 10,
+    },
+    mimo: { sys1: MIMO, sys2: 0.5, nu: 1, ny: 1 },
+    upper: { sys1: MIMO, sys2: 0.5, form: 'upper', nu: 1, ny: 1 },
+  },
 });
 
 /** tools that refuse a model with several inputs or outputs, by design (said, never thrown as an internal error) */
-const SISO_ONLY = new Set(['ss2tf', 'margins', 'stepinfo', 'rlocus', 'nyquist', 'bandwidth', 'stability_margins']);
+const SISO_ONLY = new Set(['margins', 'stepinfo', 'rlocus', 'nyquist', 'bandwidth', 'stability_margins']);
 
 const FORBIDDEN = ['internal error', 'NaN', 'undefined', '[object Object]'];
 
