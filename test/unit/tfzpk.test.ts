@@ -376,3 +376,40 @@ for (const [name, c] of Object.entries(ref)) {
     }
   });
 }
+
+test('zpk of a model with a Jordan block at 0 (found by the verifier probe): verified, zeros as SciPy ss2zpk gives them, the double pole at 0 within its √ε conditioning', async () => {
+  // SciPy: scipy.signal.ss2zpk(A, B[:, [0]], C, D[:, [0]]) → z = −1.64820, −0.07503 ± 0.29410j; p = 0.54399, 0, 0
+  const c = await callTool('zpk', {
+    A: [
+      [0, -0.408, 0],
+      [0, 0, 0],
+      [-0.944, 0.6678291503197037, 0.5439928124342364],
+    ],
+    B: [[-0.008911965909649548], [-0.947965662537675], [-0.902424418598626]],
+    C: [[0.9662549736114044, -1.274576001454267, -0.9167002694734017]],
+    D: [[0.8653610533961151]],
+  });
+  assert.equal(c.verification?.ok, true, JSON.stringify(c.verification));
+  const r = c.result as { z: Complex[]; p: Complex[]; k: number };
+  sameSet(
+    r.z,
+    [
+      [-1.64819982, 0],
+      [-0.0750309, 0.29410132],
+      [-0.0750309, -0.29410132],
+    ],
+    1e-7,
+    'zeros',
+  );
+  sameSet(
+    r.p,
+    [
+      [0.54399281, 0],
+      [0, 0],
+      [0, 0],
+    ],
+    1e-7,
+    'poles',
+  );
+  near(r.k, 0.8653610533961151, 1e-12, 'k');
+});
