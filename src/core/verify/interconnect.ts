@@ -11,7 +11,7 @@
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
 import { pairRankCheck } from './rank.js';
-import { evalSS, evalTF, companion, polyval } from './systems.js';
+import { evalSS, evalTF, companion, polyval, ringTestPoints } from './systems.js';
 import { complexSolve, safeEigenvalues, safeSingularValues, sci } from './numeric.js';
 import { readTfzpkArg } from './tfzpk.js';
 
@@ -175,39 +175,6 @@ function valueAt(v: VSys, s: Complex, p: number, m: number, how: 'eye' | 'ones')
 }
 
 /**
- * Up to 8 test points: on rings whose radii span the poles' moduli (half the smallest to twice
- * the largest, log-spaced), on each the angle in the upper half-plane farthest from every pole;
- * a point closer to a pole than 5 % of its radius is not used.
- */
-function testPoints(poles: Complex[]): Complex[] {
-  const all = poles.map(([a, b]) => Math.hypot(a, b)).filter((x) => Number.isFinite(x));
-  // a pole at 0 computed as 1e-16 (a den ending in −1.4e-16) sets no scale: rings down there sit
-  // on top of it, where the response is round-off; moduli below 1e-8 of the largest count as 0
-  const top = Math.max(0, ...all);
-  const mods = all.filter((x) => x > 1e-8 * top);
-  const lo = mods.length ? Math.min(...mods) / 2 : 0.5;
-  const hi = mods.length ? Math.max(...mods) * 2 : 2;
-  const k = 8;
-  const pts: Complex[] = [];
-  for (let i = 0; i < k; i++) {
-    const r = lo * (hi / lo) ** (i / (k - 1));
-    let best: Complex | undefined,
-      bd = -1;
-    for (let j = 0; j < 12; j++) {
-      const th = (Math.PI * (j + 0.5)) / 12;
-      const s: Complex = [r * Math.cos(th), r * Math.sin(th)];
-      const d = Math.min(Infinity, ...poles.map((q) => Math.hypot(q[0] - s[0], q[1] - s[1])));
-      if (d > bd) {
-        bd = d;
-        best = s;
-      }
-    }
-    if (best && bd >= 0.05 * r) pts.push(best);
-  }
-  return pts;
-}
-
-/**
  * worst relative difference of two lists of complex matrices (floored at 1e-3 of the largest),
  * each divided by its point's allowed difference: at most 1 passes
  */
@@ -235,7 +202,7 @@ export function agreement(expected: (s: Complex) => CM, parts: VSys[], r: Record
   const res = resultSys(r);
   const poles = [...parts.flatMap((x) => x.poles), ...res.poles, ...(Array.isArray(r.poles) ? (r.poles as Complex[]) : [])];
   if (Array.isArray(r.den)) poles.push(...rootsOf(strip(r.den)));
-  const pts = testPoints(poles);
+  const pts = ringTestPoints(poles);
   const want = pts.map(expected);
   const checks: Check[] = [];
   const allowed = pts.map((s) => TF_TOL + slack(s));

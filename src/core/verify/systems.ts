@@ -1031,3 +1031,37 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
       return undefined;
   }
 }
+
+/**
+ * Up to 8 test points: on rings whose radii span the poles' moduli (half the smallest to twice
+ * the largest, log-spaced), on each the angle in the upper half-plane farthest from every pole;
+ * a point closer to a pole than 5 % of its radius is not used. Moduli below `floor` of the
+ * largest set no ring (the interconnection checks: 1e-8; zpk's: 1e-6, see verify/tfzpk.ts).
+ */
+export function ringTestPoints(poles: Complex[], floor = 1e-8): Complex[] {
+  const all = poles.map(([a, b]) => Math.hypot(a, b)).filter((x) => Number.isFinite(x));
+  // a pole at 0 computed as 1e-16 (a den ending in −1.4e-16) sets no scale: rings down there sit
+  // on top of it, where the response is round-off; moduli below 1e-8 of the largest count as 0
+  const top = Math.max(0, ...all);
+  const mods = all.filter((x) => x > floor * top);
+  const lo = mods.length ? Math.min(...mods) / 2 : 0.5;
+  const hi = mods.length ? Math.max(...mods) * 2 : 2;
+  const k = 8;
+  const pts: Complex[] = [];
+  for (let i = 0; i < k; i++) {
+    const r = lo * (hi / lo) ** (i / (k - 1));
+    let best: Complex | undefined,
+      bd = -1;
+    for (let j = 0; j < 12; j++) {
+      const th = (Math.PI * (j + 0.5)) / 12;
+      const s: Complex = [r * Math.cos(th), r * Math.sin(th)];
+      const d = Math.min(Infinity, ...poles.map((q) => Math.hypot(q[0] - s[0], q[1] - s[1])));
+      if (d > bd) {
+        bd = d;
+        best = s;
+      }
+    }
+    if (best && bd >= 0.05 * r) pts.push(best);
+  }
+  return pts;
+}

@@ -11,7 +11,7 @@
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
 import { pairRankCheck } from './rank.js';
-import { companion, evalSS, evalTF, polyval } from './systems.js';
+import { companion, evalSS, evalTF, polyval, ringTestPoints } from './systems.js';
 import { safeEigenvalues, safeSingularValues, sci } from './numeric.js';
 
 type Entry = { at: (s: Complex) => Complex; poles: Complex[] };
@@ -106,38 +106,6 @@ function modelEntries(a: Record<string, any>): Grid {
 /** a state-space result as entries */
 const ssEntries = (r: Record<string, any>) => modelEntries({ A: r.A, B: r.B, C: r.C, D: r.D });
 
-/**
- * Up to 8 test points on rings spanning the poles' moduli (half the smallest to twice the
- * largest), each at the angle in the upper half-plane farthest from every pole.
- */
-function testPoints(poles: Complex[]): Complex[] {
-  const all = poles.map(([a, b]) => Math.hypot(a, b)).filter(Number.isFinite);
-  const top = Math.max(0, ...all);
-  // moduli below 1e-6 of the largest set no ring: a defective eigenvalue (a Jordan block at 0)
-  // comes out split by √ε (±1.3e-8 for a double pole at 0), correct to its conditioning, and a
-  // point at that scale compares the split with the exact double pole (s² against s² − 1.8e-16)
-  const mods = all.filter((x) => x > 1e-6 * top);
-  const lo = mods.length ? Math.min(...mods) / 2 : 0.5;
-  const hi = mods.length ? Math.max(...mods) * 2 : 2;
-  const pts: Complex[] = [];
-  for (let i = 0; i < 8; i++) {
-    const r = lo * (hi / lo) ** (i / 7);
-    let best: Complex | undefined,
-      bd = -1;
-    for (let j = 0; j < 12; j++) {
-      const th = (Math.PI * (j + 0.5)) / 12;
-      const s: Complex = [r * Math.cos(th), r * Math.sin(th)];
-      const d = Math.min(Infinity, ...poles.map((q) => Math.hypot(q[0] - s[0], q[1] - s[1])));
-      if (d > bd) {
-        bd = d;
-        best = s;
-      }
-    }
-    if (best && bd >= 0.05 * r) pts.push(best);
-  }
-  return pts;
-}
-
 /** worst relative difference of two grids at the points (per point, floored at 1e-3 of the largest value) */
 function gridDiff(got: Grid, want: Grid, pts: Complex[]): number {
   if (got.length !== want.length || got.some((r, i) => r.length !== want[i].length)) return Infinity;
@@ -162,7 +130,10 @@ function gridDiff(got: Grid, want: Grid, pts: Complex[]): number {
 
 function agree(got: Grid, want: Grid, what: string, tol: number, extraPoles: Complex[] = []): Check {
   const poles = [...got.flat(), ...want.flat()].flatMap((e) => e.poles).concat(extraPoles);
-  const pts = testPoints(poles);
+  // moduli below 1e-6 of the largest set no ring: a defective eigenvalue (a Jordan block at 0)
+  // comes out split by √ε (±1.3e-8 for a double pole at 0), correct to its conditioning, and a
+  // point at that scale compares the split with the exact double pole (s² against s² − 1.8e-16)
+  const pts = ringTestPoints(poles, 1e-6);
   const d = gridDiff(got, want, pts);
   return {
     name: 'transfer function',
