@@ -26,22 +26,10 @@ import { evalSS } from '../../src/core/verify/systems.js';
 import { verify } from '../../src/core/verify/index.js';
 import { parseSum } from '../../src/core/solvers/connect.js';
 import type { Complex } from '../../src/core/types.js';
+import { sameSet } from './linalg-helpers.js';
 
 type Case = { tool: string; args: Record<string, any>; expect: Record<string, any> };
 const ref = JSON.parse(readFileSync(new URL('../fixtures/connect/ref.json', import.meta.url), 'utf8')) as Record<string, Case>;
-
-function sameSet(a: Complex[], b: Complex[], tol: number, what: string): void {
-  assert.equal(a.length, b.length, `${what}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
-  const left = b.slice();
-  for (const z of a) {
-    let bi = 0;
-    left.forEach((w, i) => {
-      if (Math.hypot(w[0] - z[0], w[1] - z[1]) < Math.hypot(left[bi][0] - z[0], left[bi][1] - z[1])) bi = i;
-    });
-    const w = left.splice(bi, 1)[0];
-    assert.ok(Math.hypot(w[0] - z[0], w[1] - z[1]) <= tol * Math.max(1, Math.hypot(w[0], w[1])), `${what}: ${JSON.stringify(z)} not in ${JSON.stringify(b)}`);
-  }
-}
 
 function samePoly(a: number[], b: number[], what: string, tol = 1e-9): void {
   const strip = (p: number[]) => p.slice(p.findIndex((x) => Math.abs(x) > 1e-12));

@@ -21,25 +21,12 @@ import { evalSS } from '../../src/core/verify/systems.js';
 import { readSystemArg, systemArg } from '../../src/core/solvers/_sys.js';
 import { verify } from '../../src/core/verify/index.js';
 import type { Complex } from '../../src/core/types.js';
+import { sameSet } from './linalg-helpers.js';
 
 type Case = { tool: string; args: Record<string, unknown>; expect: Record<string, any> };
 const ref = JSON.parse(readFileSync(new URL('../fixtures/interconnect/ref.json', import.meta.url), 'utf8')) as Record<string, Case>;
 
 const near = (a: number, b: number, tol: number, what: string) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
-
-/** the multiset of complex numbers a equals b (greedy nearest matching) */
-function sameSet(a: Complex[], b: Complex[], tol: number, what: string): void {
-  assert.equal(a.length, b.length, `${what}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
-  const left = b.slice();
-  for (const z of a) {
-    let bi = 0;
-    left.forEach((w, i) => {
-      if (Math.hypot(w[0] - z[0], w[1] - z[1]) < Math.hypot(left[bi][0] - z[0], left[bi][1] - z[1])) bi = i;
-    });
-    const w = left.splice(bi, 1)[0];
-    assert.ok(Math.hypot(w[0] - z[0], w[1] - z[1]) <= tol * Math.max(1, Math.hypot(w[0], w[1])), `${what}: ${JSON.stringify(z)} not in ${JSON.stringify(b)}`);
-  }
-}
 
 /** num/den coefficients equal (both monic) */
 function samePoly(a: number[], b: number[], what: string): void {

@@ -1,4 +1,7 @@
 // Plain number[][] arithmetic for tests, independent of the kernel under test.
+import assert from 'node:assert/strict';
+import type { Complex } from '../../src/core/types.js';
+
 export type M = number[][];
 export const mm = (A: M, B: M): M => A.map((r) => B[0].map((_, j) => r.reduce((s, v, k) => s + v * B[k][j], 0)));
 export const tr = (A: M): M => A[0].map((_, j) => A.map((r) => r[j]));
@@ -63,4 +66,18 @@ export function charDetAbs(A: M, re: number, im: number): number {
     }
   }
   return detAbs;
+}
+
+/** the multiset of complex numbers a equals b (greedy nearest matching) */
+export function sameSet(a: Complex[], b: Complex[], tol: number, what: string): void {
+  assert.equal(a.length, b.length, `${what}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+  const left = b.slice();
+  for (const z of a) {
+    let bi = 0;
+    left.forEach((w, i) => {
+      if (Math.hypot(w[0] - z[0], w[1] - z[1]) < Math.hypot(left[bi][0] - z[0], left[bi][1] - z[1])) bi = i;
+    });
+    const w = left.splice(bi, 1)[0];
+    assert.ok(Math.hypot(w[0] - z[0], w[1] - z[1]) <= tol * Math.max(1, Math.hypot(w[0], w[1])), `${what}: ${JSON.stringify(z)} not in ${JSON.stringify(b)}`);
+  }
 }

@@ -24,6 +24,7 @@ import { reproduce } from '../../src/core/codegen/index.js';
 import { evalSS } from '../../src/core/verify/systems.js';
 import { ControlError } from '../../src/core/errors.js';
 import type { Complex } from '../../src/core/types.js';
+import { sameSet } from './linalg-helpers.js';
 
 type Case = { tool: string; args: Record<string, any>; expect: Record<string, any>; points?: Complex[] };
 const ref = JSON.parse(readFileSync(new URL('../fixtures/zpk/ref.json', import.meta.url), 'utf8')) as Record<string, Case>;
@@ -33,19 +34,6 @@ const nearList = (a: number[], b: number[], tol: number, what: string) => {
   assert.equal(a.length, b.length, `${what}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
   a.forEach((x, i) => near(x, b[i], tol, `${what}[${i}]`));
 };
-
-function sameSet(a: Complex[], b: Complex[], tol: number, what: string): void {
-  assert.equal(a.length, b.length, `${what}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
-  const left = b.slice();
-  for (const z of a) {
-    let bi = 0;
-    left.forEach((w, i) => {
-      if (Math.hypot(w[0] - z[0], w[1] - z[1]) < Math.hypot(left[bi][0] - z[0], left[bi][1] - z[1])) bi = i;
-    });
-    const w = left.splice(bi, 1)[0];
-    assert.ok(Math.hypot(w[0] - z[0], w[1] - z[1]) <= tol * Math.max(1, Math.hypot(w[0], w[1])), `${what}: ${JSON.stringify(z)} not in ${JSON.stringify(b)}`);
-  }
-}
 
 /** C(sI − A)⁻¹B + D of a result against expected [re, im] grids at points */
 function sameValues(r: Record<string, any>, pts: Complex[], want: Complex[][][], tol: number, what: string) {
