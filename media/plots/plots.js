@@ -1,5 +1,5 @@
 // @control plot webview: draws the numbers the extension host computed with the solvers
-// (freqresp + margins, step + stepinfo, impulse, nyquist, rlocus, poles_zeros, lsim, initial, sigma). It computes no
+// (freqresp + margins, step + stepinfo, impulse, nyquist, rlocus, poles_zeros, lsim, initial, sigma, diskmargin). It computes no
 // result of its own: only where to put lines and labels. Plotly (basic bundle) draws; colours
 // follow the VS Code theme (--vscode-* CSS variables) and re-render when the theme changes.
 /* global Plotly, acquireVsCodeApi */
@@ -188,6 +188,35 @@
     if (Number.isFinite(d.peak)) summary.push(`${d.stable ? 'H∞ norm' : 'peak gain (unstable: L∞)'} ${fmt(d.peak)} (${fmt(d.peak_db)} dB)${d.w_peak === Infinity ? ' as ω → ∞' : ` at ${fmt(d.w_peak)} rad/s`}`);
     else summary.push('peak ∞: a pole on the stability boundary');
     if (p.discrete) L.shapes.push({ type: 'line', xref: 'x', yref: 'paper', x0: Math.PI / p.Ts, x1: Math.PI / p.Ts, y0: 0, y1: 1, line: { color: t.purple, width: 1, dash: 'dash' } });
+    return { traces, layout: L, summary: summary.join(' · ') };
+  }
+
+  // ------------------------------------------------------------------ disk margin over frequency
+  // the guaranteed multiloop margin α(ω) = 1/μ_upper(ω) (one curve, or inputs / outputs / both for
+  // a plant and controller), its least value marked (at the axis' edge when at ω = 0 or ω → ∞)
+  function diskmargin(p, t) {
+    const d = p.data;
+    const pal = palette(t);
+    const traces = [];
+    const L = baseLayout(t);
+    L.xaxis = axisStyle(t, { type: 'log', title: { text: 'Frequency ω (rad/s)' } });
+    L.yaxis = axisStyle(t, { title: { text: 'Disk margin α (guaranteed)' }, rangemode: 'tozero' });
+    const summary = [];
+    (d.curves || []).forEach((c, k) => {
+      const idx = c.w.map((_, i) => i).filter((i) => c.w[i] > 0 && Number.isFinite(c.w[i]));
+      if (!idx.length) return;
+      const xs = idx.map((i) => c.w[i]);
+      const color = pal[k % pal.length];
+      traces.push({ x: xs, y: idx.map((i) => (Number.isFinite(c.mm_w[i]) ? c.mm_w[i] : null)), type: 'scatter', mode: 'lines', name: c.label, line: { color, width: 2 }, hovertemplate: 'ω = %{x:.4g} rad/s<br>α = %{y:.4g}<extra></extra>' });
+      if (Number.isFinite(c.mm)) {
+        const at = c.w_mm === 0 ? xs[0] : c.w_mm === Infinity ? xs[xs.length - 1] : c.w_mm;
+        const where = c.w_mm === 0 ? 'ω = 0' : c.w_mm === Infinity ? 'ω → ∞' : `${fmt(c.w_mm)} rad/s`;
+        traces.push({ x: [at], y: [c.mm], type: 'scatter', mode: 'markers', name: `least: ${c.label}`, showlegend: false, marker: { color, size: 9 }, hovertemplate: `α = ${fmt(c.mm)} at ${where}<extra></extra>` });
+        L.annotations.push(label(t, Math.log10(at), c.mm, `α = ${fmt(c.mm)} at ${where}`, { xref: 'x', yref: 'y', font: { color, size: 12 }, arrowcolor: color, bordercolor: color }));
+        summary.push(`${c.label}: α = ${fmt(c.mm)} at ${where}`);
+      }
+    });
+    if (!d.stable) summary.push('unstable closed loop: disk margins 0');
     return { traces, layout: L, summary: summary.join(' · ') };
   }
 
@@ -417,7 +446,7 @@
     }
     return v;
   }
-  const builders = { bode, step: timeResp, impulse: timeResp, nyquist, rlocus, pzmap, lsim: simulation, initial: simulation, sigma };
+  const builders = { bode, step: timeResp, impulse: timeResp, nyquist, rlocus, pzmap, lsim: simulation, initial: simulation, sigma, diskmargin };
 
   function render() {
     if (!payload) return;

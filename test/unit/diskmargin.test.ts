@@ -9,7 +9,11 @@
  * (DGM [0.3, 2] -> ±45.9208°), the closed forms of Seiler, Packard and Gahinet ("An
  * Introduction to Disk Margins", IEEE CSM 2020: σ = 1 gives 1/‖S‖∞ = min |1 + L|), and
  * test/fixtures/diskmargin/ref.json (ref.py: numpy/scipy, μ by Nelder-Mead over D and over
- * the phases Q on dense grids). Every call goes through the verified call path, so the
+ * the phases Q on dense grids). diskmargin_io (MATLAB's diskmargin(P, C)): the same page's
+ * satellite at the plant outputs and inputs (MMo, python-control's DMi), the closed form of a
+ * static loop (MMIO = 2: a disk with α < 2 keeps |arg f| < 90°, so f_u·f_y never reaches
+ * −1/k, and f_u = f_y = j/√k does at α = 2), and ref.json's io_cases (the loops formed from
+ * P(jω) and C(jω) by numpy). Every call goes through the verified call path, so the
  * independent checks (verify/diskmargin.ts) pass too.
  */
 import { test } from 'node:test';
@@ -19,6 +23,9 @@ import { callTool } from '../../src/core/tools/runner.js';
 import { diskGainPhase } from '../../src/core/solvers/freqanalysis.js';
 import { Conversation, readTurn } from '../../src/core/reader/index.js';
 import { reproduce } from '../../src/core/codegen/index.js';
+import { buildPlot } from '../../src/core/plot/data.js';
+import { resultCharts } from '../../src/core/render/svgplot.js';
+import { plotsFor } from '../../src/core/plot/data.js';
 
 const ref = JSON.parse(readFileSync(new URL('../fixtures/diskmargin/ref.json', import.meta.url), 'utf8'));
 
@@ -27,9 +34,9 @@ function near(a: number, b: number, tol: number, what: string) {
   assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
 }
 
-async function run(args: Record<string, unknown>) {
-  const { result, verification } = await callTool('diskmargin', args);
-  assert.ok(verification, 'diskmargin: no verification');
+async function run(args: Record<string, unknown>, tool = 'diskmargin') {
+  const { result, verification } = await callTool(tool, args);
+  assert.ok(verification, `${tool}: no verification`);
   assert.equal(
     verification.ok,
     true,
@@ -201,4 +208,112 @@ test('diskmargin: reading, code and the rendered guarantee', async () => {
   assert.match(m, /\[DM, MM\] = diskmargin\(L\)/);
   const p = reproduce({ tool: 'diskmargin', args: { ...args, sigma: 0.5 } }, 'python');
   assert.match(p, /ct\.disk_margins\(L, omega, skew=0\.5\)/);
+});
+
+// ------------------------------------------------------------------ diskmargin(P, C)
+
+const satP = { A, B: eye2(), C: Cp };
+function eye2() {
+  return [
+    [1, 0],
+    [0, 1],
+  ];
+}
+
+test('diskmargin_io: MATLAB diskmargin reference page, the spinning satellite with C = [1 -2; 0 1]', async () => {
+  const r = await run({ sys1: satP, sys2: { A: [], B: [], C: [[], []], D: K } }, 'diskmargin_io');
+  assert.equal(r.stable, true);
+  assert.deepEqual([r.inputs, r.outputs], [2, 2]);
+  // plant outputs: MMo DiskMargin 0.3754 (LowerBound 0.3754, UpperBound 0.3762) at frequency 0; DMo(1), DMo(2) = 2
+  assert.ok(r.mmo >= 0.3754 - 5e-5 && r.mmo <= 0.3762 + 5e-5, `mmo ${r.mmo}`);
+  assert.equal(r.at_outputs.w_mm, 0);
+  for (const v of r.at_outputs.dm) near(v, 2, 1e-9, 'DMo');
+  // plant inputs: python-control test_mimo_disk_margin DMi 0.3754 (atol 0.1); the same as diskmargin(C*P)
+  near(r.mmi, 0.3754, 0.1, 'python-control DMi');
+  const li = await run({ A, B: eye2(), C: mul(K, Cp) });
+  near(r.mmi, li.mm, 1e-9, 'diskmargin(C*P)');
+  // both at once: never above either side alone; numpy's brute force (ref.json)
+  const c = ref.io_cases.find((x: any) => x.name === 'satellite');
+  assert.ok(r.mmio <= Math.min(r.mmi, r.mmo));
+  near(r.mmio, c.io.mm_dbound, 1e-6, 'MMIO vs the numpy D bound');
+  near(r.mmio_upper, c.io.mm_rho, 1e-6, 'MMIO attained vs the numpy phase search');
+  // the four channels of [0, -C; P, 0] broken one at a time are the plant inputs and outputs
+  r.io.dm.forEach((v: number, i: number) => near(v, [...r.at_inputs.dm, ...r.at_outputs.dm][i], 1e-6, `channel ${i + 1}`));
+  // the destabilising change: one factor per input and output, |δ| = mmio_upper
+  assert.equal(r.io.worst_gain.length, 4);
+});
+
+test('diskmargin_io: a static loop L = k has MMIO = 2 exactly (closed form) and loop margins 2(1 + k)/|1 − k|', async () => {
+  for (const k of [0.5, 3, 10]) {
+    const r = await run({ sys1: k, sys2: 1 }, 'diskmargin_io');
+    near(r.mmio, 2, 1e-9, `k = ${k} MMIO`);
+    near(r.mmi, (2 * (1 + k)) / Math.abs(1 - k), 1e-9, `k = ${k} inputs`);
+    near(r.mmo, r.mmi, 1e-12, 'SISO: inputs = outputs');
+    near(r.mmio_pm, 90, 1e-6, 'phase of α = 2');
+  }
+});
+
+test('diskmargin_io: SISO P = 25/(s^3+10s^2+10s+10), C = 1: each side is stability_margins disk margin; both at once per numpy', async () => {
+  const r = await run({ sys1: { num: [25], den: [1, 10, 10, 10] }, sys2: 1 }, 'diskmargin_io');
+  const sm = (await callTool('stability_margins', { num: [25], den: [1, 10, 10, 10] })).result;
+  near(r.mmi, sm.disk_margin, 1e-9, 'inputs');
+  near(r.mmo, sm.disk_margin, 1e-9, 'outputs');
+  const c = ref.io_cases.find((x: any) => x.name === 'siso');
+  near(r.mmio, c.io.mm_dbound, 1e-6, 'MMIO');
+  near(r.w_mmio, c.io.w, 1e-3, 'MMIO frequency');
+});
+
+test('diskmargin_io: numpy brute force with a dynamic controller (ref.json io_cases)', async () => {
+  for (const c of ref.io_cases.filter((x: any) => x.name === 'random')) {
+    const r = await run({ sys1: c.P, sys2: c.C }, 'diskmargin_io');
+    // the solver also looks at ω = ∞ and refines peaks: never above numpy's grid value, and within 1e-5 of it
+    for (const [k, side] of [
+      ['mmi', 'inputs'],
+      ['mmo', 'outputs'],
+      ['mmio', 'io'],
+    ] as const) {
+      assert.ok(r[k] <= c[side].mm_dbound * (1 + 1e-6), `${k} ${r[k]} vs ${c[side].mm_dbound}`);
+      near(r[k], c[side].mm_dbound, 1e-5, k);
+    }
+  }
+});
+
+test('diskmargin_io: refusals, an unstable loop, code, the plot', async () => {
+  await assert.rejects(callTool('diskmargin_io', { sys1: satP, sys2: { A: [], B: [], C: [[]], D: [[1, 2]] } }), /controller sys2 must take/);
+  await assert.rejects(callTool('diskmargin_io', { sys1: { num: [1], den: [1, 1] }, sys2: { num: [1], den: [1, 1], Ts: 0.1 } }), /sampling times/);
+  const u = await run({ sys1: { num: [1], den: [1, -1] }, sys2: 0.5 }, 'diskmargin_io');
+  assert.equal(u.stable, false);
+  assert.deepEqual([u.mmi, u.mmo, u.mmio], [0, 0, 0]);
+  const args = { sys1: satP, sys2: { A: [], B: [], C: [[], []], D: K } };
+  assert.match(reproduce({ tool: 'diskmargin_io', args }, 'matlab'), /MMIO = diskmargin\(P, C\)/);
+  assert.match(reproduce({ tool: 'diskmargin_io', args }, 'python'), /ct\.append\(P, C\)/);
+  const specs = plotsFor('diskmargin_io', args, undefined);
+  assert.deepEqual(
+    specs.map((s) => s.kind),
+    ['diskmargin'],
+  );
+  const p = await buildPlot(specs[0]);
+  assert.equal((p.data.curves as unknown[]).length, 3);
+  assert.ok(p.verification.every((v) => v.ok === true));
+  const r = await run(args, 'diskmargin_io');
+  const charts = resultCharts('diskmargin_io', args, r);
+  assert.equal(charts.length, 1);
+  assert.match(charts[0].svg, /<circle/);
+});
+
+test('diskmargin: the margin-over-frequency plot (webview data and report SVG) with its least value marked', async () => {
+  const args = { num: [25], den: [1, 10, 10, 10] };
+  const specs = plotsFor('diskmargin', args, undefined);
+  assert.deepEqual(
+    specs.map((s) => s.kind),
+    ['nyquist', 'diskmargin'],
+  );
+  const p = await buildPlot(specs[1]);
+  const c = (p.data.curves as any[])[0];
+  const r = await run(args);
+  near(c.mm, r.mm, 0, 'the least value is the result');
+  assert.equal(c.w.length, c.mm_w.length);
+  const svg = resultCharts('diskmargin', args, r)[0].svg;
+  assert.match(svg, /<circle/);
+  assert.match(svg, /α = 0\.4581/);
 });

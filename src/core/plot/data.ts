@@ -9,6 +9,8 @@
  *   lsim     lsim (the call's own arguments: system, input, grid): y and u against t
  *   initial  initial (system, x0, grid): y against t
  *   sigma    sigma (its default grid): the singular values in dB against ω, and their peak
+ *   diskmargin  diskmargin or diskmargin_io (the call's own arguments): the guaranteed multiloop
+ *            disk margin α(ω) = 1/μ_upper(ω) against ω, its least value marked
  */
 import { defaultFrequencies, defaultTimes } from '../agent/deterministic.js';
 import { ControlError } from '../errors.js';
@@ -52,7 +54,8 @@ async function call(tool: string, raw: Record<string, unknown>, opts: RunOptions
   return result;
 }
 
-function describe(a: Record<string, unknown>): string {
+function describe(a: Record<string, unknown>, raw: Record<string, unknown> = {}): string {
+  if (raw.sys1 !== undefined) return 'plant P (sys1) with controller C (sys2), u = −C·y';
   const Ts = typeof a.Ts === 'number' && a.Ts > 0 ? a.Ts : 0;
   const v = Ts ? 'z' : 's';
   if (Array.isArray(a.num) && Array.isArray(a.den))
@@ -160,6 +163,27 @@ export async function buildPlot(req: PlotRequest, opts: RunOptions = {}): Promis
       data = { w: r.w, sv_db: r.sv_db, peak: r.peak, peak_db: r.peak_db, w_peak: r.w_peak, stable: r.stable };
       break;
     }
+    case 'diskmargin': {
+      // the whole call (a loop L, or a plant and controller, with sigma and w), not the system alone
+      const raw = req.args ?? {};
+      if (raw.sys1 !== undefined) {
+        const r = await call('diskmargin_io', raw, opts, verification);
+        const curve = (label: string, d: Record<string, any>) => ({ label, w: d.w, mm_w: d.mm_w, mm: d.mm, w_mm: d.w_mm });
+        data = {
+          stable: r.stable,
+          curves: [curve('plant inputs (C·P)', r.at_inputs), curve('plant outputs (P·C)', r.at_outputs), curve('inputs and outputs (MMIO)', r.io)],
+        };
+        if (!r.stable) notes.push(`No margin curve: ${r.reason}.`);
+      } else {
+        const r = await call('diskmargin', raw, opts, verification);
+        data = { stable: r.stable, curves: [{ label: r.loops > 1 ? 'multiloop' : 'disk margin', w: r.w, mm_w: r.mm_w, mm: r.mm, w_mm: r.w_mm }] };
+        if (!r.stable) notes.push(`No margin curve: ${r.reason}.`);
+      }
+      const curves = data.curves as { w_mm: number }[];
+      if (curves.some((c) => c.w_mm === 0)) notes.push('A least margin at ω = 0 is marked at the left edge of the logarithmic axis.');
+      if (curves.some((c) => c.w_mm === Infinity)) notes.push('A least margin as ω → ∞ is marked at the right edge.');
+      break;
+    }
     case 'pzmap': {
       if (a.num !== undefined || a.C !== undefined) data = await call('poles_zeros', a, opts, verification);
       else if (a.A !== undefined) {
@@ -173,7 +197,7 @@ export async function buildPlot(req: PlotRequest, opts: RunOptions = {}): Promis
   return {
     kind,
     title: `${KIND_LABEL[kind]}`,
-    subtitle: `${describe(a)}${req.origin ? ` — ${req.origin}` : ''}`,
+    subtitle: `${describe(a, req.args ?? {})}${req.origin ? ` — ${req.origin}` : ''}`,
     discrete: Ts > 0,
     Ts,
     verification,

@@ -35,7 +35,9 @@ export function systemObject(v: Operand['value']): { value: unknown } | { missin
   if (v.kind === 'tf') return { value: { num: v.num, den: v.den, ...(v.Ts ? { Ts: v.Ts } : {}) } };
   const missing = (['B', 'C'] as const).filter((k) => v[k] === undefined);
   if (missing.length) return { missing: missing.join(' and ') };
-  return { value: { A: v.A, B: v.B, C: v.C, ...(v.D ? { D: v.D } : {}), ...(v.Ts ? { Ts: v.Ts } : {}) } };
+  // ss(A, B, C, 0): MATLAB's scalar 0 is the zero D of every size
+  const zeroD = v.D?.length === 1 && v.D[0].length === 1 && v.D[0][0] === 0 && (v.C!.length !== 1 || (v.B![0]?.length ?? 1) !== 1);
+  return { value: { A: v.A, B: v.B, C: v.C, ...(v.D && !zeroD ? { D: v.D } : {}), ...(v.Ts ? { Ts: v.Ts } : {}) } };
 }
 
 export type InterconnectResult =
@@ -201,7 +203,11 @@ export function readInterconnect(input: InterconnectInput): InterconnectResult {
 
   const names = ops.map((o) => o.label);
   let order: Operand[] = ops;
-  if (tool.name === 'feedback') {
+  if (tool.name === 'diskmargin_io') {
+    const dm = diskmarginOperands(input, ops, args, origins, notes);
+    if ('ask' in dm) return dm.ask;
+    order = dm.order;
+  } else if (tool.name === 'feedback') {
     if (ops.length === 1) {
       args.sys2 = 1;
       origins.sys2 = { from: 'default', text: 'unity feedback, sys2 = 1' };
@@ -300,4 +306,72 @@ export function readInterconnect(input: InterconnectInput): InterconnectResult {
   }
   const shown = tool.name === 'feedback' && ops.length === 1 ? [order[0].label, '1'] : order.map((o) => o.label);
   return { kind: 'call', args, origins, notes, label: `${tool.name}(${shown.join(', ')})`, output: outputName(text, input.fromCall?.call) };
+}
+
+const PLANT_NAME = /^(?:P|G|Gp|Pl|plant|sys|H)\d*$/i;
+const CONTROLLER_NAME = /^(?:C|K|Kc|Cs|Gc|ctrl|controller)\d*$/i;
+
+/**
+ * diskmargin(P, C[, sigma]): the plant first, the controller second (u = −C·y). Written as a call
+ * the order is the call's; in words the names say the roles (P, G: plant; C, K: controller),
+ * otherwise both orders are asked. A third number of the call, sigma = …, or "skew …" is the skew.
+ */
+function diskmarginOperands(
+  input: InterconnectInput,
+  ops: Operand[],
+  args: Record<string, unknown>,
+  origins: Record<string, Origin>,
+  notes: string[],
+): { order: Operand[] } | { ask: InterconnectResult } {
+  const c = input.fromCall;
+  let list = ops;
+  let sigma: { value: number; origin: Origin } | undefined;
+  if (c && list.length === 3 && typeof list[2].value === 'number') {
+    sigma = { value: list[2].value, origin: list[2].origin };
+    list = list.slice(0, 2);
+  }
+  const kw = c?.kw.sigma ?? c?.kw.skew;
+  if (kw?.kind === 'number') sigma = { value: kw.value, origin: kw.origin };
+  if (!c) {
+    const m = /\b(?:sigma|skew|σ)\s*(?:=|of|:)?\s*([-+]?(?:\d+\.?\d*|\.\d+))(?![\w.])/i.exec(input.text);
+    if (m) sigma = { value: Number(m[1]), origin: { from: 'message', text: m[0].trim() } };
+  }
+  if (sigma) {
+    args.sigma = sigma.value;
+    origins.sigma = sigma.origin;
+  }
+  // "with controller K = 2": a controller given as a number in the words is the second operand
+  if (!c && list.length === 1) {
+    const g = /\b(C|K|Kc|Gc)\s*=\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)(?![\w.])/.exec(input.text);
+    if (g && g[1] !== list[0].label) list = [...list, { value: Number(g[2]), origin: { from: 'message', text: g[0] }, label: g[1] }];
+  }
+  if (list.length !== 2)
+    return {
+      ask: {
+        kind: 'ask',
+        question: `diskmargin(P, C) takes a plant P and its controller C (u = −C·y), and this ${list.length < 2 ? `names only ${list.map((o) => o.label).join('')}` : `names ${list.length}: ${list.map((o) => o.label).join(', ')}`}. Which are the plant and the controller? For one loop transfer L use diskmargin(L).`,
+        candidates: [],
+      },
+    };
+  if (c) return { order: list };
+  const [x, y] = list;
+  const role = (o: Operand) => (PLANT_NAME.test(o.label) ? 'plant' : CONTROLLER_NAME.test(o.label) ? 'controller' : undefined);
+  const byName = (plant: Operand, ctrl: Operand) => {
+    notes.push(`${plant.label} is the plant (sys1) and ${ctrl.label} the controller (sys2), u = −${ctrl.label}·y, by their names`);
+    return { order: [plant, ctrl] };
+  };
+  if (role(x) === 'plant' && role(y) !== 'plant') return byName(x, y);
+  if (role(y) === 'plant' && role(x) !== 'plant') return byName(y, x);
+  if (role(x) === 'controller' && role(y) !== 'controller') return byName(y, x);
+  if (role(y) === 'controller' && role(x) !== 'controller') return byName(x, y);
+  return {
+    ask: {
+      kind: 'ask',
+      question: `Which of ${x.label} and ${y.label} is the plant and which the controller (u = −C·y)?`,
+      candidates: [
+        { label: `${x.label} the plant, ${y.label} the controller`, prompt: `diskmargin(${x.label}, ${y.label})` },
+        { label: `${y.label} the plant, ${x.label} the controller`, prompt: `diskmargin(${y.label}, ${x.label})` },
+      ],
+    },
+  };
 }

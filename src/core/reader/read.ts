@@ -369,6 +369,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
           if (p === '2') return v.kind === 'number' && v.value === 2;
           if (p === 'inf') return (v.kind === 'number' && v.value === Infinity) || (v.kind === 'string' && /^inf/i.test(v.value));
           if (p === 'type' || p === 'kind') return v.kind === 'string';
+          // a skew is a number: diskmargin(P, C) with C a gain matrix is the plant-controller form
+          if (p === 'sigma') return v.kind === 'number';
           if (/^'.*'$/.test(p)) return v.kind === 'string' && v.value.toLowerCase() === p.slice(1, -1);
           return v.kind !== 'system';
         });

@@ -15,6 +15,8 @@ export interface ChartOptions {
   xLabel: string;
   yLabel: string;
   series: readonly Series[];
+  /** points marked with a dot and a label (a peak, a least value), in the series' colours by index */
+  marks?: readonly { x: number; y: number; label: string; series?: number }[];
   logX?: boolean;
   width?: number;
   height?: number;
@@ -87,6 +89,17 @@ export function lineChart(o: ChartOptions): string {
         `<text x="${W - m.r - 4}" y="${m.t + 14 + 14 * k}" text-anchor="end" font-size="11" fill="${COLORS[k % COLORS.length]}">${esc(s.label)}</text>`,
       );
   });
+  for (const mk of o.marks ?? []) {
+    const mx = o.logX ? Math.log10(mk.x) : mk.x;
+    if (!Number.isFinite(mx) || !Number.isFinite(mk.y)) continue;
+    const color = COLORS[(mk.series ?? 0) % COLORS.length];
+    const [px, py] = [X(mx), Y(mk.y)];
+    parts.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="4" fill="${color}"/>`);
+    const right = px > W / 2;
+    parts.push(
+      `<text x="${(px + (right ? -7 : 7)).toFixed(1)}" y="${(py - 7).toFixed(1)}" text-anchor="${right ? 'end' : 'start'}" font-size="11" fill="${color}">${esc(mk.label)}</text>`,
+    );
+  }
   parts.push(`<text x="${W / 2}" y="18" text-anchor="middle" font-size="13" font-weight="bold">${esc(o.title)}</text>`);
   parts.push(`<text x="${W / 2}" y="${H - 10}" text-anchor="middle" font-size="12">${esc(o.xLabel)}</text>`);
   parts.push(`<text x="14" y="${H / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 14 ${H / 2})">${esc(o.yLabel)}</text>`);
@@ -128,6 +141,34 @@ export function resultCharts(tool: string, args: Record<string, any>, r: Record<
     const series = Array.from({ length: k }, (_, i) => ({ x: r.w as number[], y: (r.sv_db as number[][]).map((row) => row[i]), label: `σ${i + 1}` }));
     const svg = lineChart({ title: 'Singular values', xLabel: 'ω (rad/s)', yLabel: 'singular values (dB)', series, logX: true });
     return svg ? [{ caption: 'Singular values', svg }] : [];
+  }
+  if ((tool === 'diskmargin' || tool === 'diskmargin_io') && r.stable === true) {
+    // the guaranteed multiloop margin α(ω) = 1/μ_upper(ω) over log ω (finite ω > 0), its least value marked
+    // (at the axis' edge when it is at ω = 0 or as ω → ∞)
+    const curves: { label: string; d: Record<string, any> }[] =
+      tool === 'diskmargin'
+        ? [{ label: r.loops > 1 ? 'multiloop' : 'disk margin', d: r }]
+        : [
+            { label: 'inputs (C·P)', d: r.at_inputs },
+            { label: 'outputs (P·C)', d: r.at_outputs },
+            { label: 'inputs and outputs', d: r.io },
+          ];
+    const series: Series[] = [];
+    const marks: { x: number; y: number; label: string; series?: number }[] = [];
+    curves.forEach(({ label, d }, k) => {
+      const w = (d.w as number[]) ?? [];
+      const keep = w.map((_, i) => i).filter((i) => w[i] > 0 && Number.isFinite(w[i]) && Number.isFinite(d.mm_w[i]));
+      if (!keep.length) return;
+      const xs = keep.map((i) => w[i]);
+      series.push({ x: xs, y: keep.map((i) => d.mm_w[i]), label });
+      if (Number.isFinite(d.mm)) {
+        const at = d.w_mm === 0 ? xs[0] : d.w_mm === Infinity ? xs[xs.length - 1] : d.w_mm;
+        const where = d.w_mm === 0 ? 'ω = 0' : d.w_mm === Infinity ? 'ω → ∞' : `ω = ${Number(d.w_mm.toPrecision(4))}`;
+        marks.push({ x: at, y: d.mm, label: `α = ${Number(d.mm.toPrecision(4))} at ${where}`, series: k });
+      }
+    });
+    const svg = lineChart({ title: 'Disk margin over frequency (guaranteed)', xLabel: 'ω (rad/s)', yLabel: 'disk margin α', series, marks, logX: true });
+    return svg ? [{ caption: 'Disk margin over frequency', svg }] : [];
   }
   if (tool === 'freqresp' && Array.isArray(r.mag_db) && Array.isArray(args.w)) {
     const w = args.w as number[];

@@ -37,13 +37,13 @@ import type { RenderOptions } from '../render/markdown.js';
 import type { Complex, Matrix } from '../types.js';
 import { num as numberLiteral } from '../codegen/literals.js';
 import { systemCode, verdictHolder } from '../codegen/code.js';
-import { sisoPlots } from '../plot/specs.js';
-import { eye, toRows, zeros, type Mat } from '../linalg/dense.js';
+import { sisoPlots, type PlotSpec } from '../plot/specs.js';
+import { eye, mul, scale, toRows, zeros, type Mat } from '../linalg/dense.js';
 import { svd, singularValues } from '../linalg/svd.js';
-import { readTfOrSs, scaleGuard, ssProps, tfProps, tsProp, tf2ss, type SS } from './_sys.js';
+import { readSystemArgFull, readTfOrSs, scaleGuard, ssProps, systemArg, tfProps, tsProp, tf2ss, type SS } from './_sys.js';
 import { freqEvaluator } from './freq.js';
 import { eigenvalues } from './statesp.js';
-import { feedbackSS, gainLti, toLti } from './interconnect.js';
+import { appendSS, checkTotal, commonTs, dims, feedbackSS, gainLti, seriesSS, sysCode, toLti, type Lti, type Named } from './interconnect.js';
 import { diskGainPhase, diskMarginSiso, goldenMin, readSiso, sisoFromSS, stableByPoles, type Siso } from './freqanalysis.js';
 
 type R = Record<string, any>;
@@ -304,7 +304,11 @@ export function muLower(M: CM, up?: MuUpper): MuLower {
     });
   const normalise = (z: Complex[]): number => {
     const s = Math.sqrt(z.reduce((t, v) => t + abs2(v), 0));
-    if (s > 0) for (const v of z) ((v[0] /= s), (v[1] /= s));
+    if (s > 0)
+      for (const v of z) {
+        v[0] /= s;
+        v[1] /= s;
+      }
     return s;
   };
   let best: MuLower = { mu: 0, q: Array.from({ length: n }, () => [1, 0] as Complex), lambda: [0, 0] };
@@ -361,7 +365,10 @@ export function muLower(M: CM, up?: MuUpper): MuLower {
       for (let k = 0; k < K; k++) {
         const v = th[i] + (2 * Math.PI * k) / K;
         const fv = f(v);
-        if (fv < fb) ((fb = fv), (kb = k));
+        if (fv < fb) {
+          fb = fv;
+          kb = k;
+        }
       }
       const c = th[i] + (2 * Math.PI * kb) / K;
       const g = goldenMin(f, c - (2 * Math.PI) / K, c + (2 * Math.PI) / K);
@@ -677,6 +684,133 @@ export function diskMargin(L: SS, sigma: number, wIn?: number[], siso?: Siso): D
   };
 }
 
+// ------------------------------------------------------------------ a plant and its controller: diskmargin(P, C)
+
+export interface DiskMarginIOResult {
+  /** plant inputs nu (controller outputs) and plant outputs ny (controller inputs) */
+  inputs: number;
+  outputs: number;
+  sigma: number;
+  /** the nominal loop (P with u = −C·y) is stable and well-posed */
+  stable: boolean;
+  reason?: string;
+  /** variations at the plant inputs: the loop broken at u, L = C·P (MATLAB [DMi, MMi] = diskmargin(C*P)) */
+  at_inputs: DiskMarginResult;
+  /** variations at the plant outputs: the loop broken at y, L = P·C (MATLAB [DMo, MMo] = diskmargin(P*C)) */
+  at_outputs: DiskMarginResult;
+  /** independent variations at every plant input and output at once: MATLAB's MMIO = diskmargin(P, C) */
+  io: DiskMarginResult;
+  /** the guaranteed multiloop margins of the three (1/μ upper bounds) and MMIO's attained bound, frequency, gain range, phase */
+  mmi: number;
+  mmo: number;
+  mmio: number;
+  mmio_upper: number;
+  w_mmio: number;
+  mmio_gm: [number, number];
+  mmio_gm_db: [number, number];
+  mmio_pm: number;
+}
+
+/**
+ * The loops of a plant P (ny x nu) under negative feedback u = −C·y (C nu x ny): L = C·P at the
+ * plant inputs, L = P·C at the plant outputs, and for variations at both the augmented loop
+ * Laug = [0, −C; P, 0] (inputs [u; y] after the factors, outputs the signals before them):
+ * with F = diag(Fu, Fy), I + Laug·F is singular exactly when the loop with u = Fu·(−C·Fy·P·u)
+ * closes on itself, and det(I + Laug) = det(I + C·P). A number is k·I of the size the other asks.
+ */
+export function plantControllerLoops(args: R, tool: string): { Li: SS; Lo: SS; Laug: SS; nu: number; ny: number } {
+  const a: Named = { name: 'sys1', sa: readSystemArgFull(args.sys1, 'sys1', tool) };
+  const b: Named = { name: 'sys2', sa: readSystemArgFull(args.sys2, 'sys2', tool) };
+  const Ts = commonTs([a, b], tool);
+  let P: Lti = toLti(a.sa.ss),
+    C: Lti = toLti(b.sa.ss);
+  const kI = (k: number, n: number) => gainLti(scale(eye(n), k));
+  if (a.sa.gain !== undefined && b.sa.gain === undefined) {
+    const c = dims(C);
+    if (c.m !== c.p)
+      throw new ControlError(
+        `${tool}: the plant sys1 is the number ${a.sa.gain} and the controller sys2 has ${c.p} outputs and ${c.m} inputs; a number is k·I, which needs a square controller: give the plant as a ${c.m} x ${c.p} model.`,
+      );
+    P = kI(a.sa.gain, c.m);
+  } else if (b.sa.gain !== undefined && a.sa.gain === undefined) {
+    const p = dims(P);
+    if (p.m !== p.p)
+      throw new ControlError(
+        `${tool}: the controller sys2 is the number ${b.sa.gain} and the plant has ${p.p} outputs and ${p.m} inputs; a number is k·I, which needs a square plant: give the controller as a ${p.m} x ${p.p} matrix (u = −C·y).`,
+      );
+    C = kI(b.sa.gain, p.p);
+  }
+  const p = dims(P),
+    c = dims(C);
+  if (c.m !== p.p || c.p !== p.m)
+    throw new ControlError(
+      `${tool}: the controller sys2 must take the plant's ${p.p} output(s) and drive its ${p.m} input(s) (u = −C·y: C is ${p.m} x ${p.p}); it has ${c.p} output(s) and ${c.m} input(s).`,
+    );
+  checkTotal(p.n + c.n, tool);
+  const nu = p.m,
+    ny = p.p;
+  if (nu + ny > MAX_LOOPS)
+    throw new ControlError(
+      `${tool}: ${nu} plant inputs and ${ny} outputs are ${nu + ny} loops for the simultaneous margin, more than the ${MAX_LOOPS} one call takes; analyse the loop at the inputs (L = C*P) or outputs (L = P*C) with diskmargin.`,
+      'limit',
+    );
+  const Li = ssOfLti(seriesSS(P, C), Ts);
+  const Lo = ssOfLti(seriesSS(C, P), Ts);
+  // Laug = T·blkdiag(P, C), T = [0, −I_nu; I_ny, 0]: outputs [−C·w2; P·w1] for inputs [w1; w2]
+  const T = zeros(nu + ny, ny + nu);
+  for (let i = 0; i < nu; i++) T.d[i * (ny + nu) + ny + i] = -1;
+  for (let i = 0; i < ny; i++) T.d[(nu + i) * (ny + nu) + i] = 1;
+  const blk = appendSS([P, C]);
+  const Laug = ssOfLti({ A: blk.A, B: blk.B, C: mul(T, blk.C), D: mul(T, blk.D) }, Ts);
+  for (const L of [Li, Lo, Laug]) scaleGuard(L, tool);
+  return { Li, Lo, Laug, nu, ny };
+}
+
+export function diskMarginIO(args: R, sigma: number, w?: number[]): DiskMarginIOResult {
+  const { Li, Lo, Laug, nu, ny } = plantControllerLoops(args, 'diskmargin_io');
+  const at_inputs = diskMargin(Li, sigma, w);
+  const at_outputs = diskMargin(Lo, sigma, w);
+  const io = diskMargin(Laug, sigma, w);
+  const stable = at_inputs.stable && at_outputs.stable && io.stable;
+  if (!stable) {
+    // one loop, three ways of breaking it: a verdict that differs between them is rounding at the boundary; all are 0
+    const reason = io.reason ?? at_inputs.reason ?? at_outputs.reason ?? 'the nominal closed loop is unstable';
+    const z = (L: SS, r: DiskMarginResult) => (r.stable ? zeroResult(L, sigma, reason) : r);
+    return diskMarginIOOf(nu, ny, sigma, false, reason, z(Li, at_inputs), z(Lo, at_outputs), z(Laug, io));
+  }
+  return diskMarginIOOf(nu, ny, sigma, true, undefined, at_inputs, at_outputs, io);
+}
+
+function diskMarginIOOf(
+  nu: number,
+  ny: number,
+  sigma: number,
+  stable: boolean,
+  reason: string | undefined,
+  at_inputs: DiskMarginResult,
+  at_outputs: DiskMarginResult,
+  io: DiskMarginResult,
+): DiskMarginIOResult {
+  return {
+    inputs: nu,
+    outputs: ny,
+    sigma,
+    stable,
+    ...(reason ? { reason } : {}),
+    at_inputs,
+    at_outputs,
+    io,
+    mmi: at_inputs.mm,
+    mmo: at_outputs.mm,
+    mmio: io.mm,
+    mmio_upper: io.mm_upper,
+    w_mmio: io.w_mm,
+    mmio_gm: io.mm_gm,
+    mmio_gm_db: io.mm_gm_db,
+    mmio_pm: io.mm_pm,
+  };
+}
+
 // ------------------------------------------------------------------ rendering
 
 function renderDiskMargin(args: R, r: DiskMarginResult, o: RenderOptions): string {
@@ -731,13 +865,59 @@ function renderDiskMargin(args: R, r: DiskMarginResult, o: RenderOptions): strin
   return parts.join('\n\n');
 }
 
+function renderDiskMarginIO(_args: R, r: DiskMarginIOResult, o: RenderOptions): string {
+  const f = (x: number) => (Number.isNaN(x) ? '–' : x === Infinity ? '∞' : fmt(x, o.digits));
+  const wf = (w: number) => (Number.isNaN(w) ? '–' : w === Infinity ? '∞' : `${f(w)} rad/s`);
+  const rangeDb = (g: [number, number]) => `${f(g[0])} dB to ${g[1] === Infinity ? '+∞' : `+${f(g[1])}`} dB`;
+  const loop = `plant P (${r.outputs} output${r.outputs > 1 ? 's' : ''}, ${r.inputs} input${r.inputs > 1 ? 's' : ''}) under negative feedback u = −C·y`;
+  if (!r.stable)
+    return `**Disk margins 0** for the ${loop}: ${r.reason}. A loop that is not stable as it is has no margin (MATLAB's diskmargin also returns 0).`;
+  const skew = r.sigma === 0 ? 'skew σ = 0 (balanced)' : `skew σ = ${f(r.sigma)}`;
+  const row = (what: string, d: DiskMarginResult, lat: boolean) =>
+    `| ${what} | ${lat ? d.dm.map(f).join(', ') : '–'} | ${f(d.mm)} | ${f(d.mm_upper)} | ${wf(d.w_mm)} | ${rangeDb(d.mm_gm_db)} | ±${f(d.mm_pm)} |`;
+  const parts = [
+    `**Closed loop** of the ${loop}: stable; ${skew}.`,
+    [
+      '| variations at | loop at a time α (each channel) | multiloop α, guaranteed | attained | at ω | gain range | phase (±°) |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      row('plant inputs (L = C·P)', r.at_inputs, true),
+      row('plant outputs (L = P·C)', r.at_outputs, true),
+      row('inputs and outputs at once (MMIO)', r.io, false),
+    ].join('\n'),
+    `**Inputs and outputs at once** (MATLAB's MMIO = diskmargin(P, C)): the loop stays stable for independent, simultaneous gain changes in [${f(r.mmio_gm[0])}, ${f(r.mmio_gm[1])}] (${rangeDb(r.mmio_gm_db)}) and phase changes of ±${f(r.mmio_pm)}° at every plant input and every plant output (α ≥ ${f(r.mmio)}, guaranteed; α ≤ ${f(r.mmio_upper)}, attained at ω = ${wf(r.io.w_worst)}).`,
+  ];
+  if (r.io.worst_gain.length) {
+    const ph = (x: number) => f(Math.abs(x) < 1e-9 ? 0 : x);
+    const name = (i: number) => (i < r.inputs ? `u${i + 1}` : `y${i - r.inputs + 1}`);
+    parts.push(
+      `**Destabilising change** at ω = ${wf(r.io.w_worst)}: ${r.io.worst_gain.map((g, i) => `${name(i)}: gain ${f(g)}, phase ${ph(r.io.worst_phase[i])}°`).join('; ')}.`,
+    );
+  }
+  parts.push(
+    `The margins at the inputs and at the outputs are those of diskmargin(C*P) and diskmargin(P*C); the simultaneous one is the multiloop margin of the augmented loop [0, −C; P, 0] with its ${r.inputs + r.outputs} channels (u then y), never above either. Its μ bound is exact for up to 3 channels, an upper bound (so α a guarantee) beyond.`,
+  );
+  return parts.join('\n\n');
+}
+
 // ------------------------------------------------------------------ the tool
 
-function readSigma(args: R): number {
+function readSigma(args: R, tool = 'diskmargin'): number {
   const s = args.sigma ?? 0;
   if (typeof s !== 'number' || !Number.isFinite(s))
-    throw new ControlError(`diskmargin: the skew sigma must be a real number (0: balanced, default), not ${String(s)}.`);
+    throw new ControlError(`${tool}: the skew sigma must be a real number (0: balanced, default), not ${String(s)}.`);
   return s;
+}
+
+/** the frequencies given (w), checked; undefined for the default grid */
+function readGrid(args: R, tool: string): number[] | undefined {
+  if (args.w === undefined) return undefined;
+  const w = args.w as number[];
+  if (!w.length) throw new ControlError(`${tool}: w is empty; give the frequencies in rad/s, or omit w for the default grid.`);
+  w.forEach((x, i) => {
+    if (!(x >= 0)) throw new ControlError(`${tool}: w[${i + 1}] = ${x}; frequencies must be >= 0 rad/s.`);
+  });
+  if (w.length > 5000) throw new ControlError(`${tool}: ${w.length} frequencies is more than the 5000 one call examines; give fewer.`, 'limit');
+  return w;
 }
 
 export const tools = [
@@ -794,15 +974,7 @@ export const tools = [
     run(args) {
       const sigma = readSigma(args);
       const L = readLoop(args, 'diskmargin');
-      let w: number[] | undefined;
-      if (args.w !== undefined) {
-        w = args.w as number[];
-        if (!w.length) throw new ControlError('diskmargin: w is empty; give the frequencies in rad/s, or omit w for the default grid.');
-        w.forEach((x, i) => {
-          if (!(x >= 0)) throw new ControlError(`diskmargin: w[${i + 1}] = ${x}; frequencies must be >= 0 rad/s.`);
-        });
-        if (w.length > 5000) throw new ControlError(`diskmargin: ${w.length} frequencies is more than the 5000 one call examines; give fewer.`, 'limit');
-      }
+      const w = readGrid(args, 'diskmargin');
       const siso = Array.isArray(args.num) ? readSiso(args, 'diskmargin') : undefined;
       return diskMargin(L, sigma, w, siso) as unknown as R;
     },
@@ -838,6 +1010,93 @@ export const tools = [
       },
     },
     model: { none: 'asked by name (diskmargin(L), "multiloop disk margin"); kept out of the prefix, whose 1,500 tokens are full' },
-    plots: sisoPlots('nyquist'),
+    plots: (args) => [...sisoPlots('nyquist')(args), diskMarginPlot(args)],
+  }),
+  tool({
+    name: 'diskmargin_io',
+    nonFinite: ['at_inputs', 'at_outputs', 'io', 'mmi', 'mmo', 'mmio', 'mmio_upper', 'w_mmio', 'mmio_gm', 'mmio_gm_db'],
+    words: {
+      calls: [{ names: ['diskmargin'], args: ['sys1', 'sys2', 'sigma'], min: 2 }],
+      phrases: [
+        'disk margins at the plant input and output',
+        'disk margins at the plant inputs and outputs',
+        'disk margin at the plant input and output',
+        'disk margins at the inputs and outputs',
+        'input and output disk margins',
+        'input and output disk margin',
+        'simultaneous input and output disk margin',
+        'simultaneous input and output variations',
+        'disk margins of the plant and controller',
+        'disk margin of the plant and controller',
+      ],
+      aliases: { sigma: ['skew', 'σ', 'e'], w: ['omega', 'ω'] },
+      example: '/diskmargin_io P = 25/(s^3+10s^2+10s+10), C = (s+1)/(s+2)',
+    },
+    brief: 'Disk margins of a plant P with controller C (u = -C y): at the plant inputs, at the outputs, and both at once (MATLAB diskmargin(P, C)).',
+    title: 'Disk margins of a plant and controller (inputs, outputs, both)',
+    description:
+      "Disk-based stability margins of the negative feedback loop of a plant P (sys1, ny outputs x nu inputs) and a controller C (sys2, nu x ny; u = −C·y), as MATLAB's diskmargin(P, C) and the loops it is built from: at_inputs: the loop broken at the plant inputs, L = C·P ([DMi, MMi] = diskmargin(C*P)); at_outputs: broken at the plant outputs, L = P·C ([DMo, MMo] = diskmargin(P*C)); io: independent, simultaneous gain and phase variations at every plant input and output (MATLAB's MMIO), the multiloop disk margin of the augmented loop [0, −C; P, 0] (nu + ny channels, inputs first). Each holds the diskmargin tool's fields (dm, mm, mm_upper, w_mm, mm_gm, mm_pm, worst perturbation, w, mm_w). Summary: mmi, mmo, mmio (guaranteed: 1/μ upper bound), mmio_upper (attained), w_mmio, mmio_gm, mmio_gm_db, mmio_pm. sigma: the skew (0 balanced). An unstable closed loop gives 0 with the reason. A number for P or C is k·I.",
+    parameters: {
+      type: 'object',
+      properties: {
+        sys1: systemArg('the plant P (ny outputs x nu inputs)'),
+        sys2: systemArg('the controller C (nu outputs x ny inputs), in negative feedback u = −C·y'),
+        sigma: {
+          type: 'number',
+          description: 'skew of the disk (MATLAB sigma): 0 balanced (default), > 0 toward gain increase, < 0 toward decrease',
+        },
+        w: vector('frequencies in rad/s (>= 0) to examine instead of the default grid; the largest peaks are refined between them'),
+      },
+      required: ['sys1', 'sys2'],
+      additionalProperties: false,
+    },
+    run(args) {
+      const sigma = readSigma(args, 'diskmargin_io');
+      const w = readGrid(args, 'diskmargin_io');
+      return diskMarginIO(args, sigma, w) as unknown as R;
+    },
+    intro:
+      '**Disk margins of a plant and its controller.** How much simultaneous gain and phase change the loop tolerates at the plant inputs, at the plant outputs, and at all of them at once.',
+    render: renderDiskMarginIO as (a: R, r: R, o: RenderOptions) => string,
+    code: {
+      title: 'disk margins at the plant inputs, outputs and both',
+      gen(code, a, r) {
+        const Ts = [a.sys1, a.sys2].map((v) => (v && typeof v === 'object' && typeof v.Ts === 'number' ? v.Ts : 0)).find((t) => t > 0) ?? 0;
+        sysCode(code, 'P', a.sys1, Ts);
+        sysCode(code, 'C', a.sys2, Ts);
+        const sg = a.sigma ?? 0;
+        const s = numberLiteral(sg, code.lang);
+        if (code.lang === 'matlab') {
+          code.line(`[DMi, MMi] = diskmargin(C*P${sg ? `, ${s}` : ''});   % plant inputs (Robust Control Toolbox)`);
+          code.line(`[DMo, MMo] = diskmargin(P*C${sg ? `, ${s}` : ''});   % plant outputs`);
+          code.line(`MMIO = diskmargin(P, C${sg ? `, ${s}` : ''})   % inputs and outputs at once`);
+          if (r)
+            code
+              .comment(verdictHolder)
+              .expect('MMi.LowerBound', r.mmi)
+              .expect('MMo.LowerBound', r.mmo)
+              .expect('MMIO.LowerBound', r.mmio)
+              .expect('MMIO.UpperBound', r.mmio_upper);
+        } else {
+          code.assign('omega', 'np.logspace(-3, 3, 2000)');
+          code.comment('python-control has no diskmargin(P, C): the loops at the inputs and outputs, and the augmented loop [0, -C; P, 0] for both at once');
+          code.line(`DMi, _, _ = ct.disk_margins(C * P, omega${sg ? `, skew=${s}` : ''})`);
+          code.line(`DMo, _, _ = ct.disk_margins(P * C, omega${sg ? `, skew=${s}` : ''})`);
+          code.line('nu, ny = P.ninputs, P.noutputs');
+          code.line('T = np.block([[np.zeros((nu, ny)), -np.eye(nu)], [np.eye(ny), np.zeros((ny, nu))]])');
+          code.line(
+            `DMio, DGMio, DPMio = ct.disk_margins(ct.ss(T) * ct.append(P, C), omega${sg ? `, skew=${s}` : ''})   # MIMO needs slycot (its mu upper bound)`,
+          );
+          if (r) code.comment(verdictHolder).expect('DMi', r.mmi).expect('DMo', r.mmo).expect('DMio', r.mmio);
+        }
+      },
+    },
+    model: { none: 'asked by name (diskmargin(P, C), "disk margins at the plant inputs and outputs"); kept out of the prefix, whose 1,500 tokens are full' },
+    plots: (args) => [diskMarginPlot(args)],
   }),
 ];
+
+/** the guaranteed multiloop disk margin over frequency, the call's own arguments (the loop, sigma, w) */
+function diskMarginPlot(args: R): PlotSpec {
+  return { kind: 'diskmargin', args: { ...args }, title: 'Plot disk margin over frequency' };
+}

@@ -80,12 +80,45 @@ function csolve(X: C[][], Y: C[][]): C[][] {
 
 const eye = (n: number): C[][] => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => [i === j ? 1 : 0, 0] as C));
 
+/**
+ * S = (I + L)⁻¹ at ω. Where L itself is finite: inverted here. At a pole of L on the axis (an
+ * integrator at ω = 0) S is finite but I + L is not: S from its own realisation (A − B(I + D)⁻¹C,
+ * B(I + D)⁻¹, −(I + D)⁻¹C, (I + D)⁻¹), or den/(den + num) for a transfer function.
+ */
+function sensitivityAt(a: R, w: number): C[][] {
+  const s: C = w === Infinity ? [Infinity, 0] : isDiscrete(a) ? [Math.cos(w * a.Ts), Math.sin(w * a.Ts)] : [0, w];
+  if (isTf(a) && w !== Infinity) {
+    const n = strip(a.num),
+      d = strip(a.den);
+    const len = Math.max(n.length, d.length);
+    const sum = Array.from({ length: len }, (_, i) => (d[i - (len - d.length)] ?? 0) + (n[i - (len - n.length)] ?? 0));
+    return [[evalTF(d, strip(sum), s)]];
+  }
+  const A = isTf(a) ? [] : (a.A as Matrix);
+  if (!A.length || w === Infinity) {
+    const L = loopAt(a, w);
+    return csolve(
+      L.map((r, i) => r.map(([x, y], j) => [x + (i === j ? 1 : 0), y] as C)),
+      eye(L.length),
+    );
+  }
+  const N = (a.B as Matrix)[0].length;
+  const D = (Array.isArray(a.D) && a.D.length ? a.D : (a.C as Matrix).map(() => new Array(N).fill(0))) as Matrix;
+  const E = new MM(D).add(MM.eye(N));
+  const Ei = solve(E, MM.eye(N));
+  const B = new MM(a.B as Matrix);
+  const Cm = new MM(a.C as Matrix);
+  const As = new MM(A).sub(B.mmul(Ei).mmul(Cm)).to2DArray();
+  const Cs = Ei.mmul(Cm).mul(-1).to2DArray(); // mmul returns a new matrix, which mul then negates in place
+  const h = evalSS(As, B.mmul(Ei).to2DArray(), Cs, Ei.to2DArray(), s);
+  const re = h.re.to2DArray(),
+    im = h.im.to2DArray();
+  return re.map((r, i) => r.map((v, j) => [v, im[i][j]] as C));
+}
+
 /** M = (I + L)⁻¹ + (σ − 1)/2·I at ω */
 function mAt(a: R, w: number, sigma: number): C[][] {
-  const L = loopAt(a, w);
-  const n = L.length;
-  const IL = L.map((r, i) => r.map(([x, y], j) => [x + (i === j ? 1 : 0), y] as C));
-  const S = csolve(IL, eye(n));
+  const S = sensitivityAt(a, w);
   return S.map((r, i) => r.map(([x, y], j) => [x + (i === j ? (sigma - 1) / 2 : 0), y] as C));
 }
 
@@ -306,20 +339,196 @@ export function diskMarginChecks(a: R, r: R): Check[] {
   if (delta.length) {
     const aa = (1 - sigma) / 2,
       bb = (1 + sigma) / 2;
-    const f = delta.map(([x, y]) => {
-      const nr = 1 + aa * x,
-        ni = aa * y,
-        dr = 1 - bb * x,
-        di = -bb * y;
-      const d2 = dr * dr + di * di;
-      return [(nr * dr + ni * di) / d2, (ni * dr - nr * di) / d2] as C;
-    });
+    // f = n/d with n = 1 + (1 − σ)/2·δ, d = 1 − (1 + σ)/2·δ: I + L·diag(f) = (diag(d) + L·diag(n))·diag(d)⁻¹, so it is
+    // singular when diag(d) + L·diag(n) is; that form stays finite where f does not (α → 2 at σ = 0 makes d → 0)
+    const nn = delta.map(([x, y]) => [1 + aa * x, aa * y] as C);
+    const dd = delta.map(([x, y]) => [1 - bb * x, -bb * y] as C);
     const L = loopAt(a, r.w_worst);
-    const IF = L.map((row, i) => row.map(([x, y], j) => [x * f[j][0] - y * f[j][1] + (i === j ? 1 : 0), x * f[j][1] + y * f[j][0]] as C));
-    const LF = hermitianSingularValues(L.map((row) => row.map(([x, y], j) => [x * f[j][0] - y * f[j][1], x * f[j][1] + y * f[j][0]] as C)))[0];
-    checks.push(check('destabilising', sigmaMin(IF) / (1 + LF), 1e-8, 'I + L·diag(f) is singular at w_worst with the returned perturbation'));
+    const LN = L.map((row) => row.map(([x, y], j) => [x * nn[j][0] - y * nn[j][1], x * nn[j][1] + y * nn[j][0]] as C));
+    const DLN = LN.map((row, i) => row.map(([x, y], j) => [x + (i === j ? dd[i][0] : 0), y + (i === j ? dd[i][1] : 0)] as C));
+    const scaleOf = Math.max(...dd.map(cabs)) + hermitianSingularValues(LN)[0];
+    checks.push(check('destabilising', sigmaMin(DLN) / scaleOf, 1e-8, 'I + L·diag(f) is singular at w_worst with the returned perturbation'));
     const size = Math.max(...delta.map((d) => Math.abs(cabs(d) - r.mm_upper) / r.mm_upper));
     checks.push(check('perturbation size', size, 1e-9, '|δᵢ| = mm_upper in every channel'));
+  }
+  return checks;
+}
+
+// ------------------------------------------------------------------ diskmargin_io: a plant and its controller
+
+/** a system argument as the verifier reads it, to state space: a number (k, size decided by the other), {A, B, C, D} or SISO {num, den} / {z, p, k} */
+interface VS {
+  gain?: number;
+  A: Matrix;
+  B: Matrix;
+  C: Matrix;
+  D: Matrix;
+}
+
+const zerosM = (r: number, c: number): Matrix => Array.from({ length: r }, () => new Array(c).fill(0));
+const asM = (x: unknown): Matrix =>
+  typeof x === 'number' ? [[x]] : Array.isArray(x) && x.every((v) => typeof v === 'number') ? [x as number[]] : (x as Matrix);
+
+/** Π(s − rᵢ) for conjugate-closed roots, real coefficients */
+function fromRoots(roots: C[]): number[] {
+  let re = [1],
+    im = [0];
+  for (const [a, b] of roots) {
+    const nr = [...re, 0].map((v, i) => v - (i ? a * re[i - 1] - b * im[i - 1] : 0));
+    const ni = [...im, 0].map((v, i) => v - (i ? a * im[i - 1] + b * re[i - 1] : 0));
+    re = nr;
+    im = ni;
+  }
+  return re;
+}
+
+/** num/den (proper) in controllable companion form, written here (not the solver's tf2ss) */
+function companionSS(num: number[], den: number[]): VS {
+  const d = strip(den);
+  const n = d.length - 1;
+  let nm = strip(num);
+  if (nm.length > d.length) throw new Error('improper');
+  nm = [...new Array(d.length - nm.length).fill(0), ...nm].map((v) => v / d[0]);
+  const a = d.map((v) => v / d[0]);
+  const D0 = nm[0];
+  if (!n) return { A: [], B: [], C: [[]], D: [[D0]] };
+  const A = zerosM(n, n);
+  for (let j = 0; j < n; j++) A[0][j] = -a[j + 1];
+  for (let i = 1; i < n; i++) A[i][i - 1] = 1;
+  const B = zerosM(n, 1);
+  B[0][0] = 1;
+  const Cr = Array.from({ length: n }, (_, j) => nm[j + 1] - D0 * a[j + 1]);
+  return { A, B, C: [Cr], D: [[D0]] };
+}
+
+function readVS(v: unknown): VS | string {
+  if (typeof v === 'number') return { gain: v, A: [], B: [], C: [[]], D: [[v]] };
+  const o = v as Record<string, unknown>;
+  if (o.k !== undefined) {
+    const z = (o.z ?? []) as unknown,
+      p = (o.p ?? []) as unknown;
+    const flat = (x: unknown): C[] | undefined =>
+      Array.isArray(x) && x.every((e) => typeof e === 'number' || (Array.isArray(e) && e.length === 2 && e.every((t) => typeof t === 'number')))
+        ? (x as (number | C)[]).map((e) => (typeof e === 'number' ? ([e, 0] as C) : e))
+        : undefined;
+    const zz = flat(z),
+      pp = flat(p);
+    if (!zz || !pp || typeof o.k !== 'number') return 'a MIMO zero-pole-gain model';
+    return companionSS(
+      fromRoots(zz).map((c) => c * (o.k as number)),
+      fromRoots(pp),
+    );
+  }
+  if (o.num !== undefined) {
+    const num = typeof o.num === 'number' ? [o.num] : (o.num as unknown[]);
+    const den = typeof o.den === 'number' ? [o.den] : (o.den as unknown[]);
+    if (!num.every((x) => typeof x === 'number') || !den.every((x) => typeof x === 'number')) return 'a MIMO transfer matrix';
+    return companionSS(num as number[], den as number[]);
+  }
+  const A = asM(o.A ?? []);
+  const n = A.length && A[0].length ? A.length : 0;
+  const D0 = o.D !== undefined && o.D !== null ? asM(o.D) : undefined;
+  const B = n ? asM(o.B) : [];
+  const Cm = n ? asM(o.C) : [];
+  const m = n ? B[0].length : D0![0].length;
+  const p = n ? Cm.length : D0!.length;
+  return { A: n ? A : [], B: n ? B : [], C: n ? Cm : Array.from({ length: p }, () => []), D: D0 ?? zerosM(p, m) };
+}
+
+const dimsVS = (s: VS) => ({ n: s.A.length, p: s.D.length, m: s.D[0].length });
+const kEye = (k: number, n: number): VS => ({
+  A: [],
+  B: [],
+  C: Array.from({ length: n }, () => []),
+  D: zerosM(n, n).map((r, i) => r.map((_, j) => (i === j ? k : 0))),
+});
+const mm = (X: Matrix, Y: Matrix, r: number, c: number): Matrix =>
+  Array.from({ length: r }, (_, i) => Array.from({ length: c }, (_, j) => X[i].reduce((s, v, k) => s + v * Y[k][j], 0)));
+
+/** s2·s1 (the output of s1 drives s2), by its block matrices, written here */
+function seriesVS(s1: VS, s2: VS): VS {
+  const a = dimsVS(s1),
+    b = dimsVS(s2);
+  const n = a.n + b.n;
+  const A = zerosM(n, n);
+  for (let i = 0; i < a.n; i++) for (let j = 0; j < a.n; j++) A[i][j] = s1.A[i][j];
+  const B2C1 = mm(s2.B, s1.C, b.n, a.n);
+  for (let i = 0; i < b.n; i++) {
+    for (let j = 0; j < a.n; j++) A[a.n + i][j] = B2C1[i][j];
+    for (let j = 0; j < b.n; j++) A[a.n + i][a.n + j] = s2.A[i][j];
+  }
+  const B2D1 = mm(s2.B, s1.D, b.n, a.m);
+  const B = [...s1.B.map((r) => r.slice()), ...B2D1];
+  const D2C1 = mm(s2.D, s1.C, b.p, a.n);
+  const C = Array.from({ length: b.p }, (_, i) => [...D2C1[i], ...(s2.C[i] ?? [])]);
+  return { A, B, C, D: mm(s2.D, s1.D, b.p, a.m) };
+}
+
+/** [0, −C; P, 0]: inputs [w1 (P's); w2 (C's)], outputs [−C·w2; P·w1] */
+function augmentedVS(P: VS, Cc: VS): VS {
+  const p = dimsVS(P),
+    c = dimsVS(Cc);
+  const n = p.n + c.n,
+    N = p.m + p.p; // nu + ny
+  const A = zerosM(n, n);
+  for (let i = 0; i < p.n; i++) for (let j = 0; j < p.n; j++) A[i][j] = P.A[i][j];
+  for (let i = 0; i < c.n; i++) for (let j = 0; j < c.n; j++) A[p.n + i][p.n + j] = Cc.A[i][j];
+  const B = zerosM(n, N);
+  for (let i = 0; i < p.n; i++) for (let j = 0; j < p.m; j++) B[i][j] = P.B[i][j];
+  for (let i = 0; i < c.n; i++) for (let j = 0; j < c.m; j++) B[p.n + i][p.m + j] = Cc.B[i][j];
+  const C = zerosM(N, n);
+  const D = zerosM(N, N);
+  // rows 0..nu−1: −(C's output); rows nu..: P's output
+  for (let i = 0; i < c.p; i++) {
+    for (let j = 0; j < c.n; j++) C[i][p.n + j] = -Cc.C[i][j];
+    for (let j = 0; j < c.m; j++) D[i][p.m + j] = -Cc.D[i][j];
+  }
+  for (let i = 0; i < p.p; i++) {
+    for (let j = 0; j < p.n; j++) C[c.p + i][j] = P.C[i][j];
+    for (let j = 0; j < p.m; j++) D[c.p + i][j] = P.D[i][j];
+  }
+  return { A, B, C, D };
+}
+
+export function diskMarginIOChecks(a: R, r: R): Check[] {
+  let P = readVS(a.sys1),
+    Cc = readVS(a.sys2);
+  if (typeof P === 'string' || typeof Cc === 'string')
+    return [
+      {
+        name: 'loops formed',
+        ok: false,
+        detail: `the verifier forms the loops from numbers, A, B, C, D or SISO transfer functions, not ${typeof P === 'string' ? P : Cc}: give it as a state-space model`,
+      },
+    ];
+  if (P.gain !== undefined && Cc.gain === undefined) P = kEye(P.gain, dimsVS(Cc).m);
+  else if (Cc.gain !== undefined && P.gain === undefined) Cc = kEye(Cc.gain, dimsVS(P).p);
+  const Ts = [a.sys1, a.sys2].map((v) => (v && typeof v === 'object' && typeof v.Ts === 'number' ? v.Ts : 0)).find((t) => t > 0) ?? 0;
+  const loops: [string, VS, R][] = [
+    ['inputs', seriesVS(P, Cc), r.at_inputs],
+    ['outputs', seriesVS(Cc, P), r.at_outputs],
+    ['inputs and outputs', augmentedVS(P, Cc), r.io],
+  ];
+  const checks: Check[] = [];
+  for (const [what, L, res] of loops) {
+    const args: R = { A: L.A, B: L.B, C: L.C, D: L.D, ...(Ts ? { Ts } : {}), ...(a.sigma !== undefined ? { sigma: a.sigma } : {}), ...(a.w ? { w: a.w } : {}) };
+    for (const c of diskMarginChecks(args, res)) checks.push({ ...c, name: `${what}: ${c.name}`, detail: `${what}: ${c.detail}` });
+  }
+  if (r.stable) {
+    // the summary is the three results'; perturbing one side only is a special case of both sides
+    const same = r.mmi === r.at_inputs.mm && r.mmo === r.at_outputs.mm && r.mmio === r.io.mm && r.mmio_upper === r.io.mm_upper && r.w_mmio === r.io.w_mm;
+    checks.push({ name: 'summary', ok: same, detail: 'mmi, mmo, mmio, mmio_upper, w_mmio are the three results’ own' });
+    const cap = Math.min(r.at_inputs.mm_upper, r.at_outputs.mm_upper);
+    checks.push({
+      name: 'io below each side',
+      ok: r.mmio <= cap * (1 + 1e-9),
+      detail: `mmio ${sci(r.mmio)} ≤ the attained margins at the inputs and outputs alone (${sci(cap)})`,
+    });
+    // breaking one channel of the augmented loop is breaking that plant input or output alone
+    const nu = r.inputs as number;
+    const lat = [...(r.at_inputs.dm as number[]), ...(r.at_outputs.dm as number[])];
+    const e = Math.max(...(r.io.dm as number[]).map((v, i) => (v === lat[i] ? 0 : Math.abs(v - lat[i]) / Math.max(Math.abs(lat[i]), 1e-300))));
+    checks.push(check('channels agree', e, 1e-6, `each channel of [0, −C; P, 0] broken alone has the margin of that plant input (1..${nu}) or output`));
   }
   return checks;
 }

@@ -16,7 +16,7 @@ import type { ToolName } from '../tools/table.js';
 import { initialChecks, lsimChecks } from './simulate.js';
 import { c2dChecks, d2cChecks, d2dChecks, evalfrChecks } from './discretize.js';
 import { bandwidthChecks, sigmaChecks, stabilityMarginChecks } from './freqanalysis.js';
-import { diskMarginChecks } from './diskmargin.js';
+import { diskMarginChecks, diskMarginIOChecks } from './diskmargin.js';
 import { canonChecks, kalmanChecks, ss2ssChecks, staircaseChecks, tzeroChecks } from './canon.js';
 import { padeChecks, thiranChecks } from './delay.js';
 import { matrixEqChecks } from './matrixeq.js';
@@ -502,6 +502,7 @@ export const CHECKS = {
   sigma: sigmaChecks,
   stability_margins: stabilityMarginChecks,
   diskmargin: diskMarginChecks,
+  diskmargin_io: diskMarginIOChecks,
   step: system,
   impulse: system,
   stepinfo: system,
