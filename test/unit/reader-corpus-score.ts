@@ -226,6 +226,18 @@ export function argEqual(name: string, expected: unknown, read: unknown): boolea
     );
     return !!a && !!b && complexSetsEqual(a, b, argClose);
   }
+  // a MIMO transfer function's num/den: p x m coefficient lists, compared entry by entry in their shape
+  const nested3 = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every((r) => Array.isArray(r) && r.every((e) => Array.isArray(e)));
+  if ((name === 'num' || name === 'den') && (nested3(expected) || nested3(read))) {
+    const e = expected as number[][][],
+      g = read as number[][][];
+    return (
+      nested3(expected) &&
+      nested3(read) &&
+      e.length === g.length &&
+      e.every((row, i) => row.length === g[i].length && row.every((x, j) => x.length === g[i][j].length && x.every((c, k) => argClose(c, g[i][j][k]))))
+    );
+  }
   if (VECTOR_ARGS.has(name)) {
     const a = asVector(expected);
     const b = asVector(read);
@@ -419,6 +431,50 @@ export function referenceFreq(ref: { num: unknown[]; den: unknown[]; Ts?: number
 
 const COMPLEX_SETS = new Set(['eigenvalues', 'poles', 'zeros', 'open_loop_poles', 'open_loop_zeros']);
 
+/** C(sI − A)⁻¹B + D at one complex point, by complex Gaussian elimination with partial pivoting (n = 0: D) */
+function transferAt(A: M, B: M, C: M, D: M, [sr, si]: [number, number]): [number, number][][] {
+  const n = A.length;
+  const m = D[0]?.length ?? 0;
+  // [sI − A | B] as complex rows
+  const rows = A.map((r, i) => [
+    ...r.map((a, j): [number, number] => [(i === j ? sr : 0) - a, i === j ? si : 0]),
+    ...B[i].map((b): [number, number] => [b, 0]),
+  ]);
+  for (let c = 0; c < n; c++) {
+    let piv = c;
+    for (let r = c + 1; r < n; r++) if (Math.hypot(...rows[r][c]) > Math.hypot(...rows[piv][c])) piv = r;
+    [rows[c], rows[piv]] = [rows[piv], rows[c]];
+    const [pr, pi] = rows[c][c];
+    const d = pr * pr + pi * pi;
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const [ar, ai] = rows[r][c];
+      const f: [number, number] = [(ar * pr + ai * pi) / d, (ai * pr - ar * pi) / d];
+      for (let k = c; k < n + m; k++) {
+        const [xr, xi] = rows[c][k];
+        rows[r][k] = [rows[r][k][0] - (f[0] * xr - f[1] * xi), rows[r][k][1] - (f[0] * xi + f[1] * xr)];
+      }
+    }
+  }
+  // X = (sI − A)⁻¹B, row by row
+  const X = rows.map((r, i) => {
+    const [pr, pi] = r[i];
+    const d = pr * pr + pi * pi;
+    return r.slice(n).map(([xr, xi]): [number, number] => [(xr * pr + xi * pi) / d, (xi * pr - xr * pi) / d]);
+  });
+  return D.map((drow, i) =>
+    drow.map((dij, j) => {
+      let re = dij,
+        im = 0;
+      for (let k = 0; k < n; k++) {
+        re += C[i][k] * X[k][j][0];
+        im += C[i][k] * X[k][j][1];
+      }
+      return [re, im] as [number, number];
+    }),
+  );
+}
+
 function getPath(obj: unknown, path: string): unknown {
   let cur: unknown = obj;
   for (const p of path.split('.')) {
@@ -503,6 +559,24 @@ export function compareValues(values: Record<string, unknown>, callArgs: Record<
           break;
         }
       }
+      continue;
+    }
+    if (key === 'G(s)@points') {
+      // a transfer matrix at test points: C(sI − A)⁻¹B + D of the returned realisation (a MIMO tf2ss check)
+      const e = exp as { points: [number, number][]; values: [number, number][][][] };
+      const mats = ['A', 'B', 'C', 'D'].map((k) => asMatrix(result[k]) ?? (k === 'A' || k === 'B' ? [] : undefined));
+      if (mats.some((m) => !m)) {
+        bad.push(`${key}: result has no A, B, C, D`);
+        continue;
+      }
+      const [A, B, C, D] = mats as M[];
+      e.points.forEach((s, k) => {
+        const G = transferAt(A, B, C, D, s);
+        const want = e.values[k];
+        const scl = Math.max(1, ...want.flat().map(([re, im]) => Math.hypot(re, im)));
+        const off = want.some((row, i) => row.some(([re, im], j) => !G[i]?.[j] || Math.hypot(re - G[i][j][0], im - G[i][j][1]) > 1e-8 * scl));
+        if (off) bad.push(`${key}: at s = ${JSON.stringify(s)} expected ${JSON.stringify(want)}, got ${JSON.stringify(G)}`);
+      });
       continue;
     }
     const got = getPath(result, key);

@@ -117,7 +117,8 @@ export function planCalls(name: string, a: Record<string, unknown>, command: str
 
 /**
  * A call whose result is the system the request's tool runs on: `step(feedback(G, 1))` runs
- * feedback first (verified, shown), then step on the closed loop it returns.
+ * feedback first (verified, shown), then step on the closed loop it returns; `step(G)` of a
+ * MIMO transfer matrix runs tf2ss first (reader/mimo.ts), then step on the realisation.
  */
 export interface PreCall {
   tool: string;
@@ -166,7 +167,12 @@ export async function* executePlan(
       // num/den reach a state-space tool through planCalls's realisation
       const props = getTool(name)?.parameters.properties ?? {};
       const sys = Object.entries(systemOfResult(call.result)).filter(([k]) => props[k] || k === 'num' || k === 'den');
-      a = { ...Object.fromEntries(Object.entries(a).filter(([k]) => !['num', 'den', 'A', 'B', 'C', 'D', 'Ts'].includes(k))), ...Object.fromEntries(sys) };
+      // a result without a sample time of its own (tf2ss realising a discrete transfer matrix) keeps the system's
+      const keepTs = call.result.Ts === undefined && a.Ts !== undefined;
+      a = {
+        ...Object.fromEntries(Object.entries(a).filter(([k]) => !['num', 'den', 'A', 'B', 'C', 'D', ...(keepTs ? [] : ['Ts'])].includes(k))),
+        ...Object.fromEntries(sys),
+      };
     } catch (e) {
       yield { kind: 'failed', step, args: p.args, error: e, started: true };
       return;

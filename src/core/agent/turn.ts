@@ -212,6 +212,18 @@ function sysText(sys: DefineReading['defined'][number]['sys']): string {
   const n = sys.A.length;
   const m = sys.B?.[0]?.length;
   const p = sys.C?.length;
+  // a MIMO transfer matrix (reader/mimo.ts): its entries as written, and the order of its minimal realisation
+  if (sys.tfm) {
+    const v = sys.tfm.variable ?? (sys.Ts ? 'z' : 's');
+    const entry = (i: number, j: number) => {
+      const num = sys.tfm!.num[i][j],
+        den = sys.tfm!.den[i][j];
+      const wrap = (t: string) => (/\s[-+]\s/.test(t) ? `(${t})` : t);
+      return num.every((c) => c === 0) ? '0' : den.length === 1 && den[0] === 1 ? polyText(num, v) : `${wrap(polyText(num, v))}/${wrap(polyText(den, v))}`;
+    };
+    const rows = sys.tfm.num.map((r, i) => r.map((_, j) => entry(i, j)).join(', ')).join('; ');
+    return `${p}x${m} transfer matrix [${rows}]${sys.Ts ? `, Ts = ${sys.Ts} s` : v === 'z' ? ' (discrete)' : ''}; a minimal realisation has ${n} state${n === 1 ? '' : 's'}`;
+  }
   return `state space, ${n} state${n === 1 ? '' : 's'}${m !== undefined ? `, ${m} input${m === 1 ? '' : 's'}` : ''}${p !== undefined ? `, ${p} output${p === 1 ? '' : 's'}` : ''}${sys.Ts ? `, discrete (Ts = ${sys.Ts} s)` : ''}`;
 }
 
@@ -234,7 +246,13 @@ function nextSteps(r: DefineReading): { label: string; prompt: string; command?:
     const named = /^[A-Za-z_]\w*$/.test(d.label);
     const ref = named ? d.label : 'it';
     const of = r.defined.length > 1 && named ? ` of ${d.label}` : '';
-    if (d.sys.kind === 'tf')
+    if (d.sys.kind === 'ss' && d.sys.tfm)
+      out.push(
+        { label: `Step response${of}`, prompt: `step response of ${ref}` },
+        { label: `Singular values${of}`, prompt: `sigma(${ref})` },
+        { label: `State-space realisation${of}`, prompt: `tf2ss(${ref})` },
+      );
+    else if (d.sys.kind === 'tf')
       out.push(
         { label: `Step response${of}`, prompt: `step response of ${ref}` },
         { label: `Bode plot and margins${of}`, prompt: `bode of ${ref}` },

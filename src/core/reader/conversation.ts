@@ -17,7 +17,17 @@
 import type { Matrix } from '../types.js';
 
 export type System =
-  | { kind: 'ss'; A: Matrix; B?: Matrix; C?: Matrix; D?: Matrix; Ts?: number; discrete?: boolean }
+  | {
+      kind: 'ss';
+      A: Matrix;
+      B?: Matrix;
+      C?: Matrix;
+      D?: Matrix;
+      Ts?: number;
+      discrete?: boolean;
+      /** a MIMO transfer matrix as written (p x m coefficient lists); A..D are then its minimal realisation, the reading's view only (reader/mimo.ts) */
+      tfm?: { num: number[][][]; den: number[][][]; variable?: 's' | 'z' };
+    }
   | { kind: 'tf'; num: number[]; den: number[]; Ts?: number; variable?: 's' | 'z' };
 
 /** where an argument's value came from; shown in the answer's first line */
@@ -139,9 +149,11 @@ export function systemLabel(e: SystemEntry): string {
   const ss = e.sys.kind === 'ss' ? e.sys : undefined;
   const what = !ss
     ? 'the transfer function'
-    : e.role === 'result'
-      ? 'the discrete model'
-      : `(${(['A', 'B', 'C', 'D'] as const).filter((k) => ss[k] !== undefined).join(', ')})`;
+    : ss.tfm
+      ? 'the transfer matrix'
+      : e.role === 'result'
+        ? 'the discrete model'
+        : `(${(['A', 'B', 'C', 'D'] as const).filter((k) => ss[k] !== undefined).join(', ')})`;
   return `${what} of turn ${e.turn}`;
 }
 

@@ -146,8 +146,20 @@ export function describeReading(r: CallReading): string {
   // step(feedback(G, 1)): the closed loop is computed (and verified) first, then the tool on it;
   // its system arguments are that result (the reader's own view of them is not shown)
   if (r.pre?.length) for (const k of ['num', 'den', 'A', 'B', 'C', 'D']) if (k in r.args) labels[k] = '';
+  // step(G) of a transfer matrix: tf2ss(G) first; the tool runs on its A, B, C, D (reader/mimo.ts)
+  const realised = r.pre?.some((p) => p.tool === 'tf2ss') && Array.isArray(r.args.num) && !('A' in r.args);
+  const shown = realised ? [...['A', 'B', 'C', 'D'], ...keys.filter((k) => k !== 'num' && k !== 'den')] : keys;
+  if (realised) {
+    const via = `A, B, C, D from ${r.pre!.filter((p) => p.tool === 'tf2ss').map((p) => '`' + p.text + '`')[0]}`;
+    for (const [where, ks] of [...groups]) {
+      const rest = ks.filter((k) => k !== 'num' && k !== 'den');
+      if (rest.length) groups.set(where, rest);
+      else groups.delete(where);
+    }
+    from.splice(0, from.length, via, ...[...groups.entries()].map(([where, ks]) => `${ks.join(', ')} from ${where}`));
+  }
   const pre = r.pre?.length ? `${r.pre.map((p) => '`' + (p.output ? `${p.output} = ` : '') + p.text + '`').join(', then ')}, then ` : '';
-  const parts = [`Computed ${pre}${callSignature(name, r.args, keys, labels)}`];
+  const parts = [`Computed ${pre}${callSignature(name, r.args, shown, labels)}`];
   if (from.length) parts.push(from.join('; '));
   let line = parts.join('; ') + '.';
   if (r.unused.length) line += ` Not used by ${r.tool}: ${r.unused.join(', ')}.`;

@@ -33,6 +33,8 @@ export function systemObject(v: Operand['value']): { value: unknown } | { missin
   if (typeof v === 'number') return { value: v };
   if (Array.isArray(v)) return { value: { A: [], B: [], C: v.map(() => []), D: v } };
   if (v.kind === 'tf') return { value: { num: v.num, den: v.den, ...(v.Ts ? { Ts: v.Ts } : {}) } };
+  // a MIMO transfer matrix (reader/mimo.ts): as written; the tools realise it minimal themselves
+  if (v.tfm) return { value: { num: v.tfm.num, den: v.tfm.den, ...(v.Ts ? { Ts: v.Ts } : {}) } };
   const missing = (['B', 'C'] as const).filter((k) => v[k] === undefined);
   if (missing.length) return { missing: missing.join(' and ') };
   // ss(A, B, C, 0): MATLAB's scalar 0 is the zero D of every size

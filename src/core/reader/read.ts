@@ -16,7 +16,7 @@ import { callNames, namedTools } from './lexicon.js';
 import { completeConjugates, hertz, readNumberList, specPoles, timeQuantity, type Cx } from './quantities.js';
 import { scanMessage, STATE_EQ_DISCRETE, type Scan } from './scan.js';
 import { readInterconnect, takesSystems } from './interconnect.js';
-import { zpkArgsFromLiterals } from './mimo.js';
+import { CONVERSIONS, conversionSystem, mimoSystemArgs, zpkArgsFromLiterals } from './mimo.js';
 import { readSignal } from './signals.js';
 import { readDelay } from './delay.js';
 import { readConnect } from './connect.js';
@@ -207,6 +207,11 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       candidates: twice.map((d) => ({ label: d.text, prompt: message.replace(/\bor\b[\s\S]*$/, '').includes(d.text) ? message.split(/\bor\b/)[0] : d.text })),
     };
   }
+  // a transfer matrix whose shape reads two ways ([1/(s+1) -1/(s+2)], ct.tf([[1], [1, 1]], …)): asked (reader/mimo.ts)
+  if (scan.tfmAsk) {
+    record(conv, { turn, defined: [], scan, selection: sel });
+    return { kind: 'ask', question: `${scan.tfmAsk.text} reads two ways. Which one do you mean?`, candidates: scan.tfmAsk.candidates };
+  }
   // "H(z) = … with Ts = 0.1": the sample time belongs to the discrete system defined
   if (scan.samples.length === 1)
     for (const d of defined)
@@ -333,9 +338,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     for (const a of args) if (a.name && !known.has(a.name)) problems.push(`${a.name}=${a.text} (a display option) is not used`);
     const kw = Object.fromEntries(args.filter((a) => a.name && known.has(a.name)).map((a) => [a.name!, evalArg(a.text, scope, conv, text)]));
     // constructors that are definitions, not conversions
-    if ((c.fn === 'ss' || c.fn === 'tf') && !(vals.length === 1 && vals[0].kind === 'system')) continue;
-    // G = tf(sys), sys2 = ss(G): the same system under another name (a conversion only when asked alone)
-    if ((c.fn === 'ss' || c.fn === 'tf') && c.outputs.length === 1 && vals[0].kind === 'system') {
+    if ((c.fn === 'ss' || c.fn === 'tf' || c.fn === 'zpk') && !(vals.length === 1 && vals[0].kind === 'system')) continue;
+    // G = tf(sys), sys2 = ss(G), Z = zpk(G): the same system under another name (a conversion only when asked alone)
+    if ((c.fn === 'ss' || c.fn === 'tf' || c.fn === 'zpk') && c.outputs.length === 1 && vals[0].kind === 'system') {
       localSystems[c.outputs[0]] = { sys: vals[0].sys, text: `${c.outputs[0]} = ${c.text}` };
       conversions.push({ call: c, vals });
       continue;
@@ -387,7 +392,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // a conversion asked alone (`tf(sys)`, `G2 = ss(G)` with nothing else) is the request itself
   if (!toolCalls.length && conversions.length === 1 && !opts.command) {
     const c = conversions[0];
-    const t = getTool(c.call.fn === 'tf' ? 'ss2tf' : 'tf2ss')!;
+    const t = getTool(c.call.fn === 'tf' ? 'ss2tf' : c.call.fn === 'zpk' ? 'zpk' : 'tf2ss')!;
     if (c.vals[0].kind === 'system' && toolAccepts(t, (c.vals[0] as { sys: System }).sys) === 'native')
       toolCalls.push({ call: c.call, tool: t, form: t.words.calls[0], vals: c.vals, kw: {} });
   }
@@ -815,14 +820,20 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
           kind: 'none',
           reason: `no solver reads “${question}”`,
           problems,
-          defined: defined.map((d) => ({ label: d.name ?? (d.sys.kind === 'tf' ? 'the transfer function' : '(A, B, C, D)'), sys: d.sys })),
+          defined: defined.map((d) => ({
+            label: d.name ?? (d.sys.kind === 'tf' ? 'the transfer function' : d.sys.tfm ? 'the transfer matrix' : '(A, B, C, D)'),
+            sys: d.sys,
+          })),
         };
       }
       return {
         kind: 'define',
         ...(question ? { question } : {}),
         fromSelectionOnly: !scan.assigns.size && defined.every((d) => d.origin.from === 'selection'),
-        defined: defined.map((d) => ({ label: d.name ?? (d.sys.kind === 'tf' ? 'the transfer function' : '(A, B, C, D)'), sys: d.sys })),
+        defined: defined.map((d) => ({
+          label: d.name ?? (d.sys.kind === 'tf' ? 'the transfer function' : d.sys.tfm ? 'the transfer matrix' : '(A, B, C, D)'),
+          sys: d.sys,
+        })),
         notes: [...problems, ...[...scan.assigns.entries()].filter(([, a]) => a.error).map(([k, a]) => `${k}: ${a.error}`)],
       };
     }
@@ -1043,6 +1054,12 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   if (sysVal) {
     const s = sysVal.sys;
     const acc = toolAccepts(tool, s);
+    // a transfer matrix: as written for the tools that take one, else realised by a visible tf2ss first (reader/mimo.ts)
+    const mimo = mimoSystemArgs(tool, s, sysVal.label);
+    if (mimo && 'ask' in mimo) {
+      record(conv, pending);
+      return mimo.ask;
+    }
     if (acc === 'no') {
       record(conv, pending);
       return {
@@ -1051,7 +1068,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         candidates: [{ label: 'State-space realisation (tf2ss)', prompt: `tf2ss of ${sysVal.label}` }],
       };
     }
-    if (s.kind === 'tf') {
+    if (mimo) {
+      for (const [k, v] of Object.entries(mimo.args)) set(k, v, sysVal.origin);
+      if (mimo.pre) sysVal = { ...sysVal, op: mimo.pre };
+    } else if (s.kind === 'tf') {
       set('num', s.num, sysVal.origin);
       set('den', s.den, sysVal.origin);
     } else {
@@ -1106,6 +1126,12 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   function bindVal(p: string, v: ArgVal) {
     if (v.kind === 'system' || v.kind === 'error') return;
+    // a transfer matrix's coefficient lists (tf2ss([[[1], [1, 1]]], …)) go to a parameter that takes them
+    if (v.kind === 'tfcoeffs') {
+      if ((props[p] as { items?: { anyOf?: unknown } } | undefined)?.items?.anyOf) set(p, v.value, v.origin);
+      used.add(p);
+      return;
+    }
     if (v.kind === 'identity') {
       const I = identityFor(p, args);
       if (I) set(p, I, { from: 'message', text: `I (the ${I.length}x${I.length} identity)` });
@@ -1609,14 +1635,15 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     }
   }
   // margins, stepinfo, root locus and Nyquist are for one loop: a MIMO model needs a channel
-  if (['margins', 'stepinfo', 'rlocus', 'nyquist'].includes(tool.name) && Array.isArray(args.A)) {
-    const m = Array.isArray(args.B) ? ((args.B as Matrix)[0]?.length ?? 1) : 1;
-    const p = Array.isArray(args.C) ? (args.C as Matrix).length : 1;
+  const tfmArg = sysVal?.sys.kind === 'ss' ? sysVal.sys.tfm : undefined;
+  if (['margins', 'stepinfo', 'rlocus', 'nyquist'].includes(tool.name) && (Array.isArray(args.A) || tfmArg)) {
+    const m = tfmArg ? tfmArg.num[0].length : Array.isArray(args.B) ? ((args.B as Matrix)[0]?.length ?? 1) : 1;
+    const p = tfmArg ? tfmArg.num.length : Array.isArray(args.C) ? (args.C as Matrix).length : 1;
     if (m > 1 || p > 1) {
       record(conv, pending);
       return {
         kind: 'ask',
-        question: `${tool.name} is for a single loop, and this model has ${m} input${m > 1 ? 's' : ''} and ${p} output${p > 1 ? 's' : ''}. Which input and output? (Give B as that column and C as that row.)`,
+        question: `${tool.name} is for a single loop, and this model has ${m} input${m > 1 ? 's' : ''} and ${p} output${p > 1 ? 's' : ''}. Which input and output? (${tfmArg ? 'Give that entry of the transfer matrix as a transfer function.' : 'Give B as that column and C as that row.'})`,
         candidates: [],
       };
     }
@@ -1787,7 +1814,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     notes: [...scan.notes, ...notes, ...problems],
     system: sysVal?.label,
     via,
-    ...(fromCall?.call.outputs.length === 1 && RESULT_NAMES[tool.name] ? { output: fromCall.call.outputs[0] } : {}),
+    ...(fromCall?.call.outputs.length === 1 && (RESULT_NAMES[tool.name] || CONVERSIONS.has(tool.name)) ? { output: fromCall.call.outputs[0] } : {}),
     ...(sysVal?.op ? { pre: [sysVal.op] } : {}),
   };
   record(conv, pending, reading, sysVal);
@@ -2011,6 +2038,20 @@ function resultSystem(result: Record<string, unknown>): System | undefined {
  */
 export function recordResult(conv: Conversation, reading: CallReading, result: Record<string, unknown> | undefined, outputName?: string): string | undefined {
   const naming = RESULT_NAMES[reading.tool];
+  // P = ss2tf(sys), Z = zpk(G) of a MIMO model: the converted system under the name given (reader/mimo.ts)
+  const converted = result && !naming && reading.output && CONVERSIONS.has(reading.tool) ? conversionSystem(reading.tool, result) : undefined;
+  if (converted) {
+    const i = conv.addSystem({
+      name: reading.output,
+      sys: converted,
+      turn: conv.turn,
+      role: 'result',
+      text: `${reading.output} = ${reading.system ? `${reading.tool}(${reading.system})` : `${reading.tool}(…)`}`,
+    });
+    conv.current = i;
+    conv.recent = [i];
+    return reading.output;
+  }
   if (!result || !naming) return undefined;
   const sys = resultSystem(result);
   if (!sys) return undefined;

@@ -12,6 +12,7 @@ export const STATE_EQ_DISCRETE = /x\s*(?:\[\s*k\s*\+\s*1\s*\]|\(\s*k\s*\+\s*1\s*
 import type { System } from './conversation.js';
 import { completeConjugates, findSampleTimes, findSpecs, readNumberList, timeQuantity, radPerSecond, type Cx, type Sample, type Specs } from './quantities.js';
 import { findTfExpressions, parseTfExpression } from './tfexpr.js';
+import { findTfMatrices, twoLevelTfAsk } from './mimo.js';
 
 const NUMBER_WORDS: Record<string, number> = {
   zero: 0,
@@ -64,6 +65,8 @@ export interface Scan {
   identity: Map<string, string>;
   /** readings of ambiguous notation, said in the answer */
   notes: string[];
+  /** a transfer matrix whose entries read two ways ([1/(s+1) -1/(s+2)]): the message rewritten for each (reader/mimo.ts) */
+  tfmAsk?: { text: string; candidates: { label: string; prompt: string }[] };
 }
 
 /** small repairs that keep the matrix readers from losing a value */
@@ -530,7 +533,15 @@ export function scanMessage(message: string): Scan {
     });
   }
   for (const e of tfs.errors) problems.push(`${e.text}: ${e.message}`);
+  // a matrix of transfer functions: G = [1/(s+1) 2/(s+2); 0 1/(s+3)] (reader/mimo.ts)
+  let tfmAsk: Scan['tfmAsk'];
+  for (const f of findTfMatrices(text)) {
+    if (f.ambiguous) tfmAsk ??= { text: f.text, candidates: f.ambiguous.map((a) => ({ label: a.label, prompt: text.replace(f.text, a.text) })) };
+    else if (f.error) problems.push(f.error);
+    else if (f.sys) systems.push({ name: f.name, sys: f.sys, text: f.text, start: f.start });
+  }
   const calls = findCalls(text);
+  tfmAsk ??= twoLevelTfAsk(text, calls);
   const identity = new Map<string, string>();
   for (const m of text.matchAll(
     /(?<![\w.])(Q|R|Qn|Rn|W|V|N|G|Q_?w|R_?v)\s*(?:=|is|equals|as)\s*(?:an?\s+|the\s+)?(?:I|identity(?:\s+matrix)?|eye|unit matrix)(?![\w(])/g,
@@ -554,6 +565,7 @@ export function scanMessage(message: string): Scan {
     problems,
     identity,
     notes,
+    ...(tfmAsk ? { tfmAsk } : {}),
   };
 }
 

@@ -26,6 +26,7 @@ import { parseTfExpression } from './tfexpr.js';
 import { systemObject } from './interconnect.js';
 import type { PreCall } from '../agent/deterministic.js';
 import type { ReadOptions } from './read.js';
+import { assignedText, rootCells, tfCoeffsOf, tfmSystem, zpkCellsToTf } from './mimo.js';
 
 /** the state-space matrices, in order */
 export const SS = ['A', 'B', 'C', 'D'] as const;
@@ -64,6 +65,8 @@ export type ArgVal =
   | { kind: 'poles'; value: Cx[]; origin: Origin }
   /** I (Julia's LinearAlgebra identity, MATLAB prose "Q = I"): sized by the argument it fills */
   | { kind: 'identity'; origin: Origin }
+  /** MIMO coefficient lists, p x m (a MATLAB cell {1, [1 1]}, python-control's [[[1], [1, 1]]]): reader/mimo.ts */
+  | { kind: 'tfcoeffs'; value: number[][][]; origin: Origin }
   | { kind: 'error'; message: string };
 
 export function originShort(o: Origin): string {
@@ -125,6 +128,10 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
       const list = readNumberList(bad, 0);
       if (list && list.values.some(([, im]) => im !== 0)) return { kind: 'poles', value: list.values, origin: { from: 'message', text: `${t} = ${bad}` } };
     }
+    const cells = assignedText(msgText, t);
+    const tc = cells ? tfCoeffsOf(cells) : undefined;
+    if (tc && Array.isArray(tc)) return { kind: 'tfcoeffs', value: tc, origin: { from: 'message', text: `${t} = ${cells}` } };
+    if (tc && 'error' in tc) return { kind: 'error', message: tc.error };
     if (t === 'I') return { kind: 'identity', origin };
     // a flag written as a name (ControlSystems.jl's are(Continuous, …), Scilab's 'c')
     if (/^(?:Continuous|Discrete|Cont|Disc)$/i.test(t)) return { kind: 'string', value: t.toLowerCase(), origin };
@@ -229,6 +236,10 @@ export function evalArg(text: string, scope: Scope, conv: Conversation, msgText:
       /* fall through */
     }
   }
+  // a cell {1, [1 1]} or python's [[[1], [1, 1]]]: a transfer matrix's coefficient lists
+  const tc = /^[{[]/.test(t) ? tfCoeffsOf(t) : undefined;
+  if (tc && Array.isArray(tc)) return { kind: 'tfcoeffs', value: tc, origin };
+  if (tc && 'error' in tc) return { kind: 'error', message: tc.error };
   const grid = gridValue(t);
   if (grid) return { kind: 'matrix', value: [grid], origin };
   try {
@@ -289,6 +300,9 @@ export function construct(
   conv: Conversation,
   msgText: string,
 ): { kind: 'system'; sys: System } | { kind: 'error'; message: string } | undefined {
+  // MIMO: tf({…}, {…}), ct.tf([[[…]]], [[[…]]]), zpk({…}, {…}, K) (reader/mimo.ts)
+  const mimo = constructMimo(kind.toLowerCase(), args, scope, conv, msgText);
+  if (mimo) return mimo;
   const pos = args.filter((a) => !a.name).map((a) => evalArg(a.text, scope, conv, msgText));
   const kw = Object.fromEntries(args.filter((a) => a.name).map((a) => [a.name!, evalArg(a.text, scope, conv, msgText)]));
   const bad = [...pos, ...Object.values(kw)].find((p) => p.kind === 'error');
@@ -372,6 +386,75 @@ export function construct(
   return undefined;
 }
 
+/**
+ * A MIMO transfer function written with cells or nested lists: tf(num, den[, Ts]) with num a cell
+ * or p x m lists (den the same shape, or one list shared by every entry, as MATLAB and
+ * python-control allow), zpk(z, p, k[, Ts]) with z and p cells of root lists and k a p x m matrix.
+ * undefined when no argument is such a value (the SISO constructors read it).
+ */
+function constructMimo(
+  k: string,
+  args: { name?: string; text: string }[],
+  scope: Scope,
+  conv: Conversation,
+  msgText: string,
+): { kind: 'system'; sys: System } | { kind: 'error'; message: string } | undefined {
+  if (!/^(?:tf|transferfunction|zpk|zerospolesgain)$/.test(k)) return undefined;
+  const pos = args.filter((a) => !a.name);
+  const kw = Object.fromEntries(args.filter((a) => a.name).map((a) => [a.name!, a.text]));
+  const textOf = (a?: { text: string }) => {
+    const t = a?.text.trim() ?? '';
+    return /^[A-Za-z_]\w*$/.test(t) ? (assignedText(msgText, t) ?? t) : t;
+  };
+  const tsText = pos[k.startsWith('z') ? 3 : 2]?.text ?? kw.dt ?? kw.Ts ?? kw.ts;
+  const tsVal = tsText !== undefined ? evalArg(tsText, scope, conv, msgText) : undefined;
+  const Ts = tsVal?.kind === 'number' && tsVal.value > 0 ? tsVal.value : undefined;
+  const fail = (e: unknown) => ({ kind: 'error' as const, message: `${k}(…): ${(e as Error).message}` });
+  if (k === 'zpk' || k === 'zerospolesgain') {
+    const Z = rootCells(textOf(pos[0])),
+      P = rootCells(textOf(pos[1]));
+    if (!Z && !P) return undefined;
+    if ((Z && 'error' in Z) || (P && 'error' in P)) return { kind: 'error', message: ((Z && 'error' in Z ? Z : P) as { error: string }).error };
+    if (!Z || !P)
+      return {
+        kind: 'error',
+        message: `zpk(${pos[0]?.text}, ${pos[1]?.text}, …): the zeros and the poles of a MIMO model are both cells, one root list per channel`,
+      };
+    const kv = pos[2] ? evalArg(pos[2].text, scope, conv, msgText) : undefined;
+    const K = kv?.kind === 'number' ? [[kv.value]] : kv?.kind === 'matrix' ? kv.value : undefined;
+    if (!K) return { kind: 'error', message: `zpk(…, ${pos[2]?.text ?? '?'}): the gains of a MIMO zpk model are a matrix, one per channel` };
+    try {
+      const T = zpkCellsToTf(Z as Cx[][][], P as Cx[][][], K);
+      return { kind: 'system', sys: tfmSystem(T.num, T.den, { Ts }) };
+    } catch (e) {
+      return fail(e);
+    }
+  }
+  const num = pos[0] ? tfCoeffsOf(textOf(pos[0])) : undefined;
+  if (!num || !Array.isArray(num)) return num && 'error' in num ? { kind: 'error', message: num.error } : undefined;
+  const denT = textOf(pos[1]);
+  const den = tfCoeffsOf(denT);
+  let D: number[][][];
+  if (den && Array.isArray(den)) D = den;
+  else if (den && 'error' in den) return { kind: 'error', message: den.error };
+  else {
+    // one denominator for every entry: tf({1, [1 1]}, [1 2])
+    const dv = evalArg(pos[1]?.text ?? '', scope, conv, msgText);
+    const d = dv.kind === 'number' ? [dv.value] : dv.kind === 'matrix' ? flat(dv.value) : undefined;
+    if (!d)
+      return {
+        kind: 'error',
+        message: `${k}(…, ${pos[1]?.text ?? '?'}): the denominators are a cell of the same shape as the numerators, or one coefficient list`,
+      };
+    D = num.map((r) => r.map(() => d));
+  }
+  try {
+    return { kind: 'system', sys: tfmSystem(num, D, { Ts }) };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
 /** systems the message defines: expressions, num/den, constructors assigned to names, A..D */
 export function messageSystems(
   scan: Scan,
@@ -394,6 +477,8 @@ export function messageSystems(
       sys = v.kind === 'system' ? { kind: 'system', sys: v.sys } : undefined;
       if (v.kind === 'system' && v.op) op = { ...v.op, output: c.outputs[0] };
     } else sys = construct(c.fn, c.args, scope, conv, scan.text);
+    // a MIMO constructor that cannot be read says why (an improper entry, shapes that differ)
+    if (sys?.kind === 'error' && /[{]|\[\s*\[\s*\[/.test(c.text) && !scan.problems.includes(sys.message)) scan.problems.push(sys.message);
     if (!sys || sys.kind === 'error') continue;
     const name = c.outputs.length === 1 ? c.outputs[0] : undefined;
     // G = tf(…) * tf(…): the statement goes on after the call; the whole right-hand side is the system
@@ -473,6 +558,9 @@ export function messageSystems(
 export function toolAccepts(tool: ToolDef, sys: System): 'native' | 'realise' | 'no' {
   const p = tool.parameters.properties;
   // a conversion to the form the system already has is no reading
+  // a transfer matrix (reader/mimo.ts) is a transfer function to the conversions, realised for the others
+  if (sys.kind === 'ss' && sys.tfm)
+    return tool.name === 'ss2tf' ? 'no' : tool.name === 'tf2ss' ? 'native' : p.sys1 || p.systems || p.num || p.A ? 'native' : 'no';
   if ((tool.name === 'ss2tf' && sys.kind === 'tf') || (tool.name === 'tf2ss' && sys.kind === 'ss')) return 'no';
   // the interconnections take systems of either form as operands
   if (p.sys1 || p.systems) return 'native';
