@@ -484,6 +484,67 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
   // frequency analysis (solvers/freqanalysis.ts)
   rows.push({ id: 'bandwidth (tf)', tool: 'bandwidth', octave: NOT(' (its bandwidth is the matrix bandwidth)'), compare: 'system', problems: T(tf) });
   rows.push({ id: 'bandwidth (ss SISO)', tool: 'bandwidth', octave: NOT(), compare: 'system', problems: S(siso) });
+  // MIMO transfer functions and zero-pole-gain models (solvers/xferfcn.ts, zpk.ts): 2x2 matrices of the
+  // seeded SISO problems; Octave reads each entry as a string of coefficients or roots (str2num), row-major
+  const mimoTf = (k: number) => {
+    const a = tfProblem(k),
+      b = tfProblem(Math.max(2, k - 1));
+    return {
+      num: [
+        [a.num, b.num],
+        [b.num, a.num],
+      ],
+      den: [
+        [a.den, b.den],
+        [b.den, a.den],
+      ],
+    };
+  };
+  const txt = (v: number[]) => v.map((x) => x.toPrecision(17)).join(' ');
+  const octTf = (t: { num: number[][][]; den: number[][][] }) => ({ p: 2, m: 2, num: t.num.flat().map(txt), den: t.den.flat().map(txt) });
+  const mimoZpk = (k: number) => {
+    const pl = tfProblem(k).poles;
+    const z = [
+      [[[-0.5, 0]], []],
+      [[], [[-1.5, 0]]],
+    ] as C[][][];
+    return {
+      z,
+      p: [
+        [pl, pl],
+        [pl, pl],
+      ],
+      k: [
+        [1, 2],
+        [3, 4],
+      ],
+    };
+  };
+  const roots = (r: C[]) => r.map(([re, im]) => (im ? `${re}${im < 0 ? '-' : '+'}${Math.abs(im)}i` : `${re}`)).join(' ');
+  const octZpk = (z: ReturnType<typeof mimoZpk>) => ({ p: 2, m: 2, z: z.z.flat().map(roots), pp: z.p.flat().map(roots), k: z.k });
+  rows.push({
+    id: 'tf2ss (MIMO tf 2x2)',
+    tool: 'tf2ss',
+    octave: oc('tf2ss_mimo', 'ss(tf(num, den))'),
+    compare: 'system',
+    problems: orders.map((k) => ({ size: k, args: mimoTf(k), oargs: octTf(mimoTf(k)) })),
+  });
+  rows.push({ id: 'ss2tf (MIMO ss)', tool: 'ss2tf', octave: oc('tf_of', 'tf(sys)'), compare: 'system', problems: S(ss) });
+  rows.push({ id: 'zpk (MIMO ss)', tool: 'zpk', octave: oc('zpk_of', 'zpk(sys)'), compare: 'system', problems: S(ss) });
+  rows.push({
+    id: 'zpk (MIMO tf 2x2)',
+    tool: 'zpk',
+    octave: oc('zpk_of_tf', 'zpk(tf(num, den))'),
+    compare: 'system',
+    problems: orders.map((k) => ({ size: k, args: mimoTf(k), oargs: octTf(mimoTf(k)) })),
+  });
+  rows.push({
+    id: 'zpk2ss (MIMO 2x2)',
+    tool: 'zpk2ss',
+    octave: oc('zpk2ss_mimo', 'ss(zpk(z, p, k))'),
+    compare: 'system',
+    problems: orders.map((k) => ({ size: k, args: mimoZpk(k), oargs: octZpk(mimoZpk(k)) })),
+  });
   rows.push({ id: 'sigma (ss, 3 frequencies)', tool: 'sigma', octave: oc('sigma', 'sigma(sys, w)'), compare: 'sv', problems: S((n) => ({ ...ss(n), w: W })) });
   rows.push({
     id: 'stability_margins (tf)',
@@ -521,6 +582,8 @@ interface Sys {
   D?: Mat;
   num?: number[];
   den?: number[];
+  /** a MIMO transfer matrix: p x m coefficient lists (ss2tf's result; zpk's z, p, k multiplied out) */
+  tfm?: { num: number[][][]; den: number[][][] };
   Ts: number;
 }
 
@@ -539,6 +602,7 @@ const cdiv = (a: C, b: C): C => {
 /** H at the complex point s: C (sI - A)^-1 B + D by ml-matrix's real embedding, or num(s)/den(s) */
 function evalAt(sys: Sys, s: C): C[][] {
   if (sys.num && sys.den) return [[cdiv(polyAt(sys.num, s), polyAt(sys.den, s))]];
+  if (sys.tfm) return sys.tfm.num.map((row, i) => row.map((n, j) => cdiv(polyAt(n, s), polyAt(sys.tfm!.den[i][j], s))));
   const A = sys.A ?? [];
   const D = sys.D!;
   const n = A.length;
@@ -603,6 +667,26 @@ function maxDiff(a: number[] | Mat, b: number[] | Mat): number {
 function oursSys(tool: string, args: Record<string, any>, r: Record<string, any>): Sys {
   const Ts = tool === 'd2c' ? 0 : typeof r.Ts === 'number' ? r.Ts : typeof args.Ts === 'number' ? args.Ts : 0;
   if (Array.isArray(r.num) && Array.isArray(r.den) && !Array.isArray(r.num[0])) return { num: r.num, den: r.den, Ts };
+  if (Array.isArray(r.num) && Array.isArray(r.den)) return { tfm: { num: r.num, den: r.den }, Ts };
+  // zpk: k·Π(s − z)/Π(s − p) per channel (a SISO result is one channel)
+  if (Array.isArray(r.k)) {
+    const mimo = Array.isArray(r.k[0]);
+    const [Z, P, K] = mimo ? [r.z, r.p, r.k] : [[[r.z]], [[r.p]], [[r.k]]];
+    const fromRoots = (rs: C[]) => {
+      // Π(s − r) with complex arithmetic; the imaginary parts cancel over conjugate pairs
+      let c: C[] = [[1, 0]];
+      for (const [re, im] of rs)
+        c = [...c, [0, 0] as C].map((x, k): C => (k ? [x[0] - (re * c[k - 1][0] - im * c[k - 1][1]), x[1] - (re * c[k - 1][1] + im * c[k - 1][0])] : x));
+      return c.map((x) => x[0]);
+    };
+    return {
+      tfm: {
+        num: (Z as C[][][]).map((row, i) => row.map((z, j) => fromRoots(z).map((c) => c * (K as number[][])[i][j]))),
+        den: (P as C[][][]).map((row) => row.map((p) => fromRoots(p))),
+      },
+      Ts,
+    };
+  }
   const A = r.A ?? r.Ad ?? r.Abar;
   const B = r.B ?? r.Bd ?? r.Bbar;
   const Cm = r.C ?? r.Cd ?? r.Cbar;

@@ -55,6 +55,19 @@ function r = out (sys)
   endif
 endfunction
 
+## a p x m cell of row vectors from entries written as text, row-major (MIMO tf and zpk cases)
+function c = cellof (entries, p, m)
+  if (! iscell (entries))
+    entries = cellstr (entries);
+  endif
+  c = cell (p, m);
+  for i = 1:p
+    for j = 1:m
+      c{i, j} = str2num (["[" entries{(i - 1) * m + j} "]"]);
+    endfor
+  endfor
+endfunction
+
 function r = run_case (oc, a)
   switch (oc)
     case {"feedback", "series", "parallel"}
@@ -138,6 +151,16 @@ function r = run_case (oc, a)
       [Ab, Bb, Cb] = f (a.A, a.B, a.C);
       [~, ~, ~, D] = ssdata (mk (a));
       r = out (ss (Ab, Bb, Cb, D));
+    case "tf2ss_mimo"
+      r = out (ss (tf (cellof (a.num, a.p, a.m), cellof (a.den, a.p, a.m))));
+    case "tf_of"
+      r = out (tf (mk (a)));
+    case "zpk_of"
+      r = out (zpk (mk (a)));
+    case "zpk_of_tf"
+      r = out (zpk (tf (cellof (a.num, a.p, a.m), cellof (a.den, a.p, a.m))));
+    case "zpk2ss_mimo"
+      r = out (ss (zpk (cellof (a.z, a.p, a.m), cellof (a.pp, a.p, a.m), a.k)));
     case "sigma"
       ## one column per frequency in Octave; transposed to ours (one row per frequency)
       r.sv = mx (sigma (mk (a), a.w(:)).');
