@@ -317,3 +317,12 @@ test('diskmargin: the margin-over-frequency plot (webview data and report SVG) w
   assert.match(svg, /<circle/);
   assert.match(svg, /α = 0\.4581/);
 });
+
+test('a loop that vanishes at ω = ∞ with |L| < 1 (found by the verifier probe): α = 2 approached only as ω → ∞, so no finite destabilising change is given (it was NaN)', async () => {
+  // L = k/(s + a), k < a: S − 1/2 = (s + a − k)/(2(s + a + k)) has |·| < 1/2 at every finite ω and → 1/2 as ω → ∞ (by hand)
+  const c = await callTool('diskmargin', { num: [0.23647575688858902], den: [1, 3.5824215709464626] });
+  assert.equal(c.verification?.ok, true, JSON.stringify(c.verification));
+  const r = c.result as Record<string, any>;
+  assert.ok(Math.abs(r.mm - 2) < 1e-9, String(r.mm));
+  assert.deepEqual([r.worst_delta, r.worst_gain, r.worst_phase], [[], [], []]);
+});

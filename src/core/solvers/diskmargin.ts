@@ -507,10 +507,12 @@ function factorOf(d: Complex, sigma: number): { gain: number; phase: number } {
     ni = a * d[1];
   const dr = 1 - b * d[0],
     di = -b * d[1];
-  const d2 = dr * dr + di * di;
-  const fr = (nr * dr + ni * di) / d2,
-    fi = (ni * dr - nr * di) / d2;
-  return { gain: Math.hypot(fr, fi), phase: (Math.atan2(fi, fr) * 180) / Math.PI };
+  // gain |n|/|d| and phase arg n − arg d, so a change on the disk's edge (d = 0: α = 2, balanced,
+  // at ω = ∞ for a loop that vanishes there) is an infinite pure gain change, not NaN
+  let phase = ((Math.atan2(ni, nr) - Math.atan2(di, dr)) * 180) / Math.PI;
+  if (phase > 180) phase -= 360;
+  else if (phase <= -180) phase += 360;
+  return { gain: Math.hypot(nr, ni) / Math.hypot(dr, di), phase };
 }
 
 /** the disk margins of the loop L (square; siso: a SISO loop as freqanalysis reads it, num/den kept) with skew σ, on the grid wIn or the default one */
@@ -644,8 +646,11 @@ export function diskMargin(L: SS, sigma: number, wIn?: number[], siso?: Siso): D
   const mm = N === 1 ? dm[0] : muUp > 0 ? 1 / muUp : Infinity;
   const mmUpper = N === 1 ? dm[0] : low.mu > 0 ? 1 / low.mu : Infinity;
   // the destabilising perturbation δ = q/λ (SISO: 1/M)
+  // none when the bound is attained only as ω → ∞ (a loop that vanishes there: α = 2 balanced is
+  // approached, never reached at a finite frequency, so no finite change destabilises it)
   let delta: Complex[] = [];
-  if (N === 1 && Number.isFinite(mmUpper)) {
+  if (!Number.isFinite(low.w)) delta = [];
+  else if (N === 1 && Number.isFinite(mmUpper)) {
     const M = mAt(low.w);
     const d2 = M.re[0] ** 2 + M.im[0] ** 2;
     delta = [[M.re[0] / d2, -M.im[0] / d2]];
