@@ -401,3 +401,55 @@ test('zpk of a model with a Jordan block at 0 (found by the verifier probe): ver
   );
   near(r.k, 0.8653610533961151, 1e-12, 'k');
 });
+
+test("tf2ss of a 2x2 matrix of order-8 entries (the bench's): the degree-30 realisation verifies although its Hankel matrix is too ill-conditioned to show rank 30; one state more is still refused", async () => {
+  const { mulberry32 } = await import('../fixtures/rng.js');
+  const mulP = (a: number[], b: number[]) => {
+    const r = new Array(a.length + b.length - 1).fill(0);
+    a.forEach((x, i) => b.forEach((y, j) => (r[i + j] += x * y)));
+    return r;
+  };
+  // seeded stable entries of orders 8 and 7 (real poles and conjugate pairs), as bench/newtools.ts tfProblem
+  const entry = (order: number) => {
+    const u = mulberry32(7000 + order);
+    let den = [1];
+    let k = 0;
+    while (k < order) {
+      if (order - k >= 2 && u() < 0.6) {
+        const re = -(0.3 + 2.7 * u()),
+          im = 0.3 + 2.7 * u();
+        den = mulP(den, [1, -2 * re, re * re + im * im]);
+        k += 2;
+      } else {
+        den = mulP(den, [1, 0.2 + 3 * u()]);
+        k += 1;
+      }
+    }
+    const num = Array.from({ length: order }, () => 2 * u() - 1);
+    num[0] = 0.5 + Math.abs(num[0]);
+    return { num, den };
+  };
+  const a = entry(8),
+    b = entry(7);
+  const args = {
+    num: [
+      [a.num, b.num],
+      [b.num, a.num],
+    ],
+    den: [
+      [a.den, b.den],
+      [b.den, a.den],
+    ],
+  };
+  const c = await callTool('tf2ss', args);
+  // [[a, b], [b, a]] = T·diag(a + b, a − b)·T⁻¹: McMillan degree 2·(8 + 7) = 30 (by hand, generic entries)
+  assert.equal((c.result!.A as number[][]).length, 30);
+  assert.equal(c.verification?.ok, true, JSON.stringify(c.verification));
+  // the same realisation with an uncontrollable state appended: not minimal, refused
+  const r = c.result as Record<string, any>;
+  const A = r.A.map((row: number[]) => [...row, 0]);
+  A.push([...new Array(30).fill(0), -1]);
+  const bad = { ...r, A, B: [...r.B, [0, 0]], C: r.C.map((row: number[]) => [...row, 1]), order: 31 };
+  const { verify } = await import('../../src/core/verify/index.js');
+  assert.equal(verify('tf2ss', args, bad).ok, false);
+});
