@@ -451,5 +451,5 @@ test("tf2ss of a 2x2 matrix of order-8 entries (the bench's): the degree-30 real
   A.push([...new Array(30).fill(0), -1]);
   const bad = { ...r, A, B: [...r.B, [0, 0]], C: r.C.map((row: number[]) => [...row, 1]), order: 31 };
   const { verify } = await import('../../src/core/verify/index.js');
-  assert.equal(verify('tf2ss', args, bad).ok, false);
+  assert.equal(verify('tf2ss', args, bad)?.ok, false);
 });
