@@ -698,7 +698,8 @@ export const tools = [
     run(args) {
       return runChol(args, false);
     },
-    intro: '**Cholesky factor of the Lyapunov solution**: R upper triangular with X = RᵀR, AX + XAᵀ + BBᵀ = 0, or AXEᵀ + EXAᵀ + BBᵀ = 0 with a descriptor E (MATLAB lyapchol).',
+    intro:
+      '**Cholesky factor of the Lyapunov solution**: R upper triangular with X = RᵀR, AX + XAᵀ + BBᵀ = 0, or AXEᵀ + EXAᵀ + BBᵀ = 0 with a descriptor E (MATLAB lyapchol).',
     render: renderGeneric,
     code: cholCode(false),
     model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
@@ -729,7 +730,8 @@ export const tools = [
     run(args) {
       return runChol(args, true);
     },
-    intro: '**Cholesky factor of the discrete Lyapunov solution**: R upper triangular with X = RᵀR, AXAᵀ − X + BBᵀ = 0, or AXAᵀ − EXEᵀ + BBᵀ = 0 with a descriptor E (MATLAB dlyapchol).',
+    intro:
+      '**Cholesky factor of the discrete Lyapunov solution**: R upper triangular with X = RᵀR, AXAᵀ − X + BBᵀ = 0, or AXAᵀ − EXEᵀ + BBᵀ = 0 with a descriptor E (MATLAB dlyapchol).',
     render: renderGeneric,
     code: cholCode(true),
     model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
