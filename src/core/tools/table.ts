@@ -30,6 +30,7 @@ import { tools as simulate } from '../solvers/simulate.js';
 import { tools as reduce } from '../solvers/reduce.js';
 import { tools as canon } from '../solvers/canon.js';
 import { tools as delay } from '../solvers/delay.js';
+import { tools as pid } from '../solvers/pid.js';
 
 /** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
 const ALL = [
@@ -58,6 +59,7 @@ const ALL = [
   ...reduce,
   ...canon,
   ...delay,
+  ...pid,
 ];
 
 /** the name of a tool in the table: per-tool maps kept apart (the verifier's) are checked against it */

@@ -21,6 +21,7 @@ import { canonChecks, kalmanChecks, ss2ssChecks, staircaseChecks, tzeroChecks } 
 import { padeChecks, thiranChecks } from './delay.js';
 import { matrixEqChecks } from './matrixeq.js';
 import { l2Checks, linfChecks } from './norms.js';
+import { leadLagChecks, pidChecks } from './pid.js';
 import { tfzpkChecks } from './tfzpk.js';
 import { froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
@@ -527,6 +528,8 @@ export const CHECKS = {
   tzero: tzeroChecks,
   pade: padeChecks,
   thiran: thiranChecks,
+  pidtune: (args, result) => pidChecks(args, result),
+  leadlag: leadLagChecks,
 } satisfies Record<ToolName, Checker>;
 
 function verifyOrThrow(tool: string, args: Record<string, any>, result: Record<string, any>): Verification | undefined {

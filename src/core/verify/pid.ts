@@ -1,0 +1,292 @@
+/**
+ * Independent checks of pidtune and leadlag (solvers/pid.ts). The solver solves the crossover
+ * conditions on the plant's own response, takes margins from freqanalysis.ts, the closed-loop
+ * poles from a companion matrix of the kernel and the step characteristics from timeresp.ts's
+ * grid and Brent search. Here, from the reported gains alone:
+ * - the controller is rebuilt from its parameters (Kp, Ki, Kd, Tf; or K, a, T) by MATLAB's
+ *   formulas, and the standard form is recomputed from the parallel one;
+ * - L(jω) = C(jω)·P(jω) is evaluated afresh (P by Horner, or by a dense complex solve of
+ *   (jωI − A)x = B) at every reported crossover: |L| = 1 and PM = 180° + ∠L; the designed ωc of
+ *   pidtune likewise; no crossover below the first is missed on a grid of the verifier's own;
+ * - the closed-loop poles are the eigenvalues (ml-matrix, not the kernel's QR) of the companion
+ *   matrix of the verifier's characteristic polynomial den_C·den_P + num_C·num_P (a state-space
+ *   plant's polynomials from its eigenvalues and an interpolation of P·den on a circle);
+ * - the step response of T by a matrix exponential (mathjs Padé) of an augmented realisation of
+ *   the verifier's own: y at the reported peak and settling times, the 10 %/90 % times found
+ *   by bisection on it, the final value T(0), the overshoot from the peak;
+ * - each pass/fail in the specification agrees with the numbers.
+ */
+import type { Complex, Matrix } from '../types.js';
+import type { Check } from './index.js';
+import { evalSS, evalTF } from './systems.js';
+import { matchedDistances, safeEigenvalues, safeExpm, sci } from './numeric.js';
+
+type R = Record<string, any>;
+type C = Complex;
+
+const cabs = ([a, b]: C) => Math.hypot(a, b);
+const cmul = ([a, b]: C, [c, d]: C): C => [a * c - b * d, a * d + b * c];
+
+function check(name: string, err: number, tol: number, what: string): Check {
+  return { name, ok: err <= tol, value: err, detail: `${what} (${sci(err)})` };
+}
+
+const strip = (p: number[]) => {
+  let i = 0;
+  while (i < p.length - 1 && p[i] === 0) i++;
+  return p.slice(i);
+};
+
+function pmul(a: number[], b: number[]): number[] {
+  const out = new Array(a.length + b.length - 1).fill(0);
+  a.forEach((x, i) => b.forEach((y, j) => (out[i + j] += x * y)));
+  return out;
+}
+
+function padd(a: number[], b: number[]): number[] {
+  const n = Math.max(a.length, b.length);
+  const A = [...new Array(n - a.length).fill(0), ...a];
+  const B = [...new Array(n - b.length).fill(0), ...b];
+  return A.map((x, i) => x + B[i]);
+}
+
+/** the monic polynomial with these roots (real parts of the product kept) */
+function fromRoots(roots: C[]): number[] {
+  let re = [1];
+  let im = [0];
+  for (const [a, b] of roots) {
+    const nr = [...re, 0];
+    const ni = [...im, 0];
+    for (let k = 0; k < re.length; k++) {
+      nr[k + 1] -= a * re[k] - b * im[k];
+      ni[k + 1] -= a * im[k] + b * re[k];
+    }
+    re = nr;
+    im = ni;
+  }
+  return re;
+}
+
+function companionOf(p: number[]): Matrix {
+  const n = p.length - 1;
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === 0 ? -p[j + 1] / p[0] : i === j + 1 ? 1 : 0)));
+}
+
+function rootsOf(p: number[]): C[] {
+  const q = strip(p);
+  return q.length > 1 ? safeEigenvalues(companionOf(q)) : [];
+}
+
+/** the plant's num/den: as given, or from A, B, C, D (den from eig(A), num = P·den interpolated at n + 1 points of a circle) */
+function plantPolys(a: R): { num: number[]; den: number[] } {
+  if (Array.isArray(a.num)) return { num: strip(a.num), den: strip(a.den) };
+  const A = a.A as Matrix;
+  const n = A.length;
+  const D = Array.isArray(a.D) && a.D.length ? (a.D as Matrix) : [[0]];
+  if (n === 0) return { num: [D[0][0]], den: [1] };
+  const ev = safeEigenvalues(A);
+  const den = fromRoots(ev);
+  const rad = Math.max(1, ...ev.map(cabs)) * 1.5;
+  const N = n + 1;
+  const vals: C[] = [];
+  for (let j = 0; j < N; j++) {
+    const s: C = [rad * Math.cos((2 * Math.PI * j) / N + 0.3), rad * Math.sin((2 * Math.PI * j) / N + 0.3)];
+    const h = evalSS(A, a.B, a.C, D, s);
+    const P: C = [h.re.get(0, 0), h.im.get(0, 0)];
+    vals.push(cmul(P, evalPoly(den, s)));
+  }
+  // c_k = (1/N) Σ_j v_j e^{−2πi jk/N} / (r e^{0.3i})^k
+  const coef: number[] = [];
+  for (let k = 0; k < N; k++) {
+    let re = 0;
+    let im = 0;
+    for (let j = 0; j < N; j++) {
+      const ang = (-2 * Math.PI * j * k) / N;
+      const [x, y] = cmul(vals[j], [Math.cos(ang), Math.sin(ang)]);
+      re += x;
+      im += y;
+    }
+    const [x] = cmul([re / N, im / N], [Math.cos(-0.3 * k) / rad ** k, Math.sin(-0.3 * k) / rad ** k]);
+    coef.push(x);
+  }
+  return { num: strip(coef.reverse()), den };
+}
+
+function evalPoly(p: number[], s: C): C {
+  let v: C = [0, 0];
+  for (const c of p) v = [v[0] * s[0] - v[1] * s[1] + c, v[0] * s[1] + v[1] * s[0]];
+  return v;
+}
+
+/** the plant at s: num/den by Horner, or A, B, C, D by a dense complex solve */
+function plantAt(a: R, s: C): C {
+  if (Array.isArray(a.num)) return evalTF(strip(a.num), strip(a.den), s);
+  const A = a.A as Matrix;
+  const D = Array.isArray(a.D) && a.D.length ? (a.D as Matrix) : [[0]];
+  if (!A.length) return [D[0][0], 0];
+  const h = evalSS(A, a.B, a.C, D, s);
+  return [h.re.get(0, 0), h.im.get(0, 0)];
+}
+
+/** the controller rebuilt from its reported parameters */
+function controllerOf(tool: string, r: R): { num: number[]; den: number[] } {
+  if (tool === 'leadlag') {
+    if (!(r.T > 0)) return { num: [r.K], den: [1] };
+    return r.kind === 'lead' ? { num: [r.K * r.a * r.T, r.K], den: [r.T, 1] } : { num: [r.K * r.T, r.K], den: [r.a * r.T, 1] };
+  }
+  const { Kp, Ki, Kd, Tf } = r as { Kp: number; Ki: number; Kd: number; Tf: number };
+  // MATLAB pid(Kp, Ki, Kd, Tf) = Kp + Ki/s + Kd·s/(Tf·s + 1) over the common denominator s(Tf·s + 1)
+  // without integral action (P, PD) the common factor s is not a pole
+  if (Ki === 0 && !(Tf > 0)) return { num: strip([Kd, Kp]), den: [1] };
+  const num = padd(padd(pmul([Kp], pmul([1, 0], [Tf, 1])), pmul([Ki], [Tf, 1])), [Kd, 0, 0]);
+  return { num: strip(num), den: strip([Tf, 1, 0]) };
+}
+
+function wrapDeg(x: number): number {
+  let y = x % 360;
+  if (y > 180) y -= 360;
+  if (y <= -180) y += 360;
+  return y;
+}
+
+/** step response of num/den (proper) at time t from rest: an augmented matrix exponential */
+function stepAt(num: number[], den: number[], t: number): number {
+  const d0 = den[0];
+  const dn = den.map((v) => v / d0);
+  const n = dn.length - 1;
+  const nn = [...new Array(dn.length - num.length).fill(0), ...num.map((v) => v / d0)];
+  const D = nn[0];
+  const Crow = Array.from({ length: n }, (_, j) => nn[j + 1] - D * dn[j + 1]);
+  // controllable canonical: x' = A x + e1 u, first row −dn
+  const aug: Matrix = Array.from({ length: n + 1 }, (_, i) =>
+    Array.from({ length: n + 1 }, (_, j) => (i === n ? 0 : j === n ? (i === 0 ? 1 : 0) : i === 0 ? -dn[j + 1] : i === j + 1 ? 1 : 0)),
+  );
+  const E = safeExpm(aug, t);
+  if (!E) return NaN;
+  return D + Crow.reduce((s, c, j) => s + c * E[j][n], 0);
+}
+
+export function pidChecks(a: R, r: R, tool = 'pidtune'): Check[] {
+  const checks: Check[] = [];
+  const P = plantPolys(a);
+  const Cc = controllerOf(tool, r);
+  const L = (w: number): C => cmul(evalTF(Cc.num, Cc.den, [0, w]), plantAt(a, [0, w]));
+  if (tool === 'pidtune') {
+    const st = r.standard;
+    const rel = (x: number, y: number) => (x === y ? 0 : Math.abs(x - y) / Math.max(Math.abs(y), 1e-300));
+    const e = Math.max(
+      rel(st.Kp, r.Kp),
+      r.Ki === 0 ? (st.Ti === Infinity ? 0 : 1) : rel(st.Ti, r.Kp / r.Ki),
+      r.Kp === 0 ? 0 : rel(st.Td, r.Kd / r.Kp),
+      r.Tf > 0 ? rel(st.N, r.Kd / r.Kp / r.Tf) : st.N === Infinity ? 0 : 1,
+    );
+    checks.push(check('standard form', e, 1e-12, 'Ti = Kp/Ki, Td = Kd/Kp, N = Td/Tf recomputed from the parallel gains'));
+    const h = L(r.wc);
+    let pm = wrapDeg(180 + (Math.atan2(h[1], h[0]) * 180) / Math.PI);
+    if (pm === -180) pm = 180;
+    checks.push(
+      check(
+        'design crossover',
+        Math.max(Math.abs(cabs(h) - 1), Math.abs(pm - r.pm_at_wc) / 180),
+        1e-8,
+        `|L(jωc)| = 1 and 180° + ∠L(jωc) = ${r.pm_at_wc.toFixed(4)}° at ωc = ${r.wc}`,
+      ),
+    );
+  }
+  let err = 0;
+  (r.w_gc_all as number[]).forEach((w, i) => {
+    const h = L(w);
+    const pm = wrapDeg(180 + (Math.atan2(h[1], h[0]) * 180) / Math.PI);
+    err = Math.max(err, Math.abs(cabs(h) - 1), Math.abs(wrapDeg(pm - r.pm_all[i])) / 180);
+  });
+  checks.push(check('crossovers', err, 1e-7, `${r.w_gc_all.length} crossover(s) with |L| = 1 and PM = 180° + ∠L`));
+  // none missing below the first: |L| − 1 keeps its sign on a grid of the verifier's below it
+  const sc = [...rootsOf(P.den), ...rootsOf(P.num), ...rootsOf(Cc.num), ...rootsOf(Cc.den)].map(cabs).filter((v) => v > 0 && Number.isFinite(v));
+  const lo = Math.log10(sc.length ? Math.min(...sc) : 1) - 5;
+  const hi = Math.log10(sc.length ? Math.max(...sc) : 1) + 5;
+  const first = r.w_gc_all.length ? r.w_gc_all[0] : Infinity;
+  let missed = 0;
+  let prev = NaN;
+  for (let k = 0; k < 3000; k++) {
+    const w = 10 ** (lo + ((hi - lo) * k) / 2999);
+    if (w >= first * (1 - 1e-6)) break;
+    const v = Math.sign(cabs(L(w)) - 1);
+    if (Number.isFinite(prev) && v !== prev && v !== 0) missed++;
+    prev = v;
+  }
+  checks.push({
+    name: 'first crossover',
+    ok: missed === 0,
+    detail: missed
+      ? `|L| crosses 1 ${missed} time(s) below the reported first crossover`
+      : 'no crossing of |L| = 1 below the first reported, on the verifier grid',
+  });
+  // closed-loop poles
+  const charp = strip(padd(pmul(Cc.den, P.den), pmul(Cc.num, P.num)));
+  const poles = rootsOf(charp);
+  const scale = Math.max(1, ...poles.map(cabs));
+  const dist = poles.length === r.poles.length ? Math.max(0, ...matchedDistances(poles, r.poles)) / scale : Infinity;
+  checks.push(check('closed-loop poles', dist, 1e-6, `${poles.length} roots of den_C·den_P + num_C·num_P by the verifier's eigensolver`));
+  const stable = poles.every(([re]) => re < -1e-12 * scale);
+  checks.push({ name: 'stability', ok: stable === r.stable, detail: `closed loop ${stable ? 'stable' : 'unstable'} by those poles` });
+  // step characteristics by the verifier's own exponential
+  if (r.stable && Number.isFinite(r.settling_time)) {
+    const numT = strip(pmul(Cc.num, P.num));
+    const y = (t: number) => stepAt(numT, charp, t);
+    const yf = numT[numT.length - 1] / charp[charp.length - 1];
+    const y0 = numT.length === charp.length ? numT[0] / charp[0] : 0;
+    const span = Math.abs(yf - y0);
+    const sgn = Math.sign(yf - y0);
+    const eF = Math.abs(yf - r.final_value) / Math.max(Math.abs(yf), 1e-300);
+    // a response that never overshoots peaks at t = ∞ (its final value)
+    const ePk = Number.isFinite(r.peak_time)
+      ? Math.abs(y(r.peak_time) - r.peak) / Math.max(Math.abs(r.peak), 1e-300)
+      : Math.abs(r.peak - yf) / Math.max(Math.abs(yf), 1e-300);
+    const eOs = Math.abs(Math.max(0, (sgn * (r.peak - yf) * 100) / span) - r.overshoot_pct) / 100;
+    const eTs = r.settling_time > 0 ? Math.abs(Math.abs(y(r.settling_time) - yf) - 0.02 * span) / span : 0;
+    // the 10 % and 90 % times: first grid crossing, then bisection
+    const tEnd = Math.max(Number.isFinite(r.peak_time) ? r.peak_time : 0, r.settling_time) * 1.2 || 1;
+    const cross = (q: number) => {
+      const g = (t: number) => sgn * (y(t) - y0) - q * span;
+      let tPrev = 0;
+      for (let k = 1; k <= 600; k++) {
+        const t = (tEnd * k) / 600;
+        if (g(t) >= 0) {
+          let [l, u] = [tPrev, t];
+          for (let i = 0; i < 60; i++) {
+            const m = (l + u) / 2;
+            if (g(m) >= 0) u = m;
+            else l = m;
+          }
+          return (l + u) / 2;
+        }
+        tPrev = t;
+      }
+      return NaN;
+    };
+    const rise = cross(0.9) - cross(0.1);
+    const eR = Math.abs(rise - r.rise_time) / Math.max(r.rise_time, 1e-300);
+    checks.push(
+      check(
+        'step response',
+        Math.max(eF, ePk, eOs, eTs, eR),
+        1e-6,
+        'final value T(0), y(t_peak) = peak, overshoot, |y(t_s) − y_f| = 2 %, 10–90 % rise by bisection on an independent matrix exponential',
+      ),
+    );
+  }
+  // the specification's verdicts follow from the numbers
+  const target = r.pm_target as number;
+  const pmItem = (r.spec as R[]).find((s) => s.item.startsWith('phase margin'));
+  const stItem = (r.spec as R[]).find((s) => s.item === 'closed loop');
+  const pmVal = tool === 'pidtune' ? r.pm_at_wc : r.pm;
+  const verdictOk = (!pmItem || pmItem.pass === pmVal >= target - 1e-6) && (!stItem || stItem.pass === stable);
+  checks.push({
+    name: 'specification',
+    ok: verdictOk,
+    detail: verdictOk ? 'each pass/fail agrees with the recomputed margin and stability' : 'a pass/fail disagrees with the numbers',
+  });
+  return checks;
+}
+
+export const leadLagChecks = (a: R, r: R): Check[] => pidChecks(a, r, 'leadlag');
