@@ -149,7 +149,8 @@ test('h2norm: continuous Inf when D != 0 and 0 when D = 0; discrete |D|_F. hinfn
   assert.equal(solve('h2norm', { ...G, D: '0' }).h2, 0);
   assert.equal(solve('h2norm', { ...G, Ts: 0.1 }).h2, 3);
   assert.ok(Math.abs(solve('h2norm', { ...MIMO, Ts: 1 }).h2 - Math.sqrt(30)) < 1e-14);
-  assert.deepEqual(solve('hinfnorm', G), { hinf: 3, fpeak: 0 });
+  // a static gain has no poles: stable, so its L∞ norm is its H∞ norm
+  assert.deepEqual(solve('hinfnorm', G), { hinf: 3, fpeak: 0, linf: 3, fpeak_linf: 0, unstable_poles: 0, boundary_poles: 0 });
   assert.equal(solve('hinfnorm', { ...G, D: '-3', Ts: 0.1 }).hinf, 3);
   // sigma_max([1 2; 3 4]) = sqrt((30 + sqrt(884)) / 2) = 5.4649857...
   const sMax = Math.sqrt((30 + Math.sqrt(884)) / 2);

@@ -29,8 +29,14 @@ const isMatrix = (s: JsonSchema) => s.type === 'array' && !!s.items && !Array.is
  * prompt instead of 70 characters per parameter, and ajv validates the call afterwards.
  */
 function compactSchema(s: JsonSchema): JsonSchema {
-  // a vector of numbers too (num, den, w, t): the prompt states lists once, and call.ts flattens a one-row matrix
-  if (isMatrix(s) || (s.type === 'array' && !!s.items && !Array.isArray(s.items) && (s.items as JsonSchema).type === 'number')) return { type: 'array' };
+  // a vector of numbers too (num, den, w, t), and a list that may nest (a MIMO num/den: numbers or
+  // lists of them): the prompt states lists once, call.ts flattens a one-row matrix and ajv validates
+  const nests = (i: JsonSchema) => !!i.anyOf && i.anyOf.every((x) => x.type === 'number' || x.type === 'array');
+  if (
+    isMatrix(s) ||
+    (s.type === 'array' && !!s.items && !Array.isArray(s.items) && ((s.items as JsonSchema).type === 'number' || nests(s.items as JsonSchema)))
+  )
+    return { type: 'array' };
   const out: JsonSchema = {};
   if (s.type !== undefined) out.type = s.type;
   if (s.enum) out.enum = s.enum;

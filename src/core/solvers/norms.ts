@@ -545,7 +545,7 @@ export const tools = [
       phrases: ['h2 norm', 'h2-norm', 'h2norm', 'h_2 norm', 'h2', 'l2 norm', 'l2-norm', 'l_2 norm'],
       example: '/h2norm A=[-1 0; 0 -2], B=[1;1], C=[1 1]',
     },
-    brief: 'H2 norm of (A, B, C, D); L2 norm when unstable.',
+    brief: 'H2 norm of (A, B, C, D) (L2 if unstable).',
     title: 'H2 norm',
     description:
       "H2 norm h2 of (A, B, C, D). Continuous: sqrt(trace(C P C')) with A P + P A' + B B' = 0; Infinity when D != 0 or the system is not asymptotically stable. Discrete (Ts > 0): sqrt(trace(C P C' + D D')) with A P A' - P + B B' = 0; Infinity when unstable. " +
@@ -599,7 +599,7 @@ export const tools = [
       ],
       example: '/hinfnorm A=[-1 0; 0 -2], B=[1;1], C=[1 1]',
     },
-    brief: 'H-infinity norm (peak gain over frequency) of (A, B, C, D) and its frequency; L-infinity norm when unstable.',
+    brief: 'H-infinity norm (peak gain over frequency) of (A, B, C, D), its frequency (L-inf if unstable).',
     title: 'H-infinity norm',
     description:
       'H-infinity norm hinf (peak gain, largest singular value of H over frequency) of (A, B, C, D) and the peak frequency fpeak in rad/s (0 for DC, Infinity when the peak is approached as w -> infinity). Discrete when Ts > 0 (frequencies up to pi/Ts). Unstable or marginally stable systems: hinf = Infinity (fpeak = the frequency of the offending pole). ' +
