@@ -52,7 +52,7 @@ interface Row {
   /** our arguments for one problem; oargs: what the Octave case reads (default: the same) */
   problems: { size: number; args: Record<string, unknown>; oargs?: Record<string, unknown> }[];
   /** how the two results are compared */
-  compare: 'system' | 'y' | 'W' | 'hsv' | 'X' | 'R' | 'sv' | 'linf';
+  compare: 'system' | 'y' | 'W' | 'hsv' | 'X' | 'R' | 'sv' | 'linf' | 'L';
   /** Octave's system is multiplied by this before the comparison (a convention that differs, said in the table) */
   octScale?: number;
 }
@@ -481,6 +481,84 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
     compare: 'system',
     problems: S(ss),
   });
+  // the LQ family (solvers/lqfamily.ts; Octave control 3.x has estim and kalman, not lqi, lqry, lqg or reg)
+  const lqPlant = (n: number) => {
+    const b = ss(n);
+    const p = b.C.length,
+      m = b.B[0].length;
+    return { b, n, m, p };
+  };
+  rows.push({
+    id: 'lqi (ss)',
+    tool: 'lqi',
+    octave: NOT(' (nor lqry, lqg, reg)'),
+    compare: 'X',
+    problems: S((n) => {
+      const { b, m, p } = lqPlant(n);
+      return { ...b, Q: eye(n + p), R: eye(m) };
+    }),
+  });
+  rows.push({
+    id: 'lqry (ss)',
+    tool: 'lqry',
+    octave: NOT(),
+    compare: 'X',
+    problems: S((n) => {
+      const { b, m, p } = lqPlant(n);
+      return { ...b, Q: eye(p), R: eye(m) };
+    }),
+  });
+  rows.push({
+    id: 'lqg (ss)',
+    tool: 'lqg',
+    octave: NOT(),
+    compare: 'system',
+    problems: S((n) => {
+      const { b, m, p } = lqPlant(n);
+      return { ...b, QXU: eye(n + m), QWV: eye(n + p) };
+    }),
+  });
+  rows.push({
+    id: 'reg (ss, K = Bᵀ, L = Cᵀ)',
+    tool: 'reg',
+    octave: NOT(),
+    compare: 'system',
+    problems: S((n) => {
+      const { b } = lqPlant(n);
+      return { ...b, K: tr(b.B), L: tr(b.C) };
+    }),
+  });
+  rows.push({
+    id: 'estim (ss, L = Cᵀ)',
+    tool: 'estim',
+    octave: oc('estim', 'estim(sys, L)'),
+    compare: 'system',
+    problems: S((n) => {
+      const { b } = lqPlant(n);
+      return { ...b, L: tr(b.C) };
+    }),
+  });
+  rows.push({
+    id: 'kalman (ss, cross covariance N)',
+    tool: 'kalman',
+    octave: oc('kalmanN', 'kalman(ss(A, G, C, 0), Qn, Rn, N)'),
+    compare: 'L',
+    problems: S((n) => {
+      const { b, p } = lqPlant(n);
+      return { A: b.A, G: b.B, C: b.C, Qn: eye(b.B[0].length), Rn: eye(p), N: zeros(b.B[0].length, p).map((r) => r.map(() => 0.1)) };
+    }),
+  });
+  rows.push({
+    id: 'place_observer (ss, one output)',
+    tool: 'place_observer',
+    octave: oc('place_observer', "place(A', C', p)'"),
+    compare: 'L',
+    problems: S((n) => {
+      const { b } = lqPlant(n);
+      // one output: L is unique (with several, placements differ by their free parameters)
+      return { A: b.A, C: [b.C[0]], poles: Array.from({ length: n }, (_, i) => -1 - i) };
+    }),
+  });
   // frequency analysis (solvers/freqanalysis.ts)
   rows.push({ id: 'bandwidth (tf)', tool: 'bandwidth', octave: NOT(' (its bandwidth is the matrix bandwidth)'), compare: 'system', problems: T(tf) });
   rows.push({ id: 'bandwidth (ss SISO)', tool: 'bandwidth', octave: NOT(), compare: 'system', problems: S(siso) });
@@ -568,6 +646,31 @@ export function newToolRows(sizes = NT_SIZES, orders = NT_ORDERS): Row[] {
     octave: NOT(' (no diskmargin, mussv or loopmargin)'),
     compare: 'system',
     problems: S(ss),
+  });
+  // PID tuning and lead/lag (solvers/pid.ts): Octave's control package has no pidtune (nor a lead/lag design)
+  rows.push({
+    id: 'pidtune PIDF (tf)',
+    tool: 'pidtune',
+    octave: NOT(' (no pidtune: its pid objects only)'),
+    compare: 'system',
+    problems: T((k) => ({ ...tf(k), type: 'PIDF' })),
+  });
+  rows.push({
+    id: 'pidtune PI at wc = 1 (tf)',
+    tool: 'pidtune',
+    octave: NOT(' (no pidtune)'),
+    compare: 'system',
+    problems: T((k) => ({ ...tf(k), type: 'PI', wc: 1 })),
+  });
+  rows.push({
+    id: 'leadlag lead, PM 50 (tf with an integrator)',
+    tool: 'leadlag',
+    octave: NOT(' (no lead/lag design)'),
+    compare: 'system',
+    problems: T((k) => {
+      const p = tf(k) as { num: number[]; den: number[] };
+      return { num: p.num, den: [...p.den, 0], kind: 'lead', pm: 50 };
+    }),
   });
   return rows;
 }
@@ -865,7 +968,7 @@ export function runNewToolsBench(opts: { octave?: boolean; reps?: number; only?:
         if (r.compare === 'system') d = sysDiff(oursSys(r.tool, prepared[i][j].args, ourR), octSys(res, r.octScale));
         else if (r.compare === 'y') d = maxDiff(ourR.y, rowsOf(res.y as Mx));
         else if (r.compare === 'W') d = maxDiff(ourR.W, rowsOf(res.W as Mx));
-        else if (r.compare === 'X' || r.compare === 'R') d = maxDiff(ourR[r.compare], rowsOf(res[r.compare] as Mx));
+        else if (r.compare === 'X' || r.compare === 'R' || r.compare === 'L') d = maxDiff(ourR[r.compare], rowsOf(res[r.compare] as Mx));
         else if (r.compare === 'sv') d = maxDiff(ourR.sv, rowsOf(res.sv as Mx));
         else if (r.compare === 'linf') d = maxDiff([ourR.linf], [res.linf as number]);
         else d = maxDiff(ourR.hsv, values(res.hsv as Mx));

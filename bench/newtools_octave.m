@@ -164,6 +164,13 @@ function r = run_case (oc, a)
     case "sigma"
       ## one column per frequency in Octave; transposed to ours (one row per frequency)
       r.sv = mx (sigma (mk (a), a.w(:)).');
+    case "estim"
+      r = out (estim (mk (a), a.L));
+    case "kalmanN"
+      [~, L] = kalman (ss (a.A, a.G, a.C, zeros (rows (a.C), columns (a.G))), a.Qn, a.Rn, a.N);
+      r.L = mx (L);
+    case "place_observer"
+      r.L = mx (place (a.A.', a.C.', a.poles(:)).');
     otherwise
       error ("newtools_octave: no case %s", oc);
   endswitch

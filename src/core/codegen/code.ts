@@ -178,8 +178,11 @@ export const GENERATORS = {
     title: 'continuous-time Kalman estimator',
     gen(code, a, r) {
       code.mat('A', a.A).mat('G', a.G).mat('C', a.C).mat('Qn', a.Qn).mat('Rn', a.Rn);
-      if (M(code)) code.line('[L, P, E] = lqe(A, G, C, Qn, Rn);   % E: estimator poles eig(A - L*C)');
-      else code.line('L, P, E = ct.lqe(A, G, C, Qn, Rn)   # E: estimator poles eig(A - L C)');
+      // MATLAB's Nn (python-control's NN): the cross covariance E[w v']
+      const n = isMatrix(a.N) ? ', N' : '';
+      if (n) code.mat('N', a.N);
+      if (M(code)) code.line(`[L, P, E] = lqe(A, G, C, Qn, Rn${n});   % E: estimator poles eig(A - L*C)`);
+      else code.line(`L, P, E = ct.lqe(A, G, C, Qn, Rn${n})   # E: estimator poles eig(A - L C)`);
       if (r) code.comment(verdictHolder).expect('L', r.L).expect('P', r.P).expect('poles', complexOr(r.poles, code));
     },
   },
@@ -189,14 +192,21 @@ export const GENERATORS = {
       const Ts = discreteTs(a);
       if (!Ts) return GENERATORS.lqe.gen(code, a, r);
       code.mat('A', a.A).mat('G', a.G).mat('C', a.C).mat('Qn', a.Qn).mat('Rn', a.Rn);
+      const hasN = isMatrix(a.N);
+      if (hasN) code.mat('N', a.N);
       code.assign('Ts', num(Ts, code.lang));
+      const type = a.type === 'current' || a.type === 'delayed' ? a.type : undefined;
       if (M(code)) {
         code.comment('the plant x[k+1] = A x + G w, y = C x + v: every input of sys is process noise w');
         code.line('sys = ss(A, G, C, zeros(size(C, 1), size(G, 2)), Ts);');
-        code.line('[kest, L, P, M, Z] = kalman(sys, Qn, Rn);   % L: predictor gain (= A*M), M: innovation gain, P: a-priori covariance');
+        code.line(
+          `[kest, L, P, M, Z] = kalman(sys, Qn, Rn${hasN || type ? `, ${hasN ? 'N' : '[]'}` : ''}${type ? `, '${type}'` : ''});   % L: predictor gain${hasN ? " (A*P*C' + N)/(C*P*C' + Rn)" : ' (= A*M)'}, M: innovation gain, P: a-priori covariance`,
+        );
+        if (isMatrix(a.Bu)) code.comment("with known inputs Bu, MATLAB's sys is ss(A, [Bu G], C, [Du 0], Ts) and kest takes [u; y]");
       } else {
-        code.line('L, P, E = ct.dlqe(A, G, C, Qn, Rn)   # L: predictor gain A M, P: a-priori covariance, E: eig(A - L C)');
+        code.line(`L, P, E = ct.dlqe(A, G, C, Qn, Rn${hasN ? ', N' : ''})   # L: predictor gain${hasN ? '' : ' A M'}, P: a-priori covariance, E: eig(A - L C)`);
         code.line('M = P @ C.T @ np.linalg.inv(C @ P @ C.T + Rn)   # innovation gain');
+        if (type === 'current') code.comment('current estimator: x_hat[n|n] = x_bar + M (y - C x_bar - D u), x_bar[n+1] = (A - L C) x_bar + (B - L D) u + L y');
       }
       if (r) code.comment(verdictHolder).expect('L', r.L).expect('M', r.M).expect('P', r.P).expect('poles', complexOr(r.poles, code));
     },

@@ -6,6 +6,10 @@
  *     M = PC'(CPC' + Rn)^-1 (innovation gain), L = A M (predictor gain, MATLAB kalman's L),
  *     Z = P - MCP (a-posteriori covariance).
  * poles = eig(A - LC). Refuses when (C, A) is not detectable.
+ * kalman also takes MATLAB's cross covariance N = E[wv'] (g x p): the dual Riccati equation then
+ * has the cross term G N, L = (PC' + GN)Rn^-1 (discrete: L = (APC' + GN)(CPC' + Rn)^-1, no longer
+ * A M), and MATLAB's estimator kest (type 'current': x̂[n|n] = x̂[n|n-1] + M(y - Cx̂ - Du), or
+ * 'delayed'), built by estimatorSS (also lqfamily.ts's estim) when a type or the known inputs Bu are given.
  */
 import { tool } from '../tools/types.js';
 import { feedbackRenderer } from '../render/results.js';
@@ -14,7 +18,25 @@ import type { Complex } from '../types.js';
 import { matrix, sampleTime } from '../tools/schema.js';
 import { checkMatrix, checkSquare, checkRows, checkCols, fmtSize } from '../tools/args.js';
 import { ControlError } from '../errors.js';
-import { type Mat, fromRows, toRows, transpose, mul, mulNT, symmetrize, luFactor, luSolveRight, clone } from '../linalg/dense.js';
+import {
+  type Mat,
+  add,
+  blocks,
+  eye,
+  fromRows,
+  toRows,
+  transpose,
+  mul,
+  mulNT,
+  scale,
+  symmetrize,
+  luFactor,
+  luSolveRight,
+  clone,
+  zeros,
+} from '../linalg/dense.js';
+
+const sub = (A: Mat, B: Mat): Mat => add(A, B, -1);
 import { eigvalsSorted } from '../linalg/schur.js';
 import { careMat, dareMat, poleList } from './riccati.js';
 
@@ -27,7 +49,7 @@ export interface KalmanSolution {
   Z?: Mat;
 }
 
-function estimatorArgs(args: Record<string, any>): { A: Mat; C: Mat; W: Mat; Rn: Mat } {
+function estimatorArgs(args: Record<string, any>): { A: Mat; C: Mat; W: Mat; Rn: Mat; S: Mat | null } {
   const A = checkMatrix(args.A, 'A');
   const G = checkMatrix(args.G, 'G');
   const C = checkMatrix(args.C, 'C');
@@ -55,19 +77,27 @@ function estimatorArgs(args: Record<string, any>): { A: Mat; C: Mat; W: Mat; Rn:
   }
   const Gm = fromRows(G);
   const W = symmetrize(mulNT(mul(Gm, symmetrize(fromRows(Qn))), Gm));
-  return { A: fromRows(A), C: fromRows(C), W, Rn: symmetrize(fromRows(Rn)) };
+  // MATLAB kalman's Nn = E[w v'] (g x p): the filter's cross term is G Nn (n x p)
+  let S: Mat | null = null;
+  if (args.N !== undefined && args.N !== null) {
+    const N = checkMatrix(args.N, 'N');
+    if (N.length !== g || (N[0]?.length ?? 0) !== p)
+      throw new ControlError(`N is ${fmtSize(N)} but must be ${g}x${p} (the cross covariance E[w v'], columns of G by rows of C).`);
+    S = mul(Gm, fromRows(N));
+  }
+  return { A: fromRows(A), C: fromRows(C), W, Rn: symmetrize(fromRows(Rn)), S };
 }
 
-/** continuous-time stationary Kalman filter (lqe) */
-export function lqeMat(A: Mat, C: Mat, W: Mat, Rn: Mat): KalmanSolution {
-  const s = careMat(transpose(A), transpose(C), W, Rn, null, { dual: true });
+/** continuous-time stationary Kalman filter (lqe); S = G N the cross term (kalman with N) */
+export function lqeMat(A: Mat, C: Mat, W: Mat, Rn: Mat, S: Mat | null = null): KalmanSolution {
+  const s = careMat(transpose(A), transpose(C), W, Rn, S, { dual: true });
   const L = transpose(s.K);
   return { L, P: s.X, poles: eigvalsSorted(transpose(s.Acl)) };
 }
 
-/** discrete-time stationary Kalman filter: a-priori P, M, L = A M, Z */
-export function dkalmanMat(A: Mat, C: Mat, W: Mat, Rn: Mat): KalmanSolution {
-  const s = dareMat(transpose(A), transpose(C), W, Rn, null, { dual: true });
+/** discrete-time stationary Kalman filter: a-priori P, M, L = A M (with S = G N: L = (APC' + S)(CPC' + Rn)⁻¹), Z */
+export function dkalmanMat(A: Mat, C: Mat, W: Mat, Rn: Mat, cross: Mat | null = null): KalmanSolution {
+  const s = dareMat(transpose(A), transpose(C), W, Rn, cross, { dual: true });
   const P = s.X;
   const PCt = mulNT(P, C);
   const S = mul(C, PCt);
@@ -76,7 +106,8 @@ export function dkalmanMat(A: Mat, C: Mat, W: Mat, Rn: Mat): KalmanSolution {
   const F = luFactor(S);
   if (F.singular) throw new ControlError("C P C' + Rn is singular.", 'numerical');
   const M = luSolveRight(F, PCt);
-  const L = mul(A, M);
+  // without a cross term L = A M (as before, bit for bit); with one, the dual DARE's gain
+  const L = cross ? transpose(s.K) : mul(A, M);
   const MCP = mul(M, mul(C, P));
   const Z = clone(P);
   for (let k = 0; k < Z.d.length; k++) Z.d[k] -= MCP.d[k];
@@ -87,6 +118,35 @@ export function dkalmanMat(A: Mat, C: Mat, W: Mat, Rn: Mat): KalmanSolution {
   return { L, P, poles: eigvalsSorted(Acl), M, Z };
 }
 
+/**
+ * The estimator of x from [u_known; y] with gain L (and, discrete 'current', innovation gain M):
+ * outputs [ŷ; x̂]. Delayed/continuous: state x̂, x̂' = (A − LC)x̂ + (Bk − LDk)u + Ly.
+ * Current: state x̄ = x̂[n|n−1]; outputs use x̂[n|n] = (I − MC)x̄ − MDk u + My.
+ */
+export function estimatorSS(A: Mat, Bk: Mat, C: Mat, Dk: Mat, L: Mat, M: Mat | null): { A: Mat; B: Mat; C: Mat; D: Mat } {
+  const n = A.r,
+    p = C.r,
+    mk = Bk.c;
+  const Ae = sub(A, mul(L, C));
+  const Be = blocks([[sub(Bk, mul(L, Dk)), L]]);
+  if (!M) {
+    const Ce = blocks([[C], [eye(n)]]);
+    const De = blocks([
+      [Dk, zeros(p, p)],
+      [zeros(n, mk), zeros(n, p)],
+    ]);
+    return { A: Ae, B: Be, C: Ce, D: De };
+  }
+  const IMC = sub(eye(n), mul(M, C));
+  const MD = mul(M, Dk);
+  // x̂[n|n] = IMC x̄ + [−MD, M] [u; y]; ŷ = C x̂[n|n] + Dk u
+  const Cx = IMC;
+  const Dx = blocks([[scale(MD, -1), M]]);
+  const Cy = mul(C, IMC);
+  const Dy = blocks([[sub(Dk, mul(C, MD)), mul(C, M)]]);
+  return { A: Ae, B: Be, C: blocks([[Cy], [Cx]]), D: blocks([[Dy], [Dx]]) };
+}
+
 const estParams = (withTs: boolean) => ({
   type: 'object' as const,
   properties: {
@@ -95,7 +155,20 @@ const estParams = (withTs: boolean) => ({
     C: matrix('measurement matrix C (p x n)'),
     Qn: matrix('process-noise covariance Qn (g x g), symmetric'),
     Rn: matrix('measurement-noise covariance Rn (p x p), symmetric positive definite'),
-    ...(withTs ? { Ts: sampleTime } : {}),
+    N: matrix("cross covariance N = E[w v'] (g x p), optional (MATLAB's Nn, python-control's NN)"),
+    ...(withTs
+      ? {
+          Ts: sampleTime,
+          type: {
+            type: 'string',
+            enum: ['current', 'delayed'],
+            description:
+              "return MATLAB's estimator kest (inputs [u; y], outputs [y_hat; x_hat]); discrete: 'current' (x_hat[n|n], default) or 'delayed' (x_hat[n|n-1])",
+          },
+          Bu: matrix("known-input matrix (n x m), optional (the B of MATLAB's sys = ss(A, [Bu G], C, [Du 0], Ts)): the estimator then takes [u; y]"),
+          Du: matrix('feedthrough (p x m) of the known inputs, optional'),
+        }
+      : {}),
   },
   required: ['A', 'G', 'C', 'Qn', 'Rn'],
   additionalProperties: false,
@@ -108,16 +181,53 @@ const out = (s: KalmanSolution) => {
   return r;
 };
 
+/** the Kalman gains of kalman (continuous or, with Ts > 0, discrete), with MATLAB's cross covariance N */
+export function kalmanGains(args: Record<string, any>): KalmanSolution {
+  const a = estimatorArgs(args);
+  const Ts = typeof args.Ts === 'number' ? args.Ts : 0;
+  return Ts > 0 ? dkalmanMat(a.A, a.C, a.W, a.Rn, a.S) : lqeMat(a.A, a.C, a.W, a.Rn, a.S);
+}
+
+/** kalman: the gains, and MATLAB's estimator kest when a type or the known inputs Bu are given */
+function runKalman(args: Record<string, any>): Record<string, unknown> {
+  const s = kalmanGains(args);
+  const r = out(s);
+  const Ts = typeof args.Ts === 'number' ? args.Ts : 0;
+  const wantEst = (args.type !== undefined && args.type !== null) || (args.Bu !== undefined && args.Bu !== null);
+  if (!wantEst) return r;
+  const n = s.L.r,
+    p = s.L.c;
+  const type = Ts > 0 ? (args.type === 'delayed' ? 'delayed' : 'current') : 'continuous';
+  if (args.type === 'current' && !(Ts > 0))
+    throw new ControlError("kalman: the 'current' estimator is for discrete time (give Ts > 0); a continuous Kalman filter has one form.");
+  let B = zeros(n, 0),
+    D = zeros(p, 0);
+  if (args.Bu !== undefined && args.Bu !== null) {
+    const Br = checkMatrix(args.Bu, 'Bu');
+    checkRows(Br, n, 'Bu', 'A');
+    B = fromRows(Br);
+    D = zeros(p, B.c);
+    if (args.Du !== undefined && args.Du !== null) {
+      const Dr = checkMatrix(args.Du, 'Du');
+      if (Dr.length !== p || (Dr[0]?.length ?? 0) !== B.c) throw new ControlError(`Du is ${fmtSize(Dr)} but must be ${p}x${B.c} (rows of C by columns of Bu).`);
+      D = fromRows(Dr);
+    }
+  }
+  const e = estimatorSS(fromRows(checkMatrix(args.A, 'A')), B, fromRows(checkMatrix(args.C, 'C')), D, s.L, type === 'current' ? (s.M ?? null) : null);
+  r.estimator = { A: toRows(e.A), B: toRows(e.B), C: toRows(e.C), D: toRows(e.D), ...(Ts > 0 ? { Ts } : {}), type };
+  return r;
+}
+
 export const tools = [
   tool({
     name: 'lqe',
     words: {
       calls: [
-        { names: ['lqe'], args: ['A', 'G', 'C', 'Qn', 'Rn'] },
+        { names: ['lqe'], args: ['A', 'G', 'C', 'Qn', 'Rn', 'N'] },
         { names: ['lqe'], args: ['sys', 'Qn', 'Rn'] },
       ],
       phrases: ['lqe', 'kalman filter', 'kalman gain', 'kalman estimator', 'linear quadratic estimator', 'optimal estimator', 'steady-state kalman', 'kalman'],
-      aliases: { Qn: ['W', 'Qw', 'QN', 'Q'], Rn: ['V', 'Rv', 'RN', 'R'] },
+      aliases: { Qn: ['W', 'Qw', 'QN', 'Q'], Rn: ['V', 'Rv', 'RN', 'R'], N: ['Nn', 'NN', 'S'] },
       discrete: 'kalman',
       example: '/lqe A=[0 1; -2 -3], G=[0;1], C=[1 0], Qn=1, Rn=0.1',
     },
@@ -129,7 +239,7 @@ export const tools = [
     parameters: estParams(false),
     run(args) {
       const a = estimatorArgs(args);
-      return out(lqeMat(a.A, a.C, a.W, a.Rn));
+      return out(lqeMat(a.A, a.C, a.W, a.Rn, a.S));
     },
     intro: '**Kalman filter (LQE).** Estimator gain L = PCᵀRn⁻¹, with P the stabilising solution of AP + PAᵀ − PCᵀRn⁻¹CP + GQnGᵀ = 0.',
     render: feedbackRenderer('lqe'),
@@ -140,9 +250,24 @@ export const tools = [
   tool({
     name: 'kalman',
     words: {
-      calls: [{ names: ['kalman'], args: ['sys', 'Qn', 'Rn'], note: 'kalman(sys, Qn, Rn) is read with G = B of sys (every input is process noise)' }],
+      calls: [
+        { names: ['kalman'], args: ['sys', 'Qn', 'Rn'], note: 'kalman(sys, Qn, Rn) is read with G = B of sys (every input is process noise)' },
+        {
+          names: ['kalman'],
+          args: ['sys', 'Qn', 'Rn', 'N', "'current'"],
+          map: (a) => ({ ...a, type: 'current' }),
+          note: "kalman(…, 'current'): the estimator of x̂[n|n]",
+        },
+        {
+          names: ['kalman'],
+          args: ['sys', 'Qn', 'Rn', 'N', "'delayed'"],
+          map: (a) => ({ ...a, type: 'delayed' }),
+          note: "kalman(…, 'delayed'): the estimator of x̂[n|n−1]",
+        },
+        { names: ['kalman'], args: ['sys', 'Qn', 'Rn', 'N'], note: 'kalman(sys, Qn, Rn, Nn): Nn the cross covariance' },
+      ],
       phrases: ['discrete kalman', 'discrete-time kalman', 'discrete kalman filter', 'digital kalman filter'],
-      aliases: { Qn: ['W', 'Qw', 'QN', 'Q'], Rn: ['V', 'Rv', 'RN', 'R'] },
+      aliases: { Qn: ['W', 'Qw', 'QN', 'Q'], Rn: ['V', 'Rv', 'RN', 'R'], N: ['Nn', 'NN', 'S'] },
       continuous: 'lqe',
       example: '/kalman A=[1 0.1; 0 1], G=[0;1], C=[1 0], Qn=1, Rn=0.1, Ts=0.1',
     },
@@ -153,11 +278,7 @@ export const tools = [
       "as lqe. With Ts > 0 (discrete): P is the a-priori DARE solution, M = PC'(CPC'+Rn)⁻¹ the innovation gain, " +
       "L = A·M the predictor gain (MATLAB kalman's L), Z = P - MCP, and poles = eig(A - LC).",
     parameters: estParams(true),
-    run(args) {
-      const a = estimatorArgs(args);
-      const Ts = typeof args.Ts === 'number' ? args.Ts : 0;
-      return out(Ts > 0 ? dkalmanMat(a.A, a.C, a.W, a.Rn) : lqeMat(a.A, a.C, a.W, a.Rn));
-    },
+    run: runKalman,
     intro: '**Kalman filter.** Steady-state estimator gain from the filter Riccati equation.',
     render: feedbackRenderer('kalman'),
     code: GENERATORS.kalman,

@@ -11,6 +11,7 @@ import { tools as matrixeq } from '../solvers/matrixeq.js';
 import { tools as riccati } from '../solvers/riccati.js';
 import { tools as statefbk } from '../solvers/statefbk.js';
 import { tools as estimation } from '../solvers/estimation.js';
+import { tools as lqfamily } from '../solvers/lqfamily.js';
 import { tools as place } from '../solvers/place.js';
 import { tools as discretize } from '../solvers/discretize.js';
 import { tools as xferfcn } from '../solvers/xferfcn.js';
@@ -40,6 +41,7 @@ const ALL = [
   ...riccati,
   ...statefbk,
   ...estimation,
+  ...lqfamily,
   ...place,
   ...discretize,
   ...xferfcn,

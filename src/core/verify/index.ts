@@ -20,6 +20,7 @@ import { diskMarginChecks, diskMarginIOChecks } from './diskmargin.js';
 import { canonChecks, kalmanChecks, ss2ssChecks, staircaseChecks, tzeroChecks } from './canon.js';
 import { padeChecks, thiranChecks } from './delay.js';
 import { matrixEqChecks } from './matrixeq.js';
+import { kalmanExtraChecks, lqFamilyChecks } from './lqfamily.js';
 import { l2Checks, linfChecks } from './norms.js';
 import { leadLagChecks, pidChecks } from './pid.js';
 import { tfzpkChecks } from './tfzpk.js';
@@ -409,8 +410,10 @@ function filterChecks(args: Record<string, any>, result: Record<string, any>, to
   const G = mat(args.G);
   const W = G.mmul(mat(args.Qn)).mmul(G.transpose()).to2DArray();
   const Lt = mat(result.L).transpose().to2DArray();
+  // the cross covariance N = E[wv'] (lqe, kalman): the dual cross term G N
+  const S = Array.isArray(args.N) ? G.mmul(mat(args.N)).to2DArray() : undefined;
   // discrete kalman: L = A M is the predictor gain, dual of K = (Rn + C P C')⁻¹ C P A'
-  return verifyRiccati(At, Ct, W, args.Rn, undefined, result.P, Lt, result.poles, tool === 'kalman' && isDiscrete(args), 'L', 'P');
+  return verifyRiccati(At, Ct, W, args.Rn, S, result.P, Lt, result.poles, tool === 'kalman' && isDiscrete(args), 'L', 'P');
 }
 
 function placeChecks(args: Record<string, any>, result: Record<string, any>): Check[] {
@@ -487,8 +490,9 @@ export const CHECKS = {
   dare: riccati(true),
   dlqr: riccati(true),
   lqe: filterChecks,
-  kalman: filterChecks,
+  kalman: (args, result, tool) => [...filterChecks(args, result, tool), ...kalmanExtraChecks(args, result)],
   place: placeChecks,
+  ...lqFamilyChecks({ verifyRiccati, eigenvaluesCheck }),
   damp: dampChecks,
   c2d: c2dChecks,
   d2c: d2cChecks,
