@@ -193,7 +193,14 @@ export function linfChecks(args: R, r: R): Check[] | undefined {
   const linf = r.linf as number;
   const at = scaleBack(f(r.fpeak_linf as number));
   const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(a, b, Number.MIN_VALUE);
-  checks.push(check('L∞ attained', rel(at, linf), 1e-6, `σ̄(G) at ω = ${r.fpeak_linf} rad/s equals the L∞ norm`));
+  checks.push(
+    check(
+      'L∞ attained',
+      rel(at, linf),
+      1e-6,
+      `σ̄(G) at ω = ${Number.isFinite(r.fpeak_linf) ? `${Number((r.fpeak_linf as number).toPrecision(6))} rad/s` : '∞'} equals the L∞ norm`,
+    ),
+  );
   // the sweep and its refinement around the three largest local maxima
   const ws = sweep(m, n <= 20 ? 1500 : 400);
   const vs = ws.map(f);
