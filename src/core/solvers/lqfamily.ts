@@ -371,7 +371,7 @@ function renderSystem(r: Record<string, any>, o: RenderOptions, what: string): s
 function renderLqi(a: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
   const d = isDisc(a);
   const out = [
-    `**Gain** (u = −K[x; xᵢ] = −Kₓx − Kᵢxᵢ; xᵢ ${d ? `[k+1] = xᵢ[k] + Ts·(r[k] − y[k])` : "' = r − y"}, the integral of the output error):`,
+    `**Gain** (u = −K[x; xᵢ] = −Kₓx − Kᵢxᵢ; xᵢ${d ? `[k+1] = xᵢ[k] + Ts·(r[k] − y[k])` : "' = r − y"}, the integral of the output error):`,
     matrixBlock('K', r.K, o),
     `${matrixBlock('K_x', r.Kx, o)}\n\n${matrixBlock('K_i', r.Ki, o)}`,
     `**Closed-loop poles** (eig(Aₐ − BₐK), augmented state [x; xᵢ]): ${polesText(r.poles, o)} — ${stablePhrase(r.poles, d)}. With these, a constant reference r is tracked with zero steady-state error.`,
@@ -426,8 +426,8 @@ function renderCompensator(a: Record<string, any>, r: Record<string, any>, o: Re
   }
   const form = d ? (r.type === 'current' ? ' (current estimator x̂[n|n])' : ' (delayed estimator x̂[n|n−1])') : '';
   out.push(
-    `**Compensator** from y to u${form}, u = −Kx̂; connect it with **positive** feedback, as MATLAB's feedback(sys, K, +1):`,
-    renderSystem(r, o, 'Compensator'),
+    `**Compensator** from y to u${form}, u = −Kx̂; connect it with **positive** feedback, as MATLAB's feedback(sys, C, +1) with C this compensator:`,
+    renderSystem(r, o, 'Its state space'),
     `**Separation:** the closed loop's ${(r.poles as unknown[]).length} poles are eig(A − BK) ∪ eig(A − LC).`,
     factsTable([
       ['regulator poles eig(A − BK)', polesText(r.regulatorPoles, o)],
