@@ -43,6 +43,7 @@ const I2 = [
   [1, 0],
   [0, 1],
 ];
+const diagM = (d: number[]) => d.map((v, i) => d.map((_, j) => (i === j ? v : 0)));
 const SISO = { A, B: B1, C: C1 };
 const MIMO = { A, B: B2, C: C2, D: D2 };
 const TF = { num: [1, 2], den: [1, 3, 2] };
@@ -441,6 +442,19 @@ Object.assign(SETS, {
     output: { ...SISO, T: 0.1, N: 2, delayAt: 'output' },
   },
   thiran: { siso: { tau: 2.4, Ts: 1 }, integer: { tau: 3, Ts: 1 } },
+  lqi: {
+    siso: { A, B: B1, C: C1, Q: diagM([1, 1, 10]), R: [[1]] },
+    mimo: { A, B: B2, C: C2, Q: diagM([1, 1, 5, 5]), R: I2 },
+    discrete: { A: Ad, B: B1, C: C1, Q: diagM([1, 1, 1]), R: [[1]], Ts: 0.1 },
+  },
+  lqry: { siso: { A, B: B1, C: C1, Q: [[10]], R: [[1]] }, mimo: { A, B: B2, C: C2, Q: I2, R: I2 } },
+  estim: { siso: { A, B: B1, C: C1, L: [[5], [4]] }, mimo: { A, B: B2, C: C2, L: diagM([5, 4]) } },
+  reg: { siso: { A, B: B1, C: C1, K: [[4, 2]], L: [[5], [4]] }, mimo: { A, B: B2, C: C2, K: diagM([3, 2]), L: diagM([5, 4]) } },
+  lqg: {
+    siso: { A, B: B1, C: C1, QXU: diagM([1, 1, 1]), QWV: diagM([1, 1, 0.1]) },
+    mimo: { A, B: B2, C: C2, QXU: diagM([1, 1, 1, 1]), QWV: diagM([1, 1, 0.1, 0.1]) },
+  },
+  place_observer: { siso: { A, C: C1, poles: [-5, -6] }, mimo: { A, C: C2, poles: [-5, -6] } },
   diskmargin: {
     siso: { num: [25], den: [1, 10, 10, 10] },
     // MATLAB's spinning satellite: L = P·K, P = ss([0 10; -10 0], eye(2), [1 10; -10 1], 0), K = I
