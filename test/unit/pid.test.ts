@@ -27,6 +27,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { leadlag, pidtune } from '../../src/core/solvers/pid.js';
 import { pidChecks } from '../../src/core/verify/pid.js';
+import { readPidSpec } from '../../src/core/reader/pid.js';
 
 const ref = JSON.parse(readFileSync(new URL('../fixtures/pid/ref.json', import.meta.url), 'utf8')) as { cases: Record<string, any>[] };
 const G3 = { num: [1], den: [1, 3, 3, 1] };
@@ -206,4 +207,30 @@ test('the verifier catches a wrong gain, a wrong margin and a wrong step charact
   assert.ok(bad({ settling_time: r.settling_time * 1.01 }));
   assert.ok(bad({ rise_time: r.rise_time * 1.001 }));
   assert.ok(bad({ poles: r.poles.map(([x, y]) => [x * 1.001, y]) }));
+});
+
+test('lead at a given crossover: the maximum lead placed there, K from it (Franklin–Powell: φm at ωc, |C·P(jωc)| = 1)', () => {
+  // 1/(s(s + 2)) at 5 rad/s: the plant leaves 180° − 90° − atan(5/2) = 21.8014°, so φm = 50° − 21.8014°
+  const a = { num: [1], den: [1, 2, 0], kind: 'lead', pm: 50, wc: 5 };
+  const r = leadlag(a);
+  const phim = 50 - (90 - (Math.atan(2.5) * 180) / Math.PI);
+  assert.ok(Math.abs(r.phi_deg - phim) < 1e-9);
+  const aa = (1 + Math.sin((phim * Math.PI) / 180)) / (1 - Math.sin((phim * Math.PI) / 180));
+  assert.ok(rel(r.a, aa) < 1e-12 && rel(r.K, (5 * Math.hypot(5, 2)) / Math.sqrt(aa)) < 1e-12);
+  assert.ok(rel(r.w_gc, 5) < 1e-9 && Math.abs(r.pm - 50) < 1e-9 && r.spec.every((s) => s.pass));
+  allOk(a, r, 'leadlag');
+  assert.throws(() => leadlag({ ...a, Kv: 10 }), /not both/);
+});
+
+test('the reader: specifications in words (reader/pid.ts)', () => {
+  const s = readPidSpec('a PI controller with 60° phase margin at 2 rad/s', 'pidtune');
+  assert.deepEqual([s.type?.value, s.pm?.value, s.wc?.value], ['PI', 60, 2]);
+  const t = readPidSpec('tune a PID with derivative filter so the phase margin is at least 45 degrees and the crossover 0.5 Hz', 'pidtune');
+  assert.deepEqual([t.type?.value, t.pm?.value], ['PIDF', 45]);
+  assert.ok(Math.abs(t.wc!.value - Math.PI) < 1e-15 && /Hz/.test(t.wc!.note!));
+  const l = readPidSpec('lag compensator with Kv = 5 and a phase margin of 40 deg', 'leadlag');
+  assert.deepEqual([l.kind?.value, l.Kv?.value, l.pm?.value], ['lag', 5, 40]);
+  // a frequency after "phase margin" is no margin; a lone number is nothing
+  assert.equal(readPidSpec('phase margin at 2 rad/s', 'pidtune').pm, undefined);
+  assert.deepEqual(readPidSpec('tune it to 3', 'pidtune'), {});
 });

@@ -18,6 +18,7 @@ import { scanMessage, STATE_EQ_DISCRETE, type Scan } from './scan.js';
 import { readInterconnect, takesSystems } from './interconnect.js';
 import { CONVERSIONS, conversionSystem, mimoSystemArgs, zpkArgsFromLiterals } from './mimo.js';
 import { readSignal } from './signals.js';
+import { readPidSpec } from './pid.js';
 import { readDelay } from './delay.js';
 import { readConnect } from './connect.js';
 import type { PreCall } from '../agent/deterministic.js';
@@ -124,6 +125,9 @@ const COVERS: Record<string, string[]> = {
   c2d: ['step', 'impulse'],
   margins: ['rlocus'],
   stepinfo: ['rlocus'],
+  // "a PI controller with 60° phase margin": the margin is the design's specification (reader/pid.ts)
+  pidtune: ['margins', 'stability_margins', 'stepinfo', 'step', 'leadlag'],
+  leadlag: ['margins', 'stability_margins', 'stepinfo', 'step'],
 };
 
 const SYS_PARAMS = new Set(['A', 'B', 'C', 'D', 'num', 'den', 'Ts']);
@@ -144,6 +148,10 @@ function saysDiscreteModel(text: string): boolean {
 /** design tasks no single solver call answers */
 const DESIGN_WITH_MODEL =
   /\b(?:[Tt]une|[Tt]uning|PID|PI|PD|[Ll]ead(?:[- ]lag)?|[Ll]ag compensator|[Cc]ompensator|[Ll]oop[- ]shaping|LQG|MPC|[Mm]odel predictive|[Aa]nti[- ]windup|[Ff]eedforward|observer[- ]based controller|H-?inf(?:inity)? (?:synthesis|controller|design)|[Mm]ixed[- ]sensitivity)\b/;
+
+/** the design tasks of DESIGN_WITH_MODEL that pidtune and leadlag do not answer */
+const DESIGN_BEYOND_PID =
+  /\b(?:[Ll]oop[- ]shaping|LQG|MPC|[Mm]odel predictive|[Aa]nti[- ]windup|[Ff]eedforward|observer[- ]based controller|H-?inf(?:inity)? (?:synthesis|controller|design)|[Mm]ixed[- ]sensitivity|[Ll]ead[- ]lag|two[- ]degrees?[- ]of[- ]freedom|2-?DOF|set[- ]?point weight\w*|gain schedul\w*|discrete[- ]time PID|digital PID)\b/;
 
 const WEIGHTS = new Set(['Q', 'R', 'N', 'Qn', 'Rn', 'method', 'poles', 'w', 't']);
 
@@ -473,7 +481,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // nor is defining one ("the PI controller C(s) = 2 + 1/s")
   const connects = named.some((n) => n.strength >= 2 && takesSystems(getTool(n.tool)));
   const givesController = defined.length > 0 && !/\b(?:design|tune|tuning|find|choose|select|synthesi[sz]e|compute)\b/i.test(text);
-  if (!opts.command && !fromCall && !connects && !givesController && DESIGN_WITH_MODEL.test(text)) {
+  // a PID or lead/lag design with nothing beyond it (no anti-windup, LQG, loop shaping …) is pidtune's or leadlag's
+  const pidDesign = named.some((n) => n.tool === 'pidtune' || n.tool === 'leadlag') && !DESIGN_BEYOND_PID.test(text);
+  if (!opts.command && !fromCall && !connects && !givesController && !pidDesign && DESIGN_WITH_MODEL.test(text)) {
     record(conv, pending);
     return { kind: 'none', reason: 'a design task (PID, lead/lag, tuning, loop shaping) that needs a model or a dedicated tool', problems };
   }
@@ -578,6 +588,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       /\b(?:error|constant|overshoot|bandwidth|settling|rise time|peak|margins?|sensitivity|stable|stability|poles?|zeros?|type|response)\b/i.test(text)
     )
       named.splice(i, 1);
+  // "the PI controller C = 2 + 1/s": a controller written out is given, not to be designed (pidtune, leadlag)
+  if (/\b(?:C|K|Gc|Kc|D|Dc|C_?\d)\s*(?:\(\s*s\s*\))?\s*=(?!=)/.test(text) && !/\b(?:design|tune|tuning|find|choose|select|synthesi[sz]e)\b/i.test(text))
+    for (let i = named.length - 1; i >= 0; i--) if (named[i].tool === 'pidtune' || named[i].tool === 'leadlag') named.splice(i, 1);
   // "evaluate G at s = 1+1j": the transfer function at a point (evalfr), not the frequency response
   if (!tool && !toolCalls.length && /\b(?:evaluat\w*|value|values)\b/i.test(text) && /\b(?:at|for)\s+(?:the\s+point\s+)?s\s*=/i.test(text))
     tool = getTool('evalfr');
@@ -1370,6 +1383,14 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       }
     } else unused.push(`method '${scan.method.text}'`);
   }
+  // a PID or lead/lag specification in words (reader/pid.ts): type, kind, pm, wc, Kv
+  if (tool.name === 'pidtune' || tool.name === 'leadlag')
+    for (const [k, v] of Object.entries(readPidSpec(text, tool.name)))
+      if (v && args[k] === undefined) {
+        set(k, v.value, { from: 'message', text: v.text });
+        consumed.push(v.text);
+        if (v.note) notes.push(v.note);
+      }
   if (props.poles && args.poles === undefined) {
     // a follow-up of place that is only a list ("and -2±2j?", "faster: -4, -5, -6")
     if (!scan.poles && followUp) {
@@ -1422,7 +1443,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     // a reduction's numbers ("to a 2nd-order model") are its order, read below
     // zpk2tf/zpk2ss: the poles written as p are their argument p
     const asP = props.k !== undefined && args.p !== undefined;
-    if (!['eig', 'poles_zeros', 'analyse', 'rlocus', 'lqr', 'dlqr'].includes(tool.name) && !props.order && !props.s && !asP)
+    // a design specification read as such ("a phase margin of at least 50°", reader/pid.ts) is no list of poles
+    const inSpec = consumed.some((c) => c.includes(scan.poles!.text.trim()));
+    if (!['eig', 'poles_zeros', 'analyse', 'rlocus', 'lqr', 'dlqr'].includes(tool.name) && !props.order && !props.s && !asP && !inSpec)
       unused.push(`poles ${scan.poles.text}`);
   }
   // "c2d G at 1 kHz": a sampling rate written as a frequency

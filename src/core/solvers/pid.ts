@@ -559,6 +559,58 @@ export function leadlag(args: R): LeadLagResult {
     throw new ControlError(`${tool}: extra (the safety angle in degrees) must be between 0 and 60, not ${String(args.extra)}.`);
   const zr = readPositive(args, 'r', tool, 'ratio of the new crossover to the lag zero') ?? 10;
   if (kind === 'lag' && zr <= 1) throw new ControlError(`${tool}: r must be above 1 (the lag zero below the crossover; 10 is the usual decade).`);
+  const wcGiven = readPositive(args, 'wc', tool, 'the new crossover frequency in rad/s');
+  if (wcGiven !== undefined && (args.K !== undefined || args.Kv !== undefined))
+    throw new ControlError(
+      `${tool}: give the crossover wc or the gain (K or Kv), not both: with wc the lead's gain is what puts the crossover there (|K·P(jωc)|·√a = 1).`,
+    );
+  if (wcGiven !== undefined && kind === 'lag')
+    throw new ControlError(`${tool}: a crossover wc is taken by the lead design; a lag's crossover follows from the phase margin (give K or Kv instead).`);
+  if (wcGiven !== undefined && extraGiven)
+    throw new ControlError(`${tool}: with a crossover wc given the lead is exact; the safety angle extra does not apply.`);
+  if (wcGiven !== undefined) {
+    // the maximum lead at the given crossover: φm = PM − (180° + ∠P(jωc)), K from |K·P(jωc)|·√a = 1
+    const { g, th } = magPhase(p, 1, wcGiven);
+    const pmP = wrap(Math.PI + th) / DEG;
+    const want = pmT - pmP;
+    const phim = Math.min(Math.max(want, 0), 75) * DEG;
+    const aa = (1 + Math.sin(phim)) / (1 - Math.sin(phim));
+    const T = phim > 0 ? 1 / (wcGiven * Math.sqrt(aa)) : 0;
+    K = 1 / (g * Math.sqrt(aa));
+    const C = phim > 0 ? { num: [K * aa * T, K], den: [T, 1] } : { num: [K], den: [1] };
+    if (want <= 0)
+      notes.push(
+        `At ωc = ${fmt(wcGiven)} rad/s the plant alone leaves a ${fmt(pmP)}° margin (target ${fmt(pmT)}°): no lead is needed, the compensator is the gain K.`,
+      );
+    if (want > 75)
+      notes.push(
+        `A ${fmt(pmT)}° margin at ${fmt(wcGiven)} rad/s needs ${fmt(want)}° of lead, more than one stage gives (75° here): the best single stage is shown; use two stages or a lower crossover.`,
+      );
+    const rep = loopReport(C, p, wcGiven, tool);
+    return {
+      kind,
+      K,
+      a: aa,
+      T,
+      zero: T > 0 ? 1 / (aa * T) : NaN,
+      pole: T > 0 ? 1 / T : NaN,
+      phi_deg: phim / DEG,
+      wc: wcGiven,
+      pm_uncomp: pmP,
+      w_gc_uncomp: NaN,
+      pm_target: pmT,
+      extra: 0,
+      extra_source: 'solved',
+      C,
+      ...rep,
+      spec: [
+        { item: 'crossover ωc', target: `${fmt(wcGiven)} rad/s`, achieved: `${fmt(rep.w_gc)} rad/s`, pass: Math.abs(rep.w_gc - wcGiven) <= 1e-6 * wcGiven },
+        { item: 'phase margin', target: `${fmt(pmT)}°`, achieved: `${fmt(rep.pm)}°`, pass: rep.pm >= pmT - 1e-6 },
+        { item: 'closed loop', target: 'stable', achieved: rep.stable ? 'stable' : 'unstable', pass: rep.stable },
+      ],
+      notes,
+    };
+  }
   const w0 = firstGainCrossing(p, K, 1);
   const pm0 = w0 === undefined ? Infinity : wrap(180 * DEG + magPhase(p, K, w0).th) / DEG;
   let a = 1;
@@ -932,7 +984,7 @@ export const tools = [
     description:
       'Classic lead or lag compensator design (Ogata; Franklin, Powell and Emami-Naeini) for a continuous SISO plant (num/den or A, B, C, D) to a phase margin pm in degrees (default 50). K: the loop gain, or Kv (velocity error constant, plant with one integrator) to set it. ' +
       'Lead C = K(aTs + 1)/(Ts + 1): max lead asin((a − 1)/(a + 1)) at the new crossover 1/(T√a). Lag C = K(Ts + 1)/(βTs + 1): zero at wc/r (r = 10), β from |CP(jwc)| = 1. ' +
-      'extra: the textbook safety angle in degrees; omitted, it is solved so the achieved margin is pm exactly. Returns C, a (or β), T, zero, pole, the margins of L = C·P, closed-loop poles, step characteristics and the specification with pass/fail.',
+      'wc (lead only, instead of K/Kv): the maximum lead is placed at that crossover and K set by it. extra: the textbook safety angle in degrees; omitted, it is solved so the achieved margin is pm exactly. Returns C, a (or β), T, zero, pole, the margins of L = C·P, closed-loop poles, step characteristics and the specification with pass/fail.',
     parameters: {
       type: 'object',
       properties: {
@@ -948,6 +1000,11 @@ export const tools = [
         Kv: { type: 'number', exclusiveMinimum: 0, description: 'velocity error constant lim s·K·P(s) in 1/s (sets K)' },
         extra: { type: 'number', minimum: 0, description: 'safety angle in degrees (textbook: 5 to 12); omitted: solved for the exact margin' },
         r: { type: 'number', exclusiveMinimum: 1, description: 'lag: the new crossover over the lag zero (default 10)' },
+        wc: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          description: 'lead: the new crossover in rad/s (the maximum lead placed there, K from it); instead of K or Kv',
+        },
       },
       required: [],
       additionalProperties: false,

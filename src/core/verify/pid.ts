@@ -149,21 +149,40 @@ function wrapDeg(x: number): number {
   return y;
 }
 
-/** step response of num/den (proper) at time t from rest: an augmented matrix exponential */
-function stepAt(num: number[], den: number[], t: number): number {
+/** the augmented realisation [A e1; 0 0] of num/den (controllable canonical) with its output row and feedthrough */
+function stepModel(num: number[], den: number[]): { aug: Matrix; Crow: number[]; D: number; n: number } {
   const d0 = den[0];
   const dn = den.map((v) => v / d0);
   const n = dn.length - 1;
   const nn = [...new Array(dn.length - num.length).fill(0), ...num.map((v) => v / d0)];
   const D = nn[0];
   const Crow = Array.from({ length: n }, (_, j) => nn[j + 1] - D * dn[j + 1]);
-  // controllable canonical: x' = A x + e1 u, first row −dn
   const aug: Matrix = Array.from({ length: n + 1 }, (_, i) =>
     Array.from({ length: n + 1 }, (_, j) => (i === n ? 0 : j === n ? (i === 0 ? 1 : 0) : i === 0 ? -dn[j + 1] : i === j + 1 ? 1 : 0)),
   );
+  return { aug, Crow, D, n };
+}
+
+/** step response of num/den (proper) at time t from rest: the augmented matrix exponential */
+function stepAt(num: number[], den: number[], t: number): number {
+  const { aug, Crow, D, n } = stepModel(num, den);
   const E = safeExpm(aug, t);
   if (!E) return NaN;
   return D + Crow.reduce((s, c, j) => s + c * E[j][n], 0);
+}
+
+/** the step response on a uniform grid 0, h, 2h, … (one exponential of h, propagated) */
+function stepGrid(num: number[], den: number[], h: number, N: number): number[] {
+  const { aug, Crow, D, n } = stepModel(num, den);
+  const E = safeExpm(aug, h);
+  if (!E) return [];
+  let z = [...new Array(n).fill(0), 1];
+  const out: number[] = [];
+  for (let k = 0; k <= N; k++) {
+    out.push(D + Crow.reduce((s, c, j) => s + c * z[j], 0));
+    z = E.map((row) => row.reduce((s, v, j) => s + v * z[j], 0));
+  }
+  return out;
 }
 
 export function pidChecks(a: R, r: R, tool = 'pidtune'): Check[] {
@@ -244,15 +263,17 @@ export function pidChecks(a: R, r: R, tool = 'pidtune'): Check[] {
       : Math.abs(r.peak - yf) / Math.max(Math.abs(yf), 1e-300);
     const eOs = Math.abs(Math.max(0, (sgn * (r.peak - yf) * 100) / span) - r.overshoot_pct) / 100;
     const eTs = r.settling_time > 0 ? Math.abs(Math.abs(y(r.settling_time) - yf) - 0.02 * span) / span : 0;
-    // the 10 % and 90 % times: first grid crossing, then bisection
+    // the 10 % and 90 % times: the first crossing on a grid fine against the fastest pole, then bisection
     const tEnd = Math.max(Number.isFinite(r.peak_time) ? r.peak_time : 0, r.settling_time) * 1.2 || 1;
+    const rho = Math.max(1e-300, ...poles.map(cabs));
+    const N = Math.min(400000, Math.max(2000, Math.ceil((tEnd * rho) / 0.25)));
+    const h = tEnd / N;
+    const ys = stepGrid(numT, charp, h, N);
     const cross = (q: number) => {
       const g = (t: number) => sgn * (y(t) - y0) - q * span;
-      let tPrev = 0;
-      for (let k = 1; k <= 600; k++) {
-        const t = (tEnd * k) / 600;
-        if (g(t) >= 0) {
-          let [l, u] = [tPrev, t];
+      for (let k = 1; k < ys.length; k++)
+        if (sgn * (ys[k] - y0) - q * span >= 0) {
+          let [l, u] = [(k - 1) * h, k * h];
           for (let i = 0; i < 60; i++) {
             const m = (l + u) / 2;
             if (g(m) >= 0) u = m;
@@ -260,8 +281,6 @@ export function pidChecks(a: R, r: R, tool = 'pidtune'): Check[] {
           }
           return (l + u) / 2;
         }
-        tPrev = t;
-      }
       return NaN;
     };
     const rise = cross(0.9) - cross(0.1);
