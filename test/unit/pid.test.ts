@@ -28,6 +28,7 @@ import { readFileSync } from 'node:fs';
 import { leadlag, pidtune } from '../../src/core/solvers/pid.js';
 import { pidChecks } from '../../src/core/verify/pid.js';
 import { readPidSpec } from '../../src/core/reader/pid.js';
+import { callTool } from '../../src/core/tools/runner.js';
 
 const ref = JSON.parse(readFileSync(new URL('../fixtures/pid/ref.json', import.meta.url), 'utf8')) as { cases: Record<string, any>[] };
 const G3 = { num: [1], den: [1, 3, 3, 1] };
@@ -233,4 +234,20 @@ test('the reader: specifications in words (reader/pid.ts)', () => {
   // a frequency after "phase margin" is no margin; a lone number is nothing
   assert.equal(readPidSpec('phase margin at 2 rad/s', 'pidtune').pm, undefined);
   assert.deepEqual(readPidSpec('tune it to 3', 'pidtune'), {});
+});
+
+test('a plant of negative gain (found by the verifier probe): the loop steps down and Peak is the largest |y|, as MATLAB stepinfo defines it; the design verifies', async () => {
+  const c = await callTool('pidtune', {
+    num: [-2.679, 1.6607120999999998],
+    den: [1, 9.954971031218433, 36.00201864072776, 55.790048324126616, 31.216057774914674],
+    type: 'P',
+    wc: 1.9173151958733798,
+    pm: 60,
+  });
+  assert.equal(c.verification?.ok, true, JSON.stringify(c.verification));
+  const r = c.result as Record<string, number>;
+  // T(0) = Kp·P(0)/(1 + Kp·P(0)), P(0) = 1.66071/31.21606 (by hand from the coefficients)
+  const P0 = 1.6607120999999998 / 31.216057774914674;
+  assert.ok(Math.abs(r.final_value - (r.Kp * P0) / (1 + r.Kp * P0)) < 1e-9 * Math.abs(r.final_value), String(r.final_value));
+  assert.ok(r.final_value < 0 && Math.abs(r.peak - Math.abs(r.final_value)) < 1e-9 * r.peak, `${r.peak} vs ${r.final_value}`);
 });

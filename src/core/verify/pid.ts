@@ -257,11 +257,11 @@ export function pidChecks(a: R, r: R, tool = 'pidtune'): Check[] {
     const span = Math.abs(yf - y0);
     const sgn = Math.sign(yf - y0);
     const eF = Math.abs(yf - r.final_value) / Math.max(Math.abs(yf), 1e-300);
-    // a response that never overshoots peaks at t = ∞ (its final value)
-    const ePk = Number.isFinite(r.peak_time)
-      ? Math.abs(y(r.peak_time) - r.peak) / Math.max(Math.abs(r.peak), 1e-300)
-      : Math.abs(r.peak - yf) / Math.max(Math.abs(yf), 1e-300);
-    const eOs = Math.abs(Math.max(0, (sgn * (r.peak - yf) * 100) / span) - r.overshoot_pct) / 100;
+    // the peak is MATLAB stepinfo's: the largest |y| (a plant of negative gain steps down, to −14.8
+    // with Peak 14.8); a response that never overshoots peaks at t = ∞, its final value
+    const yPk = Number.isFinite(r.peak_time) ? y(r.peak_time) : yf;
+    const ePk = Math.abs(Math.abs(yPk) - r.peak) / Math.max(Math.abs(r.peak), 1e-300);
+    const eOs = Math.abs(Math.max(0, (sgn * (yPk - yf) * 100) / span) - r.overshoot_pct) / 100;
     const eTs = r.settling_time > 0 ? Math.abs(Math.abs(y(r.settling_time) - yf) - 0.02 * span) / span : 0;
     // the 10 % and 90 % times: the first crossing on a grid fine against the fastest pole, then bisection
     const tEnd = Math.max(Number.isFinite(r.peak_time) ? r.peak_time : 0, r.settling_time) * 1.2 || 1;
