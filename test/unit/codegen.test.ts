@@ -316,6 +316,8 @@ test('every tool with a generator writes code from a real turn, and the matrices
       "G = tf(1, [1 1]); G.InputName = 'u'; G.OutputName = 'y'; C = tf([2 1], [1 0]); C.InputName = 'e'; C.OutputName = 'u'; S = sumblk('e = r - y'); T = connect(G, C, S, 'r', 'y')",
     ],
     ['lft', 'lft(P, K) with P = ss([0 1; 0 -1], [0 0; 0 1], [1 0; -1 0], [0 0; 1 0]) and K = 10'],
+    ['pidtune', 'num=[1], den=[1 3 3 1], type=PI, wc=0.5205'],
+    ['leadlag', 'num=[4], den=[1 2 0], kind=lead, pm=50, Kv=20'],
     ['lqi', 'A=[0 1; 0 -1], B=[0;1], C=[1 0], Q=diag([1 1 10]), R=1'],
     ['lqry', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], Q=10, R=1'],
     ['estim', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], L=[8;4]'],

@@ -454,6 +454,19 @@ Object.assign(SETS, {
     siso: { A, B: B1, C: C1, QXU: diagM([1, 1, 1]), QWV: diagM([1, 1, 0.1]) },
     mimo: { A, B: B2, C: C2, QXU: diagM([1, 1, 1, 1]), QWV: diagM([1, 1, 0.1, 0.1]) },
   },
+  pidtune: {
+    // MATLAB's pidtune example 1/(s + 1)³, PI at 0.5205 rad/s
+    siso: { num: [1], den: [1, 3, 3, 1], type: 'PI', wc: 0.5205 },
+    pidf: { num: [1], den: [1, 3, 3, 1], type: 'PIDF', wc: 1 },
+    unmet: { num: [1], den: [1, 3, 3, 1], type: 'PI', wc: 1 },
+    ss: { ...SISO, type: 'PID' },
+    defaultWc: { num: [2], den: [1, 2, 0] },
+  },
+  leadlag: {
+    // Ogata's lead example 4/(s(s + 2)), PM 50°, Kv = 20
+    siso: { num: [4], den: [1, 2, 0], kind: 'lead', pm: 50, Kv: 20 },
+    lag: { num: [1], den: [1, 3, 2, 0], kind: 'lag', pm: 40, Kv: 5 },
+  },
   place_observer: { siso: { A, C: C1, poles: [-5, -6] }, mimo: { A, C: C2, poles: [-5, -6] } },
   diskmargin: {
     siso: { num: [25], den: [1, 10, 10, 10] },
@@ -545,7 +558,7 @@ Object.assign(SETS, {
 });
 
 /** tools that refuse a model with several inputs or outputs, by design (said, never thrown as an internal error) */
-const SISO_ONLY = new Set(['margins', 'stepinfo', 'rlocus', 'nyquist', 'bandwidth', 'stability_margins']);
+const SISO_ONLY = new Set(['pidtune', 'leadlag', 'margins', 'stepinfo', 'rlocus', 'nyquist', 'bandwidth', 'stability_margins']);
 
 const FORBIDDEN = ['internal error', 'NaN', 'undefined', '[object Object]'];
 

@@ -25,6 +25,10 @@ const EXTRA: Record<string, Record<string, unknown>> = {
   // order 1 of a 1-state model is no reduction: a 2-state model for balred
   balred: { order: 1 },
   pade: { T: 0.5, N: 2 },
+  // a PI: with a feedthrough D the plant is biproper, and an ideal derivative would make C·P improper
+  pidtune: { type: 'PI' },
+  // a loop gain whose |K·P| crosses 1 for both forms: 1.5/(s + 1) at ω = 1.118, and with D = 0.5 between 2.25 and 0.75
+  leadlag: { K: 1.5 },
 };
 /** the discrete tools' model is discrete (a pole at z = 0.5, where d2c's logarithm is real) */
 const DISCRETE = new Set(['d2c', 'd2d']);
