@@ -397,6 +397,34 @@ export async function conversationTests(page, { uiTest, expect, hostCommand, ens
 
   await uiTest(
     page,
+    'ui: conversation: a PI design to a phase-margin specification (issue 14): gains, the specification with pass/fail, and the loop verified (test-results/pid-design.png)',
+    async () => {
+      await hostCommand('workbench.action.chat.newChat');
+      await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+      await sleep(300);
+      const a = await turn('@control a PI controller with 60 degrees phase margin at 0.5 rad/s for G(s) = 1/(s+1)^3', /Verified/);
+      expect(/^Computed pidtune\(/.test(a.first) && /wc = 0\.5/.test(a.first) && /pm = 60/.test(a.first), `the reading: ${a.first}`);
+      // by hand: P(j0.5) = (1 + 0.5j)^−3, |P| = 1.25^−1.5, ∠P = −3·atan(0.5); the PI supplies
+      // ∠C = −180° + 60° − ∠P = −40.305°, so Ki/(0.5·Kp) = tan 40.305° and |C| = 1/|P|:
+      // Kp = 1.25^1.5/√(1 + tan²) = 1.06577, Ki = 0.45200 (MATLAB's pidtune example plant)
+      const t = Math.tan(((180 - 60 - 3 * Math.atan(0.5) * (180 / Math.PI)) * Math.PI) / 180);
+      const Kp = 1.25 ** 1.5 / Math.sqrt(1 + t * t);
+      const Ki = 0.5 * Kp * t;
+      const nums = numbersIn(a.text);
+      expect(
+        nums.some((y) => close(y, Kp, 1e-5)) && nums.some((y) => close(y, Ki, 1e-5)),
+        `Kp = ${Kp.toPrecision(6)}, Ki = ${Ki.toPrecision(6)} not shown:\n${a.text.slice(0, 1500)}`,
+      );
+      expect(/phase margin[^\n]*60[^\n]*pass/i.test(a.text), `the phase-margin item is not shown as passed:\n${a.text.slice(0, 2500)}`);
+      await showNewestAnswerTop(page);
+      await shot('pid-design.png');
+      await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
+    },
+    120_000,
+  );
+
+  await uiTest(
+    page,
     'ui: conversation: an error is shown once, in the answer, with no error box repeating it (test-results/conversation-error-once.png)',
     async () => {
       await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
