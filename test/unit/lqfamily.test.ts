@@ -437,3 +437,20 @@ test('every new tool renders both ways and writes MATLAB and Python code', async
     }
   }
 });
+
+test("kalman's estimator form in words: 'current form', 'current estimator', x̂[n|n] → type 'current'; 'delayed estimator', x̂[n|n−1] → 'delayed'; none → no type (the gains alone)", async () => {
+  const { Conversation, readTurn } = await import('../../src/core/reader/index.js');
+  const sys = 'A=[1 0.1; 0 1], G=[0;1], C=[1 0], Qn=1, Rn=0.1, Ts=0.1';
+  for (const [words, type] of [
+    ['discrete kalman filter in the current form for', 'current'],
+    ['a current estimator (discrete kalman filter) for', 'current'],
+    ['discrete kalman filter giving x̂[n|n] for', 'current'],
+    ['discrete kalman filter, delayed estimator, for', 'delayed'],
+    ['discrete kalman filter giving x̂[n|n-1] for', 'delayed'],
+    ['discrete kalman filter for', undefined],
+  ] as const) {
+    const r = readTurn(new Conversation(), `${words} ${sys}`);
+    assert.ok(r.kind === 'call' && r.tool === 'kalman', `${words}: ${JSON.stringify(r)}`);
+    if (r.kind === 'call') assert.equal(r.args.type, type, words);
+  }
+});

@@ -1574,6 +1574,13 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     if (w) set('type', /^observ/i.test(w[1]) ? 'o' : 'c', { from: 'message', text: w[0] });
     if (/\bcholesky\b|\bfactor\b/i.test(text) && args.factor === undefined) set('factor', true, { from: 'message', text: 'Cholesky factor' });
   }
+  // "a current estimator" / "the delayed (predictor) form": kalman's and lqg's type, written in words
+  if (props.type && (tool.name === 'kalman' || tool.name === 'lqg') && args.type === undefined) {
+    const w = text.match(
+      /\b(current|delayed|predictor|filtered)[- ](?:form|estimator|estimate|kalman(?: filter)?|type)\b|\bx̂?\s*\[\s*[nk]\s*\|\s*[nk]\s*(-\s*1)?\s*\]/i,
+    );
+    if (w) set('type', /^(current|filtered)/i.test(w[1] ?? '') || (!w[1] && !w[2]) ? 'current' : 'delayed', { from: 'message', text: w[0] });
+  }
   // Gramians: the controllability Gramian solves A W + W Aᵀ + B Bᵀ = 0, the observability one Aᵀ W + W A + Cᵀ C = 0
   if (tool.name === 'lyap' && args.Q === undefined && /gram(?:ian)?\b/i.test(text)) {
     const B = scope.matrix('B')?.value ?? (sysVal?.sys.kind === 'ss' ? sysVal.sys.B : undefined);
