@@ -384,3 +384,39 @@ test('the verifier fails a wrong interconnection, a non-minimal result and wrong
     false,
   );
 });
+
+test('series with a plant whose double pole at 0 is a Jordan block (found by the verifier probe): verified; the product matches SciPy at points away from the split', async () => {
+  // scipy.signal.ss2tf(A, B, C, 0): (1.5148853 s² + 1.07044089 s − 0.10000141)/(s³ + 1.2035823 s²); the
+  // computed double pole at 0 splits by √ε, and the check's test points no longer sit at that scale
+  const sys1 = {
+    A: [
+      [0, 0, 0],
+      [0, 0, 0.492119],
+      [0.6772849214356281, 0, -1.2035822986383773],
+    ],
+    B: [[0.6272887884322977], [0.6468543452138543], [-2.360489667487891]],
+    C: [[1.4005682108712643, -0.4782963269832988, -0.4006425588404546]],
+  };
+  const sys2 = {
+    num: [-0.0036841314242854572, -0.09364751605000339, 2.3212857768381947],
+    den: [1, 0.7995272688968108, 0.9051286887755235, 0.18675594066856901],
+  };
+  const c = await callTool('series', { sys1, sys2 });
+  assert.equal(c.verification?.ok, true, JSON.stringify(c.verification));
+  const r = c.result as Record<string, any>;
+  const horner = (p: number[], s: [number, number]) => p.reduce<[number, number]>(([a, b], k) => [a * s[0] - b * s[1] + k, a * s[1] + b * s[0]], [0, 0]);
+  const div = ([a, b]: [number, number], [c2, d]: [number, number]): [number, number] => [
+    (a * c2 + b * d) / (c2 * c2 + d * d),
+    (b * c2 - a * d) / (c2 * c2 + d * d),
+  ];
+  const mul = ([a, b]: [number, number], [c2, d]: [number, number]): [number, number] => [a * c2 - b * d, a * d + b * c2];
+  for (const s of [
+    [0.3, 0.7],
+    [-0.5, 2],
+  ] as [number, number][]) {
+    const g1 = div(horner([1.5148853, 1.07044089, -0.10000141], s), horner([1, 1.2035823, 0, 0], s));
+    const want = mul(g1, div(horner(sys2.num, s), horner(sys2.den, s)));
+    const got = div(horner(r.num, s), horner(r.den, s));
+    assert.ok(Math.hypot(got[0] - want[0], got[1] - want[1]) <= 1e-6 * Math.hypot(...want), `${s}: ${got} vs ${want}`);
+  }
+});

@@ -857,6 +857,7 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
         const e = Math.abs(Math.abs(yAt(r.peak_time)) - r.peak) / Math.max(Math.abs(r.peak), 1e-300);
         checks.push(check('peak', e, 1e-8, 'y(t_peak) = peak'));
       }
+      if (args.spec) checks.push(stepSpecCheck(args.spec, r));
       return checks;
     }
     case 'dcgain': {
@@ -1035,13 +1036,14 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
 /**
  * Up to 8 test points: on rings whose radii span the poles' moduli (half the smallest to twice
  * the largest, log-spaced), on each the angle in the upper half-plane farthest from every pole;
- * a point closer to a pole than 5 % of its radius is not used. Moduli below `floor` of the
- * largest set no ring (the interconnection checks: 1e-8; zpk's: 1e-6, see verify/tfzpk.ts).
+ * a point closer to a pole than 5 % of its radius is not used. Moduli below `floor` (1e-6) of
+ * the largest set no ring.
  */
-export function ringTestPoints(poles: Complex[], floor = 1e-8): Complex[] {
+export function ringTestPoints(poles: Complex[], floor = 1e-6): Complex[] {
   const all = poles.map(([a, b]) => Math.hypot(a, b)).filter((x) => Number.isFinite(x));
-  // a pole at 0 computed as 1e-16 (a den ending in −1.4e-16) sets no scale: rings down there sit
-  // on top of it, where the response is round-off; moduli below 1e-8 of the largest count as 0
+  // a pole at 0 computed as 1e-16 (a den ending in −1.4e-16), or a double pole at 0 of a Jordan
+  // block split by √ε into ±1.3e-8, sets no scale: rings down there sit on top of it, where the
+  // response is round-off or the split itself; moduli below 1e-6 of the largest count as 0
   const top = Math.max(0, ...all);
   const mods = all.filter((x) => x > floor * top);
   const lo = mods.length ? Math.min(...mods) / 2 : 0.5;
@@ -1064,4 +1066,40 @@ export function ringTestPoints(poles: Complex[], floor = 1e-8): Complex[] {
     if (best && bd >= 0.05 * r) pts.push(best);
   }
   return pts;
+}
+
+/**
+ * The verdicts of stepinfo against design targets follow from its (checked) numbers: each
+ * target given is listed once, and pass/fail is recomputed here from the measured value —
+ * maxima for the times and the overshoot, minima for ζ (−ln Mp/√(π² + ln² Mp), 1 without
+ * overshoot) and ωn (π/(tp√(1−ζ²)), none without overshoot) — with the same 1e-6 slack.
+ */
+function stepSpecCheck(spec: Record<string, number>, r: Record<string, any>): Check {
+  const items = (r.spec ?? []) as { key: string; pass: boolean }[];
+  const keys = ['overshoot_pct', 'settling_time', 'rise_time', 'peak_time', 'zeta', 'wn'].filter((k) => typeof spec[k] === 'number');
+  const mp = r.overshoot_pct / 100;
+  const z = mp > 0 ? Math.log(1 / mp) / Math.hypot(Math.PI, Math.log(mp)) : 1;
+  const measured: Record<string, number> = {
+    overshoot_pct: r.overshoot_pct,
+    settling_time: r.settling_time,
+    rise_time: r.rise_time,
+    peak_time: r.peak_time,
+    zeta: z,
+    wn: mp > 0 && Number.isFinite(r.peak_time) ? Math.PI / (r.peak_time * Math.sqrt(1 - z * z)) : NaN,
+  };
+  const expect = (k: string) =>
+    k === 'zeta'
+      ? measured.zeta >= Math.min(spec.zeta, 1) * (1 - 1e-6)
+      : k === 'wn'
+        ? measured.wn >= spec.wn * (1 - 1e-6)
+        : measured[k] <= spec[k] * (1 + 1e-6);
+  const wrong = keys.filter((k) => items.filter((i) => i.key === k).length !== 1 || items.find((i) => i.key === k)!.pass !== expect(k));
+  const ok = items.length === keys.length && wrong.length === 0;
+  return {
+    name: 'specification verdicts',
+    ok,
+    detail: ok
+      ? `each of ${keys.length} verdicts follows from the measured values`
+      : `verdicts disagree with the measured values: ${wrong.join(', ') || 'items listed twice or not asked'}`,
+  };
 }

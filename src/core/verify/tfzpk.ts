@@ -130,10 +130,9 @@ function gridDiff(got: Grid, want: Grid, pts: Complex[]): number {
 
 function agree(got: Grid, want: Grid, what: string, tol: number, extraPoles: Complex[] = []): Check {
   const poles = [...got.flat(), ...want.flat()].flatMap((e) => e.poles).concat(extraPoles);
-  // moduli below 1e-6 of the largest set no ring: a defective eigenvalue (a Jordan block at 0)
-  // comes out split by √ε (±1.3e-8 for a double pole at 0), correct to its conditioning, and a
-  // point at that scale compares the split with the exact double pole (s² against s² − 1.8e-16)
-  const pts = ringTestPoints(poles, 1e-6);
+  // moduli below 1e-6 of the largest set no ring (ringTestPoints): a Jordan block at 0 comes out
+  // split by √ε (±1.3e-8), and a point at that scale compares the split with the exact double pole
+  const pts = ringTestPoints(poles);
   const d = gridDiff(got, want, pts);
   return {
     name: 'transfer function',
