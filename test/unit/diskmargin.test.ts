@@ -326,3 +326,26 @@ test('a loop that vanishes at ω = ∞ with |L| < 1 (found by the verifier probe
   assert.ok(Math.abs(r.mm - 2) < 1e-9, String(r.mm));
   assert.deepEqual([r.worst_delta, r.worst_gain, r.worst_phase], [[], [], []]);
 });
+
+test('skew −1 on a strictly proper 2x2 loop (found by the verifier probe): the margin at ω = ∞ is infinite (M = −T vanishes there) and the check no longer takes ∞·0', async () => {
+  const c = await callTool('diskmargin', {
+    A: [
+      [-5.084674920968245, -3],
+      [3, -11.084674920968245],
+    ],
+    B: [
+      [-0.19578554096521772, 0.1478264463398887],
+      [1.5931756831044988, 0.9448973645921669],
+    ],
+    C: [
+      [-2.0389189051088072, 1.2086253249793468],
+      [0.03883779270223162, -0.45307455363448995],
+    ],
+    sigma: -1,
+  });
+  assert.equal(c.verification?.ok, true, JSON.stringify(c.verification));
+  const r = c.result as Record<string, any>;
+  assert.equal(r.w.at(-1), Infinity);
+  assert.equal(r.mm_w.at(-1), Infinity);
+  assert.ok(Number.isFinite(r.mm) && r.mm > 0, String(r.mm));
+});

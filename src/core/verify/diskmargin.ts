@@ -314,7 +314,8 @@ export function diskMarginChecks(a: R, r: R): Check[] {
       top = 0;
     for (const k of idx) {
       const v = dAt(mAt(a, w[k], sigma), r.scaling_w[k]);
-      e = Math.max(e, Math.abs(v * r.mm_w[k] - 1));
+      // an infinite margin there (μ = 0: M vanishes, e.g. T at ω = ∞ with skew −1) needs σ̄ = 0, not ∞·0
+      e = Math.max(e, Number.isFinite(r.mm_w[k]) ? Math.abs(v * r.mm_w[k] - 1) : v <= 1e-12 ? 0 : 1);
     }
     for (const v of r.mm_w as number[]) top = Math.max(top, Math.max(0, r.mm / v - 1));
     checks.push(check('bound over frequency', e, 1e-6, `σ̄(D(ω)·M·D(ω)⁻¹) = 1/mm_w at ${idx.length} of the solver's frequencies`));
