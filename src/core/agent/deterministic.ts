@@ -8,6 +8,20 @@
 
 import { callTool, type RunOptions, type VerifiedCall } from '../tools/runner.js';
 import { getTool } from '../tools/table.js';
+import { ControlError } from '../errors.js';
+import { fmt } from '../render/format.js';
+import type { StepSpec } from '../solvers/timeresp.js';
+import type { Matrix } from '../types.js';
+
+/**
+ * A pole placement whose poles came from time-domain specifications is checked against them:
+ * the targets (as the message gave them) and the output the step is measured on.
+ */
+export interface SpecCheck {
+  targets: Omit<StepSpec, 'note'>;
+  /** the output row when the message gave C; else the first state (said in the answer) */
+  C?: Matrix;
+}
 
 /** runs a helper call whose result only chooses a grid (never shown) */
 export type GridRun = (tool: string, a: Record<string, unknown>) => Promise<Record<string, any>>;
@@ -69,7 +83,8 @@ export async function defaultTimes(args: Record<string, unknown>, run: GridRun):
  * step response; its characteristics), /bode (frequency response on a grid around the poles
  * and zeros, and the margins).
  */
-export function planCalls(name: string, a: Record<string, unknown>, command: string | undefined, run: GridRun): PlannedCall[] {
+export function planCalls(name: string, a: Record<string, unknown>, command: string | undefined, run: GridRun, spec?: SpecCheck): PlannedCall[] {
+  if (name === 'place' && spec && a.Ts === undefined && Array.isArray(a.A) && Array.isArray(a.B) && (a.B as Matrix)[0]?.length === 1) return specPlan(a, spec);
   const fromTf = !a.A && Array.isArray(a.num) && Array.isArray(a.den);
   const ssArgs = (prev: Record<string, any>[]) => {
     const ss = fromTf ? prev[0] : a;
@@ -116,6 +131,41 @@ export function planCalls(name: string, a: Record<string, unknown>, command: str
 }
 
 /**
+ * place, then the closed loop's step against the specification the poles came from: the DC
+ * gain of (A − BK, B, C) by the verified dcgain (a means), the reference gain N = 1/that
+ * (MATLAB's Nbar/rscale: unit DC gain from r to y; overshoot, rise and settling times are
+ * relative to the step, so N only scales peak and final value), then stepinfo with the
+ * targets on (A − BK, B·N, C). C is the message's, else the first state (an engineer's
+ * position output), said in the answer.
+ */
+function specPlan(a: Record<string, unknown>, spec: SpecCheck): PlannedCall[] {
+  const n = (a.A as Matrix).length;
+  const C = spec.C ?? [Array.from({ length: n }, (_, j) => (j === 0 ? 1 : 0))];
+  return [
+    { tool: 'place', args: () => a },
+    { tool: 'dcgain', args: (prev) => ({ A: prev[0].Acl, B: a.B, C }), intermediate: true, optional: true },
+    {
+      tool: 'stepinfo',
+      optional: true,
+      args: (prev) => {
+        const g = prev[1]?.gain?.[0]?.[0];
+        if (typeof g !== 'number' || !Number.isFinite(g) || Math.abs(g) < 1e-12)
+          throw new ControlError(
+            `The specification check needs the closed loop's DC gain C(−A + BK)⁻¹B to be finite and nonzero, but with C = [${C[0].join(' ')}] it is ${g}: that output has a zero at s = 0 (a velocity, say) or does not see the input, so no reference gain N makes its step reach 1. Give the C of the output the specification is about.`,
+            'infeasible',
+          );
+        const N = 1 / g;
+        const out = spec.C ? `y = Cx with your C` : `y = x₁ (no C was given: the first state is measured, C = [${C[0].join(' ')}])`;
+        const note =
+          `Checked on the closed loop ẋ = (A − BK)x + B·N·r, ${out}, with the reference gain N = 1/(C(−A + BK)⁻¹B) = ${fmt(N)} for unit DC gain ` +
+          `(MATLAB's Nbar/rscale convention; overshoot, rise and settling times do not depend on N). The second-order formulas behind the poles hold exactly only without further poles and zeros; the measured response is what counts.`;
+        return { A: prev[0].Acl, B: (a.B as Matrix).map((row) => [row[0] * N]), C, spec: { ...spec.targets, note } };
+      },
+    },
+  ];
+}
+
+/**
  * A call whose result is the system the request's tool runs on: `step(feedback(G, 1))` runs
  * feedback first (verified, shown), then step on the closed loop it returns; `step(G)` of a
  * MIMO transfer matrix runs tf2ss first (reader/mimo.ts), then step on the realisation.
@@ -154,6 +204,7 @@ export async function* executePlan(
   command: string | undefined,
   opts: RunOptions = {},
   pre: readonly PreCall[] = [],
+  spec?: SpecCheck,
 ): AsyncGenerator<PlanEvent> {
   const run: GridRun = async (tool, x) => (await callTool(tool, x, { ...opts, verify: false })).result;
   // the calls that build the system first: the request's tool then runs on the last one's result
@@ -178,7 +229,7 @@ export async function* executePlan(
       return;
     }
   }
-  const plan = planCalls(name, a, command, run);
+  const plan = planCalls(name, a, command, run, spec);
   const results: Record<string, any>[] = [];
   for (const step of plan) {
     let args: Record<string, unknown>;

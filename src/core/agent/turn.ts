@@ -148,7 +148,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   // the id of the call in flight: its own, not the module counter, which another turn running
   // meanwhile (solves are awaited) may have moved on
   let id = '';
-  for await (const ev of executePlan(name, reading.args, reading.plan, opts, reading.pre)) {
+  for await (const ev of executePlan(name, reading.args, reading.plan, opts, reading.pre, reading.spec)) {
     const step = ev.step;
     if (ev.kind === 'failed' && !ev.started) {
       yield { type: 'error', message: errorMessage(ev.error) };

@@ -78,7 +78,7 @@ export interface ExecutedCall {
 export async function executeReading(r: Reading, opts: RunOptions = {}): Promise<ExecutedCall[]> {
   if (r.kind !== 'call') return [];
   const out: ExecutedCall[] = [];
-  for await (const ev of executePlan(r.tool, r.args, r.plan, opts, r.pre)) {
+  for await (const ev of executePlan(r.tool, r.args, r.plan, opts, r.pre, r.spec)) {
     const flags = { ...(ev.step.intermediate ? { intermediate: true } : {}), ...(ev.step.optional ? { optional: true } : {}) };
     if (ev.kind === 'done')
       out.push({

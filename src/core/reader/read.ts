@@ -21,7 +21,7 @@ import { readSignal } from './signals.js';
 import { readPidSpec } from './pid.js';
 import { readDelay } from './delay.js';
 import { readConnect } from './connect.js';
-import type { PreCall } from '../agent/deterministic.js';
+import type { PreCall, SpecCheck } from '../agent/deterministic.js';
 import { polyStrip } from '../linalg/poly.js';
 import { compileFormula } from '../parse/formula.js';
 import { evalArg, SS, flat, messageSystems, num2, renderValue, scalar, toolAccepts, variantFor, KNOWN_FUNCTIONS, type ArgVal, type Scope } from './values.js';
@@ -51,6 +51,8 @@ export interface CallReading {
   output?: string;
   /** calls that build the system first (step(feedback(G, 1))): run and verified before the tool, which runs on the last result */
   pre?: PreCall[];
+  /** poles from time-domain specifications: the closed loop's step is checked against them after place */
+  spec?: SpecCheck;
 }
 export interface AskReading {
   kind: 'ask';
@@ -1391,6 +1393,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         consumed.push(v.text);
         if (v.note) notes.push(v.note);
       }
+  let specCheck: SpecCheck | undefined;
   if (props.poles && args.poles === undefined) {
     // a follow-up of place that is only a list ("and -2±2j?", "faster: -4, -5, -6")
     if (!scan.poles && followUp) {
@@ -1424,6 +1427,25 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
             .join(', '),
         });
         notes.push(`Poles from the specifications: ${sp.formula}.`);
+        // the closed loop's step is then checked against what was written (agent/deterministic.ts specPlan)
+        const sc = scan.specs;
+        const targets: SpecCheck['targets'] = {
+          ...(sc.overshoot ? { overshoot_pct: sc.overshoot.value * 100 } : {}),
+          ...(sc.settling ? { settling_time: sc.settling.value } : {}),
+          ...(sc.peakTime ? { peak_time: sc.peakTime.value } : {}),
+          ...(sc.zeta ? { zeta: sc.zeta.value } : {}),
+          ...(sc.wn ? { wn: sc.wn.value } : {}),
+        };
+        const Cm = sysVal?.sys.kind === 'ss' ? sysVal.sys.C : undefined;
+        const Crow = Cm && Cm.length >= 1 && Cm[0].length === n ? [Cm[0]] : undefined;
+        if (Cm && Crow && Cm.length > 1) notes.push(`C has ${Cm.length} outputs: the specification is checked on the first, y = C(1,:)x.`);
+        if (!Array.isArray(args.B) || (args.B as Matrix)[0]?.length !== 1)
+          notes.push('The specification check (the closed loop’s step) needs a single input; with several inputs, run stepinfo on the channel you mean.');
+        else {
+          specCheck = { targets, ...(Crow ? { C: Crow } : {}) };
+          // C is used: the check measures its output
+          if (Crow && unused.includes('C')) unused.splice(unused.indexOf('C'), 1);
+        }
       } else {
         record(conv, pending);
         const why =
@@ -1822,7 +1844,15 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   for (const k of extra) delete args[k];
   if (sysVal && sysVal.sys.kind === 'ss')
     for (const k of SS)
-      if (sysVal.sys[k] !== undefined && !props[k] && sysVal.origin.from === 'message' && !unused.includes(k) && scan.assigns.has(k)) unused.push(k);
+      if (
+        sysVal.sys[k] !== undefined &&
+        !props[k] &&
+        sysVal.origin.from === 'message' &&
+        !unused.includes(k) &&
+        scan.assigns.has(k) &&
+        !(k === 'C' && specCheck?.C)
+      )
+        unused.push(k);
 
   // names used inside a call's expressions (eig(A-B*K)) are used
   if (fromCall)
@@ -1846,6 +1876,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     via,
     ...(fromCall?.call.outputs.length === 1 && (RESULT_NAMES[tool.name] || CONVERSIONS.has(tool.name)) ? { output: fromCall.call.outputs[0] } : {}),
     ...(sysVal?.op ? { pre: [sysVal.op] } : {}),
+    ...(specCheck ? { spec: specCheck } : {}),
   };
   record(conv, pending, reading, sysVal);
   return reading;

@@ -308,7 +308,32 @@ export function renderStepinfo(_args: R, r: Record<string, any>, o: RenderOption
     ],
     ['Final value', fmt(r.final_value, o.digits)],
   ];
-  return `**Step-response characteristics**\n\n${factsTable(rows)}`;
+  const out = [`**Step-response characteristics**\n\n${factsTable(rows)}`];
+  if (Array.isArray(r.spec) && r.spec.length) {
+    const failed = (r.spec as SpecItem[]).filter((s) => !s.pass).map((s) => s.item);
+    out.push(`**Against the specification**\n\n${specTable(r.spec)}`);
+    out.push(failed.length ? `✘ The design misses its specification: ${failed.join(', ')}.` : '✔ The design meets every item of its specification.');
+  }
+  // how the checked system was formed (the closed loop of a design and its reference gain), from the plan
+  if (typeof _args.spec?.note === 'string') out.push(_args.spec.note);
+  return out.join('\n\n');
+}
+
+/** one item of a design specification with its verdict (pidtune, leadlag, stepinfo with targets) */
+export interface SpecItem {
+  item: string;
+  target: string;
+  achieved: string;
+  pass: boolean;
+}
+
+/** the specification table: target, achieved, ✔ pass / ✘ fail per item */
+export function specTable(spec: SpecItem[]): string {
+  return [
+    '| specification | target | achieved | |',
+    '|---|---|---|---|',
+    ...spec.map((s) => `| ${s.item} | ${s.target} | ${s.achieved} | ${s.pass ? '✔ pass' : '✘ fail'} |`),
+  ].join('\n');
 }
 
 export function renderGeneric(_args: R, r: Record<string, unknown>, o: RenderOptions): string {

@@ -42,6 +42,7 @@ import { ControlError } from '../errors.js';
 import { tool } from '../tools/types.js';
 import { fmt, fmtComplex } from '../render/format.js';
 import type { RenderOptions } from '../render/markdown.js';
+import { specTable, type SpecItem } from '../render/results.js';
 import type { Complex } from '../types.js';
 import { num as numberLiteral, vector as vectorLiteral } from '../codegen/literals.js';
 import { systemCode, verdictHolder } from '../codegen/code.js';
@@ -237,12 +238,7 @@ function firstPhaseCrossing(p: Siso, sigma: number, target: number): number | un
   return undefined;
 }
 
-export interface SpecItem {
-  item: string;
-  target: string;
-  achieved: string;
-  pass: boolean;
-}
+export type { SpecItem };
 
 export interface LoopReport {
   L: { num: number[]; den: number[] };
@@ -748,14 +744,6 @@ function firstPhaseCrossingK(p: Siso, K: number, target: number): number | undef
 // ------------------------------------------------------------------ rendering
 
 const show = (x: number, o: RenderOptions) => (Number.isNaN(x) ? '–' : x === Infinity ? '∞' : x === -Infinity ? '−∞' : fmt(x, o.digits));
-
-function specTable(spec: SpecItem[]): string {
-  return [
-    '| specification | target | achieved | |',
-    '|---|---|---|---|',
-    ...spec.map((s) => `| ${s.item} | ${s.target} | ${s.achieved} | ${s.pass ? '✔ pass' : '✘ fail'} |`),
-  ].join('\n');
-}
 
 function loopLines(r: LoopReport, o: RenderOptions): string[] {
   const f = (x: number) => show(x, o);

@@ -6,7 +6,8 @@
  */
 import { ControlError } from '../errors.js';
 import { tool, type ToolWords } from '../tools/types.js';
-import { renderStepinfo, timeResponseRenderer } from '../render/results.js';
+import { renderStepinfo, timeResponseRenderer, type SpecItem } from '../render/results.js';
+import { fmt as fmtNum } from '../render/format.js';
 import { GENERATORS } from '../codegen/code.js';
 import { sisoPlots } from '../plot/specs.js';
 import { vector } from '../tools/schema.js';
@@ -145,6 +146,78 @@ function shapeY(sys: SS, Y: Matrix[]): unknown {
 }
 
 // ------------------------------------------------------------------ stepinfo
+
+/** time-domain design targets a step response is checked against (maxima, except ζ and ωn: minima) */
+export interface StepSpec {
+  overshoot_pct?: number;
+  settling_time?: number;
+  rise_time?: number;
+  peak_time?: number;
+  zeta?: number;
+  wn?: number;
+  note?: string;
+}
+
+/** one verdict: the measured value (null when the response does not show it) against its limit */
+export interface StepSpecItem extends SpecItem {
+  key: 'overshoot_pct' | 'settling_time' | 'rise_time' | 'peak_time' | 'zeta' | 'wn';
+  limit: number;
+  value: number | null;
+}
+
+/** relative slack of a verdict: a design placed exactly on its specification passes despite rounding */
+export const SPEC_RTOL = 1e-6;
+
+/**
+ * Pass/fail per target from the measured characteristics. Damping and natural frequency are
+ * not visible in a step response directly; they are read through the exact relations of a
+ * second-order system without zeros (ζ = −ln Mp/√(π² + ln² Mp) from the overshoot Mp,
+ * ωn = π/(tp·√(1 − ζ²)) from the peak time tp), so a pure second-order loop meets them
+ * exactly and a third pole or a zero shows as a miss.
+ */
+export function stepSpecVerdicts(info: StepInfo, spec: StepSpec): StepSpecItem[] {
+  const out: StepSpecItem[] = [];
+  const f = (x: number) => fmtNum(x);
+  const atMost = (key: StepSpecItem['key'], item: string, unit: string, value: number) => {
+    const limit = spec[key]!;
+    const shown = Number.isFinite(value) ? `${f(value)}${unit}` : value === Infinity ? '∞ (no overshoot)' : '–';
+    out.push({
+      key,
+      item,
+      target: `≤ ${f(limit)}${unit}`,
+      achieved: shown,
+      pass: value <= limit * (1 + SPEC_RTOL),
+      limit,
+      value: Number.isFinite(value) ? value : null,
+    });
+  };
+  if (spec.overshoot_pct !== undefined) atMost('overshoot_pct', 'overshoot', ' %', info.overshoot_pct);
+  if (spec.settling_time !== undefined) atMost('settling_time', 'settling time (2 %)', ' s', info.settling_time);
+  if (spec.rise_time !== undefined) atMost('rise_time', 'rise time (10–90 %)', ' s', info.rise_time);
+  // no overshoot: no peak time, and a peak-time target is missed
+  if (spec.peak_time !== undefined) atMost('peak_time', 'peak time', ' s', info.peak_time);
+  const Mp = info.overshoot_pct / 100;
+  const zetaEq = Mp > 0 ? -Math.log(Mp) / Math.sqrt(Math.PI ** 2 + Math.log(Mp) ** 2) : 1;
+  if (spec.zeta !== undefined) {
+    const limit = spec.zeta;
+    const achieved = Mp > 0 ? `${f(zetaEq)} (from the ${f(info.overshoot_pct)} % overshoot)` : '≥ 1 (no overshoot)';
+    out.push({ key: 'zeta', item: 'damping ζ', target: `≥ ${f(limit)}`, achieved, pass: zetaEq >= Math.min(limit, 1) * (1 - SPEC_RTOL), limit, value: zetaEq });
+  }
+  if (spec.wn !== undefined) {
+    const limit = spec.wn;
+    const wnEq = Mp > 0 && Number.isFinite(info.peak_time) ? Math.PI / (info.peak_time * Math.sqrt(1 - zetaEq * zetaEq)) : null;
+    out.push({
+      key: 'wn',
+      item: 'natural frequency ωn',
+      target: `≥ ${f(limit)} rad/s`,
+      achieved: wnEq === null ? '– (no overshoot, so no peak time to read ωn from)' : `${f(wnEq)} rad/s (from the peak time ${f(info.peak_time)} s)`,
+      pass: wnEq !== null && wnEq >= limit * (1 - SPEC_RTOL),
+      limit,
+      value: wnEq,
+    });
+  }
+  return out;
+}
 
 export interface StepInfo {
   rise_time: number;
@@ -500,7 +573,24 @@ export const tools = [
       'Rise time (10-90 %), settling time (last time |y - yf| = 2 % of |yf - y0|), overshoot in percent of |yf - y0|, peak |y| and peak time, and final value of the unit step response of a stable continuous SISO system (A, B, C, D). All times are exact crossing times (root finding on the exact response). Without overshoot, peak = |yf| and peak_time = Infinity.',
     parameters: {
       type: 'object',
-      properties: { ...ssProps },
+      properties: {
+        ...ssProps,
+        spec: {
+          type: 'object',
+          description:
+            'Optional design targets, each checked with pass/fail: overshoot_pct, settling_time, rise_time, peak_time (maxima); zeta and wn (minima, measured through the exact second-order relations: ζ from the overshoot, ωn from the peak time). note: how the system was formed (shown).',
+          properties: {
+            overshoot_pct: { type: 'number', minimum: 0 },
+            settling_time: { type: 'number', exclusiveMinimum: 0 },
+            rise_time: { type: 'number', exclusiveMinimum: 0 },
+            peak_time: { type: 'number', exclusiveMinimum: 0 },
+            zeta: { type: 'number', exclusiveMinimum: 0 },
+            wn: { type: 'number', exclusiveMinimum: 0 },
+            note: { type: 'string' },
+          },
+          additionalProperties: false,
+        },
+      },
       required: ['A', 'B', 'C'],
       additionalProperties: false,
     },
@@ -509,7 +599,8 @@ export const tools = [
       scaleGuard(sys, 'stepinfo');
       requireSiso(sys, 'stepinfo');
       if (sys.Ts > 0) throw new ControlError('stepinfo is implemented for continuous-time systems only.', 'unsupported');
-      return { ...stepinfo(sys) };
+      const info = stepinfo(sys);
+      return args.spec ? { ...info, spec: stepSpecVerdicts(info, args.spec as StepSpec) } : { ...info };
     },
     intro: null,
     render: renderStepinfo,
