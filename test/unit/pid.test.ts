@@ -25,9 +25,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { leadlag, pidtune } from '../../src/core/solvers/pid.js';
+import { leadlag, pidtune, tools as pidTools } from '../../src/core/solvers/pid.js';
 import { pidChecks } from '../../src/core/verify/pid.js';
 import { readPidSpec } from '../../src/core/reader/pid.js';
+import { findSpecs } from '../../src/core/reader/quantities.js';
 import { callTool } from '../../src/core/tools/runner.js';
 
 const ref = JSON.parse(readFileSync(new URL('../fixtures/pid/ref.json', import.meta.url), 'utf8')) as { cases: Record<string, any>[] };
@@ -250,4 +251,64 @@ test('a plant of negative gain (found by the verifier probe): the loop steps dow
   const P0 = 1.6607120999999998 / 31.216057774914674;
   assert.ok(Math.abs(r.final_value - (r.Kp * P0) / (1 + r.Kp * P0)) < 1e-9 * Math.abs(r.final_value), String(r.final_value));
   assert.ok(r.final_value < 0 && Math.abs(r.peak - Math.abs(r.final_value)) < 1e-9 * r.peak, `${r.peak} vs ${r.final_value}`);
+});
+
+test('time-domain targets (issue 14): the MATLAB example PI at 0.5205 rad/s against overshoot, settling and rise-time maxima', () => {
+  // SciPy (test/fixtures/pid/ref.py, ref.json case 0): the closed loop's step has overshoot 8.242064 %,
+  // settling time (2 %) 10.727106 s and rise time (10–90 %) 2.349341 s. Targets just above pass,
+  // just below fail, by the definition of a maximum.
+  const sp = ref.cases[0].achieved.step;
+  assert.ok(Math.abs(sp.overshoot_pct - 8.242064) < 1e-5 && Math.abs(sp.settling_time - 10.727106) < 1e-5);
+  const a = { ...G3, type: 'PI', wc: 0.5205, overshoot_pct: 8.3, settling_time: 10.7, rise_time: 2.4 };
+  const r = pidtune(a);
+  assert.ok(Math.abs(r.overshoot_pct - sp.overshoot_pct) < 1e-6, `${r.overshoot_pct} vs SciPy ${sp.overshoot_pct}`);
+  assert.ok(Math.abs(r.settling_time - sp.settling_time) < 1e-6 && Math.abs(r.rise_time - sp.rise_time) < 1e-6);
+  const item = (k: string) => r.spec.find((s) => (s as { key?: string }).key === k)!;
+  assert.equal(item('overshoot_pct').pass, true);
+  assert.equal(item('settling_time').pass, false);
+  assert.equal(item('rise_time').pass, true);
+  assert.equal(item('settling_time').target, '≤ 10.7 s');
+  // the frequency-domain items are unchanged and still pass
+  assert.ok(r.spec.filter((s) => !(s as { key?: string }).key).every((s) => s.pass));
+  allOk(a, r, 'pidtune');
+  // the table names the missed item
+  const pidTool = pidTools.find((t) => t.name === 'pidtune')!;
+  const md = pidTool.render(a, r as unknown as Record<string, unknown>, { digits: 6 } as never);
+  assert.match(md, /\| settling time \(2 %\) \| ≤ 10\.7 s \| 10\.7271 s \| ✘ fail \|/);
+  assert.match(md, /✘ The design misses its specification: settling time \(2 %\)\./);
+  // the other way round: overshoot just below, settling just above
+  const b = { ...G3, type: 'PI', wc: 0.5205, overshoot_pct: 8.2, settling_time: 10.8 };
+  const s = pidtune(b);
+  const itemS = (k: string) => s.spec.find((x) => (x as { key?: string }).key === k)!;
+  assert.deepEqual([itemS('overshoot_pct').pass, itemS('settling_time').pass], [false, true]);
+  allOk(b, s, 'pidtune');
+  // the verifier recomputes the verdicts: a flipped one, a dropped one are caught
+  const flip = r.spec.map((x) => ((x as { key?: string }).key === 'settling_time' ? { ...x, pass: true } : x));
+  assert.ok(pidChecks(a, { ...r, spec: flip }, 'pidtune').some((c) => c.name === 'specification verdicts' && !c.ok));
+  const drop = r.spec.filter((x) => (x as { key?: string }).key !== 'rise_time');
+  assert.ok(pidChecks(a, { ...r, spec: drop }, 'pidtune').some((c) => c.name === 'specification verdicts' && !c.ok));
+  // no overshoot allowed (0 %) is a target; a negative time is refused
+  assert.equal(pidtune({ ...G3, type: 'PI', wc: 0.5205, overshoot_pct: 0 }).spec.at(-1)!.pass, false);
+  assert.throws(() => pidtune({ ...G3, type: 'PI', settling_time: -1 }), /settling_time.*positive/);
+});
+
+test('time-domain targets on an unstable loop: no step characteristics, so every target is missed, and the verifier agrees', () => {
+  const a = { num: [1], den: [1, 0, -1], type: 'P', wc: 2, overshoot_pct: 20, settling_time: 5 };
+  const r = pidtune(a);
+  assert.equal(r.stable, false);
+  const t = r.spec.filter((s) => (s as { key?: string }).key);
+  assert.equal(t.length, 2);
+  assert.ok(t.every((s) => !s.pass && s.achieved === '–'));
+  allOk(a, r, 'pidtune');
+});
+
+test('the reader: time-domain targets written with a pidtune request', () => {
+  const text = 'a PI controller with 60° phase margin at 1 rad/s, overshoot under 10 % and settling time below 8 s for G(s) = 1/(s+1)^3';
+  const s = readPidSpec(text, 'pidtune', findSpecs(text));
+  assert.deepEqual([s.type?.value, s.pm?.value, s.wc?.value, s.overshoot_pct?.value, s.settling_time?.value, s.rise_time], ['PI', 60, 1, 10, 8, undefined]);
+  const t = 'tune a PID with a 10–90 % rise time of at most 800 ms and 7% overshoot';
+  const u = readPidSpec(t, 'pidtune', findSpecs(t));
+  assert.deepEqual([u.rise_time?.value, u.overshoot_pct?.value], [0.8, 7]);
+  // leadlag takes none of them
+  assert.equal(readPidSpec(t, 'leadlag', findSpecs(t)).overshoot_pct, undefined);
 });

@@ -1387,7 +1387,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   // a PID or lead/lag specification in words (reader/pid.ts): type, kind, pm, wc, Kv
   if (tool.name === 'pidtune' || tool.name === 'leadlag')
-    for (const [k, v] of Object.entries(readPidSpec(text, tool.name)))
+    for (const [k, v] of Object.entries(readPidSpec(text, tool.name, scan.specs)))
       if (v && args[k] === undefined) {
         set(k, v.value, { from: 'message', text: v.text });
         consumed.push(v.text);

@@ -50,7 +50,7 @@ import type { PlotSpec } from '../plot/specs.js';
 import { conv, polyadd, polyRoots, polyStrip } from '../linalg/poly.js';
 import { ssProps, tfProps, tsProp, tf2ss, sortComplex, cplx } from './_sys.js';
 import { goldenMin, readSiso, stabilityMargins, stableByPoles, type Siso } from './freqanalysis.js';
-import { brent, stepinfo } from './timeresp.js';
+import { brent, stepinfo, stepSpecVerdicts, type StepSpec } from './timeresp.js';
 
 type R = Record<string, any>;
 const DEG = Math.PI / 180;
@@ -362,6 +362,13 @@ export interface PidResult extends LoopReport {
   notes: string[];
 }
 
+/** pidtune's optional time-domain targets: maxima on the closed loop's unit step */
+const TIME_TARGETS = [
+  ['overshoot_pct', 'maximum overshoot in percent'],
+  ['settling_time', 'maximum 2 % settling time in seconds'],
+  ['rise_time', 'maximum 10–90 % rise time in seconds'],
+] as const;
+
 export function pidtune(args: R): PidResult {
   const tool = 'pidtune';
   const p = readPlant(args, tool);
@@ -437,6 +444,18 @@ export function pidtune(args: R): PidResult {
   if (rep.w_gc_all.length > 1)
     spec.push({ item: 'phase margin, every crossover', target: `≥ ${fmt(pmT)}°`, achieved: `${fmt(rep.pm)}° (smallest)`, pass: rep.pm >= pmT - 1e-6 });
   spec.push({ item: 'closed loop', target: 'stable', achieved: rep.stable ? 'stable' : 'unstable', pass: rep.stable });
+  // time-domain targets (maxima), checked on the closed loop's step as stepinfo with targets does;
+  // an unstable loop has no step characteristics (NaN), so each target given is missed
+  const targets: StepSpec = {};
+  for (const [k, what] of TIME_TARGETS) {
+    const v = args[k];
+    if (v === undefined || v === null) continue;
+    // an overshoot target of 0 % ("no overshoot") is a target; a time target must be positive
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (v === 0 && k !== 'overshoot_pct'))
+      throw new ControlError(`${tool}: ${k} (${what}) must be a ${k === 'overshoot_pct' ? 'nonnegative' : 'positive'} number, not ${String(v)}.`);
+    targets[k] = v;
+  }
+  if (Object.keys(targets).length) spec.push(...stepSpecVerdicts(rep, targets));
   if (!rep.stable)
     notes.push(
       'The closed loop is unstable although |L(jωc)| = 1 with the margin shown: the Nyquist curve encircles −1 elsewhere (another crossover, or an unstable plant needing more gain). Choose another ωc or structure; this design must not be used.',
@@ -793,6 +812,8 @@ function renderPid(_args: R, r: PidResult, o: RenderOptions): string {
     `**Design:** crossover ωc = ${f(r.wc)} rad/s (${src}); at ωc the controller gives ${f(r.phase_used)}° (needed ${f(r.phase_needed)}°) and the gain 1/|P(jωc)|${r.type === 'PID' || r.type === 'PIDF' ? `; Ti = ${fmt(r.ratio)}·Td` : ''}${r.type === 'PIDF' ? `, Tf = Td/N` : ''}.`,
   );
   parts.push(specTable(r.spec));
+  const missed = r.spec.filter((s) => !s.pass).map((s) => s.item);
+  if (missed.length) parts.push(`✘ The design misses its specification: ${missed.join(', ')}.`);
   parts.push(...loopLines(r, o));
   for (const n of r.notes) parts.push(`**Note:** ${n}`);
   parts.push(
@@ -888,7 +909,8 @@ export const tools = [
     description:
       "PID tuning of a continuous SISO plant (num/den or A, B, C, D), as MATLAB pidtune(G, type, wc, pidtuneOptions('PhaseMargin', pm)): type P, PI, PD, PID (ideal derivative) or PIDF (derivative filter Tf = Td/N); wc the target gain crossover (rad/s; chosen from the plant's phase when omitted); pm the phase margin in degrees (default 60). " +
       'Solves |C(jwc)P(jwc)| = 1 and 180° + ∠C(jwc)P(jwc) = pm exactly (PID/PIDF: Ti = ratio·Td, ratio 4; N 10), or says the structure cannot and gives the best it can. ' +
-      'Returns the gains in parallel form (Kp, Ki, Kd, Tf; C = Kp + Ki/s + Kd s/(Tf s + 1)) and standard form (Kp, Ti, Td, N), the margins of L = C·P, the closed-loop poles, stability and step characteristics, and the specification with pass/fail per item.',
+      'Returns the gains in parallel form (Kp, Ki, Kd, Tf; C = Kp + Ki/s + Kd s/(Tf s + 1)) and standard form (Kp, Ti, Td, N), the margins of L = C·P, the closed-loop poles, stability and step characteristics, and the specification with pass/fail per item. ' +
+      'Optional time-domain targets overshoot_pct, settling_time (2 %) and rise_time (10–90 %), all maxima, are checked on the closed-loop step and listed with pass/fail (the design itself is set by wc and pm).',
     parameters: {
       type: 'object',
       properties: {
@@ -903,6 +925,17 @@ export const tools = [
         pm: { type: 'number', exclusiveMinimum: 0, description: 'target phase margin in degrees (default 60, as MATLAB)' },
         ratio: { type: 'number', exclusiveMinimum: 0, description: 'PID/PIDF: Ti/Td (default 4)' },
         N: { type: 'number', exclusiveMinimum: 0, description: 'PIDF: derivative filter divisor, Tf = Td/N (default 10)' },
+        overshoot_pct: {
+          type: 'number',
+          minimum: 0,
+          description: 'optional target: maximum overshoot of the closed-loop step in percent (checked, pass/fail)',
+        },
+        settling_time: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          description: 'optional target: maximum 2 % settling time of the closed-loop step in s (checked)',
+        },
+        rise_time: { type: 'number', exclusiveMinimum: 0, description: 'optional target: maximum 10–90 % rise time of the closed-loop step in s (checked)' },
       },
       required: [],
       additionalProperties: false,

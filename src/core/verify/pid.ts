@@ -14,11 +14,12 @@
  * - the step response of T by a matrix exponential (mathjs Padé) of an augmented realisation of
  *   the verifier's own: y at the reported peak and settling times, the 10 %/90 % times found
  *   by bisection on it, the final value T(0), the overshoot from the peak;
- * - each pass/fail in the specification agrees with the numbers.
+ * - each pass/fail in the specification agrees with the numbers (pidtune's time-domain targets by
+ *   stepinfo's own verdict check, verify/systems.ts stepSpecCheck).
  */
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
-import { evalSS, evalTF } from './systems.js';
+import { evalSS, evalTF, stepSpecCheck } from './systems.js';
 import { matchedDistances, safeEigenvalues, safeExpm, sci } from './numeric.js';
 
 type R = Record<string, any>;
@@ -308,6 +309,13 @@ export function pidChecks(a: R, r: R, tool = 'pidtune'): Check[] {
     ok: verdictOk,
     detail: verdictOk ? 'each pass/fail agrees with the recomputed margin and stability' : 'a pass/fail disagrees with the numbers',
   });
+  // pidtune's time-domain targets: the verdicts recomputed from the (checked) step characteristics
+  // by stepinfo's check; an unstable loop has none (NaN), so every target must show as missed
+  if (tool === 'pidtune') {
+    const targets = Object.fromEntries(['overshoot_pct', 'settling_time', 'rise_time'].filter((k) => typeof a[k] === 'number').map((k) => [k, a[k] as number]));
+    const timeItems = (r.spec as R[]).filter((s) => typeof s.key === 'string');
+    if (Object.keys(targets).length || timeItems.length) checks.push(stepSpecCheck(targets, { ...r, spec: timeItems }));
+  }
   return checks;
 }
 

@@ -1074,7 +1074,7 @@ export function ringTestPoints(poles: Complex[], floor = 1e-6): Complex[] {
  * maxima for the times and the overshoot, minima for ζ (−ln Mp/√(π² + ln² Mp), 1 without
  * overshoot) and ωn (π/(tp√(1−ζ²)), none without overshoot) — with the same 1e-6 slack.
  */
-function stepSpecCheck(spec: Record<string, number>, r: Record<string, any>): Check {
+export function stepSpecCheck(spec: Record<string, number>, r: Record<string, any>): Check {
   const items = (r.spec ?? []) as { key: string; pass: boolean }[];
   const keys = ['overshoot_pct', 'settling_time', 'rise_time', 'peak_time', 'zeta', 'wn'].filter((k) => typeof spec[k] === 'number');
   const mp = r.overshoot_pct / 100;
