@@ -15,16 +15,12 @@
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
 import { companion, evalSS, evalTF, polyval } from './systems.js';
-import { safeEigenvalues, sci } from './numeric.js';
+import { check, safeEigenvalues, sci } from './numeric.js';
 
 type R = Record<string, any>;
 type C = Complex;
 
 const cabs = ([a, b]: C) => Math.hypot(a, b);
-
-function check(name: string, err: number, tol: number, what: string): Check {
-  return { name, ok: err <= tol, value: err, detail: `${what} (${sci(err)})` };
-}
 
 const fact = (k: number): bigint => {
   let f = 1n;

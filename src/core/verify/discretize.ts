@@ -19,7 +19,7 @@ import { Matrix as M } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
 import { companion, evalSS, evalTF, verifySystem } from './systems.js';
-import { froNorm, matchedDistances, safeEigenvalues, safeExpm, safeSingularValues, sci } from './numeric.js';
+import { check, froNorm, matchedDistances, safeEigenvalues, safeExpm, safeSingularValues, sci, strip } from './numeric.js';
 
 type C = Complex;
 type R = Record<string, any>;
@@ -31,16 +31,6 @@ const cdiv = ([a, b]: C, [c, d]: C): C => {
   return [(a * c + b * d) / q, (b * c - a * d) / q];
 };
 const cexp = ([a, b]: C): C => [Math.exp(a) * Math.cos(b), Math.exp(a) * Math.sin(b)];
-
-function check(name: string, err: number, tol: number, what: string): Check {
-  return { name, ok: err <= tol, value: err, detail: `${what} (${sci(err)})` };
-}
-
-const strip = (p: number[]) => {
-  let i = 0;
-  while (i < p.length - 1 && p[i] === 0) i++;
-  return p.slice(i);
-};
 
 const isTf = (a: R) => Array.isArray(a.num) && Array.isArray(a.den);
 

@@ -18,7 +18,7 @@ import { Matrix as MM, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
 import { evalSS, evalTF, isDiscrete } from './systems.js';
-import { complexSolve, safeEigenvalues, safeSingularValues, sci } from './numeric.js';
+import { check, complexSolve, polyFromRoots, safeEigenvalues, safeSingularValues, sci, strip } from './numeric.js';
 import { hermitianSingularValues } from './freqanalysis.js';
 
 type C = Complex;
@@ -26,15 +26,6 @@ type R = Record<string, any>;
 
 const cabs = ([a, b]: C) => Math.hypot(a, b);
 const isTf = (a: R) => Array.isArray(a.num) && Array.isArray(a.den);
-const strip = (p: number[]) => {
-  let i = 0;
-  while (i < p.length - 1 && p[i] === 0) i++;
-  return p.slice(i);
-};
-
-function check(name: string, err: number, tol: number, what: string): Check {
-  return { name, ok: err <= tol, value: err, detail: `${what} (${sci(err)})` };
-}
 
 /** L at ω (N x N complex entries); ω = ∞ gives D (or the leading-coefficient ratio) */
 function loopAt(a: R, w: number): C[][] {
@@ -370,19 +361,6 @@ const zerosM = (r: number, c: number): Matrix => Array.from({ length: r }, () =>
 const asM = (x: unknown): Matrix =>
   typeof x === 'number' ? [[x]] : Array.isArray(x) && x.every((v) => typeof v === 'number') ? [x as number[]] : (x as Matrix);
 
-/** Π(s − rᵢ) for conjugate-closed roots, real coefficients */
-function fromRoots(roots: C[]): number[] {
-  let re = [1],
-    im = [0];
-  for (const [a, b] of roots) {
-    const nr = [...re, 0].map((v, i) => v - (i ? a * re[i - 1] - b * im[i - 1] : 0));
-    const ni = [...im, 0].map((v, i) => v - (i ? a * im[i - 1] + b * re[i - 1] : 0));
-    re = nr;
-    im = ni;
-  }
-  return re;
-}
-
 /** num/den (proper) in controllable companion form, written here (not the solver's tf2ss) */
 function companionSS(num: number[], den: number[]): VS {
   const d = strip(den);
@@ -416,8 +394,8 @@ function readVS(v: unknown): VS | string {
       pp = flat(p);
     if (!zz || !pp || typeof o.k !== 'number') return 'a MIMO zero-pole-gain model';
     return companionSS(
-      fromRoots(zz).map((c) => c * (o.k as number)),
-      fromRoots(pp),
+      polyFromRoots(zz).map((c) => c * (o.k as number)),
+      polyFromRoots(pp),
     );
   }
   if (o.num !== undefined) {

@@ -16,24 +16,14 @@
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
 import { evalSS, evalTF, isDiscrete } from './systems.js';
-import { safeEigenvalues, sci } from './numeric.js';
+import { check, safeEigenvalues, strip } from './numeric.js';
 
 type C = Complex;
 type R = Record<string, any>;
 
 const cabs = ([a, b]: C) => Math.hypot(a, b);
 
-function check(name: string, err: number, tol: number, what: string): Check {
-  return { name, ok: err <= tol, value: err, detail: `${what} (${sci(err)})` };
-}
-
 const isTf = (a: R) => Array.isArray(a.num) && Array.isArray(a.den);
-
-const strip = (p: number[]) => {
-  let i = 0;
-  while (i < p.length - 1 && p[i] === 0) i++;
-  return p.slice(i);
-};
 
 /** the point of the frequency ω: jω, or e^{jωTs} */
 const pointOf = (a: R, w: number): C => (isDiscrete(a) ? [Math.cos(w * a.Ts), Math.sin(w * a.Ts)] : [0, w]);

@@ -12,7 +12,7 @@ import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
 import { pairRankCheck } from './rank.js';
 import { evalSS, evalTF, companion, polyval, ringTestPoints } from './systems.js';
-import { complexSolve, safeEigenvalues, safeSingularValues, sci } from './numeric.js';
+import { complexSolve, safeEigenvalues, safeSingularValues, sci, strip } from './numeric.js';
 import { readTfzpkArg } from './tfzpk.js';
 
 /** a complex matrix as real and imaginary parts */
@@ -117,11 +117,6 @@ export function csv(X: CM): number[] {
 
 const asMat = (x: unknown): Matrix =>
   typeof x === 'number' ? [[x]] : Array.isArray(x) && x.every((v) => typeof v === 'number') ? [x as number[]] : (x as Matrix);
-const strip = (p: number[]) => {
-  let i = 0;
-  while (i < p.length - 1 && p[i] === 0) i++;
-  return p.slice(i);
-};
 const rootsOf = (p: number[]): Complex[] => {
   const c = companion(p);
   return c.length ? safeEigenvalues(c) : [];

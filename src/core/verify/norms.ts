@@ -18,13 +18,9 @@ import { Matrix as M } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
 import { evalSS, isDiscrete } from './systems.js';
-import { ldexp, safeEigenvalues, safeSingularValues, scaleExponent, sci } from './numeric.js';
+import { check, ldexp, safeEigenvalues, safeSingularValues, scaleExponent, sci } from './numeric.js';
 
 type R = Record<string, any>;
-
-function check(name: string, err: number, tol: number, what: string): Check {
-  return { name, ok: err <= tol, value: err, detail: `${what} (${sci(err)})` };
-}
 
 /** the largest model the quadrature and the sweep evaluate (each point is a dense n x n complex solve) */
 export const NORM_CHECK_MAX_N = 80;

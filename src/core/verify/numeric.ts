@@ -18,6 +18,7 @@
  */
 import { Matrix as M } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
+import type { Check } from './index.js';
 
 /** x·2^k without overflow or underflow of 2^k itself (k may be up to ±2100) */
 /**
@@ -44,6 +45,35 @@ export function matchedDistances(a: readonly Complex[], b: readonly Complex[]): 
 /** a number in a check's detail line: 3.1e-16 */
 export function sci(x: number): string {
   return x === 0 ? '0' : x.toExponential(1).replace('e+', 'e').replace(/\.0e/, 'e');
+}
+
+/** a check passed when err ≤ tol, its detail ending in the error: "… (3.1e-16)" */
+export function check(name: string, err: number, tol: number, what: string): Check {
+  return { name, ok: err <= tol, value: err, detail: `${what} (${sci(err)})` };
+}
+
+/** a coefficient list without its leading zeros (the last coefficient kept) */
+export const strip = (p: number[]) => {
+  let i = 0;
+  while (i < p.length - 1 && p[i] === 0) i++;
+  return p.slice(i);
+};
+
+/** Π(s − rᵢ) for conjugate-closed roots [re, im]: real coefficients, highest power first */
+export function polyFromRoots(roots: Complex[]): number[] {
+  let re = [1],
+    im = [0];
+  for (const [a, b] of roots) {
+    const nr = [...re, 0],
+      ni = [...im, 0];
+    for (let k = 0; k < re.length; k++) {
+      nr[k + 1] -= a * re[k] - b * im[k];
+      ni[k + 1] -= a * im[k] + b * re[k];
+    }
+    re = nr;
+    im = ni;
+  }
+  return re;
 }
 
 export function ldexp(x: number, k: number): number {

@@ -20,23 +20,13 @@
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
 import { evalSS, evalTF, stepSpecCheck } from './systems.js';
-import { matchedDistances, safeEigenvalues, safeExpm, sci } from './numeric.js';
+import { check, matchedDistances, polyFromRoots, safeEigenvalues, safeExpm, strip } from './numeric.js';
 
 type R = Record<string, any>;
 type C = Complex;
 
 const cabs = ([a, b]: C) => Math.hypot(a, b);
 const cmul = ([a, b]: C, [c, d]: C): C => [a * c - b * d, a * d + b * c];
-
-function check(name: string, err: number, tol: number, what: string): Check {
-  return { name, ok: err <= tol, value: err, detail: `${what} (${sci(err)})` };
-}
-
-const strip = (p: number[]) => {
-  let i = 0;
-  while (i < p.length - 1 && p[i] === 0) i++;
-  return p.slice(i);
-};
 
 function pmul(a: number[], b: number[]): number[] {
   const out = new Array(a.length + b.length - 1).fill(0);
@@ -49,23 +39,6 @@ function padd(a: number[], b: number[]): number[] {
   const A = [...new Array(n - a.length).fill(0), ...a];
   const B = [...new Array(n - b.length).fill(0), ...b];
   return A.map((x, i) => x + B[i]);
-}
-
-/** the monic polynomial with these roots (real parts of the product kept) */
-function fromRoots(roots: C[]): number[] {
-  let re = [1];
-  let im = [0];
-  for (const [a, b] of roots) {
-    const nr = [...re, 0];
-    const ni = [...im, 0];
-    for (let k = 0; k < re.length; k++) {
-      nr[k + 1] -= a * re[k] - b * im[k];
-      ni[k + 1] -= a * im[k] + b * re[k];
-    }
-    re = nr;
-    im = ni;
-  }
-  return re;
 }
 
 function companionOf(p: number[]): Matrix {
@@ -86,7 +59,7 @@ function plantPolys(a: R): { num: number[]; den: number[] } {
   const D = Array.isArray(a.D) && a.D.length ? (a.D as Matrix) : [[0]];
   if (n === 0) return { num: [D[0][0]], den: [1] };
   const ev = safeEigenvalues(A);
-  const den = fromRoots(ev);
+  const den = polyFromRoots(ev);
   const rad = Math.max(1, ...ev.map(cabs)) * 1.5;
   const N = n + 1;
   const vals: C[] = [];

@@ -9,7 +9,7 @@
 import { inverse, Matrix as M, solve } from 'ml-matrix';
 import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
-import { complexSolve, froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, safeExpm, scaled, scaleExponent, sci } from './numeric.js';
+import { check, complexSolve, froNorm, ldexp, matchedDistances, safeEigenvalues, safeExpm, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
 export type C = Complex;
 
@@ -171,10 +171,6 @@ function curveCheck(name: string, got: C[], want: C[], at: C[], args: Record<str
     else ok = false;
   });
   return { name, ok, value: worst, detail: `${what} (${sci(worst)}${conditioned ? '; near a pole, to 10n·ε·κ(sI − A)' : ''})` };
-}
-
-function check(name: string, err: number, tol: number, what: string): Check {
-  return { name, ok: err <= tol, value: err, detail: `${what} (${sci(err)})` };
 }
 
 /**

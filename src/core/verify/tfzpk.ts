@@ -12,17 +12,12 @@ import type { Complex, Matrix } from '../types.js';
 import type { Check } from './index.js';
 import { pairRankCheck } from './rank.js';
 import { companion, evalSS, evalTF, polyval, ringTestPoints } from './systems.js';
-import { safeEigenvalues, safeSingularValues, sci } from './numeric.js';
+import { polyFromRoots, safeEigenvalues, safeSingularValues, sci, strip } from './numeric.js';
 
 type Entry = { at: (s: Complex) => Complex; poles: Complex[] };
 type Grid = Entry[][];
 
 const isNum = (x: unknown): x is number => typeof x === 'number';
-const strip = (p: number[]) => {
-  let i = 0;
-  while (i < p.length - 1 && p[i] === 0) i++;
-  return p.slice(i);
-};
 const rootsOf = (p: number[]): Complex[] => {
   const c = companion(strip(p));
   return c.length ? safeEigenvalues(c) : [];
@@ -322,7 +317,7 @@ export function readTfzpkArg(
       G.map((row, i) =>
         row.map((e, j) => {
           const zs = (((o.z as unknown[][] | undefined)?.[i]?.[j] ?? []) as (number | Complex)[]).map(asRoot);
-          return { num: K[i][j] === 0 ? [0] : polyFromRootsV(zs).map((v) => v * K[i][j]), den: polyFromRootsV(e.poles) };
+          return { num: K[i][j] === 0 ? [0] : polyFromRoots(zs).map((v) => v * K[i][j]), den: polyFromRoots(e.poles) };
         }),
       ),
     );
@@ -337,21 +332,4 @@ export function readTfzpkArg(
     m,
     p,
   };
-}
-
-/** real polynomial from roots (conjugate pairs), the verifier's own */
-function polyFromRootsV(rs: Complex[]): number[] {
-  let re = [1],
-    im = [0];
-  for (const [a, b] of rs) {
-    const nr = [...re, 0],
-      ni = [...im, 0];
-    for (let k = 0; k < re.length; k++) {
-      nr[k + 1] -= a * re[k] - b * im[k];
-      ni[k + 1] -= a * im[k] + b * re[k];
-    }
-    re = nr;
-    im = ni;
-  }
-  return re;
 }
