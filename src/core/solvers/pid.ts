@@ -50,7 +50,7 @@ import type { PlotSpec } from '../plot/specs.js';
 import { conv, polyadd, polyRoots, polyStrip } from '../linalg/poly.js';
 import { ssProps, tfProps, tsProp, tf2ss, sortComplex, cplx } from './_sys.js';
 import { goldenMin, readSiso, stabilityMargins, stableByPoles, type Siso } from './freqanalysis.js';
-import { brent, stepinfo, stepSpecVerdicts, type StepSpec } from './timeresp.js';
+import { brent, stepinfo, stepSpecVerdicts, type StepInfo, type StepSpec } from './timeresp.js';
 
 type R = Record<string, any>;
 const DEG = Math.PI / 180;
@@ -240,7 +240,8 @@ function firstPhaseCrossing(p: Siso, sigma: number, target: number): number | un
 
 export type { SpecItem };
 
-export interface LoopReport {
+/** the loop's report, with the closed loop's step characteristics as stepinfo gives them */
+export interface LoopReport extends StepInfo {
   L: { num: number[]; den: number[] };
   /** the closed loop T = L/(1 + L) */
   Tcl: { num: number[]; den: number[] };
@@ -254,12 +255,6 @@ export interface LoopReport {
   gm: number;
   gm_db: number;
   w_pc: number;
-  rise_time: number;
-  settling_time: number;
-  overshoot_pct: number;
-  peak: number;
-  peak_time: number;
-  final_value: number;
 }
 
 /** L = C·P, T = L/(1 + L): margins, closed-loop poles and step characteristics */
