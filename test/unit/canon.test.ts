@@ -9,28 +9,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { callTool } from '../../src/core/tools/runner.js';
+import { sameSet } from './linalg-helpers.js';
 import { realModalForm } from '../../src/core/linalg/modal.js';
 import { fromRows, mul, toRows } from '../../src/core/linalg/dense.js';
 
 const ref = JSON.parse(readFileSync(new URL('../fixtures/canon/ref.json', import.meta.url), 'utf8')) as Record<string, any>;
 
-type C = [number, number];
 const near = (a: number, b: number, tol: number, what: string) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
-const sameList = (got: C[], want: C[], tol: number, what: string) => {
-  assert.equal(got.length, want.length, `${what}: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`);
-  const left = [...want];
-  for (const z of got) {
-    let bi = 0;
-    left.forEach((w, i) => {
-      if (Math.hypot(z[0] - w[0], z[1] - w[1]) < Math.hypot(z[0] - left[bi][0], z[1] - left[bi][1])) bi = i;
-    });
-    assert.ok(
-      Math.hypot(z[0] - left[bi][0], z[1] - left[bi][1]) <= tol * Math.max(1, Math.hypot(...left[bi])),
-      `${what}: ${JSON.stringify(z)} not in ${JSON.stringify(left)}`,
-    );
-    left.splice(bi, 1);
-  }
-};
 const sameMatrix = (got: number[][], want: number[][], tol: number, what: string) =>
   want.forEach((row, i) => row.forEach((v, j) => near(got[i][j], v, tol, `${what}[${i}][${j}]`)));
 
@@ -72,7 +57,7 @@ test('ctrbf: the MATLAB documentation example, up to the sign of each state (T r
     1e-4,
     'T',
   );
-  sameList(r.uncontrollable, c.expect['c̄o'], 1e-12, 'uncontrollable modes');
+  sameSet(r.uncontrollable, c.expect['c̄o'], 1e-12, 'uncontrollable modes');
 });
 
 test('obsvf: the dual form, [Ano A12; 0 Ao] and C = [0 Co]; C a left eigenvector leaves one mode unobservable', async () => {
@@ -87,7 +72,7 @@ test('obsvf: the dual form, [Ano A12; 0 Ao] and C = [0 Co]; C a left eigenvector
   assert.equal(r.no, 1);
   assert.deepEqual(r.k, [1, 0]);
   // C A = −3 C: the unobservable mode is the other eigenvalue, 2
-  sameList(r.unobservable, [[2, 0]], 1e-12, 'unobservable mode');
+  sameSet(r.unobservable, [[2, 0]], 1e-12, 'unobservable mode');
   assert.equal(r.Abar[1][0], 0);
   assert.equal(r.Cbar[0][0], 0);
 });
@@ -95,7 +80,7 @@ test('obsvf: the dual form, [Ano A12; 0 Ao] and C = [0 Co]; C a left eigenvector
 test('kalman_decomp: the four parts of a rotated 5-state model, as SciPy subspaces give them', async () => {
   const c = ref.kalman_5;
   const r = await verified('kalman_decomp', c.args);
-  for (const p of r.parts) sameList(p.eigenvalues, c.expect[p.part], 1e-9, `part ${p.part}`);
+  for (const p of r.parts) sameSet(p.eigenvalues, c.expect[p.part], 1e-9, `part ${p.part}`);
   assert.equal(r.nc, c.expect.nc);
   assert.equal(r.no, c.expect.no);
   assert.equal(r.nmin, 1);
@@ -194,20 +179,20 @@ test('ss2ss: T A T⁻¹, T B, C T⁻¹ as numpy computes them, and cond(T)', asy
 test('tzero: SLICOT AB08ND documentation example, invariant zeros 2 and −1; decoupling zeros from SciPy subspaces', async () => {
   const c = ref.tzero_ab08nd;
   const r = await verified('tzero', c.args);
-  sameList(r.zeros, c.expect.zeros, 1e-10, 'invariant zeros');
-  sameList(r.input_decoupling, c.expect.input_decoupling, 1e-10, 'input-decoupling zeros');
-  sameList(r.output_decoupling, c.expect.output_decoupling, 1e-10, 'output-decoupling zeros');
+  sameSet(r.zeros, c.expect.zeros, 1e-10, 'invariant zeros');
+  sameSet(r.input_decoupling, c.expect.input_decoupling, 1e-10, 'input-decoupling zeros');
+  sameSet(r.output_decoupling, c.expect.output_decoupling, 1e-10, 'output-decoupling zeros');
   assert.equal(r.normal_rank, 8);
 });
 
 test('tzero: a square 2x2 system: the invariant zeros are the finite eigenvalues of the Rosenbrock pencil (SciPy), all of them decoupling zeros here', async () => {
   const c = ref.tzero_square;
   const r = await verified('tzero', c.args);
-  sameList(r.zeros, c.expect.zeros, 1e-9, 'invariant zeros');
-  sameList(r.system_zeros, c.expect.zeros, 1e-9, 'system zeros = invariant zeros (square, full normal rank)');
-  sameList(r.input_decoupling, c.expect.input_decoupling, 1e-9, 'input-decoupling zeros');
-  sameList(r.output_decoupling, c.expect.output_decoupling, 1e-9, 'output-decoupling zeros');
-  sameList(r.input_output_decoupling, c.expect.io_decoupling, 1e-9, 'input-output decoupling zeros');
+  sameSet(r.zeros, c.expect.zeros, 1e-9, 'invariant zeros');
+  sameSet(r.system_zeros, c.expect.zeros, 1e-9, 'system zeros = invariant zeros (square, full normal rank)');
+  sameSet(r.input_decoupling, c.expect.input_decoupling, 1e-9, 'input-decoupling zeros');
+  sameSet(r.output_decoupling, c.expect.output_decoupling, 1e-9, 'output-decoupling zeros');
+  sameSet(r.input_output_decoupling, c.expect.io_decoupling, 1e-9, 'input-output decoupling zeros');
   assert.deepEqual(r.transmission, []);
 });
 
@@ -221,9 +206,9 @@ test('tzero: a SISO model with an uncontrollable mode: the invariant zero at −
     C: [[1, 1]],
     D: [[0]],
   });
-  sameList(r.zeros, [[-2, 0]], 1e-12, 'zeros');
+  sameSet(r.zeros, [[-2, 0]], 1e-12, 'zeros');
   assert.deepEqual(r.transmission, []);
-  sameList(r.input_decoupling, [[-2, 0]], 1e-12, 'input-decoupling');
+  sameSet(r.input_decoupling, [[-2, 0]], 1e-12, 'input-decoupling');
   assert.deepEqual(r.output_decoupling, []);
 });
 
@@ -249,9 +234,9 @@ test('tzero: a static gain has no zeros (MATLAB: tzero(ss(D)) is empty) and the 
     C: [[1, 2]],
     D: [[0]],
   });
-  sameList(t.zeros, [[-2, 0]], 1e-12, 'zeros');
+  sameSet(t.zeros, [[-2, 0]], 1e-12, 'zeros');
   assert.deepEqual(t.transmission, []);
-  sameList(t.output_decoupling, [[-2, 0]], 1e-12, 'output-decoupling');
+  sameSet(t.output_decoupling, [[-2, 0]], 1e-12, 'output-decoupling');
 });
 
 test('linalg realModalForm: A V = V L with [σ ω; −ω σ] blocks, ω > 0', () => {

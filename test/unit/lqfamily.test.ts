@@ -17,30 +17,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { callTool } from '../../src/core/tools/runner.js';
+import { sameSet } from './linalg-helpers.js';
 import { getTool } from '../../src/core/tools/table.js';
 
 const ref = JSON.parse(readFileSync(new URL('../fixtures/lqfamily/ref.json', import.meta.url), 'utf8')) as Record<string, any>;
-type C = [number, number];
 
 const near = (a: number, b: number, tol: number, what: string) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
 const sameMatrix = (got: number[][], want: number[][], tol: number, what: string) => {
   assert.equal(got.length, want.length, `${what}: rows`);
   want.forEach((row, i) => row.forEach((v, j) => near(got[i][j], v, tol, `${what}[${i}][${j}]`)));
-};
-const sameList = (got: C[], want: C[], tol: number, what: string) => {
-  assert.equal(got.length, want.length, `${what}: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`);
-  const left = [...want];
-  for (const z of got) {
-    let bi = 0;
-    left.forEach((w, i) => {
-      if (Math.hypot(z[0] - w[0], z[1] - w[1]) < Math.hypot(z[0] - left[bi][0], z[1] - left[bi][1])) bi = i;
-    });
-    assert.ok(
-      Math.hypot(z[0] - left[bi][0], z[1] - left[bi][1]) <= tol * Math.max(1, Math.hypot(...left[bi])),
-      `${what}: ${JSON.stringify(z)} not in ${JSON.stringify(left)}`,
-    );
-    left.splice(bi, 1);
-  }
 };
 
 async function verified(tool: string, args: Record<string, unknown>) {
@@ -87,7 +72,7 @@ test("lqi on x' = u, y = x: the double-integrator closed form Kx = √(q1 + 2√
   near(r.Kx[0][0], Math.sqrt(5), 1e-12, 'Kx');
   near(r.Ki[0][0], -2, 1e-12, 'Ki');
   // closed loop s² + √5 s + 2
-  sameList(
+  sameSet(
     r.poles,
     [
       [-Math.sqrt(5) / 2, Math.sqrt(3) / 2],
@@ -105,7 +90,7 @@ for (const id of ['lqi_motor', 'lqi_motor_d', 'lqi_mimo']) {
     const { result: r } = await verified('lqi', c.args);
     sameMatrix(r.K, c.ref.K, 1e-9, 'K');
     sameMatrix(r.X, c.ref.X, 1e-8, 'X');
-    sameList(r.poles, c.ref.poles, 1e-9, 'poles');
+    sameSet(r.poles, c.ref.poles, 1e-9, 'poles');
     // zero steady-state error, by this file's own solve on the returned closed loop from r to y
     const cl = r.closedLoop;
     const p = cl.C.length;
@@ -169,7 +154,7 @@ for (const id of ['lqry_mimo', 'lqry_mimo_d']) {
     const { result: r } = await verified('lqry', c.args);
     sameMatrix(r.K, c.ref.K, 1e-9, 'K');
     sameMatrix(r.X, c.ref.X, 1e-8, 'X');
-    sameList(r.poles, c.ref.poles, 1e-9, 'poles');
+    sameSet(r.poles, c.ref.poles, 1e-9, 'poles');
   });
 }
 
@@ -195,7 +180,7 @@ test("kalman with a cross covariance, by hand: x' = w, y = x + v, q = r = 1, E[w
   const { result: r } = await verified('kalman', { A: [[0]], G: [[1]], C: [[1]], Qn: [[1]], Rn: [[1]], N: [[0.5]] });
   near(r.P[0][0], 0.5, 1e-12, 'P');
   near(r.L[0][0], 1, 1e-12, 'L');
-  sameList(r.poles, [[-1, 0]], 1e-12, 'poles');
+  sameSet(r.poles, [[-1, 0]], 1e-12, 'poles');
 });
 
 for (const id of ['kalman_N', 'kalman_N_d']) {
@@ -208,7 +193,7 @@ for (const id of ['kalman_N', 'kalman_N_d']) {
       sameMatrix(r.M, c.ref.M, 1e-8, 'M');
       assert.ok(checks.includes('innovation gain'));
     }
-    sameList(r.poles, c.ref.poles, 1e-8, 'poles');
+    sameSet(r.poles, c.ref.poles, 1e-8, 'poles');
   });
 }
 
@@ -277,7 +262,7 @@ test("estim: the observer x̂' = (A − LC)x̂ + Ly with outputs [ŷ; x̂]; know
     0,
     '[C; I]',
   );
-  sameList(
+  sameSet(
     r.poles,
     [
       [-5, 0],
@@ -313,7 +298,7 @@ test('reg: the separation principle, poles = eig(A − BK) ∪ eig(A − LC), on
       X.length === 1 ? X[0][0] : X[0].reduce((acc, v, j) => acc + (j % 2 ? -1 : 1) * v * det(X.slice(1).map((row) => row.filter((_, k) => k !== j))), 0);
     near(det(M), (s + 2) * (s + 3) * (s + 5) * (s + 6), 1e-10, `det(${s}I − Acl)`);
   }
-  sameList(
+  sameSet(
     r.poles,
     [
       [-2, 0],
@@ -338,8 +323,8 @@ for (const id of ['lqg_c', 'lqg_d_delayed', 'lqg_d_current']) {
     sameMatrix(r.B, c.ref.Bk, 1e-8, 'Bk');
     sameMatrix(r.C, c.ref.Ck, 1e-8, 'Ck');
     sameMatrix(r.D, c.ref.Dk, 1e-8, 'Dk');
-    sameList(r.poles, c.ref.poles, 1e-8, 'closed-loop poles');
-    sameList(r.poles, c.ref.union, 1e-7, 'separation');
+    sameSet(r.poles, c.ref.poles, 1e-8, 'closed-loop poles');
+    sameSet(r.poles, c.ref.union, 1e-7, 'separation');
     assert.ok(checks.includes('separation principle') && checks.includes('filter Riccati residual'));
   });
 }
