@@ -1,17 +1,23 @@
 #!/usr/bin/env node
 // Builds benchmarks/controlbench.jsonl from questions.mjs: every expected number is read from
-// the solver's --json output (node dist/cli.js solve <tool> '<args>' --json), never typed in.
+// the solver's --json output (node dist/cli.js solve <tool> '<args>' --json), never typed in;
+// except the design family's, which are read from design_ref.json (written by the independent
+// design_ref.py), the solver's value at the same path being only compared and reported.
 // Run after `npm run build`:  node benchmarks/build.mjs
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { QUESTIONS } from './questions.mjs';
-import { CLI, ROOT, getPath, solve, sourceOf } from './lib.mjs';
+import { CLI, ROOT, getPath, relErr, solve, sourceOf } from './lib.mjs';
 
 const DEFAULT_RTOL = 1e-3;
 const toolNames = new Set(
   JSON.parse(execFileSync(process.execPath, [CLI, 'tools', '--json'], { encoding: 'utf8' })).map((t) => t.name),
 );
+
+const REF_FILE = 'design_ref.json';
+const REF = JSON.parse(readFileSync(join(ROOT, 'benchmarks', REF_FILE), 'utf8')).values;
+const disagreements = [];
 
 const counters = new Map();
 const lines = [];
@@ -66,18 +72,31 @@ for (const q of QUESTIONS) {
 
   // numbers
   const multi = new Set((q.nums ?? []).map((x) => x[0])).size > 1;
-  const numbers = (q.nums ?? []).map(([key, path, label, rtol]) => {
-    const value = getPath(results[key], path);
-    if (typeof value !== 'number' || !Number.isFinite(value)) fail(`${key}:${path} is not a finite number (${value})`);
-    else if (value === 0) fail(`${key}:${path} is zero (a relative tolerance cannot score it)`);
-    return {
+  if (q.ref !== undefined && !REF[q.ref]) fail(`no design ${q.ref} in ${REF_FILE} (run python3 benchmarks/design_ref.py)`);
+  const numbers = (q.nums ?? []).map(([key, path, label, rtolOrRef, rtolRef]) => {
+    // design family: [key, path, label, name in design_ref.json, rtol?]; the others: [key, path, label, rtol?]
+    const refName = q.ref !== undefined ? rtolOrRef : undefined;
+    const rtol = (q.ref !== undefined ? rtolRef : rtolOrRef) ?? DEFAULT_RTOL;
+    const solverValue = getPath(results[key], path);
+    if (typeof solverValue !== 'number' || !Number.isFinite(solverValue)) fail(`${key}:${path} is not a finite number (${solverValue})`);
+    let value = solverValue;
+    if (refName !== undefined) {
+      value = REF[q.ref]?.[refName];
+      if (typeof value !== 'number') fail(`${REF_FILE}: ${q.ref}.${refName} missing`);
+      else if (typeof solverValue === 'number' && relErr(solverValue, value) > rtol)
+        disagreements.push(`${id} ${path}: independent ${value}, solver ${solverValue} (rel. ${relErr(solverValue, value).toExponential(2)})`);
+    }
+    if (value === 0) fail(`${key}:${path} is zero (a relative tolerance cannot score it)`);
+    const n = {
       name: multi ? `${srcLabels[key]}.${path}` : path,
       label,
       value,
-      rtol: rtol ?? DEFAULT_RTOL,
+      rtol,
       path,
       source: sources[key],
     };
+    if (refName !== undefined) n.ref = `${q.ref}.${refName}`;
+    return n;
   });
 
   const names = numbers.map((x) => x.name);
@@ -102,6 +121,7 @@ for (const q of QUESTIONS) {
     }
   }
   const line = { id, family: q.family, style: q.style, question: q.question, expect };
+  if (q.ref !== undefined) line.reference = `benchmarks/${REF_FILE}#${q.ref}`;
   if (q.note) line.note = q.note;
   lines.push(line);
 }
@@ -112,3 +132,5 @@ if (problems.length) {
 }
 writeFileSync(join(ROOT, 'benchmarks', 'controlbench.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 console.log(`wrote ${lines.length} questions:`, Object.fromEntries(counters));
+// a disagreement is a finding about the solver (or the reference), not something to edit away
+if (disagreements.length) console.log(`the solver disagrees with ${REF_FILE} on ${disagreements.length} number(s):\n` + disagreements.join('\n'));

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Optional cross-check of controlbench.jsonl against SciPy (numpy + scipy needed).
 
-The expected values are our solver's by design; this script only recomputes what SciPy can
+The expected values are our solver's by design (except the design family's, which come from
+design_ref.py and are compared with the solver by verify.mjs); this script only recomputes what SciPy can
 (Riccati/LQR/Kalman, SISO placement by Ackermann, c2d, Lyapunov, margins and H-infinity on
 dense grids, H2, Bode, eigenvalues and modes, step/impulse, stepinfo on a fine grid) and
 reports any disagreement. Structural numbers (ranks, uncontrollable modes, DC gain, zeros)
@@ -31,14 +32,16 @@ def ref(tool, a):
         return {'K':K,'X':X,'poles':cl(A-B@K)}
     if tool in('dlqr','dare'):
         A,B,Q,R=M(a['A']),M(a['B']),M(a['Q']),M(a['R'])
-        X=la.solve_discrete_are(A,B,Q,R); K=la.solve(R+B.T@X@B,B.T@X@A)
+        N=M(a['N']) if 'N' in a else np.zeros((A.shape[0],B.shape[1]))
+        X=la.solve_discrete_are(A,B,Q,R,s=N); K=la.solve(R+B.T@X@B,B.T@X@A+N.T)
         return {'K':K,'X':X,'poles':cl(A-B@K)}
     if tool in('lqe','kalman'):
         A,G,C,Qn,Rn=M(a['A']),M(a['G']),M(a['C']),M(a['Qn']),M(a['Rn'])
+        GN=G@M(a['N']) if 'N' in a else np.zeros((A.shape[0],C.shape[0]))
         if a.get('Ts',0)>0:
-            P=la.solve_discrete_are(A.T,C.T,G@Qn@G.T,Rn); Mg=P@C.T@np.linalg.inv(C@P@C.T+Rn)
-            return {'P':P,'M':Mg,'L':A@Mg,'Z':P-Mg@C@P}
-        P=la.solve_continuous_are(A.T,C.T,G@Qn@G.T,Rn); L=P@C.T@np.linalg.inv(Rn)
+            P=la.solve_discrete_are(A.T,C.T,G@Qn@G.T,Rn,s=GN); S=C@P@C.T+Rn; Mg=P@C.T@np.linalg.inv(S)
+            return {'P':P,'M':Mg,'L':(A@P@C.T+GN)@np.linalg.inv(S),'Z':P-Mg@C@P}
+        P=la.solve_continuous_are(A.T,C.T,G@Qn@G.T,Rn,s=GN); L=(P@C.T+GN)@np.linalg.inv(Rn)
         return {'P':P,'L':L,'poles':cl(A-L@C)}
     if tool=='place':
         A,B=M(a['A']),M(a['B']); p=[complex(*x) for x in a['poles']]

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Checks benchmarks/controlbench.jsonl: the format, the family counts, the tool names against
 // the tool table, and every expected number by re-running its `source` command
-// (node dist/cli.js solve <tool> '<args>' --json) and comparing. Run after `npm run build`:
+// (node dist/cli.js solve <tool> '<args>' --json) and comparing. Numbers with a `ref` (the
+// design family) come from the independent design_ref.json instead: the stored value must be
+// that file's, and the solver must agree with it within the number's rtol; each disagreement
+// is reported with both values. Run after `npm run build`:
 //   node benchmarks/verify.mjs [file]
 // Exit code 0 when every check passes.
 import { readFileSync } from 'node:fs';
@@ -9,16 +12,20 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { CLI, ROOT, getPath, parseSource, relErr, solve } from './lib.mjs';
 
-const FAMILIES = ['analysis', 'lqr', 'placement', 'frequency', 'discretisation', 'estimation', 'concepts'];
+const FAMILIES = ['analysis', 'lqr', 'placement', 'frequency', 'discretisation', 'estimation', 'design', 'concepts'];
 const MIN_PER_FAMILY = 12;
-const MIN_TOTAL = 84;
+const MIN_DESIGN = 30;
+const MIN_TOTAL = 114;
 const SAME = 1e-12; // the solvers are deterministic: a re-run must reproduce the stored value
 
 const file = process.argv[2] ?? join(ROOT, 'benchmarks', 'controlbench.jsonl');
 const table = JSON.parse(execFileSync(process.execPath, [CLI, 'tools', '--json'], { encoding: 'utf8' }));
 const schemaOf = new Map(table.map((t) => [t.name, t.parameters]));
 
+const REF = JSON.parse(readFileSync(join(ROOT, 'benchmarks', 'design_ref.json'), 'utf8')).values;
 const problems = [];
+let refChecked = 0;
+let refWorst = { err: 0, what: '' };
 const cache = new Map();
 function run(source) {
   if (!cache.has(source)) {
@@ -96,7 +103,15 @@ for (const [i, text] of lines.entries()) {
     }
     const v = getPath(out.result, n.path);
     numbersChecked++;
-    if (typeof v !== 'number' || relErr(v, n.value) > SAME) fail(`${n.name}: stored ${n.value}, solver now gives ${v}`);
+    if (n.ref !== undefined) {
+      // independent reference: the stored value is design_ref.json's; the solver must agree within rtol
+      const [design, key] = n.ref.split('.');
+      if (REF[design]?.[key] !== n.value) fail(`${n.name}: stored ${n.value} is not design_ref.json's ${n.ref} (${REF[design]?.[key]})`);
+      refChecked++;
+      const err = typeof v === 'number' ? relErr(v, n.value) : Infinity;
+      if (err > refWorst.err) refWorst = { err, what: `${q.id} ${n.name}` };
+      if (!(err <= n.rtol)) fail(`${n.name}: the solver gives ${v}, the independent reference (${n.ref}) ${n.value}: disagreement, rel. ${err.toExponential(2)} > ${n.rtol}`);
+    } else if (typeof v !== 'number' || relErr(v, n.value) > SAME) fail(`${n.name}: stored ${n.value}, solver now gives ${v}`);
   }
 
   // refusals
@@ -114,10 +129,17 @@ for (const [i, text] of lines.entries()) {
 
 const total = lines.length;
 for (const f of FAMILIES) if (counts[f] < MIN_PER_FAMILY) problems.push(`family ${f}: ${counts[f]} < ${MIN_PER_FAMILY}`);
+if (counts.design < MIN_DESIGN) problems.push(`family design: ${counts.design} < ${MIN_DESIGN}`);
+for (const l of lines) {
+  const q = JSON.parse(l);
+  if (q.family === 'design' && !q.expect.error && !q.expect.numbers.every((n) => n.ref)) problems.push(`${q.id}: a design number without an independent ref`);
+  if (q.family !== 'design' && q.expect.numbers.some((n) => n.ref)) problems.push(`${q.id}: ref outside the design family`);
+}
 if (total < MIN_TOTAL) problems.push(`${total} questions < ${MIN_TOTAL}`);
 
 console.log(`${total} questions`, counts);
 console.log(`${numbersChecked} numbers re-run against ${cache.size} source commands; ${refusalsChecked} refusals re-checked`);
+console.log(`${refChecked} design numbers against the independent design_ref.json: largest relative difference ${refWorst.err.toExponential(2)} (${refWorst.what})`);
 if (problems.length) {
   console.error(`${problems.length} problem(s):\n` + problems.join('\n'));
   process.exit(1);

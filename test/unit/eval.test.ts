@@ -3,17 +3,35 @@
 // the marks they deserve.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { loadQuestions, referenceEngine, runEval } from '../../scripts/eval.js';
 import { numbersIn, summarise } from '../../scripts/evalScore.js';
 import { ScriptedEngine } from '../../src/core/engines/scripted.js';
 
 const questions = loadQuestions();
 
-test('the question set: at least 80 questions in the seven families, unique ids', () => {
-  assert.ok(questions.length >= 80, `${questions.length}`);
+test('the question set: at least 110 questions in the eight families, unique ids', () => {
+  assert.ok(questions.length >= 110, `${questions.length}`);
   assert.equal(new Set(questions.map((q) => q.id)).size, questions.length);
   const fams = new Set(questions.map((q) => q.family));
-  for (const f of ['analysis', 'lqr', 'placement', 'frequency', 'discretisation', 'estimation', 'concepts']) assert.ok(fams.has(f), f);
+  for (const f of ['analysis', 'lqr', 'placement', 'frequency', 'discretisation', 'estimation', 'design', 'concepts']) assert.ok(fams.has(f), f);
+});
+
+test('the design family: at least 30 questions, every expected number the independent reference (design_ref.json)', () => {
+  // design_ref.json is written by benchmarks/design_ref.py (numpy, scipy, python-control, sympy), not by our solver
+  const ref = JSON.parse(readFileSync('benchmarks/design_ref.json', 'utf8')).values as Record<string, Record<string, number>>;
+  const design = questions.filter((q) => q.family === 'design');
+  assert.ok(design.length >= 30, `${design.length}`);
+  let n = 0;
+  for (const q of design)
+    for (const x of q.expect.numbers as { ref?: string; value: number }[]) {
+      assert.ok(x.ref, `${q.id}: a number without ref`);
+      const [d, k] = x.ref.split('.');
+      assert.equal(x.value, ref[d]?.[k], `${q.id} ${x.ref}`);
+      n++;
+    }
+  assert.ok(n >= 100, `${n} numbers`);
+  assert.ok(design.filter((q) => q.expect.error).length >= 3);
 });
 
 test('numbers are read from prose, tables and LaTeX', () => {
