@@ -19,7 +19,9 @@ async function cmdAsk(f: Flags): Promise<number> {
   if (!text) throw new UsageError('ask needs a request, e.g. control ask "/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1"');
   let command: string | undefined;
   const m = /^\/(\w+)\s*/.exec(text);
-  if (m) {
+  // --plan: the request as written (its own slash command included) is planned, not run
+  if (f.plan) command = 'plan';
+  else if (m) {
     command = m[1];
     text = text.slice(m[0].length);
   }

@@ -18,8 +18,10 @@ Usage:
       Solve problems in JSONL ({"id","tool","args"} per line; stdin by default), one result
       line per problem, in input order, written as it is solved ({"id","result","verification"}
       or {"id","error"}; stdout by default).
-  control ask "<request>" [--json] [--events] [--math] [--model M] [--index DIR] [--notes-index DIR]
+  control ask "<request>" [--plan] [--json] [--events] [--math] [--model M] [--index DIR] [--notes-index DIR]
       Answer a request as @control does in the chat: "/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1".
+      --plan shows how the request is read and the calls it would make, with their arguments,
+      and runs nothing (as /plan in the chat).
       --json prints {"answer", "calls"}; --events prints the turn's events as JSONL.
       --model: a .gguf file (local model), openai (with --url, --openai-model), or none (default):
       slash commands and well-formed requests never need one.
@@ -52,6 +54,8 @@ export class UsageError extends Error {}
 export interface Flags {
   json: boolean;
   events: boolean;
+  /** ask --plan: the calls a request would make, nothing run */
+  plan?: boolean;
   math: boolean;
   maxN?: number;
   /** seconds one solver call may take (--timeout) */
@@ -79,6 +83,7 @@ export function parseFlags(argv: string[]): Flags {
     };
     if (a === '--json') f.json = true;
     else if (a === '--events') f.events = true;
+    else if (a === '--plan') f.plan = true;
     else if (a === '--math') f.math = true;
     else if (a === '--max-n') {
       const n = Number(value());

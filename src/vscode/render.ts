@@ -73,6 +73,11 @@ export async function streamTurn(
           summary.readings.push(e.markdown);
           log.info(`reading: ${e.markdown}`);
           break;
+        case 'plan':
+          // the calls a /plan request would make, before anything runs
+          stream.markdown('\n\n' + e.markdown + '\n\n');
+          log.info(`plan: ${e.title}`);
+          break;
         case 'ask':
           // a block of its own (a definition's text before it ends without a newline)
           stream.markdown('\n\n' + e.question + '\n\n');

@@ -36,7 +36,53 @@ export interface PlannedCall {
   intermediate?: boolean;
   /** a call that builds the system the request runs on (feedback(G, 1) in step(feedback(G, 1))) */
   pre?: PreCall;
+  /** the arguments as /plan shows them when `args` must compute (a default grid): `Later` says what is chosen when it runs */
+  preview?: (prev: Record<string, any>[]) => Record<string, unknown>;
 }
+
+/** an argument known only when the plan runs: an earlier call's result, or a grid chosen from the poles */
+export class Later {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * The calls a reading would make, with their arguments, computing nothing (/plan, `control ask
+ * --plan`): arguments from earlier calls' results and default grids are shown as `Later`.
+ */
+export async function previewPlan(
+  name: string,
+  a: Record<string, unknown>,
+  command: string | undefined,
+  pre: readonly PreCall[] = [],
+  spec?: SpecCheck,
+): Promise<{ tool: string; args: Record<string, unknown>; intermediate?: boolean; optional?: boolean }[]> {
+  const out: { tool: string; args: Record<string, unknown>; intermediate?: boolean; optional?: boolean }[] = [];
+  for (const p of pre) out.push({ tool: p.tool, args: p.args });
+  if (pre.length) {
+    const last = pre[pre.length - 1];
+    for (const k of ['num', 'den', 'A', 'B', 'C', 'D']) if (k in a) a = { ...a, [k]: new Later(`${k} of the result of \`${last.text}\``) };
+  }
+  const run: GridRun = () => Promise.reject(new Later('chosen when it runs'));
+  const plan = planCalls(name, a, command, run, spec);
+  const first = out.length + 1;
+  const prev = plan.map(
+    (s, i) =>
+      new Proxy({}, { get: (_t, key) => (typeof key === 'string' ? new Later(`${key} of step ${first + i} (${s.tool})`) : undefined) }) as Record<string, any>,
+  );
+  for (const step of plan) {
+    let args: Record<string, unknown>;
+    try {
+      args = step.preview ? step.preview(prev) : await step.args(prev);
+    } catch {
+      args = step.preview ? step.preview(prev) : {};
+    }
+    out.push({ tool: step.tool, args, ...(step.intermediate ? { intermediate: true } : {}), ...(step.optional ? { optional: true } : {}) });
+  }
+  return out;
+}
+
+const GRID_W = new Later('200 log-spaced frequencies two decades around the poles and zeros, chosen when it runs');
+const GRID_T = new Later('a uniform grid over about 8 of the slowest time constants, chosen when it runs');
 
 /** eigenvalues of a small dense matrix for choosing grids only (never shown as a result) */
 async function gridScales(args: Record<string, unknown>, run: GridRun): Promise<number[]> {
@@ -98,13 +144,24 @@ export function planCalls(name: string, a: Record<string, unknown>, command: str
   if (cmd === 'bode' || (name === 'freqresp' && !a.w)) {
     return [
       ...realise,
-      { tool: 'freqresp', args: async (prev) => ({ ...ssArgs(prev), w: a.w ?? (await defaultFrequencies(ssArgs(prev), run)) }) },
+      {
+        tool: 'freqresp',
+        args: async (prev) => ({ ...ssArgs(prev), w: a.w ?? (await defaultFrequencies(ssArgs(prev), run)) }),
+        preview: (prev) => ({ ...ssArgs(prev), w: a.w ?? GRID_W }),
+      },
       // margins read a transfer function directly (exact polynomials, no round-trip)
       { tool: 'margins', args: (prev) => (fromTf ? { num: a.num, den: a.den, ...(a.Ts !== undefined ? { Ts: a.Ts } : {}) } : ssArgs(prev)), optional: true },
     ];
   }
   if (name === 'step' || name === 'impulse') {
-    const calls: PlannedCall[] = [...realise, { tool: name, args: async (prev) => ({ ...ssArgs(prev), t: a.t ?? (await defaultTimes(ssArgs(prev), run)) }) }];
+    const calls: PlannedCall[] = [
+      ...realise,
+      {
+        tool: name,
+        args: async (prev) => ({ ...ssArgs(prev), t: a.t ?? (await defaultTimes(ssArgs(prev), run)) }),
+        preview: (prev) => ({ ...ssArgs(prev), t: a.t ?? (a.Ts !== undefined ? new Later('101 samples') : GRID_T) }),
+      },
+    ];
     if (name === 'step' && a.Ts === undefined) calls.push({ tool: 'stepinfo', args: (prev) => ssArgs(prev), optional: true });
     return calls;
   }
@@ -147,6 +204,12 @@ function specPlan(a: Record<string, unknown>, spec: SpecCheck): PlannedCall[] {
     {
       tool: 'stepinfo',
       optional: true,
+      preview: (prev) => ({
+        A: prev[0].Acl,
+        B: new Later('B·N with the reference gain N = 1/DC gain of step 2'),
+        C,
+        spec: spec.targets,
+      }),
       args: (prev) => {
         const g = prev[1]?.gain?.[0]?.[0];
         if (typeof g !== 'number' || !Number.isFinite(g) || Math.abs(g) < 1e-12)

@@ -15,6 +15,11 @@ export type TurnEvent =
   | { type: 'reading'; tool: string; markdown: string; origins: Record<string, string> }
   /** a question back instead of a guess, with the candidate readings as follow-up prompts */
   | { type: 'ask'; question: string; candidates: { label: string; prompt: string; command?: string }[] }
+  /**
+   * The calls a request would make, shown before anything runs (/plan, `control ask --plan`):
+   * each step's tool and its arguments as text (a value, or where it will come from).
+   */
+  | { type: 'plan'; title: string; steps: { tool: string; title?: string; why?: string; args: Record<string, string> }[]; markdown: string }
   | { type: 'thinking'; text: string }
   | { type: 'tool_call'; id: string; tool: string; args: Record<string, unknown> }
   | {
@@ -48,7 +53,7 @@ export function eventsToMarkdown(events: readonly TurnEvent[]): string {
       if (prev === 'text') parts[parts.length - 1] += e.text;
       else parts.push(e.text);
     } else if (e.type === 'tool_result') parts.push(e.markdown);
-    else if (e.type === 'reading') parts.push(e.markdown);
+    else if (e.type === 'reading' || e.type === 'plan') parts.push(e.markdown);
     else if (e.type === 'ask')
       parts.push([e.question, ...e.candidates.map((c, i) => `${i + 1}. ${c.label}: \`${c.command ? '/' + c.command + ' ' : ''}${c.prompt}\``)].join('\n'));
     else if (e.type === 'error') parts.push(`**Error:** ${e.message}`);

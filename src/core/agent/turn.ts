@@ -8,8 +8,9 @@ import { renderToolResult } from '../render/answer.js';
 import type { RenderOptions } from '../render/markdown.js';
 import type { RunOptions } from '../tools/runner.js';
 import { errorMessage } from '../tools/batch.js';
-import { executePlan } from './deterministic.js';
-import { Conversation, describeReading, originText, readTurn, recordResult, type DefineReading, type Reading } from '../reader/index.js';
+import { executePlan, Later, previewPlan, type PlanEvent } from './deterministic.js';
+import { playbookFor, playbookPlan, runPlaybook, valueText, type Checkpoint, type Playbook, type PlaybookStep } from './playbooks.js';
+import { Conversation, describeReading, originText, readTurn, recordResult, type CallReading, type DefineReading, type Reading } from '../reader/index.js';
 import { getTool } from '../tools/table.js';
 import { polyText } from '../render/results.js';
 import type { TurnEvent } from './events.js';
@@ -74,6 +75,11 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   }
 
   const conv = req.conversation ?? new Conversation();
+  if (req.command === 'plan') {
+    yield* planTurn(req, conv);
+    yield* finish();
+    return;
+  }
   let reading: Reading;
   try {
     reading = readTurn(conv, req.prompt, { command: req.command, selection: req.context });
@@ -138,21 +144,23 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     markdown: describeReading(reading),
     origins: Object.fromEntries(Object.entries(reading.origins).map(([k, o]) => [k, originText(o)])),
   };
+  const pb = reading.plan === 'playbook' ? playbookFor(name) : undefined;
   // the tool's intro facet: what it computes, as a textbook states it (null: its title alone)
   const def = getTool(name);
   const intro = { type: 'text' as const, text: def?.intro ?? `**${def?.title ?? name}.**` };
   // a call that builds the system first (the closed loop of step(feedback(G, 1))) comes before the tool's intro
-  let introduced = !reading.pre?.length;
-  if (introduced) yield intro;
+  let introduced = !reading.pre?.length || !!pb;
+  if (introduced && !pb) yield intro;
 
   // the id of the call in flight: its own, not the module counter, which another turn running
   // meanwhile (solves are awaited) may have moved on
   let id = '';
-  for await (const ev of executePlan(name, reading.args, reading.plan, opts, reading.pre, reading.spec)) {
+  /** one call of a plan as turn events; false: the plan cannot go on */
+  const onPlanEvent = function* (ev: PlanEvent): Generator<TurnEvent, boolean> {
     const step = ev.step;
     if (ev.kind === 'failed' && !ev.started) {
       yield { type: 'error', message: errorMessage(ev.error) };
-      break;
+      return false;
     }
     if (ev.kind === 'start') {
       if (!introduced && !step.pre) {
@@ -162,7 +170,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
       toolCalls++;
       id = `call-${++callCounter}`;
       yield { type: 'tool_call', id, tool: step.tool, args: ev.args };
-      continue;
+      return true;
     }
     if (ev.kind === 'done') {
       const { args: valid, result, verification } = ev.call;
@@ -183,12 +191,12 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
       };
       // a result that is a system is kept under a name later requests can use
       if (saved) yield { type: 'text', text: `\n\nSaved as **${saved}**: later requests can name it (e.g. "step response of ${saved}").` };
-      continue;
+      return true;
     }
     const message = errorMessage(ev.error);
     if (step.optional) {
       yield { type: 'tool_result', id, tool: step.tool, error: message, markdown: `_${step.tool} does not apply here: ${message}_` };
-      continue;
+      return true;
     }
     const refused = isControlError(ev.error);
     const label = isControlError(ev.error) && ev.error.code === 'cancelled' ? 'Stopped' : refused ? 'Cannot solve' : 'Solver error';
@@ -200,8 +208,132 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
       markdown: `**${label}:** ${message}`,
       ...(step.intermediate ? { intermediate: true as const } : {}),
     };
+    return false;
+  };
+
+  if (pb) {
+    yield* playbookTurn(pb, reading, conv, opts, onPlanEvent);
+    yield* finish();
+    return;
+  }
+  for await (const ev of executePlan(name, reading.args, reading.plan, opts, reading.pre, reading.spec)) {
+    if (!(yield* onPlanEvent(ev))) break;
   }
   yield* finish();
+}
+
+/**
+ * A design playbook (agent/playbooks.ts) as turn events: a heading per step (what it is for),
+ * its calls as any plan's, the report; the checkpoint in the conversation after each step, and
+ * on a failure or cancellation a Resume button that goes on from that step.
+ */
+async function* playbookTurn(
+  pb: Playbook,
+  reading: CallReading,
+  conv: Conversation,
+  opts: TurnOptions,
+  onPlanEvent: (ev: PlanEvent) => Generator<TurnEvent, boolean>,
+): AsyncGenerator<TurnEvent> {
+  const resumed = reading.resume && conv.checkpoint?.playbook === pb.id ? conv.checkpoint : undefined;
+  const cp: Checkpoint = resumed ?? { playbook: pb.id, args: reading.args, turn: conv.turn, done: {} };
+  conv.checkpoint = cp;
+  const titles = pb.steps(cp.args).map((s) => s.title);
+  yield {
+    type: 'text',
+    text: `\n\n**${pb.title}**, ${titles.length} steps and a report: ${titles.join(' → ')} → report. Each step is one verified call; its result is kept, so a step that fails or is cancelled can be resumed.`,
+  };
+  let stopped: { step: PlaybookStep; message: string; gate: boolean } | undefined;
+  for await (const ev of runPlaybook(pb, cp, conv.turn, opts)) {
+    if (ev.kind === 'step') {
+      const head = `\n\n### Step ${ev.index} of ${ev.total}: ${ev.step.title}\n\n_${ev.step.why}._`;
+      yield {
+        type: 'text',
+        text: ev.reused
+          ? `${head}\n\nDone in turn ${ev.reused.turn} (\`${ev.reused.tool}\`, ${ev.reused.verified ? 'verified' : ev.reused.verified === false ? 'not verified' : 'not independently verified'}); reused, not run again.`
+          : head,
+      };
+    } else if (ev.kind === 'call') {
+      yield* onPlanEvent(ev.event);
+    } else if (ev.kind === 'gate') stopped = { step: ev.step, message: ev.reason, gate: true };
+    else if (ev.kind === 'failed') stopped = { step: ev.step, message: ev.message, gate: false };
+    else {
+      conv.checkpoint = undefined;
+      yield {
+        type: 'text',
+        text: `\n\n### Report\n\n${ev.markdown}\n\nEvery number above comes from the verified call of its step; the report only quotes them.`,
+      };
+    }
+  }
+  if (!stopped) return;
+  const steps = pb.steps(cp.args);
+  const k = steps.findIndex((s) => s.id === stopped!.step.id) + 1;
+  if (stopped.gate) {
+    conv.checkpoint = undefined;
+    yield {
+      type: 'text',
+      text: `\n\n**The ${pb.title} stops at step ${k} (${stopped.step.title}):** ${stopped.message}. The later steps cannot apply, so nothing more is computed.`,
+    };
+    return;
+  }
+  yield {
+    type: 'ask',
+    question: `The ${pb.title} stopped at step ${k} of ${steps.length} (${stopped.step.title}: \`${stopped.step.tool}\`). ${k === 1 ? 'Nothing before it was done' : k === 2 ? 'Step 1 is kept' : `Steps 1–${k - 1} are kept`}. Resume from step ${k} when the cause is fixed (a longer solve time limit, for instance)?`,
+    candidates: [{ label: `Resume from step ${k} (${stopped.step.title})`, prompt: `resume the ${pb.title} from step ${k}` }],
+  };
+}
+
+/**
+ * /plan (and `control ask --plan`): how the request is read and the calls it would make, with
+ * their arguments, before anything runs; a button runs it. The conversation is not changed.
+ */
+async function* planTurn(req: TurnRequest, conv: Conversation): AsyncGenerator<TurnEvent> {
+  const scratch = Conversation.fromJSON(JSON.parse(JSON.stringify(conv.toJSON())));
+  let reading: Reading;
+  try {
+    reading = readTurn(scratch, req.prompt, { selection: req.context });
+  } catch (e) {
+    yield { type: 'error', message: errorMessage(e) };
+    return;
+  }
+  if (reading.kind === 'ask') {
+    yield { type: 'ask', question: reading.question, candidates: reading.candidates.map((c) => (c.command ? c : { ...c, prompt: c.prompt, command: 'plan' })) };
+    return;
+  }
+  if (reading.kind !== 'call') {
+    yield {
+      type: 'text',
+      text:
+        reading.kind === 'define'
+          ? `Nothing to plan: the message defines ${reading.defined.map((d) => `**${d.label}**`).join(', ') || 'values'} and asks for no computation.`
+          : `Nothing to plan: ${reading.reason}. /plan shows the calls of requests I can read without a model; choosing tools for this one needs a language model, and /plan runs none.`,
+    };
+    return;
+  }
+  yield {
+    type: 'reading',
+    tool: reading.tool,
+    markdown: describeReading(reading).replace(/^Computed /, 'Would compute '),
+    origins: Object.fromEntries(Object.entries(reading.origins).map(([k, o]) => [k, originText(o)])),
+  };
+  const pb = reading.plan === 'playbook' ? playbookFor(reading.tool) : undefined;
+  const steps = pb
+    ? playbookPlan(pb, reading.args)
+    : (await previewPlan(reading.tool, reading.args, reading.plan, reading.pre, reading.spec)).map((s) => ({
+        tool: s.tool,
+        title: s.intermediate ? 'a means: realises the system' : s.optional ? 'if it applies' : undefined,
+        args: Object.fromEntries(Object.entries(s.args).map(([k, v]) => [k, v instanceof Later ? `← ${v.text}` : valueText(v)])),
+      }));
+  const title = pb ? `${pb.title}: ${steps.length} steps and a report` : `${steps.length} call${steps.length === 1 ? '' : 's'}`;
+  const lines = steps.map((s, i) => {
+    const args = Object.entries(s.args)
+      .map(([k, v]) => `${k} = ${v}`)
+      .join('; ');
+    const head = 'why' in s && s.why ? `**${s.title}**: ${s.why}. ` : s.title ? `(${s.title}) ` : '';
+    return `${i + 1}. ${head}\`${s.tool}\`${args ? ` with ${args}` : ''}`;
+  });
+  if (pb) lines.push(`${steps.length + 1}. **Report**: each step's result quoted, with its verification.`);
+  yield { type: 'plan', title, steps, markdown: `**Plan** (${title}; nothing has run yet):\n\n${lines.join('\n')}` };
+  yield { type: 'ask', question: 'Run this plan?', candidates: [{ label: 'Run it', prompt: req.prompt }] };
 }
 
 function sysText(sys: DefineReading['defined'][number]['sys']): string {

@@ -15,6 +15,7 @@
  * - when two systems could be meant, the reader asks.
  */
 import type { Matrix } from '../types.js';
+import type { Checkpoint } from '../agent/playbooks.js';
 
 export type System =
   | {
@@ -75,6 +76,8 @@ export interface ConversationState {
   calls?: Record<string, LastCall>;
   /** the candidates of the last question back ("the second one" picks one) */
   candidates?: { label: string; prompt: string; command?: string }[];
+  /** a design playbook that stopped before its end (failed or cancelled): "resume" goes on from there */
+  checkpoint?: Checkpoint;
 }
 
 export class Conversation implements ConversationState {
@@ -87,6 +90,7 @@ export class Conversation implements ConversationState {
   lastKind?: 'call' | 'define' | 'ask' | 'none';
   calls: Record<string, LastCall> = {};
   candidates?: { label: string; prompt: string; command?: string }[];
+  checkpoint?: Checkpoint;
 
   static fromJSON(s: Partial<ConversationState> | undefined): Conversation {
     const c = new Conversation();
@@ -100,6 +104,11 @@ export class Conversation implements ConversationState {
     c.lastKind = s.lastKind;
     c.calls = s.calls && typeof s.calls === 'object' ? s.calls : {};
     c.candidates = Array.isArray(s.candidates) ? s.candidates : undefined;
+    const cp = s.checkpoint;
+    c.checkpoint =
+      cp && typeof cp === 'object' && typeof cp.playbook === 'string' && cp.args && typeof cp.args === 'object' && cp.done && typeof cp.done === 'object'
+        ? cp
+        : undefined;
     return c;
   }
 
@@ -114,6 +123,7 @@ export class Conversation implements ConversationState {
       lastKind: this.lastKind,
       calls: this.calls,
       ...(this.candidates ? { candidates: this.candidates } : {}),
+      ...(this.checkpoint ? { checkpoint: this.checkpoint } : {}),
     };
   }
 

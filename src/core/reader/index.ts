@@ -9,6 +9,7 @@ import type { RunOptions } from '../tools/runner.js';
 import { Conversation, systemLabel, type Origin } from './conversation.js';
 import { readRequest, recordResult, resolveCommand, type CallReading, type ReadOptions, type Reading } from './read.js';
 import { callSignature } from './values.js';
+import { PLAYBOOKS } from '../agent/playbooks.js';
 
 export { Conversation, systemLabel, type Origin, type System, type SystemEntry, type ConversationState } from './conversation.js';
 export {
@@ -29,11 +30,45 @@ export function readTurn(conv: Conversation, text: string, opts: ReadOptions = {
   // "/series G1 = …" typed where no front end split the command off (a pasted line, a test): the same command
   const slash = !opts.command ? /^\s*\/(\w+)\s+/.exec(text) : null;
   if (slash && resolveCommand(slash[1])) return readTurn(conv, text.slice(slash[0].length), { ...opts, command: slash[1] });
+  // "resume", "retry", "continue the LQG design": a playbook that stopped goes on from its checkpoint
+  if (!opts.command && conv.checkpoint?.failed && RESUME.test(text) && !/=/.test(text)) {
+    conv.candidates = undefined;
+    return resumeReading(conv);
+  }
   // "the second one", "2", "G2's": an answer to the last question back reads as that candidate
   const pick = !opts.command ? pickCandidate(text, conv.candidates) : undefined;
   const r = pick ? readRequest(pick.prompt, conv, { ...opts, command: pick.command }) : readRequest(text, conv, opts);
   conv.candidates = r.kind === 'ask' && r.candidates.length ? r.candidates : undefined;
   return r;
+}
+
+const RESUME = /^\s*(?:please\s+|ok(?:ay)?,?\s+)?(?:resume|retry|continue|go on|try again)\b[^.?!]{0,60}[.?!]?\s*$/i;
+
+/** the playbook of the checkpoint again, from the step that stopped; its arguments and the steps done come from their turns */
+function resumeReading(conv: Conversation): CallReading {
+  const cp = conv.checkpoint!;
+  const pb = PLAYBOOKS[cp.playbook];
+  conv.turn += 1;
+  conv.lastKind = 'call';
+  const steps = pb.steps(cp.args);
+  const at = steps.findIndex((s) => s.id === cp.failed?.step);
+  const done = steps.filter((s) => cp.done[s.id]).length;
+  return {
+    kind: 'call',
+    tool: pb.tool,
+    args: cp.args,
+    origins: Object.fromEntries(Object.keys(cp.args).map((k) => [k, { from: 'turn', turn: cp.turn } as Origin])),
+    plan: 'playbook',
+    unused: [],
+    notes: [
+      `resumed the ${pb.title} of turn ${cp.turn} at step ${at + 1} (${steps[at]?.title ?? cp.failed?.step})` +
+        (done
+          ? `; ${done === 1 ? 'step 1 is' : `steps 1–${done} are`} reused from the turns that computed and verified ${done === 1 ? 'it' : 'them'}, not run again`
+          : ''),
+    ],
+    via: 'follow-up',
+    resume: true,
+  };
 }
 
 const ORDINALS: Record<string, number> = {

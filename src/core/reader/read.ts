@@ -21,7 +21,9 @@ import { readSignal } from './signals.js';
 import { readPidSpec } from './pid.js';
 import { readDelay } from './delay.js';
 import { readConnect } from './connect.js';
+import { lqgWeights } from './lqg.js';
 import type { PreCall, SpecCheck } from '../agent/deterministic.js';
+import { playbookFor } from '../agent/playbooks.js';
 import { polyStrip } from '../linalg/poly.js';
 import { compileFormula } from '../parse/formula.js';
 import { evalArg, SS, flat, messageSystems, num2, renderValue, scalar, toolAccepts, variantFor, KNOWN_FUNCTIONS, type ArgVal, type Scope } from './values.js';
@@ -53,6 +55,8 @@ export interface CallReading {
   pre?: PreCall[];
   /** poles from time-domain specifications: the closed loop's step is checked against them after place */
   spec?: SpecCheck;
+  /** plan 'playbook' going on from the conversation's checkpoint ("resume"): the steps done are not run again */
+  resume?: boolean;
 }
 export interface AskReading {
   kind: 'ask';
@@ -154,6 +158,10 @@ const DESIGN_WITH_MODEL =
 /** the design tasks of DESIGN_WITH_MODEL that pidtune and leadlag do not answer */
 const DESIGN_BEYOND_PID =
   /\b(?:[Ll]oop[- ]shaping|LQG|MPC|[Mm]odel predictive|[Aa]nti[- ]windup|[Ff]eedforward|observer[- ]based controller|H-?inf(?:inity)? (?:synthesis|controller|design)|[Mm]ixed[- ]sensitivity|[Ll]ead[- ]lag|two[- ]degrees?[- ]of[- ]freedom|2-?DOF|set[- ]?point weight\w*|gain schedul\w*|discrete[- ]time PID|digital PID)\b/;
+
+/** the design tasks of DESIGN_WITH_MODEL that lqg does not answer */
+const DESIGN_BEYOND_LQG =
+  /\b(?:[Ll]oop[- ]shaping|[Ll]oop transfer recovery|LTR|MPC|[Mm]odel predictive|[Aa]nti[- ]windup|[Ff]eedforward|H-?inf(?:inity)? (?:synthesis|controller|design)|[Mm]ixed[- ]sensitivity|PID|gain schedul\w*)\b/;
 
 const WEIGHTS = new Set(['Q', 'R', 'N', 'Qn', 'Rn', 'method', 'poles', 'w', 't']);
 
@@ -485,7 +493,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   const givesController = defined.length > 0 && !/\b(?:design|tune|tuning|find|choose|select|synthesi[sz]e|compute)\b/i.test(text);
   // a PID or lead/lag design with nothing beyond it (no anti-windup, LQG, loop shaping …) is pidtune's or leadlag's
   const pidDesign = named.some((n) => n.tool === 'pidtune' || n.tool === 'leadlag') && !DESIGN_BEYOND_PID.test(text);
-  if (!opts.command && !fromCall && !connects && !givesController && !pidDesign && DESIGN_WITH_MODEL.test(text)) {
+  // an LQG design is lqg's (its playbook: analysis, LQR, Kalman filter, compensator, closed loop), unless more is asked
+  const lqgDesign = named.some((n) => n.tool === 'lqg') && !DESIGN_BEYOND_LQG.test(text);
+  if (!opts.command && !fromCall && !connects && !givesController && !pidDesign && !lqgDesign && DESIGN_WITH_MODEL.test(text)) {
     record(conv, pending);
     return { kind: 'none', reason: 'a design task (PID, lead/lag, tuning, loop shaping) that needs a model or a dedicated tool', problems };
   }
@@ -1629,6 +1639,16 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const I = identityFor(key, args);
     if (I) set(key, I, { from: 'message', text: txt });
   }
+  // lqg's weights written as lqr's Q, R (N) and kalman's Qn, Rn (N): placed as the blocks of QXU and QWV
+  if (tool.name === 'lqg') {
+    const w = lqgWeights(scope, scan.identity, args);
+    if (w.problem) {
+      record(conv, pending);
+      return { kind: 'ask', question: `The LQG weights do not fit the plant: ${w.problem}. Which weights should I use?`, candidates: [] };
+    }
+    for (const x of w.set) set(x.key, x.value, x.origin);
+    for (const k of w.used) if (unused.includes(k)) unused.splice(unused.indexOf(k), 1);
+  }
   // a parameter named exactly as a matrix the user assigned in an earlier turn (G = [...] then "kalman gain"),
   // when the system also comes from the conversation
   if (sysVal && (sysVal.origin.from === 'turn' || sysVal.origin.from === 'system') && !defined.length) {
@@ -1864,6 +1884,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // numbers in the message that nothing read are said, never silently dropped
   const leftover = leftoverNumbers(scan, fromCall?.call.text, consumed);
   if (leftover.length) notes.push(`Not read from your message: ${leftover.map((l) => `'…${l}'`).join(', ')} (say what it is, e.g. R=5, if it should count)`);
+  // a design asked for in words runs as its playbook (agent/playbooks.ts); a call or a slash command is the one tool
+  if (!plan && via === 'words' && playbookFor(tool.name)) plan = 'playbook';
   const reading: CallReading = {
     kind: 'call',
     tool: tool.name,
@@ -1964,6 +1986,9 @@ function askMissing(tool: ToolDef, args: Record<string, unknown>, missing: strin
     Qn: 'Qn=1',
     Rn: p ? (p === 1 ? 'Rn=1' : `Rn=eye(${p})`) : undefined,
     G: Array.isArray(args.B) ? `G=B` : undefined,
+    // lqg: the weights as lqr's and kalman's (reader/lqg.ts places them as the blocks of QXU and QWV)
+    QXU: n && m ? `Q=eye(${n}), R=${m === 1 ? '1' : `eye(${m})`}` : undefined,
+    QWV: n && p ? `Qn=eye(${n}), Rn=${p === 1 ? '1' : `eye(${p})`}` : undefined,
   };
   const defaults = missing.map((k) =>
     k === 'G' && Array.isArray(args.B)
