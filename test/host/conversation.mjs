@@ -102,7 +102,7 @@ const firstLine = (text) =>
     .map((l) => l.trim())
     .find(Boolean) ?? '';
 
-export async function conversationTests(page, { uiTest, expect, hostCommand, ensureControlModel, resultsDir }) {
+export async function conversationTests(page, { uiTest, expect, hostCommand, ensureControlModel, openFile, resultsDir }) {
   const shot = (name) => page.screenshot({ path: join(resultsDir, name) });
   const seen = []; // {prompt, first, ms} per turn, for the report
 
@@ -402,7 +402,12 @@ export async function conversationTests(page, { uiTest, expect, hostCommand, ens
       await hostCommand('workbench.action.chat.newChat');
       await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
       await sleep(300);
-      const a = await turn('@control a PI controller with 60 degrees phase margin at 0.5 rad/s for G(s) = 1/(s+1)^3', /Verified/);
+      // a design in words runs the PID playbook: pidtune, the loop's margins, the closed-loop step, a report
+      const a = await turn('@control a PI controller with 60 degrees phase margin at 0.5 rad/s for G(s) = 1/(s+1)^3', /Report[\s\S]*Closed-loop step/);
+      expect(
+        /Step 1 of 3: Controller[\s\S]*Step 2 of 3: Loop margins[\s\S]*Step 3 of 3: Closed-loop step/.test(a.text),
+        `the PID playbook's steps are not shown in order:\n${a.text.slice(0, 1500)}`,
+      );
       expect(/^Computed pidtune\(/.test(a.first) && /wc = 0\.5/.test(a.first) && /pm = 60/.test(a.first), `the reading: ${a.first}`);
       // by hand: P(j0.5) = (1 + 0.5j)^−3, |P| = 1.25^−1.5, ∠P = −3·atan(0.5); the PI supplies
       // ∠C = −180° + 60° − ∠P = −40.305°, so Ki/(0.5·Kp) = tan 40.305° and |C| = 1/|P|:
@@ -421,6 +426,83 @@ export async function conversationTests(page, { uiTest, expect, hostCommand, ens
       await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
     },
     120_000,
+  );
+
+  // The LQG playbook on the example pendulum (examples/workspace/pendulum.m, its Q and R): the
+  // noise covariances are asked back; the button runs analysis → LQR → Kalman → compensator →
+  // closed loop → disturbance step → report. K, L and the closed-loop poles from SciPy
+  // (test/fixtures/playbooks/ref.py: CARE and its dual, eig of the assembled loop).
+  await uiTest(
+    page,
+    'ui: conversation: "design an LQG controller for this plant" on pendulum.m runs the LQG playbook after asking the noise covariances; /plan shows its calls first (test-results/lqg-plan.png, lqg-asked.png, lqg-report.png)',
+    async () => {
+      await hostCommand('workbench.action.chat.newChat');
+      await openFile(page, 'pendulum.m');
+      await page.keyboard.press(process.platform === 'darwin' ? 'Meta+A' : 'Control+A');
+      await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+      await sleep(300);
+      // plan first: nothing runs, the calls and where their arguments come from are listed
+      let a = await turn('@control /plan design an LQG controller for this plant with Qn=eye(4), Rn=eye(2)', /Run this plan/, { computed: false });
+      expect(/^Would compute lqg\(/.test(a.first), `the plan's reading: ${a.first}`);
+      expect(
+        /K = ← K of step 2 \(lqr\)/.test(a.text) && /L = ← L of step 3 \(kalman\)/.test(a.text),
+        `the plan does not name where K and L come from:\n${a.text.slice(0, 1500)}`,
+      );
+      expect(!/Verified/.test(a.text), `the plan ran something:\n${a.text.slice(0, 800)}`);
+      await showNewestAnswerTop(page);
+      await shot('lqg-plan.png');
+      a = await turn('@control design an LQG controller for this plant', /QWV/, { computed: false });
+      expect(
+        a.followups.some((f) => /Qn=eye\(4\), Rn=eye\(2\)/.test(f)),
+        `the noise covariances are not offered as a button: ${JSON.stringify(a.followups)}`,
+      );
+      await showNewestAnswerTop(page);
+      await shot('lqg-asked.png');
+      const before = await chatTurnIndex(page);
+      await page
+        .locator('.interactive-session .interactive-session-followups .monaco-button', { hasText: /Qn=eye\(4\)/ })
+        .last()
+        .click();
+      await responseAfter(page, { after: before, mustMatch: /Report[\s\S]*Disturbance step/, timeoutMs: 90_000 });
+      a = await newestAnswer(page);
+      const first = firstLine(a.text);
+      console.log(`     (clicked "Use Qn=eye(4), Rn=eye(2)")\n       -> ${first}`);
+      expect(/^Computed lqg\(A, B, C, D, QXU, QWV\)/.test(first), `the reading: ${first}`);
+      for (const k of [1, 2, 3, 4, 5, 6]) expect(new RegExp(`Step ${k} of 6`).test(a.text), `step ${k} of 6 is not shown:\n${a.text.slice(0, 1500)}`);
+      const K = [-3.16227766, -3.9775012, 28.5920942, 5.182181];
+      const L = [1.6463407, 0.6951151, 1.0968113, 5.0417712, 0.6951151, 11.134261, 3.842218, 61.727476];
+      const poles = [-7.0275289, -6.1013297, -5.1129707, -1.2252266, -0.8740506];
+      const nums = numbersIn(a.text);
+      for (const [what, xs] of [
+        ['K', K],
+        ['L', L],
+        ['closed-loop pole', poles],
+      ])
+        for (const x of xs)
+          expect(
+            nums.some((y) => close(y, x, 1e-5)),
+            `${what} ${x} not shown:\n${a.text.slice(0, 2500)}`,
+          );
+      expect(/Closed loop[^\n]*\(stable\)/.test(a.text), `the report does not say the closed loop is stable:\n${a.text.slice(-2000)}`);
+      expect(!/✘|failed/.test(a.text), `a step failed or was not verified:\n${a.text.slice(-2000)}`);
+      await showNewestAnswerTop(page);
+      await shot('lqg-steps.png');
+      // the report, at the end of the answer
+      const list = page.locator('.interactive-session .interactive-list').first();
+      const box = await list.boundingBox().catch(() => null);
+      if (box) {
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        // a Monaco list scrolls a bounded amount per wheel event: several, until the end shows
+        for (let i = 0; i < 15; i++) {
+          await page.mouse.wheel(0, 3000);
+          await sleep(80);
+        }
+        await sleep(500);
+      }
+      await shot('lqg-report.png');
+      await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
+    },
+    240_000,
   );
 
   await uiTest(

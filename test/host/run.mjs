@@ -611,7 +611,7 @@ async function main() {
   });
 
   // ---- a conversation of several turns in a new chat (after the tests above: it maximises the chat)
-  await phase('ui-conversation', () => conversationTests(page, { uiTest, expect, hostCommand, ensureControlModel, resultsDir: env.RESULTS_DIR }));
+  await phase('ui-conversation', () => conversationTests(page, { uiTest, expect, hostCommand, ensureControlModel, openFile, resultsDir: env.RESULTS_DIR }));
 
   // ---- the plot webview, as a user sees it (after the other UI tests: it takes the editor area)
   await phase('ui-plots', async () => {
