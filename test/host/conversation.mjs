@@ -405,7 +405,7 @@ export async function conversationTests(page, { uiTest, expect, hostCommand, ens
       // a design in words runs the PID playbook: pidtune, the loop's margins, the closed-loop step, a report
       const a = await turn('@control a PI controller with 60 degrees phase margin at 0.5 rad/s for G(s) = 1/(s+1)^3', /Report[\s\S]*Closed-loop step/);
       expect(
-        /Step 1 of 3: Controller[\s\S]*Step 2 of 3: Loop margins[\s\S]*Step 3 of 3: Closed-loop step/.test(a.text),
+        /Step 1 of 4: Controller[\s\S]*Step 2 of 4: Loop margins[\s\S]*Step 3 of 4: Closed loop[\s\S]*Step 4 of 4: Closed-loop step/.test(a.text),
         `the PID playbook's steps are not shown in order:\n${a.text.slice(0, 1500)}`,
       );
       expect(/^Computed pidtune\(/.test(a.first) && /wc = 0\.5/.test(a.first) && /pm = 60/.test(a.first), `the reading: ${a.first}`);

@@ -117,7 +117,7 @@ test('a plant that is not stabilisable stops the LQG playbook after the analysis
 
 test('a PID design in words runs pidtune → margins of L → closed-loop step; the numbers are the two conditions solved by SciPy', async () => {
   const ev = await collectTurn({ prompt: 'design a PI controller with 60 degrees phase margin at 0.5 rad/s for G(s) = 1/(s+1)^3' });
-  assert.deepEqual(calls(ev), ['pidtune', 'margins', 'tf2ss', 'step', 'stepinfo']);
+  assert.deepEqual(calls(ev), ['pidtune', 'margins', 'feedback', 'step', 'stepinfo']);
   const r = ref.pid_pi;
   const d = resultOf(ev, 'pidtune')!;
   near(d.Kp, r.Kp, 1e-9, 'Kp');
@@ -128,6 +128,10 @@ test('a PID design in words runs pidtune → margins of L → closed-loop step; 
   const si = resultOf(ev, 'stepinfo')!;
   near(si.overshoot_pct, r.overshoot_pct, 2e-3, 'overshoot');
   assert.match(text(ev), /### Report[\s\S]*\| Loop margins \| PM at ωc; GM \| 60° at 0\.5 rad\/s/);
+  // the closed loop by the feedback tool: its characteristic polynomial is den(L) + num(L) (SciPy's Tcl_den)
+  const cl = resultOf(ev, 'feedback')!;
+  const den = cl.den as number[];
+  r.Tcl_den.forEach((c: number, i: number) => near(den[i] / den[0], c, 1e-9, `closed-loop den[${i}]`));
 });
 
 test('a call or a slash command is the one tool, not the playbook', async () => {
@@ -185,4 +189,50 @@ test('/plan of a request that needs a model says so and runs nothing', async () 
   const ev = await collectTurn({ prompt: 'what is the separation principle?', command: 'plan' });
   assert.deepEqual(calls(ev), []);
   assert.match(text(ev), /Nothing to plan/);
+});
+
+test('MCP prompts: each playbook is offered with its tool arguments; prompts/get lists the calls in order, later arguments named', async () => {
+  const { McpServer } = await import('../../src/core/mcp/server.js');
+  const s = new McpServer();
+  const ask = async (method: string, params: unknown) => JSON.parse((await s.handleLine(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })))!);
+  const init = await ask('initialize', { protocolVersion: '2025-06-18' });
+  assert.deepEqual(init.result.capabilities.prompts, { listChanged: false });
+  const list = (await ask('prompts/list', {})).result.prompts as { name: string; arguments: { name: string; required?: boolean }[] }[];
+  assert.deepEqual(
+    list.map((p) => p.name),
+    ['lqg_design', 'pid_design'],
+  );
+  const lqg = list.find((p) => p.name === 'lqg_design')!;
+  assert.deepEqual(
+    lqg.arguments.filter((a) => a.required).map((a) => a.name),
+    ['A', 'B', 'C', 'QXU', 'QWV'],
+  );
+  const got = await ask('prompts/get', {
+    name: 'lqg_design',
+    arguments: { A: '[0 1; -2 -3]', B: '[0; 1]', C: '[1 0]', QXU: 'eye(3)', QWV: '[[1,0,0],[0,1,0],[0,0,0.1]]' },
+  });
+  const text = got.result.messages[0].content.text as string;
+  const calls = [...text.matchAll(/Call `(\w+)` with/g)].map((m) => m[1]);
+  assert.deepEqual(calls, ['analyse', 'lqr', 'kalman', 'reg', 'feedback', 'step']);
+  assert.match(text, /Call `lqr` with \{"A":\[\[0,1\],\[-2,-3\]\],"B":\[\[0\],\[1\]\],"Q":\[\[1,0\],\[0,1\]\],"R":\[\[1\]\]\}/);
+  assert.match(text, /"Rn":\[\[0\.1\]\]/);
+  assert.match(text, /"K":"<K of step 2 \(lqr\)>","L":"<L of step 3 \(kalman\)>"/);
+  assert.match(text, /Stop here, saying so, if \(A, B\) is not stabilisable/);
+  // a bad argument is a JSON-RPC error naming it, not a prompt with a wrong plan
+  const bad = await ask('prompts/get', { name: 'lqg_design', arguments: { A: '[0 1; -2 -3]', B: '[0; 1]', C: '[1 0]', QXU: 'eye(3)' } });
+  assert.equal(bad.error.code, -32602);
+  assert.match(bad.error.message, /QWV/);
+  // a step whose system is an earlier result gets its A, B, C, D named, and the grid the chat would choose is said
+  const pid = await ask('prompts/get', { name: 'pid_design', arguments: { num: '[1]', den: '[1 3 3 1]', type: 'PI', wc: '0.5', pm: '60' } });
+  const ptext = pid.result.messages[0].content.text as string;
+  assert.deepEqual(
+    [...ptext.matchAll(/Call `(\w+)` with/g)].map((m) => m[1]),
+    ['pidtune', 'margins', 'feedback', 'step'],
+  );
+  assert.match(
+    ptext,
+    /Call `step` with \{"A":"<A of step 3 \(feedback\)>","B":"<B of step 3 \(feedback\)>","C":"<C of step 3 \(feedback\)>","D":"<D of step 3 \(feedback\)>","t":"<a time grid: uniform, 0 to about 8/,
+  );
+  const unknown = await ask('prompts/get', { name: 'nope', arguments: {} });
+  assert.match(unknown.error.message, /Unknown prompt: nope/);
 });

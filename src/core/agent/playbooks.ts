@@ -41,6 +41,8 @@ export interface PlaybookStep {
   command?: string;
   /** a reason to stop after this step: its result rules the rest out */
   gate?: (result: Record<string, any>) => string | undefined;
+  /** the gate in words, for a plan another agent follows (MCP prompts) */
+  stopIf?: string;
 }
 
 export interface Playbook {
@@ -48,6 +50,8 @@ export interface Playbook {
   title: string;
   /** the tool a request names when it asks for this design in words */
   tool: string;
+  /** the calls in one line (they do not depend on the arguments) */
+  outline: string;
   /** the steps for a request's arguments (the tool's arguments as read) */
   steps(inputs: Record<string, unknown>): PlaybookStep[];
   /** the closing report: what each step gave, quoted from the results */
@@ -93,6 +97,7 @@ const LQG: Playbook = {
   id: 'lqg',
   title: 'LQG design',
   tool: 'lqg',
+  outline: 'analyse → lqr (dlqr) → kalman → reg → feedback (+1) → step → report',
   steps(a) {
     const A = a.A as Matrix,
       B = a.B as Matrix,
@@ -114,6 +119,7 @@ const LQG: Playbook = {
         why: 'Open-loop poles, controllability and observability: LQG needs (A, B) stabilisable and (A, C) detectable',
         tool: 'analyse',
         args: { ...sys, ...Ts },
+        stopIf: '(A, B) is not stabilisable or (A, C) is not detectable: then no LQG controller stabilises the plant',
         gate: (r) => {
           const why: string[] = [];
           if (r.controllability?.stabilisable === false)
@@ -209,6 +215,7 @@ const PID: Playbook = {
   id: 'pid',
   title: 'PID design',
   tool: 'pidtune',
+  outline: 'pidtune → margins of L = C·P → feedback(L, 1) → step of T → report',
   steps(a) {
     const Ts = typeof a.Ts === 'number' && a.Ts > 0 ? { Ts: a.Ts } : {};
     return [
@@ -227,11 +234,18 @@ const PID: Playbook = {
         args: { num: from('design', 'L.num'), den: from('design', 'L.den'), ...Ts },
       },
       {
+        id: 'closed-loop',
+        title: 'Closed loop',
+        why: 'T = L/(1 + L) built by the feedback tool from L (unity negative feedback), its poles',
+        tool: 'feedback',
+        args: { sys1: { num: from('design', 'L.num'), den: from('design', 'L.den'), ...Ts }, sys2: 1 },
+      },
+      {
         id: 'response',
         title: 'Closed-loop step',
-        why: 'The reference step through T = L/(1 + L): overshoot, rise and settling time',
+        why: 'The reference step through T: overshoot, rise and settling time',
         tool: 'step',
-        args: { num: from('design', 'Tcl.num'), den: from('design', 'Tcl.den'), ...Ts },
+        args: from('closed-loop', '$ss') as unknown as Record<string, unknown>,
       },
     ];
   },
@@ -252,6 +266,8 @@ const PID: Playbook = {
         `${fmt(m.pm_deg)}° at ${fmt(m.w_gc)} rad/s; ${typeof m.gm === 'number' && Number.isFinite(m.gm) ? `${fmt(m.gm)} (${fmt(m.gm_db)} dB) at ${fmt(m.w_pc)} rad/s` : '∞ (the phase never reaches −180°)'}`,
         check(r.loop),
       ]);
+    const cl = r['closed-loop']?.result;
+    if (cl) rows.push(['Closed loop', 'poles', complexList(cl.poles), check(r['closed-loop'])]);
     const s = r.response?.result;
     if (s) rows.push(['Closed-loop step', 'final value', finalValues(s), check(r.response)]);
     return table(rows);

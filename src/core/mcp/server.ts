@@ -7,7 +7,7 @@
  * nothing else is ever written to stdout (diagnostics go to the `log` callback, stderr in the
  * CLI). Methods: `initialize` (protocol version negotiation), `notifications/initialized`,
  * `ping`, `tools/list` (generated from the tool table), `tools/call` (validated, solved,
- * verified). A refusal (bad arguments, an infeasible problem) is a tool result with
+ * verified), `prompts/list` and `prompts/get` (the design playbooks as the calls to make, mcp/prompts.ts). A refusal (bad arguments, an infeasible problem) is a tool result with
  * `isError: true` and the reason, as the spec asks, so the calling model can correct itself;
  * protocol faults get JSON-RPC errors: -32700 unparseable line, -32600 not a request (an id
  * that is not a string, a number or null; a line longer than `maxLineChars`), -32601 unknown
@@ -28,6 +28,7 @@ import { quoteInput } from '../errors.js';
 import { TOOLS } from '../tools/table.js';
 import type { ToolDef } from '../tools/types.js';
 import { invokeTool, type InvokeOptions } from './invoke.js';
+import { getPrompt, mcpPrompts } from './prompts.js';
 
 /** newest first; the first one is offered when the client asks for one we do not know */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
@@ -401,7 +402,7 @@ export class McpServer {
         this.opts.log?.(`initialize from ${client}, protocol ${asked === undefined ? '(none)' : quoteInput(asked)} -> ${this.protocolVersion}`);
         return ok(id, {
           protocolVersion: this.protocolVersion,
-          capabilities: { tools: { listChanged: false } },
+          capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } },
           serverInfo: { name: SERVER_NAME, title: '@control verified control-systems solvers', version: this.opts.version ?? '0.0.0' },
           instructions: INSTRUCTIONS,
         });
@@ -413,6 +414,18 @@ export class McpServer {
         return ok(id, { tools: mcpTools() });
       case 'tools/call':
         return this.call(id, p);
+      // the design playbooks as prompts: their calls, in order, for the client's model to make with our tools
+      case 'prompts/list':
+        return ok(id, { prompts: mcpPrompts() });
+      case 'prompts/get': {
+        if (typeof p.name !== 'string') return error(id, JSONRPC.INVALID_PARAMS, 'Invalid params: prompts/get needs "name" (a string)');
+        const args = isObject(p.arguments) ? p.arguments : {};
+        try {
+          return ok(id, getPrompt(p.name, args));
+        } catch (e) {
+          return error(id, JSONRPC.INVALID_PARAMS, `Invalid params: ${quoteInput((e as Error).message)}`);
+        }
+      }
       default:
         return error(id, JSONRPC.METHOD_NOT_FOUND, `Method not found: ${quoteInput(method)}`);
     }
