@@ -439,3 +439,20 @@ test("kalman's estimator form in words: 'current form', 'current estimator', x̂
     if (r.kind === 'call') assert.equal(r.args.type, type, words);
   }
 });
+
+test('place_observer refuses an unobservable pair in observer terms: the mode at 2 (diag(2, −1), C = [0 1]: x₁ never reaches y) cannot move under any L', async () => {
+  await assert.rejects(
+    callTool('place_observer', {
+      A: [
+        [2, 0],
+        [0, -1],
+      ],
+      C: [[0, 1]],
+      poles: [-3, -4],
+    }),
+    (e: Error) =>
+      /^place_observer: \(A, C\) is not observable/.test(e.message) &&
+      /the unobservable mode\(s\) at 2(\.0+)? do not move under any observer gain L/.test(e.message) &&
+      !/state feedback|uncontrollable/.test(e.message),
+  );
+});

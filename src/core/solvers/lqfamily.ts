@@ -333,7 +333,12 @@ export function runPlaceObserver(args: Record<string, any>): Record<string, unkn
   } catch (e) {
     if (e instanceof ControlError)
       throw new ControlError(
-        `${e.message.replace(/\(A, B\) is not controllable/, '(A, C) is not observable').replace(/A − BK/g, 'A − LC')} (observer poles are placed on the dual pair (Aᵀ, Cᵀ)).`,
+        `${e.message
+          .replace(/^place:/, 'place_observer:')
+          .replace(/\(A, B\) is not controllable/, '(A, C) is not observable')
+          .replace(/the uncontrollable mode\(s\)/g, 'the unobservable mode(s)')
+          .replace(/under any state feedback/g, 'under any observer gain L')
+          .replace(/A − BK/g, 'A − LC')} (observer poles are placed on the dual pair (Aᵀ, Cᵀ)).`,
         e.code,
       );
     throw e;
