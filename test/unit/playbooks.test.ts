@@ -45,6 +45,12 @@ test('an LQG design asked in words runs the playbook: analysis, lqr, kalman, reg
   nearM(resultOf(ev, 'lqr')!.K, r.K, 1e-9, 'K');
   nearM(resultOf(ev, 'kalman')!.L, r.L, 1e-9, 'L');
   sameSet(resultOf(ev, 'feedback')!.poles as Complex[], r.closedLoopPoles, 1e-8, 'closed-loop poles');
+  // T from d to y as SciPy's ss2tf of the assembled loop; its s³ coefficient is exactly 0 (relative
+  // degree 2, as C·B = [1 0]·[0; 1] = 0) where SciPy keeps its rounding (1e-14): shown cleaned, not '−3.55e-15s^3'
+  const fb = resultOf(ev, 'feedback')!;
+  const num = [...Array(5 - fb.num.length).fill(0), ...fb.num].map((c: number) => c / fb.den[0]);
+  num.forEach((c: number, i: number) => near(c, r.tfDtoY.num[0][i], 1e-9, `num[${i}]`));
+  assert.equal(num[1], 0);
   // the disturbance step settles at the DC gain from d to y
   near(resultOf(ev, 'stepinfo')!.final_value, r.dcGainDtoY[0][0], 1e-6, 'final value');
   // the steps are headed in order, and the report comes last and quotes the results

@@ -488,7 +488,9 @@ export function fromSs(full: Lti, Ts: number, extra: Partial<InterconnectResult>
   if (m === 1 && p === 1) {
     const ss: SS = { A: out.A, B: out.B, C: out.C, D: out.D, n, m, p, Ts };
     scaleGuard(ss, tool);
-    const t = ss2tf(out.A, out.B, n ? out.C : [[]], out.D);
+    // cleaned as the ss2tf tool's answer: a numerator coefficient at the rounding of the two
+    // characteristic polynomials it is the difference of is 0 (an LQG closed loop showed '−3.55271e-15s^3')
+    const t = ss2tf(out.A, out.B, n ? out.C : [[]], out.D, true);
     out.num = t.num;
     out.den = t.den;
   }
