@@ -324,6 +324,7 @@ test('every tool with a generator writes code from a real turn, and the matrices
     ['reg', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], K=[4 2], L=[8;4]'],
     ['lqg', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], QXU=eye(3), QWV=diag([1 1 0.1]), Ts=0.1, type=current'],
     ['place_observer', 'A=[0 1; -2 -3], C=[1 0], poles=[-5 -6]'],
+    ['wls_alloc', 'B=[1 1 0; 0 1 1], v=[3; 0.5], umin=[-1 -1 -1], umax=[1 1 1]'],
   ];
   const seen = new Set<string>();
   for (const [cmd, prompt] of prompts) {

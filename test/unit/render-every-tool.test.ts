@@ -468,6 +468,34 @@ Object.assign(SETS, {
     lag: { num: [1], den: [1, 3, 2, 0], kind: 'lag', pm: 40, Kv: 5 },
   },
   place_observer: { siso: { A, C: C1, poles: [-5, -6] }, mimo: { A, C: C2, poles: [-5, -6] } },
+  wls_alloc: {
+    // one virtual control, two actuators; then three moments from four surfaces, past the limits
+    siso: { B: [[1, 2]], v: [1], umin: -0.25, umax: 0.25 },
+    mimo: {
+      B: [
+        [0, -4.24, 4.24, 1.49],
+        [1.65, -1.27, -1.27, 0],
+        [0, -0.28, 0.28, -0.88],
+      ],
+      v: [6, -2, 0.3],
+      umin: [-0.96, -0.52, -0.52, -0.52],
+      umax: [0.44, 0.52, 0.52, 0.52],
+    },
+    rate: {
+      B: [
+        [1, 1, 0],
+        [0, 1, 1],
+      ],
+      v: [1, 0.5],
+      umin: -1,
+      umax: 1,
+      u_prev: [0, 0, 0],
+      rate_max: 2,
+      Ts: 0.1,
+      Wu: [[1, 2, 3]],
+      gamma: 1e4,
+    },
+  },
   diskmargin: {
     siso: { num: [25], den: [1, 10, 10, 10] },
     // MATLAB's spinning satellite: L = P·K, P = ss([0 10; -10 0], eye(2), [1 10; -10 1], 0), K = I

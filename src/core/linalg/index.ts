@@ -8,7 +8,7 @@
  *                  reorderSchur / swapBlocks (dtrexc/dlaexc), lanv2, eigvalsSorted, schurEigenvalues
  *   hessenberg.ts  hessenbergQ (A = Q H Q', optionally from a first vector), hessenbergSystem,
  *                  hessShiftSolve ((sI − H) X = B at complex s)
- *   qr.ts          house, qrp (QR with column pivoting and rank)
+ *   qr.ts          house, qrp (QR with column pivoting and rank), lstsq (basic least-squares solution)
  *   expm.ts        expm (Padé scaling and squaring)
  *   svd.ts         singularValues, rank (max(size)*eps*sigma1)
  *   poly.ts        polynomials (roots from the balanced companion matrix)

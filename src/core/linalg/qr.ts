@@ -120,3 +120,31 @@ export function qrR(A: Mat): Mat {
   }
   return { r: n, c: n, d: R };
 }
+
+/**
+ * Least squares min ‖A x − b‖₂ by QR with column pivoting (A P = Q R), the basic solution
+ * MATLAB's backslash returns for a tall or wide A: the leading `rank` columns of A P are
+ * solved by back substitution with R11, the others set to 0 (rank read off R's diagonal with
+ * qrp's rule). `b` has A.r entries; returns x (A.c entries) and the rank used.
+ */
+export function lstsq(A: Mat, b: ArrayLike<number>, tol?: number): { x: Float64Array; rank: number } {
+  const m = A.r,
+    n = A.c;
+  const x = new Float64Array(n);
+  if (n === 0 || m === 0) return { x, rank: 0 };
+  const { Q, R, perm, rank } = qrp(A, tol);
+  // y = Q' b (first `rank` entries)
+  const y = new Float64Array(rank);
+  for (let i = 0; i < rank; i++) {
+    let s = 0;
+    for (let k = 0; k < m; k++) s += Q.d[k * m + i] * b[k];
+    y[i] = s;
+  }
+  for (let i = rank - 1; i >= 0; i--) {
+    let s = y[i];
+    for (let j = i + 1; j < rank; j++) s -= R.d[i * n + j] * y[j];
+    y[i] = s / R.d[i * n + i];
+  }
+  for (let i = 0; i < rank; i++) x[perm[i]] = y[i];
+  return { x, rank };
+}

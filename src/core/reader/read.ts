@@ -19,6 +19,7 @@ import { readInterconnect, takesSystems } from './interconnect.js';
 import { CONVERSIONS, conversionSystem, mimoSystemArgs, zpkArgsFromLiterals } from './mimo.js';
 import { readSignal } from './signals.js';
 import { readPidSpec } from './pid.js';
+import { readAllocWords } from './alloc.js';
 import { readDelay } from './delay.js';
 import { readConnect } from './connect.js';
 import { lqgWeights } from './lqg.js';
@@ -1402,6 +1403,13 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         set(k, v.value, { from: 'message', text: v.text });
         consumed.push(v.text);
         if (v.note) notes.push(v.note);
+      }
+  // actuator limits of a control allocation in words (reader/alloc.ts): ±1, |u| ≤ 1, between a and b
+  if (tool.name === 'wls_alloc')
+    for (const [k, v] of Object.entries(readAllocWords(text)))
+      if (v && args[k] === undefined) {
+        set(k, v.value, { from: 'message', text: v.text });
+        consumed.push(v.text);
       }
   let specCheck: SpecCheck | undefined;
   if (props.poles && args.poles === undefined) {

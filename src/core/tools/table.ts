@@ -32,6 +32,7 @@ import { tools as reduce } from '../solvers/reduce.js';
 import { tools as canon } from '../solvers/canon.js';
 import { tools as delay } from '../solvers/delay.js';
 import { tools as pid } from '../solvers/pid.js';
+import { tools as alloc } from '../solvers/alloc.js';
 
 /** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
 const ALL = [
@@ -62,6 +63,7 @@ const ALL = [
   ...canon,
   ...delay,
   ...pid,
+  ...alloc,
 ];
 
 /** the name of a tool in the table: per-tool maps kept apart (the verifier's) are checked against it */

@@ -24,6 +24,7 @@ import { kalmanExtraChecks, lqFamilyChecks } from './lqfamily.js';
 import { l2Checks, linfChecks } from './norms.js';
 import { leadLagChecks, pidChecks } from './pid.js';
 import { tfzpkChecks } from './tfzpk.js';
+import { allocChecks } from './alloc.js';
 import { froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
 export interface Check {
@@ -534,6 +535,7 @@ export const CHECKS = {
   thiran: thiranChecks,
   pidtune: (args, result) => pidChecks(args, result),
   leadlag: leadLagChecks,
+  wls_alloc: allocChecks,
 } satisfies Record<ToolName, Checker>;
 
 function verifyOrThrow(tool: string, args: Record<string, any>, result: Record<string, any>): Verification | undefined {
