@@ -468,6 +468,8 @@ export const tools = [
         'virtual control allocation',
         'redundant actuators',
       ],
+      // "allocate v = [..] to the actuators": the verb and the object apart, named when nothing stronger is
+      weak: ['allocate', 'allocation', 'actuators', 'virtual control'],
       aliases: { gamma: ['gam'], u_prev: ['uprev', 'u_last', 'ulast'], Ts: ['T', 'dt'], rate_min: ['rmin'], rate_max: ['rmax'] },
       example: '/wls_alloc B=[1 1 0; 0 1 1], v=[1; 0.5], umin=[-1 -1 -1], umax=[1 1 1]',
     },
