@@ -1,6 +1,7 @@
 /** The @control chat participant: a thin adapter from the chat API to a core turn. */
 import * as vscode from 'vscode';
 import { runTurn } from '../core/agent/turn.js';
+import { resumeCandidate } from '../core/agent/playbooks.js';
 import type { ChatMessage } from '../core/engines/types.js';
 import { Conversation, type ConversationState } from '../core/reader/index.js';
 import { engineFor } from './model.js';
@@ -120,6 +121,9 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
       );
     // a local model shares the cores with background embedding: pause it for the turn
     const summary = await (engine?.id === 'llama' ? retrieval.pausedWhile(turn) : turn()).finally(() => sub.dispose());
+    // the chat's stop button ended a design playbook mid-step: its checkpoint stands, offer to resume
+    const resume = token.isCancellationRequested ? resumeCandidate(conversation.checkpoint) : undefined;
+    if (resume && !summary.followups.some((f) => f.prompt === resume.prompt)) summary.followups.push(resume);
     // the error is already in the answer's Markdown: no errorDetails box repeating it
     return {
       metadata: {
@@ -146,7 +150,8 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
       const asked = (result.metadata?.followups ?? []) as FollowupCandidate[];
       if (asked.length) return asked.map((c) => ({ prompt: c.prompt, label: c.label, ...(c.command ? { command: c.command } : {}) }));
       const calls = (result.metadata?.toolCalls ?? []) as { tool: string; ok: boolean; n?: number; m?: number }[];
-      const a = calls.find((c) => c.tool === 'analyse' && c.ok && c.n && c.m);
+      // after an analysis asked for itself (not the first step of a design playbook)
+      const a = calls.length === 1 ? calls.find((c) => c.tool === 'analyse' && c.ok && c.n && c.m) : undefined;
       if (!a) return [];
       // A and B come from the analysed system, the one in use in the conversation
       return [{ prompt: `Q=eye(${a.n}), R=eye(${a.m})`, label: 'Design an LQR with Q = I, R = I', command: 'lqr' }];

@@ -281,6 +281,16 @@ export function playbookFor(tool: string): Playbook | undefined {
   return Object.values(PLAYBOOKS).find((p) => p.tool === tool);
 }
 
+/** the button that resumes a playbook stopped at a step (a failure, the chat's stop button), if any */
+export function resumeCandidate(cp: Checkpoint | undefined): { label: string; prompt: string } | undefined {
+  if (!cp?.failed) return undefined;
+  const pb = PLAYBOOKS[cp.playbook];
+  const steps = pb.steps(cp.args);
+  const k = steps.findIndex((s) => s.id === cp.failed!.step) + 1;
+  if (!k) return undefined;
+  return { label: `Resume from step ${k} (${steps[k - 1].title})`, prompt: `resume the ${pb.title} from step ${k}` };
+}
+
 // ---- running
 
 /** what running a playbook reports: a step's heading, its calls (as executePlan), a stop, the report */

@@ -9,7 +9,7 @@ import type { RenderOptions } from '../render/markdown.js';
 import type { RunOptions } from '../tools/runner.js';
 import { errorMessage } from '../tools/batch.js';
 import { executePlan, Later, previewPlan, type PlanEvent } from './deterministic.js';
-import { playbookFor, playbookPlan, runPlaybook, valueText, type Checkpoint, type Playbook, type PlaybookStep } from './playbooks.js';
+import { playbookFor, playbookPlan, resumeCandidate, runPlaybook, valueText, type Checkpoint, type Playbook, type PlaybookStep } from './playbooks.js';
 import { Conversation, describeReading, originText, readTurn, recordResult, type CallReading, type DefineReading, type Reading } from '../reader/index.js';
 import { getTool } from '../tools/table.js';
 import { polyText } from '../render/results.js';
@@ -278,7 +278,7 @@ async function* playbookTurn(
   yield {
     type: 'ask',
     question: `The ${pb.title} stopped at step ${k} of ${steps.length} (${stopped.step.title}: \`${stopped.step.tool}\`). ${k === 1 ? 'Nothing before it was done' : k === 2 ? 'Step 1 is kept' : `Steps 1–${k - 1} are kept`}. Resume from step ${k} when the cause is fixed (a longer solve time limit, for instance)?`,
-    candidates: [{ label: `Resume from step ${k} (${stopped.step.title})`, prompt: `resume the ${pb.title} from step ${k}` }],
+    candidates: [resumeCandidate(cp)!],
   };
 }
 
