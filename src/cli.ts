@@ -6,17 +6,18 @@
  *   control ask "<request>" [--json] [--events] [--math] [--index DIR] [--notes-index DIR]
  *   control chat [--session FILE] [--math] [--model M]
  *   control tools [--json]
+ *   control prompt [--engine llama|llama3|openai|vscode] [--json]
  *
  * This file is only the dispatcher (dist/cli.js, a few kilobytes): each command loads the one
  * bundle it needs, beside it, so that a command compiles and runs only its own code (issue 12:
  * a solve starts in a fraction of the time the one 3 MB bundle took):
  *   cliSolve.ts  (dist/cliSolve.js)   solve, batch, tools, mcp: the tool table and call path
- *   cliAssist.ts (dist/cliAssist.js)  ask, chat, index, doctor: reader, engines, retrieval
+ *   cliAssist.ts (dist/cliAssist.js)  ask, chat, prompt, index, doctor: reader, engines, retrieval
  */
 import { parseFlags, USAGE, UsageError } from './cliFlags.js';
 
 const SOLVE = new Set(['solve', 'batch', 'tools', 'mcp']);
-const ASSIST = new Set(['ask', 'chat', 'index', 'doctor']);
+const ASSIST = new Set(['ask', 'chat', 'prompt', 'index', 'doctor']);
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;

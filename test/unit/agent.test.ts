@@ -8,7 +8,7 @@ import { StreamGate, rescueJson } from '../../src/core/engines/gate.js';
 import { runAgentTurn } from '../../src/core/agent/loop.js';
 import { collectTurn } from '../../src/core/agent/turn.js';
 import { fenceData } from '../../src/core/agent/fence.js';
-import { engineTools, prefixSize, SYSTEM_PROMPT } from '../../src/core/agent/prompt.js';
+import { SYSTEM_PROMPT } from '../../src/core/agent/prompt.js';
 import { ScriptedEngine, chunk } from '../../src/core/engines/scripted.js';
 import type { TurnEvent } from '../../src/core/agent/events.js';
 import type { EngineEvent } from '../../src/core/engines/types.js';
@@ -192,11 +192,70 @@ test('workspace text reaches the model fenced as data, with a closing fence defu
   assert.equal(fenceData('x').startsWith('<data>'), true);
 });
 
-test('the fixed prefix stays small: system prompt plus tool schemas ≤ 1,500 tokens', () => {
-  const { tokens } = prefixSize();
-  assert.ok(tokens <= 1500, `prefix ~${tokens} tokens`);
+test('the system prompt says every number comes from a tool (its token budget: prompt-budget.test.ts)', () => {
   assert.ok(SYSTEM_PROMPT.includes('tool result'));
-  for (const t of engineTools()) assert.ok(t.description.length <= 160, t.name);
+});
+
+test('more_tools finds a tool kept out of the prefix and use_tool runs it on the verified path', async () => {
+  const c2d = {
+    A: [
+      [0, 1],
+      [-2, -3],
+    ],
+    B: [[0], [1]],
+    C: [[1, 0]],
+    Ts: 0.1,
+  };
+  const engine = new ScriptedEngine([
+    call('{"name": "more_tools", "arguments": {"query": "discretize zero-order hold"}}'),
+    (messages) => {
+      const found = JSON.parse(messages.at(-1)!.content) as { tools: { name: string; parameters: { properties: Record<string, unknown> } }[] };
+      const spec = found.tools.find((t) => t.name === 'c2d');
+      assert.ok(spec, 'c2d is among the tools found');
+      assert.ok('Ts' in spec.parameters.properties, 'with its schema');
+      return call(JSON.stringify({ name: 'use_tool', arguments: { name: 'c2d', arguments: c2d } }));
+    },
+    (messages) => `Ad = ${JSON.stringify(JSON.parse(messages.at(-1)!.content).result.Ad)}`,
+  ]);
+  // maxSteps 1: the lookup step computes nothing and does not count against it
+  const ev = await collect(runAgentTurn(engine, "discretise x' = [0 1; -2 -3]x + [0; 1]u at 0.1 s", { maxSteps: 1 }));
+  assert.deepEqual(
+    types(ev).filter((t, i, a) => t !== 'text' || a[i - 1] !== 'text'),
+    ['thinking', 'reading', 'tool_call', 'tool_result', 'text', 'metrics', 'done'],
+  );
+  const reading = ev.find((e) => e.type === 'reading') as Extract<TurnEvent, { type: 'reading' }>;
+  assert.equal(reading.tool, 'c2d', 'the reading names the tool run, not use_tool');
+  const res = ev.find((e) => e.type === 'tool_result') as Extract<TurnEvent, { type: 'tool_result' }>;
+  assert.ok(res.verification?.ok, 'verified like a direct call');
+  // zero-order hold of this A at Ts = 0.1: Ad = expm(0.1 A); published closed form of
+  // expm for eigenvalues -1, -2: Ad11 = 2e^{-0.1} - e^{-0.2}
+  const Ad = (res.result as { Ad: number[][] }).Ad;
+  assert.ok(Math.abs(Ad[0][0] - (2 * Math.exp(-0.1) - Math.exp(-0.2))) < 1e-12, `Ad11 = ${Ad[0][0]}`);
+});
+
+test('use_tool with arguments that do not fit the named tool is nudged like a direct call', async () => {
+  const engine = new ScriptedEngine([
+    call('{"name": "use_tool", "arguments": {"name": "c2d", "arguments": {"A": [[0,1],[-2,-3]], "B": [[0],[1],[2]], "Ts": 0.1}}}'),
+    call('{"name": "use_tool", "arguments": {"name": "no_such_tool", "arguments": {}}}'),
+    'never reached',
+  ]);
+  const ev = await collect(runAgentTurn(engine, 'discretise'));
+  const nudge = engine.seen[1].at(-1)!;
+  assert.equal(nudge.role, 'user');
+  assert.match(nudge.content, /c2d/);
+  assert.match(
+    (ev.find((e) => e.type === 'error') as { message: string }).message,
+    /could not be used twice.*there is no tool "no_such_tool".*more_tools finds the others/,
+  );
+});
+
+test('more_tools past its per-turn cap answers with an error and counts as a step', async () => {
+  const look = call('{"name": "more_tools", "arguments": {"query": "lyapunov"}}');
+  const engine = new ScriptedEngine([look, look, look, 'ok']);
+  const ev = await collect(runAgentTurn(engine, 'find', { maxCallsPerTool: 2, maxSteps: 3 }));
+  assert.match(engine.seen[3].at(-1)!.content, /already called 2 times/);
+  assert.equal(ev.filter((e) => e.type === 'thinking').length, 2);
+  assert.equal(ev.at(-1)!.type, 'done');
 });
 
 /** the fixture as it is written: one script line and one event per line */

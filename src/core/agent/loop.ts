@@ -19,7 +19,7 @@ import type { ChatMessage, Engine, EngineToolSpec, ToolCallRequest, Usage } from
 import type { TurnEvent } from './events.js';
 import { rescueJson } from '../engines/gate.js';
 import { callSignature } from '../reader/values.js';
-import { engineTools, SYSTEM_PROMPT } from './prompt.js';
+import { engineTools, findTools, MORE_TOOLS, SYSTEM_PROMPT, USE_TOOL } from './prompt.js';
 
 export interface AgentOptions extends RunOptions, Partial<RenderOptions> {
   maxSteps?: number;
@@ -59,6 +59,13 @@ export function compactForModel(v: unknown, depth = 0): unknown {
     return o;
   }
   return v;
+}
+
+/** a call's arguments: an object, or text rescued into one when it parses unambiguously, else the text */
+function readArgs(a: Record<string, unknown> | string): Record<string, unknown> | string {
+  if (typeof a !== 'string') return a;
+  const parsed = rescueJson(a);
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : a;
 }
 
 /** the reading line of a model's tool call: the call as made, each argument chosen by the model */
@@ -129,6 +136,8 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
   let ttft: number | undefined;
   let nudged = false;
   let steps = 0;
+  /** tool steps that count against maxSteps (all but lookup-only steps) */
+  let counted = 0;
   let ended: string | undefined;
   let genMs = 0;
 
@@ -163,7 +172,10 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
         break;
       }
       if (!calls.length) break; // the final answer
-      if (step >= o.maxSteps) {
+      // a step that only looks tools up (more_tools, within its per-tool cap) computes nothing:
+      // it does not count against maxSteps, so "find c2d, call it, answer" fits the default 3
+      const lookupOnly = calls.every((c) => c.name === MORE_TOOLS) && (perTool.get(MORE_TOOLS) ?? 0) < o.maxCallsPerTool;
+      if (!lookupOnly && counted >= o.maxSteps) {
         ended = `stopped after ${o.maxSteps} tool steps without a final answer; ask again more specifically, or use a slash command such as /lqr.`;
         break;
       }
@@ -172,28 +184,55 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
         break;
       }
       steps++;
+      if (!lookupOnly) counted++;
       messages.push({ role: 'assistant', content: text, toolCalls: calls });
 
       let badCall: string | undefined;
       for (const call of calls) {
         const id = call.id;
-        let args = call.arguments;
-        if (typeof args === 'string') {
-          const parsed = rescueJson(args);
-          args = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : args;
-        }
+        let name = call.name;
+        let args = readArgs(call.arguments);
         let problem: string | undefined;
-        // any tool of the table may run (a model may know eig without being shown it); the
-        // offered list is what the prompt advertises
-        if (!call.name || !getTool(call.name))
-          problem = call.name ? `there is no tool "${call.name}"; the tools are ${[...offered].join(', ')}` : 'the tool call could not be read (no tool name)';
-        else if (typeof args === 'string') problem = `the arguments of ${call.name} are not valid JSON: ${args.slice(0, 200)}`;
-        if (problem) {
-          badCall ??= problem;
-          messages.push({ role: 'tool', toolCallId: id, name: call.name || 'unknown', content: JSON.stringify({ error: problem }) });
+        // use_tool {name, arguments}: the named tool's call, on the same path as a direct one
+        if (name === USE_TOOL && typeof args !== 'string') {
+          const inner = args.name;
+          const innerArgs = args.arguments === undefined ? {} : readArgs(args.arguments as Record<string, unknown> | string);
+          if (typeof inner !== 'string' || !inner) problem = 'use_tool needs the name of a tool (more_tools lists them)';
+          else if (typeof innerArgs === 'string' || Array.isArray(innerArgs) || innerArgs === null)
+            problem = `the arguments of ${inner} must be a JSON object: ${String(args.arguments).slice(0, 200)}`;
+          else {
+            name = inner;
+            args = innerArgs;
+          }
+        }
+        if (!problem && name === MORE_TOOLS && typeof args !== 'string') {
+          const n = (perTool.get(name) ?? 0) + 1;
+          perTool.set(name, n);
+          const query = typeof args.query === 'string' ? args.query : '';
+          const found = n > o.maxCallsPerTool ? [] : findTools(query);
+          if (n <= o.maxCallsPerTool) yield { type: 'thinking', text: `Looked up tools for "${query}": ${found.map((t) => t.name).join(', ') || 'none'}.` };
+          const content =
+            n > o.maxCallsPerTool
+              ? { error: `more_tools was already called ${o.maxCallsPerTool} times this turn; use a tool it found or answer.` }
+              : found.length
+                ? { tools: found, call: 'use_tool {"name": <tool>, "arguments": {...}}' }
+                : { tools: [], note: `no tool matches "${query}"; try other words (a method or MATLAB name)` };
+          messages.push({ role: 'tool', toolCallId: id, name, content: JSON.stringify(content) });
           continue;
         }
-        const name = call.name;
+        // any tool of the table may run (a model may know eig without being shown it); the
+        // offered list is what the prompt advertises
+        if (!problem && (!name || !getTool(name)))
+          problem = name
+            ? `there is no tool "${name}"; the tools are ${[...offered].join(', ')} (more_tools finds the others)`
+            : 'the tool call could not be read (no tool name)';
+        else if (!problem && typeof args === 'string') problem = `the arguments of ${name} are not valid JSON: ${args.slice(0, 200)}`;
+        if (problem || typeof args === 'string') {
+          problem ??= `the arguments of ${name} are not valid JSON`;
+          badCall ??= problem;
+          messages.push({ role: 'tool', toolCallId: id, name: name || 'unknown', content: JSON.stringify({ error: problem }) });
+          continue;
+        }
         const n = (perTool.get(name) ?? 0) + 1;
         perTool.set(name, n);
         if (n > o.maxCallsPerTool) {

@@ -33,6 +33,8 @@ type Json = Record<string, unknown>;
  *   against the full schema, so nothing is lost in correctness.
  * - `description` is kept on the tool's top-level properties (the model reads those in the
  *   tool list) and dropped inside array items and nested alternatives, to keep the prompt short.
+ * - An object that lists no properties and allows any (`additionalProperties: true`) stays
+ *   open: use_tool's `arguments` (see the object case).
  * - A `type` list (`["number", "string"]`) is kept when it holds only scalar types; otherwise
  *   it becomes a `oneOf` of single types.
  */
@@ -70,9 +72,15 @@ export function toGrammarSchema(schema: JsonSchema, depth = 0): GbnfJsonSchema {
           props[k] = { ...(description !== undefined ? { description } : {}), oneOf: [rest, { type: 'null' }] };
         }
       }
-      out.properties = props;
       // extra keys: only when the schema allows them with a schema; `true` would let random
-      // models wander off into arbitrary JSON, `false`/absent is what every tool declares
+      // models wander off into arbitrary JSON, `false`/absent is what every tool declares. The
+      // one exception is an object with no listed properties and `additionalProperties: true`:
+      // use_tool's `arguments`, the named tool's own arguments, validated by its schema after
+      if (Object.keys(props).length === 0 && schema.additionalProperties === true) {
+        out.additionalProperties = true;
+        return out as GbnfJsonSchema;
+      }
+      out.properties = props;
       if (schema.additionalProperties && typeof schema.additionalProperties === 'object')
         out.additionalProperties = toGrammarSchema(schema.additionalProperties, depth + 2);
       return out as GbnfJsonSchema;

@@ -5,7 +5,7 @@
  * backward Euler; the zoh inverse through the matrix logarithm (linalg/logm.ts).
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { polyText } from '../render/results.js';
 import { matrixBlock, type RenderOptions } from '../render/markdown.js';
 import { fmt } from '../render/format.js';
@@ -615,7 +615,7 @@ export const tools = [
         }
       },
     },
-    model: 'offered',
+    model: BY_LOOKUP,
     plots: modelPlots(['Ad', 'Bd', 'Cd', 'Dd'], (a) => a.Ts),
   }),
   tool({

@@ -11,7 +11,7 @@
  * A M), and MATLAB's estimator kest (type 'current': x̂[n|n] = x̂[n|n-1] + M(y - Cx̂ - Du), or
  * 'delayed'), built by estimatorSS (also lqfamily.ts's estim) when a type or the known inputs Bu are given.
  */
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { feedbackRenderer } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
 import type { Complex } from '../types.js';
@@ -282,7 +282,7 @@ export const tools = [
     intro: '**Kalman filter.** Steady-state estimator gain from the filter Riccati equation.',
     render: feedbackRenderer('kalman'),
     code: GENERATORS.kalman,
-    model: 'offered',
+    model: BY_LOOKUP,
     plots: { none: 'an estimator gain: nothing to plot yet' },
   }),
 ];

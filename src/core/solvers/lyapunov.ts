@@ -7,7 +7,7 @@
  * λi λj = 1 (dlyap); near such pairs we refuse rather than return a huge meaningless X
  * (Octave returns X ~ 4.5e15 for a rotation).
  */
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { renderGeneric } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
 import type { Complex, Matrix } from '../types.js';
@@ -477,7 +477,7 @@ export const tools = [
     intro: '**Lyapunov equation** AX + XAᵀ + Q = 0.',
     render: renderGeneric,
     code: GENERATORS.lyap,
-    model: 'offered',
+    model: BY_LOOKUP,
     plots: { none: 'a matrix solution, not a system response' },
   }),
   tool({

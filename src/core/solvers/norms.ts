@@ -21,7 +21,7 @@
  */
 import { EigenvalueDecomposition, Matrix as MlMatrix } from 'ml-matrix';
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { renderH2, renderHinf } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
 import type { Matrix } from '../types.js';
@@ -629,7 +629,7 @@ export const tools = [
     intro: null,
     render: renderHinf,
     code: GENERATORS.hinfnorm,
-    model: 'offered',
+    model: BY_LOOKUP,
     plots: { none: 'one number: nothing to draw over time or frequency' },
   }),
 ];

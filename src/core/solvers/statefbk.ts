@@ -5,7 +5,7 @@
  *   dlqr: K = (R + B'XB)^-1 (B'XA + N'),   X the stabilising DARE solution
  * The Riccati solvers are in riccati.ts; this module only declares the tools.
  */
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { feedbackRenderer } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
 import { closedLoopPlots } from '../plot/specs.js';
@@ -110,7 +110,7 @@ export const tools = [
       '**Discrete LQR design.** The state feedback u[k] = −Kx[k] that minimises Σ(xᵀQx + uᵀRu + 2xᵀNu) is K = (R + BᵀXB)⁻¹(BᵀXA + Nᵀ), with X the stabilising solution of the discrete Riccati equation.',
     render: feedbackRenderer('dlqr'),
     code: GENERATORS.dlqr,
-    model: 'offered',
+    model: BY_LOOKUP,
     plots: { none: 'not written yet: the closed-loop pole map of a discrete design' },
   }),
 ];

@@ -5,7 +5,7 @@
  * response y(t) = yf - C e^{At} xf.
  */
 import { ControlError } from '../errors.js';
-import { tool, type ToolWords } from '../tools/types.js';
+import { tool, type ToolWords, BY_LOOKUP } from '../tools/types.js';
 import { renderStepinfo, timeResponseRenderer, type SpecItem } from '../render/results.js';
 import { fmt as fmtNum } from '../render/format.js';
 import { GENERATORS } from '../codegen/code.js';
@@ -605,7 +605,7 @@ export const tools = [
     intro: null,
     render: renderStepinfo,
     code: GENERATORS.stepinfo,
-    model: 'offered',
+    model: BY_LOOKUP,
     plots: sisoPlots('step'),
   }),
 ];

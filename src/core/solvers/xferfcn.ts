@@ -3,7 +3,7 @@
  * by reduction of the Rosenbrock system pencil, as SLICOT AB08ND), DC gain.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { renderDcgain, renderPolesZeros, renderSs2tf, renderTf2ss } from '../render/results.js';
 import { renderSs2tfMimo, renderTf2ssMimo } from '../render/tfmatrix.js';
 import { ss2tfMimoCode, tf2ssMimoCode } from '../codegen/tfm.js';
@@ -498,7 +498,7 @@ export const tools = [
     intro: null,
     render: (a, r, o) => (typeof r.order === 'number' ? renderTf2ssMimo(a, r, o) : renderTf2ss(a, r, o)),
     code: { title: GENERATORS.tf2ss.title, gen: (code, a, r) => (isTfMatrixValue(a.num) ? tf2ssMimoCode(code, a, r) : GENERATORS.tf2ss.gen(code, a, r)) },
-    model: 'offered',
+    model: BY_LOOKUP,
     plots: { none: 'a realisation; plot the system with a step or Bode request' },
   }),
   tool({
@@ -654,7 +654,7 @@ export const tools = [
     intro: null,
     render: renderDcgain,
     code: GENERATORS.dcgain,
-    model: 'offered',
+    model: BY_LOOKUP,
     plots: { none: 'a number per channel' },
   }),
 ];

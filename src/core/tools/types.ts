@@ -86,6 +86,13 @@ export interface NoFacet {
   none: string;
 }
 
+/**
+ * The `model` facet of a tool a model reaches through the lookup tools (more_tools finds it,
+ * use_tool calls it) rather than in the fixed prefix, whose budget (1,500 Qwen3 tokens in
+ * node-llama-cpp's rendering, test/unit/prompt-budget.test.ts) the offered tools fill.
+ */
+export const BY_LOOKUP: NoFacet = { none: 'found by more_tools and called through use_tool; kept out of the fixed prefix (1,500-token budget)' };
+
 export const hasFacet = <T extends object>(f: T | NoFacet): f is T => !('none' in f);
 
 /** code that reproduces a result in MATLAB and python-control (codegen/code.ts writes it) */
@@ -130,7 +137,7 @@ export interface ToolDef<Args = Record<string, any>, Result = Record<string, any
   render(args: Args, result: Result, o: RenderOptions): string;
   /** reproducing code for MATLAB and python-control, or why there is none */
   code: CodeFacet<Args, Result> | NoFacet;
-  /** offered to a language model up front ('offered'), or why not (it stays reachable by command, CLI, MCP) */
+  /** offered to a language model up front ('offered'), or why not (it stays reachable by more_tools/use_tool, command, CLI, MCP) */
   model: 'offered' | NoFacet;
   /** the plots that fit an answer (buttons under it in the chat), or why there are none */
   plots: PlotsFacet<Args, Result> | NoFacet;
