@@ -302,3 +302,27 @@ test('every tool of the tool table compiles to a node-llama-cpp grammar', async 
     await assert.doesNotReject(llama.createGrammarForJsonSchema(f.params as any), name);
   }
 });
+
+test("the lookup tools compile too; use_tool's grammar takes any tool's arguments", async () => {
+  const { LOOKUP_TOOLS } = await import('../../src/core/agent/prompt.js');
+  const lib: typeof NLC = await import('node-llama-cpp');
+  const llama = await lib.getLlama({ gpu: false, maxThreads: os.availableParallelism() });
+  const fns = toChatFunctions(LOOKUP_TOOLS);
+  const use = await llama.createGrammarForJsonSchema(fns.use_tool!.params as any);
+  const args = {
+    name: 'c2d',
+    arguments: {
+      A: [
+        [0, 1],
+        [-2, -3],
+      ],
+      B: [[0], [1]],
+      C: [[1, 0]],
+      Ts: 0.1,
+      method: 'zoh',
+    },
+  };
+  assert.deepEqual(use.parse(JSON.stringify(args)), args);
+  const more = await llama.createGrammarForJsonSchema(fns.more_tools!.params as any);
+  assert.deepEqual(more.parse('{"query": "Kalman filter"}'), { query: 'Kalman filter' });
+});
