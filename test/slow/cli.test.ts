@@ -250,3 +250,17 @@ test('bad command lines get one clear line, never a stack trace: solve without a
   assert.equal(noOut.code, 1);
   assert.match(noOut.err, /batch: cannot write --out .*out\.jsonl: no such file or folder/);
 });
+
+test('control prompt: the exact prefix a model is sent; without the dev-dependency tokenizer its count is null, never estimated', () => {
+  // the bundle in a folder with no node_modules: as installed without dev dependencies
+  const r = control(['prompt', '--engine', 'vscode', '--json']);
+  assert.equal(r.code, 0, r.err);
+  const p = JSON.parse(r.out) as { engine: string; text: string; tokens: number | null };
+  assert.equal(p.engine, 'vscode');
+  assert.ok(p.text.startsWith('You are @control'), p.text.slice(0, 80));
+  assert.ok(p.text.includes('"name":"more_tools"') && p.text.includes('"name":"use_tool"'));
+  assert.equal(p.tokens, null);
+  const bad = control(['prompt', '--engine', 'gpt']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--engine takes llama, llama3, openai, vscode, not "gpt"/);
+});
