@@ -190,7 +190,17 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
         ...(step.intermediate ? { intermediate: true as const } : {}),
       };
       // a result that is a system is kept under a name later requests can use
-      if (saved) yield { type: 'text', text: `\n\nSaved as **${saved}**: later requests can name it (e.g. "step response of ${saved}").` };
+      if (saved) {
+        // a reg/lqg compensator: its positive-feedback convention is part of what is saved, and said
+        const entry = conv.systems[conv.named(saved) ?? -1];
+        const plant = entry?.feedback?.plant !== undefined ? conv.systems[entry.feedback.plant]?.name : undefined;
+        yield {
+          type: 'text',
+          text: entry?.feedback
+            ? `\n\nSaved as **${saved}**, a compensator from y to u for **positive** feedback (MATLAB's convention for reg and lqg: u = −Kx̂ carries the sign): the closed loop is feedback(${plant ?? 'plant'}, ${saved}, +1), which "close the loop" uses.`
+            : `\n\nSaved as **${saved}**: later requests can name it (e.g. "step response of ${saved}").`,
+        };
+      }
       return true;
     }
     const message = errorMessage(ev.error);

@@ -49,6 +49,12 @@ export interface SystemEntry {
   role: 'given' | 'result';
   /** how it was written, short */
   text: string;
+  /**
+   * A compensator from y to u that MATLAB connects with positive feedback (reg, lqg: u = −Kx̂
+   * already carries the minus sign, closed loop feedback(sys, C, +1)): the sign, and the index of
+   * the plant it was designed for. "Close the loop" with it uses this sign, said.
+   */
+  feedback?: { sign: 1; plant?: number };
 }
 
 export interface LastCall {

@@ -11,7 +11,7 @@ import type { ToolDef } from '../tools/types.js';
 import { getTool } from '../tools/table.js';
 import type { Matrix } from '../types.js';
 import type { CallFound } from './calls.js';
-import type { Conversation, Origin, System } from './conversation.js';
+import type { Conversation, Origin, System, SystemEntry } from './conversation.js';
 import type { ArgVal, Scope } from './values.js';
 import type { Candidate } from './read.js';
 
@@ -141,6 +141,7 @@ export function readInterconnect(input: InterconnectInput): InterconnectResult {
   const origins: Record<string, Origin> = {};
   let ops: Operand[];
   let sign: { value: number; origin: Origin } | undefined;
+  let rolesKnown = false;
   if (input.fromCall) {
     const r = callOperands(input);
     if ('error' in r) return { kind: 'ask', question: `I could not read ${input.fromCall.call.text}: ${r.error}.`, candidates: [] };
@@ -152,6 +153,11 @@ export function readInterconnect(input: InterconnectInput): InterconnectResult {
     }
     const kwSign = r.kw.sign;
     if (kwSign?.kind === 'number') sign = { value: kwSign.value, origin: kwSign.origin };
+    const comp = tool.name === 'feedback' && ops.length === 2 ? compensatorEntry(ops[1], input.conv) : undefined;
+    if (comp && (sign?.value ?? -1) !== 1)
+      notes.push(
+        `${comp.op.label} is a reg/lqg compensator, which MATLAB connects with positive feedback (feedback(sys, ${comp.op.label}, +1)); this call's sign ${sign ? sign.value : '−1 (the default)'} is not the designed loop`,
+      );
     for (const k of ['feedin', 'feedout'] as const) {
       const v = r.kw[k];
       if (v && props[k] && (v.kind === 'matrix' || v.kind === 'number')) {
@@ -195,6 +201,43 @@ export function readInterconnect(input: InterconnectInput): InterconnectResult {
       ];
     }
     if (SIGN_POSITIVE.test(text) && props.sign) sign = { value: 1, origin: { from: 'message', text: 'positive feedback' } };
+    // a reg/lqg compensator (saved with MATLAB's positive-feedback convention) closed in words: with
+    // the plant it was designed for, sign +1, said; "negative feedback" written is kept, with a caution
+    if (tool.name === 'feedback') {
+      const comp = ops.map((o) => compensatorEntry(o, input.conv)).find((c) => !!c);
+      if (comp) {
+        const plantEntry = comp.entry.feedback!.plant !== undefined ? input.conv.systems[comp.entry.feedback!.plant] : undefined;
+        if (ops.length === 1 && plantEntry)
+          ops = [
+            {
+              value: plantEntry.sys,
+              origin: plantEntry.name
+                ? { from: 'system', name: plantEntry.name, turn: plantEntry.turn }
+                : { from: 'turn', turn: plantEntry.turn, text: plantEntry.text },
+              label: plantEntry.name ?? `the plant of turn ${plantEntry.turn}`,
+            },
+            comp.op,
+          ];
+        else if (ops.length === 2) ops = [ops.find((o) => o !== comp.op)!, comp.op];
+        if (ops.length === 2) {
+          if (/\bnegative\s+feedback\b|\bsign\s*=\s*-\s*1\b/i.test(text))
+            notes.push(
+              `${comp.op.label} was designed for positive feedback (MATLAB's feedback(sys, ${comp.op.label}, +1)); with the negative feedback written this is not the designed loop`,
+            );
+          else {
+            sign = {
+              value: 1,
+              origin: {
+                from: 'default',
+                text: `${comp.op.label} is a reg/lqg compensator: MATLAB connects it with positive feedback, feedback(sys, ${comp.op.label}, +1)`,
+              },
+            };
+            // the two roles are known: the plant forward, the compensator in the return path
+            rolesKnown = true;
+          }
+        }
+      }
+    }
   }
   if (!ops.length)
     return {
@@ -213,7 +256,7 @@ export function readInterconnect(input: InterconnectInput): InterconnectResult {
     if (ops.length === 1) {
       args.sys2 = 1;
       origins.sys2 = { from: 'default', text: 'unity feedback, sys2 = 1' };
-    } else if (ops.length === 2 && !input.fromCall) {
+    } else if (ops.length === 2 && !input.fromCall && !rolesKnown) {
       const [x, y] = ops;
       // "G with the sensor H in the feedback path": the operand written last before the phrase
       // (or right after "sensor") is in the return path; otherwise ask
@@ -308,6 +351,14 @@ export function readInterconnect(input: InterconnectInput): InterconnectResult {
   }
   const shown = tool.name === 'feedback' && ops.length === 1 ? [order[0].label, '1'] : order.map((o) => o.label);
   return { kind: 'call', args, origins, notes, label: `${tool.name}(${shown.join(', ')})`, output: outputName(text, input.fromCall?.call) };
+}
+
+/** the conversation's entry of an operand that is a saved reg/lqg compensator (positive feedback) */
+function compensatorEntry(op: Operand, conv: InterconnectInput['conv']): { op: Operand; entry: SystemEntry } | undefined {
+  const o = op.origin;
+  if (o.from !== 'system') return undefined;
+  const entry = conv.systems.find((e) => e.name === o.name && e.turn === o.turn && e.feedback);
+  return entry ? { op, entry } : undefined;
 }
 
 const PLANT_NAME = /^(?:P|G|Gp|Pl|plant|sys|H)\d*$/i;

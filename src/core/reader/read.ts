@@ -760,6 +760,15 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       conv.systems.find((e) => e.name && e.sys.kind === 'tf' && new RegExp(`(?<![\\w.])${e.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`).test(text))
         ?.name;
     const candidates: Candidate[] = [];
+    // a saved reg/lqg compensator: its loop with the plant it was designed for, with MATLAB's positive feedback
+    const ci = conv.current !== undefined && conv.systems[conv.current].feedback ? conv.current : conv.systems.map((e) => !!e.feedback).lastIndexOf(true);
+    const comp = ci >= 0 ? conv.systems[ci] : undefined;
+    const plantName = comp?.feedback?.plant !== undefined ? conv.systems[comp.feedback.plant]?.name : undefined;
+    if (comp?.name && plantName)
+      candidates.push({
+        label: `Close the loop of ${plantName} with the compensator ${comp.name} first, with positive feedback as MATLAB connects reg/lqg (u = −Kx̂ carries the sign): T = feedback(${plantName}, ${comp.name}, +1); then ask for its ${tool.name === 'freqresp' ? 'Bode plot' : tool.name}`,
+        prompt: `T = feedback(${plantName}, ${comp.name}, +1)`,
+      });
     if (hasK) candidates.push({ label: 'Closed-loop poles eig(A − BK) (u = −Kx)', prompt: 'eig(A-B*K)' });
     if (g)
       candidates.push({
@@ -2111,7 +2120,15 @@ const RESULT_NAMES: Record<string, (base?: string) => string> = {
   modred: (b) => (b ? `${b}red` : 'sysred'),
   pade: (b) => (b ? `${b}p` : 'sysp'),
   thiran: () => 'Hd',
+  // the observer-based compensators (MATLAB rsys = reg(sys, K, L), reg = lqg(sys, QXU, QWV)) and
+  // the estimator (est = estim(sys, L)); reg's and lqg's are connected with positive feedback
+  reg: () => 'rsys',
+  lqg: () => 'rlqg',
+  estim: () => 'est',
 };
+
+/** tools whose saved result is a compensator MATLAB connects with positive feedback: feedback(sys, C, +1) */
+const POSITIVE_FEEDBACK = new Set(['reg', 'lqg']);
 
 /** a result that is a system (c2d's Ad…Dd; A, B, C, D of feedback, minreal, balred…), as a conversation system */
 function resultSystem(result: Record<string, unknown>): System | undefined {
@@ -2153,7 +2170,21 @@ export function recordResult(conv: Conversation, reading: CallReading, result: R
   // the same name again is a new entry (the newest is the one a name means; the old stays for "the first loop")
   const name = outputName ?? reading.output ?? naming(base?.name);
   const how = reading.tool === 'c2d' ? `c2d(…, ${num2(result.Ts as number)}, '${result.method}')` : (reading.system ?? `${reading.tool}(…)`);
-  const i = conv.addSystem({ name, sys, turn: conv.turn, role: 'result', text: `${name} = ${how}` });
+  let feedback: SystemEntry['feedback'];
+  if (POSITIVE_FEEDBACK.has(reading.tool)) {
+    // the plant it was designed for: the system in use; an unnamed one is called sys so a closed loop can name it
+    const plant = conv.current;
+    if (plant !== undefined && !conv.systems[plant].name && conv.named('sys') === undefined) conv.systems[plant].name = 'sys';
+    feedback = { sign: 1, ...(plant !== undefined ? { plant } : {}) };
+  }
+  const i = conv.addSystem({
+    name,
+    sys,
+    turn: conv.turn,
+    role: 'result',
+    text: `${name} = ${how}${feedback ? ', a compensator for positive feedback (sign +1)' : ''}`,
+    ...(feedback ? { feedback } : {}),
+  });
   // c2d: both the continuous and the discrete model stay in scope; a closed loop or a reduced model is the system now in use
   if (reading.tool === 'c2d') conv.recent = [...new Set([...(conv.current !== undefined ? [conv.current] : []), i])];
   else {
