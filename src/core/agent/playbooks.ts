@@ -43,6 +43,8 @@ export interface PlaybookStep {
   gate?: (result: Record<string, any>) => string | undefined;
   /** the gate in words, for a plan another agent follows (MCP prompts) */
   stopIf?: string;
+  /** its result is what the request asked for (the LQG compensator): saved under the request tool's name (rlqg) */
+  saves?: boolean;
 }
 
 export interface Playbook {
@@ -165,6 +167,7 @@ const LQG: Playbook = {
             title: 'Compensator',
             why: 'The controller u = −Kx̂ with the estimator above, from y to u (connected with positive feedback, as MATLAB reg and lqg)',
             tool: 'reg',
+            saves: true,
             args: { ...sys, ...Ts, K: from('regulator', 'K'), L: from('estimator', 'L') },
           },
       {

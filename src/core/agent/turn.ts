@@ -156,7 +156,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   // meanwhile (solves are awaited) may have moved on
   let id = '';
   /** one call of a plan as turn events; false: the plan cannot go on */
-  const onPlanEvent = function* (ev: PlanEvent): Generator<TurnEvent, boolean> {
+  const onPlanEvent = function* (ev: PlanEvent, savesResult = false): Generator<TurnEvent, boolean> {
     const step = ev.step;
     if (ev.kind === 'failed' && !ev.started) {
       yield { type: 'error', message: errorMessage(ev.error) };
@@ -177,7 +177,7 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
       // the request's own result, or the system a call before it built (the closed loop of step(feedback(G, 1)))
       const saved = step.pre
         ? recordResult(conv, { ...reading, tool: step.pre.tool, output: step.pre.output, system: step.pre.text }, result)
-        : step.tool === name && !step.intermediate
+        : (step.tool === name || savesResult) && !step.intermediate
           ? recordResult(conv, reading, result)
           : undefined;
       yield {
@@ -242,7 +242,7 @@ async function* playbookTurn(
   reading: CallReading,
   conv: Conversation,
   opts: TurnOptions,
-  onPlanEvent: (ev: PlanEvent) => Generator<TurnEvent, boolean>,
+  onPlanEvent: (ev: PlanEvent, savesResult?: boolean) => Generator<TurnEvent, boolean>,
 ): AsyncGenerator<TurnEvent> {
   const resumed = reading.resume && conv.checkpoint?.playbook === pb.id ? conv.checkpoint : undefined;
   const cp: Checkpoint = resumed ?? { playbook: pb.id, args: reading.args, turn: conv.turn, done: {} };
@@ -263,7 +263,8 @@ async function* playbookTurn(
           : head,
       };
     } else if (ev.kind === 'call') {
-      yield* onPlanEvent(ev.event);
+      // the step whose result the request asked for (the LQG compensator by reg) is saved as the request's (rlqg)
+      yield* onPlanEvent(ev.event, !!ev.step.saves && ev.event.step.tool === ev.step.tool && !ev.event.step.intermediate);
     } else if (ev.kind === 'gate') stopped = { step: ev.step, message: ev.reason, gate: true };
     else if (ev.kind === 'failed') stopped = { step: ev.step, message: ev.message, gate: false };
     else {
