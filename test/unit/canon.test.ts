@@ -260,3 +260,17 @@ test('linalg realModalForm: A V = V L with [σ ω; −ω σ] blocks, ω > 0', ()
     }
   });
 });
+
+test('tzero refuses a model with entries of 1e200 (the verifier probe, seed 2026), naming the fix, instead of zeros its own check rejects', async () => {
+  await assert.rejects(
+    callTool('tzero', {
+      A: [
+        [1.552808534428903e200, 1.645039262165824e199],
+        [5.099704757172032e199, -4.1696884376269275e199],
+      ],
+      B: [[8.33837476140236e199], [-1.6970211416085038e200]],
+      C: [[-1.57842768605325e200, 3.605947497731895e199]],
+    }),
+    /tzero: A has entries of order 2e\+200, beyond what this tool computes reliably.*rescale the model/,
+  );
+});

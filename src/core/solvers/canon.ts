@@ -79,7 +79,7 @@ import { eigvalsSorted } from '../linalg/schur.js';
 import { realModalForm } from '../linalg/modal.js';
 import { ctrbMat, obsvMat } from './statesp.js';
 import { charpoly, invariantZeros } from './xferfcn.js';
-import { cplx, readSS, readTfOrSs, sortComplex, ssProps, tf2ss, tfProps, tsProp, type SS } from './_sys.js';
+import { cplx, readSS, readTfOrSs, scaleGuard, sortComplex, ssProps, tf2ss, tfProps, tsProp, type SS } from './_sys.js';
 
 // ------------------------------------------------------------------ helpers
 
@@ -597,6 +597,10 @@ export function runTzero(args: Record<string, any>): TzeroResult {
     return { zeros: [], transmission: [], input_decoupling: [], output_decoupling: [], input_output_decoupling: [], system_zeros: [], normal_rank, poles: [] };
   }
   const { sys, A, B, C, D } = readStates(args, 'tzero');
+  // the zeros are the roots of det P(s) and the ranks of P(s) at them: with entries of 1e200 those
+  // products overflow (the verifier's determinant check came out NaN), as for the other tools that
+  // form products of the model's entries: refused with the way out (rescale the units)
+  scaleGuard(sys, 'tzero');
   const k = kalmanDecomposition(A, B, C, D);
   const part = (name: PartName) => k.parts.find((x) => x.part === name)!.eigenvalues;
   const zerosAll = sortComplex(invariantZeros(sys.A, sys.B, sys.C, sys.D).map(([r, i]) => cplx(r, i)));
