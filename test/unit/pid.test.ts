@@ -259,7 +259,8 @@ test('time-domain targets (issue 14): the MATLAB example PI at 0.5205 rad/s agai
   // just below fail, by the definition of a maximum.
   const sp = ref.cases[0].achieved.step;
   assert.ok(Math.abs(sp.overshoot_pct - 8.242064) < 1e-5 && Math.abs(sp.settling_time - 10.727106) < 1e-5);
-  const a = { ...G3, type: 'PI', wc: 0.5205, overshoot_pct: 8.3, settling_time: 10.7, rise_time: 2.4 };
+  // pm written: the targets are only checked (without it the overshoot would set it: pid-spec.test.ts)
+  const a = { ...G3, type: 'PI', wc: 0.5205, pm: 60, overshoot_pct: 8.3, settling_time: 10.7, rise_time: 2.4 };
   const r = pidtune(a);
   assert.ok(Math.abs(r.overshoot_pct - sp.overshoot_pct) < 1e-6, `${r.overshoot_pct} vs SciPy ${sp.overshoot_pct}`);
   assert.ok(Math.abs(r.settling_time - sp.settling_time) < 1e-6 && Math.abs(r.rise_time - sp.rise_time) < 1e-6);
@@ -277,7 +278,7 @@ test('time-domain targets (issue 14): the MATLAB example PI at 0.5205 rad/s agai
   assert.match(md, /\| settling time \(2 %\) \| ≤ 10\.7 s \| 10\.7271 s \| ✘ fail \|/);
   assert.match(md, /✘ The design misses its specification: settling time \(2 %\)\./);
   // the other way round: overshoot just below, settling just above
-  const b = { ...G3, type: 'PI', wc: 0.5205, overshoot_pct: 8.2, settling_time: 10.8 };
+  const b = { ...G3, type: 'PI', wc: 0.5205, pm: 60, overshoot_pct: 8.2, settling_time: 10.8 };
   const s = pidtune(b);
   const itemS = (k: string) => s.spec.find((x) => (x as { key?: string }).key === k)!;
   assert.deepEqual([itemS('overshoot_pct').pass, itemS('settling_time').pass], [false, true]);
@@ -288,7 +289,7 @@ test('time-domain targets (issue 14): the MATLAB example PI at 0.5205 rad/s agai
   const drop = r.spec.filter((x) => (x as { key?: string }).key !== 'rise_time');
   assert.ok(pidChecks(a, { ...r, spec: drop }, 'pidtune').some((c) => c.name === 'specification verdicts' && !c.ok));
   // no overshoot allowed (0 %) is a target; a negative time is refused
-  assert.equal(pidtune({ ...G3, type: 'PI', wc: 0.5205, overshoot_pct: 0 }).spec.at(-1)!.pass, false);
+  assert.equal(pidtune({ ...G3, type: 'PI', wc: 0.5205, pm: 60, overshoot_pct: 0 }).spec.at(-1)!.pass, false);
   assert.throws(() => pidtune({ ...G3, type: 'PI', settling_time: -1 }), /settling_time.*positive/);
 });
 

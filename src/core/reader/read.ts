@@ -20,6 +20,7 @@ import { CONVERSIONS, conversionSystem, mimoSystemArgs, zpkArgsFromLiterals } fr
 import { readSignal } from './signals.js';
 import { readPidSpec } from './pid.js';
 import { readAllocWords } from './alloc.js';
+import { loopFromSpec } from '../solvers/secondorder.js';
 import { readDelay } from './delay.js';
 import { readConnect } from './connect.js';
 import { lqgWeights } from './lqg.js';
@@ -1420,6 +1421,20 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         set(k, v.value, { from: 'message', text: v.text });
         consumed.push(v.text);
       }
+  // pidtune designs for its time-domain targets when wc or pm is not written (solvers/secondorder.ts):
+  // the reading line says what they become, by the same relations the tool uses
+  if (tool.name === 'pidtune' && (args.wc === undefined || args.pm === undefined)) {
+    const num = (k: string) => (typeof args[k] === 'number' ? (args[k] as number) : undefined);
+    try {
+      const ls = loopFromSpec(
+        { overshoot_pct: num('overshoot_pct'), settling_time: num('settling_time'), rise_time: num('rise_time') },
+        { pm: num('pm'), wc: num('wc'), pmDefault: 60 },
+      );
+      if (ls?.short.length) notes.push(`the design is set by the time-domain targets (second-order prototype, formulas below): ${ls.short.join('; ')}`);
+    } catch {
+      // a target no prototype has (overshoot ≥ 100 %): the tool says so
+    }
+  }
   let specCheck: SpecCheck | undefined;
   if (props.poles && args.poles === undefined) {
     // a follow-up of place that is only a list ("and -2±2j?", "faster: -4, -5, -6")

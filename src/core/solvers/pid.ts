@@ -51,6 +51,7 @@ import { conv, polyadd, polyRoots, polyStrip } from '../linalg/poly.js';
 import { ssProps, tfProps, tsProp, tf2ss, sortComplex, cplx } from './_sys.js';
 import { goldenMin, readSiso, stabilityMargins, stableByPoles, type Siso } from './freqanalysis.js';
 import { brent, stepinfo, stepSpecVerdicts, type StepInfo, type StepSpec } from './timeresp.js';
+import { loopFromSpec, type LoopFromSpec } from './secondorder.js';
 
 type R = Record<string, any>;
 const DEG = Math.PI / 180;
@@ -347,8 +348,12 @@ export interface PidResult extends LoopReport {
   standard: { Kp: number; Ti: number; Td: number; N: number };
   C: { num: number[]; den: number[] };
   wc: number;
-  wc_source: 'given' | 'chosen' | 'fallback';
+  wc_source: 'given' | 'chosen' | 'fallback' | 'spec';
   pm_target: number;
+  /** where the phase margin came from: the call, the time-domain targets (overshoot → ζ → PM), MATLAB's default 60° */
+  pm_source: 'given' | 'spec' | 'default';
+  /** the time-domain targets turned into PM and ωc by the second-order prototype, each step said */
+  from_spec?: LoopFromSpec;
   ratio: number;
   status: 'exact' | 'exceeded' | 'short';
   phase_needed: number;
@@ -369,12 +374,27 @@ export function pidtune(args: R): PidResult {
   const p = readPlant(args, tool);
   const type = (args.type ?? 'PID') as PidType;
   if (!PID_TYPES.includes(type)) throw new ControlError(`${tool}: type must be one of ${PID_TYPES.join(', ')}, not ${String(args.type)}.`);
-  const pmT = readPm(args, tool);
+  // time-domain targets (maxima): without wc or pm, they set them by the second-order prototype
+  // (secondorder.ts loopFromSpec); either way they are checked on the closed loop's step
+  const targets: StepSpec = {};
+  for (const [k, what] of TIME_TARGETS) {
+    const v = args[k];
+    if (v === undefined || v === null) continue;
+    // an overshoot target of 0 % ("no overshoot") is a target; a time target must be positive
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (v === 0 && k !== 'overshoot_pct') || (k === 'overshoot_pct' && v >= 100))
+      throw new ControlError(`${tool}: ${k} (${what}) must be a ${k === 'overshoot_pct' ? 'number in [0, 100)' : 'positive number'}, not ${String(v)}.`);
+    targets[k] = v;
+  }
+  const pmGiven = args.pm === undefined || args.pm === null ? undefined : readPm(args, tool);
+  const wcGiven = readPositive(args, 'wc', tool, 'target crossover frequency in rad/s');
+  const fromSpec = pmGiven === undefined || wcGiven === undefined ? loopFromSpec(targets, { pm: pmGiven, wc: wcGiven, pmDefault: 60 }) : undefined;
+  const pmT = pmGiven ?? fromSpec?.pm ?? readPm(args, tool);
+  const pmSource: PidResult['pm_source'] = pmGiven !== undefined ? 'given' : fromSpec?.pm !== undefined ? 'spec' : 'default';
   const r = readPositive(args, 'ratio', tool, 'Ti/Td') ?? 4;
   const N = readPositive(args, 'N', tool, 'derivative filter divisor, Tf = Td/N') ?? 10;
   const notes: string[] = [];
-  let wc = readPositive(args, 'wc', tool, 'target crossover frequency in rad/s');
-  let source: PidResult['wc_source'] = 'given';
+  let wc = wcGiven ?? fromSpec?.wc;
+  let source: PidResult['wc_source'] = wcGiven !== undefined ? 'given' : wc !== undefined ? 'spec' : 'given';
   const s0 = lowFreqSign(p);
   if (wc === undefined) {
     const phi0 = defaultPhase(type, r, N);
@@ -431,25 +451,21 @@ export function pidtune(args: R): PidResult {
   const firstOk = Math.abs(rep.w_gc - wc) <= 1e-6 * wc;
   spec.push({
     item: 'crossover ωc (first 0 dB crossing)',
-    target: source === 'given' ? `${fmt(wc)} rad/s` : `${fmt(wc)} rad/s (chosen)`,
+    target: source === 'given' ? `${fmt(wc)} rad/s` : source === 'spec' ? `${fmt(wc)} rad/s (from the speed targets)` : `${fmt(wc)} rad/s (chosen)`,
     achieved: Number.isNaN(rep.w_gc) ? 'none' : `${fmt(rep.w_gc)} rad/s`,
     pass: firstOk,
   });
-  spec.push({ item: 'phase margin at ωc', target: `${fmt(pmT)}°`, achieved: `${fmt(rep.pm_at_wc)}°`, pass: rep.pm_at_wc >= pmT - 1e-6 });
+  spec.push({
+    item: 'phase margin at ωc',
+    target: pmSource === 'spec' ? `${fmt(pmT)}° (from the overshoot)` : `${fmt(pmT)}°`,
+    achieved: `${fmt(rep.pm_at_wc)}°`,
+    pass: rep.pm_at_wc >= pmT - 1e-6,
+  });
   if (rep.w_gc_all.length > 1)
     spec.push({ item: 'phase margin, every crossover', target: `≥ ${fmt(pmT)}°`, achieved: `${fmt(rep.pm)}° (smallest)`, pass: rep.pm >= pmT - 1e-6 });
   spec.push({ item: 'closed loop', target: 'stable', achieved: rep.stable ? 'stable' : 'unstable', pass: rep.stable });
-  // time-domain targets (maxima), checked on the closed loop's step as stepinfo with targets does;
+  // the time-domain targets, checked on the closed loop's step as stepinfo with targets does;
   // an unstable loop has no step characteristics (NaN), so each target given is missed
-  const targets: StepSpec = {};
-  for (const [k, what] of TIME_TARGETS) {
-    const v = args[k];
-    if (v === undefined || v === null) continue;
-    // an overshoot target of 0 % ("no overshoot") is a target; a time target must be positive
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (v === 0 && k !== 'overshoot_pct'))
-      throw new ControlError(`${tool}: ${k} (${what}) must be a ${k === 'overshoot_pct' ? 'nonnegative' : 'positive'} number, not ${String(v)}.`);
-    targets[k] = v;
-  }
   if (Object.keys(targets).length) spec.push(...stepSpecVerdicts(rep, targets));
   if (!rep.stable)
     notes.push(
@@ -468,6 +484,8 @@ export function pidtune(args: R): PidResult {
     wc,
     wc_source: source,
     pm_target: pmT,
+    pm_source: pmSource,
+    ...(fromSpec ? { from_spec: fromSpec } : {}),
     ratio: r,
     status: st,
     phase_needed: pick.want / DEG,
@@ -800,12 +818,18 @@ function renderPid(_args: R, r: PidResult, o: RenderOptions): string {
   const src =
     r.wc_source === 'given'
       ? 'as given'
-      : r.wc_source === 'chosen'
-        ? `chosen: the first frequency where the plant's phase leaves the ${fmt(r.pm_target)}° margin to the controller's phase with its corners at the textbook places`
-        : "chosen: the plant's fastest corner";
+      : r.wc_source === 'spec'
+        ? 'from the speed targets, below'
+        : r.wc_source === 'chosen'
+          ? `chosen: the first frequency where the plant's phase leaves the ${fmt(r.pm_target)}° margin to the controller's phase with its corners at the textbook places`
+          : "chosen: the plant's fastest corner";
   parts.push(
     `**Design:** crossover ωc = ${f(r.wc)} rad/s (${src}); at ωc the controller gives ${f(r.phase_used)}° (needed ${f(r.phase_needed)}°) and the gain 1/|P(jωc)|${r.type === 'PID' || r.type === 'PIDF' ? `; Ti = ${fmt(r.ratio)}·Td` : ''}${r.type === 'PIDF' ? `, Tf = Td/N` : ''}.`,
   );
+  if (r.from_spec?.lines.length)
+    parts.push(
+      `**From the time-domain targets** (the second-order prototype L = ωn²/(s(s + 2ζωn)), whose closed loop has exactly these characteristics; a ${r.type} loop only approximates it, so the step is checked below): ${r.from_spec.lines.join('; ')}.`,
+    );
   parts.push(specTable(r.spec));
   const missed = r.spec.filter((s) => !s.pass).map((s) => s.item);
   if (missed.length) parts.push(`✘ The design misses its specification: ${missed.join(', ')}.`);
@@ -899,13 +923,14 @@ export const tools = [
       aliases: { pm: ['PhaseMargin', 'phase_margin', 'PM'], wc: ['crossover', 'wc', 'omega_c'] },
       example: '/pidtune num=[1], den=[1 3 3 1], type=PI, wc=0.5205',
     },
-    brief: 'Tune a P/PI/PD/PID/PIDF controller for a SISO plant to a crossover wc and phase margin pm (default 60).',
+    brief:
+      'Tune a P/PI/PD/PID/PIDF controller for a SISO plant to a crossover wc and phase margin pm (default 60), or to overshoot/settling/rise-time targets.',
     title: 'PID tuning to a crossover and phase margin',
     description:
       "PID tuning of a continuous SISO plant (num/den or A, B, C, D), as MATLAB pidtune(G, type, wc, pidtuneOptions('PhaseMargin', pm)): type P, PI, PD, PID (ideal derivative) or PIDF (derivative filter Tf = Td/N); wc the target gain crossover (rad/s; chosen from the plant's phase when omitted); pm the phase margin in degrees (default 60). " +
       'Solves |C(jwc)P(jwc)| = 1 and 180° + ∠C(jwc)P(jwc) = pm exactly (PID/PIDF: Ti = ratio·Td, ratio 4; N 10), or says the structure cannot and gives the best it can. ' +
       'Returns the gains in parallel form (Kp, Ki, Kd, Tf; C = Kp + Ki/s + Kd s/(Tf s + 1)) and standard form (Kp, Ti, Td, N), the margins of L = C·P, the closed-loop poles, stability and step characteristics, and the specification with pass/fail per item. ' +
-      'Optional time-domain targets overshoot_pct, settling_time (2 %) and rise_time (10–90 %), all maxima, are checked on the closed-loop step and listed with pass/fail (the design itself is set by wc and pm).',
+      "Optional time-domain targets overshoot_pct, settling_time (2 %) and rise_time (10–90 %), all maxima: without pm, the overshoot sets it (ζ of the second-order prototype, PM = atan(2ζ/√(√(1+4ζ⁴) − 2ζ²))); without wc, the settling time (ζωn = 4/ts) and rise time (the prototype's exact 10–90 % time) set ωn and ωc = ωn√(√(1+4ζ⁴) − 2ζ²); every target is then checked on the closed-loop step with pass/fail.",
     parameters: {
       type: 'object',
       properties: {
@@ -923,14 +948,18 @@ export const tools = [
         overshoot_pct: {
           type: 'number',
           minimum: 0,
-          description: 'optional target: maximum overshoot of the closed-loop step in percent (checked, pass/fail)',
+          description: 'optional target: maximum overshoot of the closed-loop step in percent (sets pm when pm is omitted; checked, pass/fail)',
         },
         settling_time: {
           type: 'number',
           exclusiveMinimum: 0,
-          description: 'optional target: maximum 2 % settling time of the closed-loop step in s (checked)',
+          description: 'optional target: maximum 2 % settling time of the closed-loop step in s (sets wc when wc is omitted; checked)',
         },
-        rise_time: { type: 'number', exclusiveMinimum: 0, description: 'optional target: maximum 10–90 % rise time of the closed-loop step in s (checked)' },
+        rise_time: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          description: 'optional target: maximum 10–90 % rise time of the closed-loop step in s (sets wc when wc is omitted; checked)',
+        },
       },
       required: [],
       additionalProperties: false,

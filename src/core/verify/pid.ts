@@ -288,8 +288,81 @@ export function pidChecks(a: R, r: R, tool = 'pidtune'): Check[] {
     const targets = Object.fromEntries(['overshoot_pct', 'settling_time', 'rise_time'].filter((k) => typeof a[k] === 'number').map((k) => [k, a[k] as number]));
     const timeItems = (r.spec as R[]).filter((s) => typeof s.key === 'string');
     if (Object.keys(targets).length || timeItems.length) checks.push(stepSpecCheck(targets, { ...r, spec: timeItems }));
+    if (r.from_spec) checks.push(...fromSpecChecks(a, r));
   }
   return checks;
+}
+
+/**
+ * pidtune's translation of time-domain targets into PM and ωc, recomputed on the second-order
+ * prototype by another route than the closed forms the solver uses: the prototype loop
+ * L(jω) = 1/(jω(jω + 2ζ)) at ωn = 1 evaluated (its crossover found by bisection on |L|, then its
+ * phase margin), the overshoot e^{−πζ/√(1−ζ²)} of the reported ζ, the 2 % envelope ζωn·ts = 4, the
+ * prototype's step by a matrix exponential at the reported 10 % and 90 % times; and the design used
+ * the PM and ωc so found.
+ */
+function fromSpecChecks(a: R, r: R): Check[] {
+  const fs = r.from_spec as R;
+  const out: Check[] = [];
+  const z = fs.zeta as number | undefined;
+  if (typeof z !== 'number')
+    return [{ name: 'targets → PM, ωc', ok: fs.pm === undefined && fs.wc === undefined, detail: 'nothing translated without a damping ratio' }];
+  const Lmag = (w: number) => 1 / (w * Math.hypot(w, 2 * z));
+  let lo = 1e-6;
+  let hi = 1e3;
+  for (let k = 0; k < 200; k++) {
+    const mid = Math.sqrt(lo * hi);
+    if (Lmag(mid) > 1) lo = mid;
+    else hi = mid;
+  }
+  const rho = Math.sqrt(lo * hi);
+  // ∠L(jρ) = −90° − atan(ρ/(2ζ)), so PM = 90° − atan(ρ/(2ζ))
+  const pmProto = 90 - (Math.atan2(rho, 2 * z) * 180) / Math.PI;
+  if (fs.zeta_from === 'overshoot') {
+    const os = typeof a.overshoot_pct === 'number' ? (a.overshoot_pct as number) : NaN;
+    const mp = z >= 1 ? 0 : 100 * Math.exp((-Math.PI * z) / Math.sqrt(1 - z * z));
+    out.push(check('ζ from the overshoot', Math.abs(mp - os) / Math.max(1, os), 1e-9, `the prototype with ζ = ${z} overshoots ${mp} % (target ${os} %)`));
+    out.push(check('PM from ζ', Math.abs(pmProto - fs.pm) / 90, 1e-9, `the prototype loop crosses 0 dB at ${rho}·ωn with phase margin ${pmProto}°`));
+    out.push(check('design at that PM', Math.abs(r.pm_target - fs.pm) / 90, 1e-12, 'the design used the phase margin so found'));
+  } else {
+    const pmUsed = typeof a.pm === 'number' ? (a.pm as number) : 60;
+    out.push(check('ζ from the PM', Math.abs(pmProto - pmUsed) / 90, 1e-9, `the prototype with ζ = ${z} has phase margin ${pmProto}°`));
+  }
+  if (typeof fs.wn === 'number') {
+    const needs: number[] = [];
+    if (typeof a.settling_time === 'number') needs.push(4 / (z * (a.settling_time as number)));
+    if (typeof a.rise_time === 'number') {
+      const ok = fs.rise && protoStep(z, fs.rise.t10) !== null;
+      if (ok) {
+        const e = Math.max(Math.abs(protoStep(z, fs.rise.t10)! - 0.1), Math.abs(protoStep(z, fs.rise.t90)! - 0.9));
+        out.push(check('prototype rise time', e, 1e-9, `the prototype's step at ωn·t = ${fs.rise.t10} and ${fs.rise.t90} is 10 % and 90 %`));
+        needs.push((fs.rise.t90 - fs.rise.t10) / (a.rise_time as number));
+      } else out.push({ name: 'prototype rise time', ok: false, detail: 'no 10 %/90 % times reported' });
+    }
+    const need = Math.max(...needs);
+    out.push(check('ωn from the speed targets', Math.abs(fs.wn - need) / need, 1e-9, `the slowest ωn the settling/rise targets allow is ${need} rad/s`));
+    if (typeof fs.wc === 'number') {
+      out.push(check('ωc from ωn', Math.abs(fs.wc - rho * fs.wn) / fs.wc, 1e-9, `the prototype crosses 0 dB at ωc = ${rho * fs.wn} rad/s`));
+      out.push(check('design at that ωc', Math.abs(r.wc - fs.wc) / fs.wc, 1e-12, 'the design used the crossover so found'));
+    }
+  }
+  return out;
+}
+
+/** the prototype 1/(s² + 2ζs + 1)'s unit step at τ by a matrix exponential: x(τ) = A⁻¹(e^{Aτ} − I)B */
+function protoStep(z: number, tau: number): number | null {
+  const E = safeExpm(
+    [
+      [0, 1],
+      [-1, -2 * z],
+    ],
+    tau,
+  );
+  if (!E) return null;
+  // A⁻¹ = [[−2ζ, −1], [1, 0]]; (e^{Aτ} − I)B is the second column of e^{Aτ} minus [0; 1]
+  const v0 = E[0][1];
+  const v1 = E[1][1] - 1;
+  return -2 * z * v0 - v1;
 }
 
 export const leadLagChecks = (a: R, r: R): Check[] => pidChecks(a, r, 'leadlag');
