@@ -81,7 +81,7 @@ export interface ConversationState {
   /** the last call of each tool ("the lqr again with R = 5") */
   calls?: Record<string, LastCall>;
   /** the candidates of the last question back ("the second one" picks one) */
-  candidates?: { label: string; prompt: string; command?: string }[];
+  candidates?: { label: string; prompt: string; command?: string; base?: string }[];
   /** a design playbook that stopped before its end (failed or cancelled): "resume" goes on from there */
   checkpoint?: Checkpoint;
 }
@@ -95,7 +95,7 @@ export class Conversation implements ConversationState {
   lastCall?: LastCall;
   lastKind?: 'call' | 'define' | 'ask' | 'none';
   calls: Record<string, LastCall> = {};
-  candidates?: { label: string; prompt: string; command?: string }[];
+  candidates?: { label: string; prompt: string; command?: string; base?: string }[];
   checkpoint?: Checkpoint;
 
   static fromJSON(s: Partial<ConversationState> | undefined): Conversation {

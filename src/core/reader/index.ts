@@ -10,6 +10,7 @@ import { Conversation, systemLabel, type Origin } from './conversation.js';
 import { readRequest, recordResult, resolveCommand, type CallReading, type ReadOptions, type Reading } from './read.js';
 import { callSignature } from './values.js';
 import { PLAYBOOKS } from '../agent/playbooks.js';
+import { otherPoles } from './quantities.js';
 
 export { Conversation, systemLabel, type Origin, type System, type SystemEntry, type ConversationState } from './conversation.js';
 export {
@@ -36,7 +37,7 @@ export function readTurn(conv: Conversation, text: string, opts: ReadOptions = {
     return resumeReading(conv);
   }
   // "the second one", "2", "G2's": an answer to the last question back reads as that candidate
-  const pick = !opts.command ? pickCandidate(text, conv.candidates) : undefined;
+  const pick = !opts.command ? (pickCandidate(text, conv.candidates) ?? completeAsked(text, conv.candidates)) : undefined;
   const r = pick ? readRequest(pick.prompt, conv, { ...opts, command: pick.command }) : readRequest(text, conv, opts);
   conv.candidates = r.kind === 'ask' && r.candidates.length ? r.candidates : undefined;
   return r;
@@ -85,6 +86,20 @@ const ORDINALS: Record<string, number> = {
   '4th': 4,
   last: -1,
 };
+
+/**
+ * A typed reply that completes the asked message instead of picking a button: after "where
+ * should the other pole go?" (a place from specifications), "the other pole at -20" reads as
+ * the asked request with it, so the specification is read (and checked) again.
+ */
+function completeAsked(text: string, candidates: Conversation['candidates']): { prompt: string; command?: string } | undefined {
+  const base = candidates?.[0]?.base;
+  if (!base) return undefined;
+  const o = otherPoles(text);
+  // only the poles: a reply that brings its own system or call is read on its own
+  if (!o || /[=[\]]|\b(?:place|acker|lqr)\b/i.test(text)) return undefined;
+  return { prompt: `${base}, ${text.trim().replace(/[.?!\s]+$/, '')}`, command: candidates![0].command };
+}
 
 function pickCandidate(text: string, candidates: Conversation['candidates']): { prompt: string; command?: string } | undefined {
   if (!candidates?.length) return undefined;

@@ -367,3 +367,21 @@ export function specPoles(sp: Specs): { poles: Cx[]; formula: string } | { reaso
     formula: [...parts, `s = −ζωn ± jωn√(1−ζ²) with ζ = ${Number(zeta.toPrecision(6))}, ωn = ${Number(wn.toPrecision(6))} rad/s`].join('; '),
   };
 }
+
+/**
+ * The poles a specification leaves open, as written beside it: "the other pole at -20",
+ * "remaining poles at -10 and -12", "the third pole at -15", "non-dominant poles at -20".
+ * The dominant pair comes from the specifications (specPoles); these are the rest.
+ */
+export function otherPoles(text: string): { values: Cx[]; text: string } | undefined {
+  const m = new RegExp(
+    String.raw`\b(?:(?:the|all|its)\s+)?(?:other|remaining|rest\s+of\s+the|third|fourth|fifth|non-?dominant|extra|additional|fast(?:er)?)\s+(?:(?:two|three|\d)\s+)?(?:closed[- ]loop\s+)?(?:poles?|eigenvalues?)\b(?:\s+(?:placed|put|go|goes|should\s+be|are|is|set))?\s*(?:at|to|=|:|in)?\s*`,
+    'i',
+  ).exec(text);
+  if (!m) return undefined;
+  const list = readNumberList(text, m.index + m[0].length);
+  if (!list) return undefined;
+  // "at -20 rad/s", "at 5 Hz": a quantity, not a pole
+  if (/^\s*(?:hz|khz|rad|s\b|sec|ms|%|dB|deg|seconds?)/i.test(text.slice(list.end, list.end + 8))) return undefined;
+  return { values: completeConjugates(list.values).values, text: text.slice(m.index, list.end).trim() };
+}

@@ -13,7 +13,7 @@ import type { Matrix } from '../types.js';
 import type { CallFound } from './calls.js';
 import { Conversation, isDiscrete, systemLabel, type Origin, type System, type SystemEntry } from './conversation.js';
 import { callNames, namedTools } from './lexicon.js';
-import { completeConjugates, hertz, readNumberList, specPoles, timeQuantity, type Cx } from './quantities.js';
+import { completeConjugates, hertz, otherPoles, readNumberList, specPoles, timeQuantity, type Cx } from './quantities.js';
 import { scanMessage, STATE_EQ_DISCRETE, type Scan } from './scan.js';
 import { readInterconnect, takesSystems } from './interconnect.js';
 import { CONVERSIONS, conversionSystem, mimoSystemArgs, zpkArgsFromLiterals } from './mimo.js';
@@ -21,6 +21,7 @@ import { readSignal } from './signals.js';
 import { readPidSpec } from './pid.js';
 import { readAllocWords } from './alloc.js';
 import { loopFromSpec } from '../solvers/secondorder.js';
+import { fmt as fmtNum } from '../render/format.js';
 import { readDelay } from './delay.js';
 import { readConnect } from './connect.js';
 import { lqgWeights } from './lqg.js';
@@ -35,6 +36,8 @@ export interface Candidate {
   /** the message that reads as this candidate */
   prompt: string;
   command?: string;
+  /** the asked message a typed reply completes ("the other pole at -20" after a place from specifications) */
+  base?: string;
 }
 
 export interface CallReading {
@@ -1455,20 +1458,29 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
         scan.poles = { values: c.values, text: list.text, added: c.added };
       }
     }
-    if (scan.poles) {
+    // the poles a specification leaves open, written beside it ("the other pole at -20"): not the list
+    const specs = Object.keys(scan.specs).length > 0;
+    const others = specs ? otherPoles(text) : undefined;
+    if (scan.poles && !others) {
       set('poles', scan.poles.values, { from: 'message', text: scan.poles.text });
       if (scan.poles.added.length) notes.push(`Added the conjugate ${renderValue(scan.poles.added)} (a real gain needs conjugate pairs).`);
-    } else if (Object.keys(scan.specs).length) {
+    } else if (specs) {
       const sp = specPoles(scan.specs);
       const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
-      if (sp && 'poles' in sp && n === 2) {
-        set('poles', sp.poles, {
-          from: 'message',
-          text: Object.values(scan.specs)
-            .map((x) => x!.text.trim())
-            .join(', '),
-        });
-        notes.push(`Poles from the specifications: ${sp.formula}.`);
+      // a plant of more than 2 states: the pair is dominant, the other n − 2 poles are written or asked
+      const rest = n !== undefined && n > 2 && sp && 'poles' in sp ? restPoles(n - 2, others) : undefined;
+      if (sp && 'poles' in sp && (n === 2 || rest?.values)) {
+        const from = Object.values(scan.specs).map((x) => x!.text.trim());
+        set('poles', [...sp.poles, ...(rest?.values ?? [])], { from: 'message', text: [...from, ...(others ? [others.text] : [])].join(', ') });
+        if (others) consumed.push(others.text);
+        // "zeta=0.7, wn=2" are assignments too: read as the specification, so used
+        for (const nm of [...unused]) {
+          const bare = (x: string) => x.replace(/\s+/g, '');
+          const at = bare(scan.assigns.get(nm)?.text ?? '');
+          if (at && from.some((t) => bare(t).includes(at) || at.includes(bare(t)))) unused.splice(unused.indexOf(nm), 1);
+        }
+        if (others && n === 2) notes.push(`${others.text} is not used: A has 2 states, so the dominant pair is every pole`);
+        notes.push(`Poles from the specifications: ${sp.formula}${rest?.note ? `; ${rest.note}` : ''}.`);
         // the closed loop's step is then checked against what was written (agent/deterministic.ts specPlan)
         const sc = scan.specs;
         const targets: SpecCheck['targets'] = {
@@ -1488,14 +1500,34 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
           // C is used: the check measures its output
           if (Crow && unused.includes('C')) unused.splice(unused.indexOf('C'), 1);
         }
+      } else if (sp && 'poles' in sp && n !== undefined && n > 2) {
+        // the pair fixes 2 poles; the others are not guessed: candidates a few times faster than
+        // the pair (each the request with its poles written, so the answer reads the specification again)
+        record(conv, pending);
+        const sigma = sp.poles[0][0];
+        const k = n - 2;
+        const many = (B: unknown) => Array.isArray(B) && (B as Matrix)[0]?.length > 1;
+        const cands = [5, 10].map((f) => {
+          const v = Number((f * sigma).toPrecision(3));
+          // several inputs: a pole repeated more than rank(B) times cannot be placed, so spread them by 10 %
+          const vals = Array.from({ length: k }, (_, i) => (many(args.B) ? Number((v * (1 + 0.1 * i)).toPrecision(3)) : v));
+          const list = vals.length > 1 && vals.every((x) => x === vals[0]) ? `all at ${vals[0]}` : `at ${vals.join(', ')}`;
+          const words = k === 1 ? `the other pole at ${vals[0]}` : `the other ${k} poles ${list}`;
+          return {
+            label: `${words[0].toUpperCase()}${words.slice(1)} (${f}× the dominant real part ${fmtNum(sigma)})`,
+            prompt: `${message.trim().replace(/[.?!\s]+$/, '')}, ${words}`,
+            base: message.trim().replace(/[.?!\s]+$/, ''),
+          };
+        });
+        const given = others ? ` You gave ${others.values.length} (${others.text}); ${k} ${k === 1 ? 'is' : 'are'} needed.` : '';
+        return {
+          kind: 'ask',
+          question: `The specifications fix the dominant pair ${renderValue(sp.poles, 'poles')} (${sp.formula}), but A has ${n} states: where should the other ${k} ${k === 1 ? 'pole' : 'poles'} go?${given} Usually a few times faster than the pair, so the pair dominates the response; or write them ("the other pole at -20").`,
+          candidates: cands,
+        };
       } else {
         record(conv, pending);
-        const why =
-          sp && 'reason' in sp
-            ? sp.reason
-            : n !== undefined && n !== 2
-              ? `the specifications fix a dominant pair, but A has ${n} states: where should the other ${n - 2} poles go?`
-              : 'the specifications need A to be given';
+        const why = sp && 'reason' in sp ? sp.reason : 'the specifications need A to be given';
         return {
           kind: 'ask',
           question: `I cannot turn the specifications into poles: ${why}. Please give the poles (e.g. poles at -2±1j and -10).`,
@@ -1934,6 +1966,15 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   };
   record(conv, pending, reading, sysVal);
   return reading;
+}
+
+/** the n poles a specification leaves open, from what was written: n values, or one value for all of them */
+function restPoles(n: number, others: { values: Cx[]; text: string } | undefined): { values?: Cx[]; note?: string } {
+  if (!others) return {};
+  if (others.values.length === n) return { values: others.values, note: `the other ${n === 1 ? 'pole' : 'poles'} as written (${others.text})` };
+  if (others.values.length === 1 && others.values[0][1] === 0)
+    return { values: Array(n).fill(others.values[0]), note: `the other ${n} poles all at ${others.values[0][0]} as written (${others.text})` };
+  return {};
 }
 
 /** numbers no reader consumed, with a few words around each */
