@@ -137,3 +137,26 @@ test('the reader: a PI for G with overshoot and settling targets reads as pidtun
     /ζ = 0\.4204 from the PM 45°; from settling time ≤ 5 s: ωn ≥ 1\.903 rad\/s → ωc 1\.6 rad\/s; overshoot ≤ 10 %: PM as given, so checked only/,
   );
 });
+
+test('reproducing code re-checks the specification in MATLAB and python-control: stepinfo/step_info of T, one comparison per target, the translation in comments', async () => {
+  const { reproduce } = await import('../../src/core/codegen/index.js');
+  const a = { num: [1], den: [1, 2, 1], type: 'PI', overshoot_pct: 10, settling_time: 5 };
+  const v = await callTool('pidtune', a);
+  const req = { tool: 'pidtune', args: v.args, result: v.result, verification: v.verification };
+  const m = reproduce(req, 'matlab');
+  assert.match(m, /^S = stepinfo\(T, 'RiseTimeLimits', \[0\.1 0\.9\], 'SettlingTimeThreshold', 0\.02\)$/m);
+  assert.match(m, /^spec_met = \[S\.Overshoot <= 10, S\.SettlingTime <= 5\]$/m);
+  // the verdicts SciPy gives for this loop (spec_ref.json case 1: overshoot met, settling missed)
+  assert.deepEqual(ref.cases[1].verdict, { overshoot_pct: true, settling_time: false });
+  assert.match(m, /^% {3}overshoot <= 10 % \[pass\]$/m);
+  assert.match(m, /^% {3}settling time \(2 %\) <= 5 s \[FAIL\]$/m);
+  assert.match(m, /^% {3}from overshoot ≤ 10 %: ζ ≥ .* = 58\.59°$/m);
+  // MATLAB's own pidtune for comparison is called with the PM the targets set, not the default 60
+  assert.match(m, /pidtuneOptions\('PhaseMargin', 58\.593068264963\d*\)/);
+  const p = reproduce(req, 'python');
+  assert.match(p, /^S = ct\.step_info\(T, SettlingTimeThreshold=0\.02, RiseTimeLimits=\(0\.1, 0\.9\)\)$/m);
+  assert.match(p, /^spec_met = \[S\['Overshoot'\] <= 10, S\['SettlingTime'\] <= 5\]$/m);
+  // without targets, no specification lines
+  const w = await callTool('pidtune', { num: [1], den: [1, 2, 1], type: 'PI', wc: 1 });
+  assert.doesNotMatch(reproduce({ tool: 'pidtune', args: w.args, result: w.result, verification: w.verification }, 'matlab'), /spec_met/);
+});

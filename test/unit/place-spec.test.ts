@@ -128,3 +128,26 @@ test('ζ and ωn written as assignments ("zeta=0.7 and wn=2") are the specificat
   close((r.args.poles as number[][])[0][1], 2 * Math.sqrt(1 - 0.49), 1e-12, 'ωd');
   assert.deepEqual(r.spec?.targets, { zeta: 0.7, wn: 2 });
 });
+
+test('reproducing code of the specification check: the closed loop written out, stepinfo/step_info, and ζ, ωn read back from the overshoot and peak time', async () => {
+  const { reproduce } = await import('../../src/core/codegen/index.js');
+  const { verify } = await import('../../src/core/verify/index.js');
+  const conv = new Conversation();
+  const calls = await executeReading(readTurn(conv, `${ASK}, the other pole at -20`));
+  const si = calls.find((c) => c.tool === 'stepinfo')!;
+  const req = { tool: 'stepinfo', args: si.args, result: si.result, verification: verify('stepinfo', si.args, si.result!) };
+  const m = reproduce(req, 'matlab');
+  // N = 1/(C(BK − A)⁻¹B) = 228.92 (SciPy), in B; the verdicts SciPy gives (both met)
+  close(ref.places[0].N, 228.9218267938204, 1e-12, 'N');
+  assert.match(m, /^B = \[0; 0; 228\.92182679382\d*\];$/m);
+  assert.match(m, /^spec_met = \[S\.Overshoot <= 10, S\.SettlingTime <= 2\]$/m);
+  assert.match(m, /^% {3}overshoot <= 10 % \[pass\]$/m);
+  assert.match(m, /Nbar\/rscale/);
+  assert.match(reproduce(req, 'python'), /^spec_met = \[S\['Overshoot'\] <= 10, S\['SettlingTime'\] <= 2\]$/m);
+  // damping and natural frequency as targets: read back through the second-order relations
+  const z = await executeReading(readTurn(new Conversation(), 'place the poles of A=[0 1; 0 0], B=[0;1] for damping 0.7, natural frequency 2 rad/s'));
+  const zs = z.find((c) => c.tool === 'stepinfo')!;
+  const zm = reproduce({ tool: 'stepinfo', args: zs.args, result: zs.result }, 'python');
+  assert.match(zm, /^zeta = -np\.log\(S\['Overshoot'\]\/100\)\/np\.sqrt\(np\.pi\*\*2 \+ np\.log\(S\['Overshoot'\]\/100\)\*\*2\)$/m);
+  assert.match(zm, /^spec_met = \[zeta >= 0\.7, wn >= 2\]$/m);
+});

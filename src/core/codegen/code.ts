@@ -115,6 +115,51 @@ export function systemCode(code: Code, args: Record<string, any>, name: string):
   else throw new ControlError('no system to write: give num/den or A, B, C (and D)');
 }
 
+/**
+ * Time-domain targets re-checked in the user's tool: after `S = stepinfo(…)` (MATLAB) or
+ * `S = ct.step_info(…)` (python-control), one pass/fail per target, the target in a comment
+ * (maxima for the times and the overshoot; ζ and ωn, minima, read from the overshoot and the
+ * peak time through the exact second-order relations, as @control's table does).
+ */
+export function specCheckCode(code: Code, targets: Record<string, unknown>, verdicts?: { key?: string; pass: boolean }[]): void {
+  const m = code.lang === 'matlab';
+  const f = (k: string) => (m ? `S.${k}` : `S['${k}']`);
+  const items: [string, string, string][] = [];
+  const n = (x: unknown) => num(x as number, code.lang);
+  if (typeof targets.overshoot_pct === 'number')
+    items.push(['overshoot_pct', `${f('Overshoot')} <= ${n(targets.overshoot_pct)}`, `overshoot <= ${n(targets.overshoot_pct)} %`]);
+  if (typeof targets.settling_time === 'number')
+    items.push(['settling_time', `${f('SettlingTime')} <= ${n(targets.settling_time)}`, `settling time (2 %) <= ${n(targets.settling_time)} s`]);
+  if (typeof targets.rise_time === 'number')
+    items.push(['rise_time', `${f('RiseTime')} <= ${n(targets.rise_time)}`, `rise time (10-90 %) <= ${n(targets.rise_time)} s`]);
+  if (typeof targets.peak_time === 'number') items.push(['peak_time', `${f('PeakTime')} <= ${n(targets.peak_time)}`, `peak time <= ${n(targets.peak_time)} s`]);
+  const needZeta = typeof targets.zeta === 'number' || typeof targets.wn === 'number';
+  if (needZeta) {
+    const mp = m ? 'S.Overshoot/100' : "S['Overshoot']/100";
+    code.comment('ζ and ωn read from the overshoot and the peak time (exact for a second-order system without zeros)');
+    if (m) {
+      code.assign('zeta', `-log(${mp})/sqrt(pi^2 + log(${mp})^2)`);
+      code.assign('wn', 'pi/(S.PeakTime*sqrt(1 - zeta^2))');
+    } else {
+      code.assign('zeta', `-np.log(${mp})/np.sqrt(np.pi**2 + np.log(${mp})**2)`);
+      code.assign('wn', "np.pi/(S['PeakTime']*np.sqrt(1 - zeta**2))");
+    }
+    if (typeof targets.zeta === 'number') items.push(['zeta', `zeta >= ${n(targets.zeta)}`, `damping ζ >= ${n(targets.zeta)}`]);
+    if (typeof targets.wn === 'number') items.push(['wn', `wn >= ${n(targets.wn)}`, `natural frequency ωn >= ${n(targets.wn)} rad/s`]);
+  }
+  if (!items.length) return;
+  const ours = (k: string) => {
+    const v = verdicts?.find((x) => x.key === k);
+    return v ? (v.pass ? 'pass' : 'FAIL') : undefined;
+  };
+  code.comment(`the specification, re-checked here (true = met)${verdicts ? "; @control's verdicts in brackets" : ''}:`);
+  for (const [k, , what] of items) {
+    const o = ours(k);
+    code.comment(`  ${what}${o ? ` [${o}]` : ''}`);
+  }
+  code.line(`spec_met = [${items.map((x) => x[1]).join(', ')}]`);
+}
+
 // ------------------------------------------------------------------ per tool
 
 const M = (code: Code) => code.lang === 'matlab';
@@ -316,6 +361,10 @@ export const GENERATORS = {
       if (M(code)) code.line("S = stepinfo(sys, 'SettlingTimeThreshold', 0.02, 'RiseTimeLimits', [0.1 0.9]);");
       else code.line('S = ct.step_info(sys, SettlingTimeThreshold=0.02, RiseTimeLimits=(0.1, 0.9))');
       code.comment('MATLAB and python-control measure on a simulated grid; ours are exact crossing times');
+      if (a.spec && typeof a.spec === 'object') {
+        if (typeof a.spec.note === 'string') code.comment(a.spec.note);
+        specCheckCode(code, a.spec, r?.spec);
+      }
       if (r)
         code
           .comment(verdictHolder)

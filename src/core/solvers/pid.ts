@@ -45,7 +45,7 @@ import type { RenderOptions } from '../render/markdown.js';
 import { specTable, type SpecItem } from '../render/results.js';
 import type { Complex } from '../types.js';
 import { num as numberLiteral, vector as vectorLiteral } from '../codegen/literals.js';
-import { systemCode, verdictHolder } from '../codegen/code.js';
+import { specCheckCode, systemCode, verdictHolder } from '../codegen/code.js';
 import type { PlotSpec } from '../plot/specs.js';
 import { conv, polyadd, polyRoots, polyStrip } from '../linalg/poly.js';
 import { ssProps, tfProps, tsProp, tf2ss, sortComplex, cplx } from './_sys.js';
@@ -869,7 +869,16 @@ function controllerCode(code: { lang: string; assign(n: string, e: string): unkn
   code.assign('C', `${lang === 'matlab' ? 'tf' : 'ct.tf'}(${vectorLiteral(C.num, lang)}, ${vectorLiteral(C.den, lang)})`);
 }
 
-function loopCheckCode(code: import('../codegen/code.js').Code): void {
+function loopCheckCode(code: import('../codegen/code.js').Code, a?: R, r?: R): void {
+  loopStepCode(code);
+  // the time-domain targets, re-checked on T's step (pidtune); with their translation when it set PM or ωc
+  if (a && ['overshoot_pct', 'settling_time', 'rise_time'].some((k) => typeof a[k] === 'number')) {
+    if (r?.from_spec?.lines?.length) code.comment(`PM and wc from the targets (second-order prototype):\n  ${(r.from_spec.lines as string[]).join('\n  ')}`);
+    specCheckCode(code, a, r?.spec);
+  }
+}
+
+function loopStepCode(code: import('../codegen/code.js').Code): void {
   if (code.lang === 'matlab') {
     code.assign('L', 'C*G');
     code.line('[Gm, Pm, Wcg, Wcp] = margin(L)   % Pm at the crossover Wcp');
@@ -974,7 +983,7 @@ export const tools = [
         systemCode(code, a, 'G');
         const M = code.lang === 'matlab';
         const type = (a.type ?? 'PID') as string;
-        const pmT = numberLiteral(a.pm ?? 60, code.lang);
+        const pmT = numberLiteral((r as PidResult | undefined)?.pm_target ?? a.pm ?? 60, code.lang);
         if (r) {
           const g = r as PidResult;
           const lit = (x: number) => numberLiteral(x, code.lang);
@@ -985,7 +994,7 @@ export const tools = [
             code.comment(`python-control has no pidtune: the ${type} controller Kp + Ki/s + Kd s/(Tf s + 1) as a transfer function`);
             controllerCode(code, g.C);
           }
-          loopCheckCode(code);
+          loopCheckCode(code, a, g as unknown as R);
           if (M)
             code.comment(
               `MATLAB's own tuner, for comparison (its rule differs; the same wc gives the same PI):\n  Cm = pidtune(G, '${type}', ${lit(g.wc)}, pidtuneOptions('PhaseMargin', ${pmT}))`,
