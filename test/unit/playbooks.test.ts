@@ -134,6 +134,7 @@ test('a PID design in words runs pidtune → margins of L → closed-loop step; 
   const si = resultOf(ev, 'stepinfo')!;
   near(si.overshoot_pct, r.overshoot_pct, 2e-3, 'overshoot');
   assert.match(text(ev), /### Report[\s\S]*\| Loop margins \| PM at ωc; GM \| 60° at 0\.5 rad\/s/);
+  assert.match(text(ev), /\| Specification \| 3 items \| all met \|/);
   // the closed loop by the feedback tool: its characteristic polynomial is den(L) + num(L) (SciPy's Tcl_den)
   const cl = resultOf(ev, 'feedback')!;
   const den = cl.den as number[];
@@ -241,4 +242,14 @@ test('MCP prompts: each playbook is offered with its tool arguments; prompts/get
   );
   const unknown = await ask('prompts/get', { name: 'nope', arguments: {} });
   assert.match(unknown.error.message, /Unknown prompt: nope/);
+});
+
+test('a PID design to time-domain targets: the report names what the design misses (SciPy: settling 5.914 s > 5 s, test/fixtures/pid/spec_ref.py)', async () => {
+  const ev = await collectTurn({ prompt: 'design a PI controller for G(s) = 1/(s+1)^2 with overshoot under 10 % and settling time under 5 s' });
+  assert.deepEqual(calls(ev).slice(0, 3), ['pidtune', 'margins', 'feedback']);
+  const ref2 = JSON.parse(readFileSync(new URL('../fixtures/pid/spec_ref.json', import.meta.url), 'utf8')).cases[1];
+  assert.deepEqual(ref2.targets, { overshoot_pct: 10, settling_time: 5 });
+  assert.equal(ref2.verdict.settling_time, false);
+  near(resultOf(ev, 'stepinfo')!.settling_time, ref2.achieved.step.settling_time, 1e-3, 'settling time of the closed loop');
+  assert.match(text(ev), /\| Specification \| \d items \| \*\*missed\*\*: settling time \(2 %\) 5\.914\d* s \(target ≤ 5 s\)/);
 });

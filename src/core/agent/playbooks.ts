@@ -260,6 +260,17 @@ const PID: Playbook = {
         .filter(Boolean)
         .join(', ');
       rows.push(['Controller', `${d.type} gains`, gains, check(r.design)]);
+      // the specification's verdicts as pidtune's table gave them: what the design meets and misses
+      const spec = Array.isArray(d.spec) ? (d.spec as { item: string; target: string; achieved: string; pass: boolean }[]) : [];
+      if (spec.length) {
+        const missed = spec.filter((x) => !x.pass);
+        rows.push([
+          'Specification',
+          `${spec.length} item${spec.length === 1 ? '' : 's'}`,
+          missed.length ? `**missed**: ${missed.map((x) => `${x.item} ${x.achieved} (target ${x.target})`).join('; ')}` : 'all met',
+          check(r.design),
+        ]);
+      }
     }
     const m = r.loop?.result;
     if (m)
