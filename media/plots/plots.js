@@ -276,7 +276,8 @@
     const y = d.y || [];
     const u = d.u || [];
     const ny = y.length ? y[0].length : 0;
-    const nu = u.length && p.kind === 'lsim' ? u[0].length : 0;
+    const nu = u.length && (p.kind === 'lsim' || p.kind === 'nlsim') ? u[0].length : 0;
+    const names = d.names || [];
     const shape = p.discrete || d.method === 'zoh' ? 'hv' : 'linear';
     const traces = [];
     for (let i = 0; i < ny; i++)
@@ -287,7 +288,7 @@
         mode: p.discrete ? 'markers+lines' : 'lines',
         line: { color: pal[i % pal.length], width: 2, shape: p.discrete ? 'hv' : 'linear' },
         marker: { size: 3 },
-        name: ny > 1 ? `y${i + 1}(t)` : 'y(t)',
+        name: names[i] ? `${names[i]}(t)` : ny > 1 ? `y${i + 1}(t)` : 'y(t)',
         hovertemplate: 't = %{x:.4g} s<br>y = %{y:.4g}<extra></extra>',
       });
     for (let j = 0; j < nu; j++)
@@ -305,11 +306,11 @@
     const L = baseLayout(t);
     L.xaxis = axisStyle(t, { title: { text: 'Time t (s)' }, anchor: nu ? 'y2' : 'y' });
     if (nu) {
-      L.yaxis = axisStyle(t, { title: { text: 'Output y' }, domain: [0.36, 1] });
+      L.yaxis = axisStyle(t, { title: { text: p.kind === 'nlsim' ? 'State x' : 'Output y' }, domain: [0.36, 1] });
       L.yaxis2 = axisStyle(t, { title: { text: 'Input u' }, domain: [0, 0.26] });
-    } else L.yaxis = axisStyle(t, { title: { text: p.kind === 'initial' ? 'Output y (free response)' : 'Output y' } });
+    } else L.yaxis = axisStyle(t, { title: { text: p.kind === 'initial' ? 'Output y (free response)' : p.kind === 'nlsim' ? 'State x' : 'Output y' } });
     const summary = [];
-    for (let i = 0; i < ny; i++) summary.push(`${ny > 1 ? `y${i + 1}` : 'y'}(end) ${fmt(y[y.length - 1][i])}`);
+    for (let i = 0; i < ny; i++) summary.push(`${names[i] || (ny > 1 ? `y${i + 1}` : 'y')}(end) ${fmt(y[y.length - 1][i])}`);
     if (d.method) summary.push(`method ${d.method}`);
     return { traces, layout: L, summary: summary.join(' · ') };
   }
@@ -446,7 +447,7 @@
     }
     return v;
   }
-  const builders = { bode, step: timeResp, impulse: timeResp, nyquist, rlocus, pzmap, lsim: simulation, initial: simulation, sigma, diskmargin };
+  const builders = { bode, step: timeResp, impulse: timeResp, nyquist, rlocus, pzmap, lsim: simulation, initial: simulation, nlsim: simulation, sigma, diskmargin };
 
   function render() {
     if (!payload) return;

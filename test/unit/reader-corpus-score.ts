@@ -190,7 +190,7 @@ export function complexSetsEqual(a: [number, number][], b: [number, number][], e
 /** does the read argument equal the expected one (the conventions of README.md) */
 export function argEqual(name: string, expected: unknown, read: unknown): boolean {
   // connect's signal names are case-sensitive; spaces in a sum ('e = r-y') are not
-  if ((name === 'sums' || /^(?:inputName|outputName|inputs|outputs)$/.test(name)) && (Array.isArray(expected) || typeof expected === 'string')) {
+  if ((name === 'sums' || /^(?:inputName|outputName|inputs|outputs|equations)$/.test(name)) && (Array.isArray(expected) || typeof expected === 'string')) {
     const norm = (v: unknown) =>
       (typeof v === 'string' ? [v] : Array.isArray(v) ? v : [undefined]).map((x) => (typeof x === 'string' ? x.replace(/\s+/g, '') : x));
     const a = norm(expected),

@@ -496,6 +496,36 @@ Object.assign(SETS, {
       gamma: 1e4,
     },
   },
+  // nonlinear models: the damped pendulum (parameters), Van der Pol (no input), two inputs with an output
+  find_eqpt: {
+    siso: { equations: "x1' = x2; x2' = -g/l*sin(x1) - b*x2 + u", params: { g: 9.81, l: 1, b: 0.1 }, x0: [3, 0] },
+    target: { equations: "x1' = x2; x2' = -9.81*sin(x1) - 0.5*x2 + u", outputs: 'y = x1', x0: [0.4, 0], y0: [0.5] },
+    noInput: { equations: "x1' = x2; x2' = mu*(1 - x1^2)*x2 - x1", params: { mu: 1 } },
+  },
+  linearize: {
+    siso: { equations: "x1' = x2; x2' = -g/l*sin(x1) - b*x2 + u", params: { g: 9.81, l: 1, b: 0.1 }, x: [3.141592653589793, 0] },
+    mimo: { equations: "x1' = x2; x2' = -9.81*sin(x1) + u1 - u2", outputs: 'y1 = x1; y2 = x1 + x2', x: [0.7, 0], u: [0, 1] },
+    noInput: { equations: "x1' = x2; x2' = mu*(1 - x1^2)*x2 - x1", params: { mu: 1 }, x: [0, 0] },
+  },
+  lyapunov_check: {
+    siso: { equations: "x1' = x2; x2' = -sin(x1) - x2", x: [0, 0], radius: 2 },
+    givenP: {
+      equations: "x1' = -x1 + x1^2*x2; x2' = -x2",
+      x: [0, 0],
+      radius: 3,
+      P: [
+        [1, 0],
+        [0, 1],
+      ],
+    },
+    oneState: { equations: "x1' = -x1 + x1^3", x: [0], radius: 2 },
+  },
+  nlsim: {
+    siso: { equations: "x1' = x2; x2' = -g/l*sin(x1) - b*x2 + u", params: { g: 9.81, l: 1, b: 0.1 }, x0: [0.5, 0], tfinal: 10 },
+    mimo: { equations: "x1' = x2 + u1; x2' = -sin(x1) - 0.3*x2 + u2", x0: [0, 1], u: [1, 'cos(t)'], tfinal: 3 },
+    formula: { equations: "x1' = x2; x2' = -x1 - 0.2*x2 + u", x0: [0, 0], u: 'sin(2*t)', tfinal: 5 },
+    noInput: { equations: "x1' = x2; x2' = mu*(1 - x1^2)*x2 - x1", params: { mu: 1 }, x0: [2, 0], tfinal: 20 },
+  },
   diskmargin: {
     siso: { num: [25], den: [1, 10, 10, 10] },
     // MATLAB's spinning satellite: L = P·K, P = ss([0 10; -10 0], eye(2), [1 10; -10 1], 0), K = I

@@ -11,6 +11,18 @@ const math = create(all, { number: 'number' });
 
 /** the parser, kept before it is disabled on the instance (as in the mathjs security guide) */
 export const mathParse: (expr: string) => unknown = math.parse as unknown as (expr: string) => unknown;
+/**
+ * mathjs's symbolic derivative, kept before it is disabled on the instance, for the nonlinear
+ * models (solvers/_nlmodel.ts): it is only ever given a parse tree that the model's reader has
+ * walked and accepted (numbers, the model's names, arithmetic and elementary functions), and its
+ * result is walked by the same reader before anything is computed from it. It rewrites a tree;
+ * nothing of the tree is executed.
+ */
+export const mathDerivative: (expr: unknown, variable: unknown, options?: { simplify?: boolean }) => unknown = math.derivative as unknown as (
+  expr: unknown,
+  variable: unknown,
+  options?: { simplify?: boolean },
+) => unknown;
 {
   const disabled = (name: string) => () => {
     throw new Error(`Function ${name} is disabled`);

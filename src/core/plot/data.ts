@@ -11,6 +11,7 @@
  *   sigma    sigma (its default grid): the singular values in dB against ω, and their peak
  *   diskmargin  diskmargin or diskmargin_io (the call's own arguments): the guaranteed multiloop
  *            disk margin α(ω) = 1/μ_upper(ω) against ω, its least value marked
+ *   nlsim    nlsim (the call's own arguments: equations, x0, input, tfinal): the states against t
  */
 import { defaultFrequencies, defaultTimes } from '../agent/deterministic.js';
 import { ControlError } from '../errors.js';
@@ -56,6 +57,7 @@ async function call(tool: string, raw: Record<string, unknown>, opts: RunOptions
 
 function describe(a: Record<string, unknown>, raw: Record<string, unknown> = {}): string {
   if (raw.sys1 !== undefined) return 'plant P (sys1) with controller C (sys2), u = −C·y';
+  if (raw.equations !== undefined) return `x' = f(x, u): ${Array.isArray(raw.equations) ? raw.equations.join('; ') : String(raw.equations)}`;
   const Ts = typeof a.Ts === 'number' && a.Ts > 0 ? a.Ts : 0;
   const v = Ts ? 'z' : 's';
   if (Array.isArray(a.num) && Array.isArray(a.den))
@@ -155,6 +157,13 @@ export async function buildPlot(req: PlotRequest, opts: RunOptions = {}): Promis
         notes.push(
           `Input interpolation: ${r.method === 'zoh' ? 'held between samples (zoh)' : r.method === 'foh' ? 'linear between samples (foh)' : 'one sample per step (discrete)'}.`,
         );
+      break;
+    }
+    case 'nlsim': {
+      // the whole call (equations, parameters, x0, input, tfinal): each state against t, the input below
+      const r = await call('nlsim', req.args ?? {}, opts, verification);
+      data = { t: r.t, y: r.x, u: r.u, names: r.states, inputNames: r.inputs, method: 'foh' };
+      notes.push(`RK45 (Dormand–Prince), ${r.steps} steps, rtol = ${r.rtol}, atol = ${r.atol}.`);
       break;
     }
     case 'sigma': {

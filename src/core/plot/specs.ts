@@ -3,7 +3,7 @@
  * builds them with the helpers here. Pure data: what to plot and of which system; the numbers
  * are computed later by `plot/data.ts` through the verified call path.
  */
-export const PLOT_KINDS = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap', 'lsim', 'initial', 'sigma', 'diskmargin'] as const;
+export const PLOT_KINDS = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap', 'lsim', 'initial', 'sigma', 'diskmargin', 'nlsim'] as const;
 export type PlotKind = (typeof PLOT_KINDS)[number];
 
 /**
@@ -25,6 +25,7 @@ export const KIND_LABEL: Record<PlotKind, string> = {
   initial: 'Free response',
   sigma: 'Singular values',
   diskmargin: 'Disk margin over frequency',
+  nlsim: 'Nonlinear simulation: states',
 };
 
 /** one plot an answer offers: its kind, the system (num/den or A, B, C, D, Ts) and the button's title */
@@ -60,6 +61,7 @@ const TITLES: Record<PlotKind, string> = {
   initial: 'Plot free response',
   sigma: 'Plot singular values',
   diskmargin: 'Plot disk margin over frequency',
+  nlsim: 'Plot states against time',
 };
 
 /** these plots of the call's system, whatever its size (root locus and Nyquist read a SISO L anyway) */

@@ -25,6 +25,7 @@ import { fmt as fmtNum } from '../render/format.js';
 import { readDelay } from './delay.js';
 import { readConnect } from './connect.js';
 import { lqgWeights } from './lqg.js';
+import { readNonlinear } from './nonlinear.js';
 import type { PreCall, SpecCheck } from '../agent/deterministic.js';
 import { playbookFor } from '../agent/playbooks.js';
 import { polyStrip } from '../linalg/poly.js';
@@ -267,6 +268,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // connect by signal names (sumblk, InputName/OutputName, ct.interconnect) and lft: reader/connect.ts
   const connectReading = readConnect({ text, conv, opts, scope, record: (call) => record(conv, pending, call) });
   if (connectReading) return connectReading;
+  // nonlinear state equations written per state (x1' = x2; x2' = -g/l*sin(x1) + u): reader/nonlinear.ts
+  const nonlinearReading = readNonlinear({ message, text, scan, conv, opts, record: (call) => record(conv, pending, call) });
+  if (nonlinearReading) return nonlinearReading;
 
   // ---- which tool
   let tool: ToolDef | undefined;
@@ -2181,6 +2185,7 @@ const RESULT_NAMES: Record<string, (base?: string) => string> = {
   reg: () => 'rsys',
   lqg: () => 'rlqg',
   estim: () => 'est',
+  linearize: () => 'linsys',
 };
 
 /** tools whose saved result is a compensator MATLAB connects with positive feedback: feedback(sys, C, +1) */
@@ -2225,7 +2230,12 @@ export function recordResult(conv: Conversation, reading: CallReading, result: R
   const base = conv.current !== undefined ? conv.systems[conv.current] : undefined;
   // the same name again is a new entry (the newest is the one a name means; the old stays for "the first loop")
   const name = outputName ?? reading.output ?? naming(base?.name);
-  const how = reading.tool === 'c2d' ? `c2d(…, ${num2(result.Ts as number)}, '${result.method}')` : (reading.system ?? `${reading.tool}(…)`);
+  const how =
+    reading.tool === 'c2d'
+      ? `c2d(…, ${num2(result.Ts as number)}, '${result.method}')`
+      : reading.tool === 'linearize'
+        ? `linearize(…, x = [${(result.x as number[]).map(num2).join('; ')}])`
+        : (reading.system ?? `${reading.tool}(…)`);
   let feedback: SystemEntry['feedback'];
   if (POSITIVE_FEEDBACK.has(reading.tool)) {
     // the plant it was designed for: the system in use; an unnamed one is called sys so a closed loop can name it

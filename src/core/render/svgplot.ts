@@ -134,6 +134,16 @@ export function resultCharts(tool: string, args: Record<string, any>, r: Record<
       out.push({ caption: 'Input', svg: lineChart({ title: 'Input', xLabel: 't (s)', yLabel: 'u', series: cols(r.u, 'u'), height: 200 }) });
     return out.filter((c) => c.svg);
   }
+  if (tool === 'nlsim' && Array.isArray(r.t) && Array.isArray(r.x) && Array.isArray(r.x[0]) && Array.isArray(r.states)) {
+    // the states of a nonlinear simulation, one curve each, named as the equations name them
+    const t = r.t as number[];
+    const X = r.x as number[][];
+    const names = r.states as string[];
+    if (names.length > COLORS.length) return [];
+    const series = names.map((name, j) => ({ x: t, y: X.map((row) => row[j]), label: name }));
+    const svg = lineChart({ title: 'States', xLabel: 't (s)', yLabel: 'x', series });
+    return svg ? [{ caption: 'States', svg }] : [];
+  }
   if (tool === 'sigma' && Array.isArray(r.w) && Array.isArray(r.sv_db) && Array.isArray(r.sv_db[0])) {
     // one curve per singular value (descending), in dB over log ω
     const k = (r.sv_db[0] as number[]).length;

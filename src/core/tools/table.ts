@@ -33,6 +33,7 @@ import { tools as canon } from '../solvers/canon.js';
 import { tools as delay } from '../solvers/delay.js';
 import { tools as pid } from '../solvers/pid.js';
 import { tools as alloc } from '../solvers/alloc.js';
+import { tools as nonlinear } from '../solvers/nonlinear.js';
 
 /** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
 const ALL = [
@@ -64,6 +65,7 @@ const ALL = [
   ...delay,
   ...pid,
   ...alloc,
+  ...nonlinear,
 ];
 
 /** the name of a tool in the table: per-tool maps kept apart (the verifier's) are checked against it */

@@ -25,6 +25,7 @@ import { l2Checks, linfChecks } from './norms.js';
 import { leadLagChecks, pidChecks } from './pid.js';
 import { tfzpkChecks } from './tfzpk.js';
 import { allocChecks } from './alloc.js';
+import { eqptChecks, linearizeChecks, lyapunovChecks, nlsimChecks } from './nonlinear.js';
 import { froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
 export interface Check {
@@ -536,6 +537,10 @@ export const CHECKS = {
   pidtune: (args, result) => pidChecks(args, result),
   leadlag: leadLagChecks,
   wls_alloc: allocChecks,
+  find_eqpt: eqptChecks,
+  linearize: linearizeChecks,
+  nlsim: nlsimChecks,
+  lyapunov_check: lyapunovChecks,
 } satisfies Record<ToolName, Checker>;
 
 function verifyOrThrow(tool: string, args: Record<string, any>, result: Record<string, any>): Verification | undefined {
