@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { findEqpt, linearize, lyapunovCheck, nlsim, rk45 } from '../../src/core/solvers/nonlinear.js';
 import { readModel, splitEquations } from '../../src/core/solvers/_nlmodel.js';
 import { eqptChecks, linearizeChecks, lyapunovChecks, nlsimChecks } from '../../src/core/verify/nonlinear.js';
-import { Conversation, readTurn } from '../../src/core/reader/index.js';
+import { Conversation, readTurn, executeReading, recordExecution } from '../../src/core/reader/index.js';
 import { ControlError } from '../../src/core/errors.js';
 
 const ref = JSON.parse(readFileSync(new URL('../fixtures/nonlinear/ref.json', import.meta.url), 'utf8'));
@@ -202,4 +202,26 @@ test("lyapunov_check: P from lyap of the linearisation (closed form), the region
       }),
     /not positive definite/,
   );
+});
+
+test("the linearisation is saved as linsys: 'lqr of it' and 'step of it' take its A, B", async () => {
+  const conv = new Conversation();
+  const r = readTurn(conv, "linearize x1' = x2; x2' = -g/l*sin(x1) - b*x2 + u with g = 9.81, l = 1, b = 0.1 about x = [pi; 0]");
+  const calls = await executeReading(r);
+  assert.equal(calls[0].error, undefined);
+  recordExecution(conv, r, calls);
+  assert.ok(conv.systems.some((s) => s.name === 'linsys'));
+  const s = readTurn(conv, 'step of it');
+  assert.ok(s.kind === 'call' && s.tool === 'step', JSON.stringify(s));
+  if (s.kind !== 'call') return;
+  close(
+    s.args.A as number[][],
+    [
+      [0, 1],
+      [9.81, -0.1],
+    ],
+    1e-12,
+    'A',
+  );
+  assert.deepEqual(s.args.B, [[0], [1]]);
 });

@@ -171,11 +171,12 @@ export function readNonlinear(inp: NonlinearInput): Reading | undefined {
   if (!model) return undefined;
   if (Object.keys(params).length) {
     args.params = params;
+    // shown in the call as {g: 9.81, l: 1}; where the values came from is said in the notes
     if (!origins.params)
       origins.params = origin(
-        Object.entries(params)
-          .map(([k, v]) => `${k} = ${v}`)
-          .join(', '),
+        `{${Object.entries(params)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ')}}`,
       );
     for (const k of Object.keys(origins)) if (k.startsWith('params.')) delete origins[k];
   }
@@ -237,7 +238,7 @@ export function readNonlinear(inp: NonlinearInput): Reading | undefined {
     if (u && m) {
       args.u0 = u.v;
       origins.u0 = origin(u.text);
-    } else if (m && !y0) notes.push(`input ${model.inputs.join(', ')} = 0 (default)`);
+    } else if (m && !y0) notes.push(`input ${model.inputs.join(', ')} = 0 (default).`);
   } else if (tool === 'linearize') {
     const p = vecOf('x', 'x0', 'xe', 'xeq', 'x_eq', 'xop') ?? perState();
     if (!p) return ask(`About which point should I linearize? Give the state, e.g. x = ${zeros}, or ask for the equilibria first.`, [`about x = ${zeros}`]);
@@ -247,7 +248,7 @@ export function readNonlinear(inp: NonlinearInput): Reading | undefined {
     if (u && m) {
       args.u = u.v;
       origins.u = origin(u.text);
-    } else if (m) notes.push(`input ${model.inputs.join(', ')} = 0 at the point (default)`);
+    } else if (m) notes.push(`input ${model.inputs.join(', ')} = 0 at the point (default).`);
   } else if (tool === 'lyapunov_check') {
     const p = vecOf('x', 'xe', 'xeq', 'x_eq', 'x0') ?? perState();
     if (p) {
@@ -261,7 +262,7 @@ export function readNonlinear(inp: NonlinearInput): Reading | undefined {
     if (u && m) {
       args.u = u.v;
       origins.u = origin(u.text);
-    } else if (m) notes.push(`input ${model.inputs.join(', ')} = 0 (default)`);
+    } else if (m) notes.push(`input ${model.inputs.join(', ')} = 0 (default).`);
     const P = scan.assigns.get('P');
     if (P?.value && P.value.length === n) {
       args.P = P.value;
@@ -278,7 +279,7 @@ export function readNonlinear(inp: NonlinearInput): Reading | undefined {
     if (rad && Number(rad[1]) > 0) {
       args.radius = Number(rad[1]);
       origins.radius = origin(rad[0]);
-    } else notes.push('sampled box |x − xe| ≤ 1 (default radius)');
+    } else notes.push('sampled box |x − xe| ≤ 1 (default radius).');
   } else {
     const x0 = vecOf('x0', 'X0', 'x_0', 'xinit');
     if (!x0) return ask(`From which initial state should I simulate? e.g. x0 = ${zeros}.`, [`from x0 = ${zeros}`]);
@@ -299,7 +300,7 @@ export function readNonlinear(inp: NonlinearInput): Reading | undefined {
       if (u && m) {
         args.u = (u.v as number[]).length === 1 ? (u.v as number[])[0] : u.v;
         origins.u = origin(u.text);
-      } else if (m) notes.push(`input ${model.inputs.join(', ')} = 0 (default)`);
+      } else if (m) notes.push(`input ${model.inputs.join(', ')} = 0 (default).`);
     }
     const tf = vecOf('tfinal', 'Tf', 'tf', 'T', 'tend');
     if (tf && tf.v.length === 1 && tf.v[0] > 0) {
@@ -308,7 +309,7 @@ export function readNonlinear(inp: NonlinearInput): Reading | undefined {
     } else if (scan.t && scan.t.value.length > 1) {
       args.tfinal = scan.t.value[scan.t.value.length - 1];
       origins.tfinal = origin(scan.t.text);
-    } else notes.push('t = 0 to 10 s (default)');
+    } else notes.push('t = 0 to 10 s (default).');
   }
   const paramNote = Object.keys(params).length
     ? `parameters ${Object.entries(params)
@@ -316,7 +317,7 @@ export function readNonlinear(inp: NonlinearInput): Reading | undefined {
         .join(', ')}${found ? ' from the message' : ' from the earlier call'}`
     : '';
   if (paramNote) notes.unshift(paramNote);
-  if (model.outputsDefault && tool === 'linearize') notes.push('no output written: y = x (C = I)');
+  if (model.outputsDefault && tool === 'linearize') notes.push('no output written: y = x (C = I).');
   const reading: CallReading = {
     kind: 'call',
     tool,
