@@ -151,3 +151,31 @@ test('reproducing code of the specification check: the closed loop written out, 
   assert.match(zm, /^zeta = -np\.log\(S\['Overshoot'\]\/100\)\/np\.sqrt\(np\.pi\*\*2 \+ np\.log\(S\['Overshoot'\]\/100\)\*\*2\)$/m);
   assert.match(zm, /^spec_met = \[zeta >= 0\.7, wn >= 2\]$/m);
 });
+
+test('a rise time as a target for place: ωn from the second-order step’s exact rise time (SciPy), met exactly on a pure second-order loop; with ζ and ωn given it is only checked', async () => {
+  // spec_ref.json prototypes[0]: 5 % overshoot, ζ = 0.690107, ωn·tr = 2.09639 (scipy.signal.step)
+  const p0 = (await import('../fixtures/pid/spec_ref.json', { with: { type: 'json' } })).default.prototypes[0];
+  const r = readTurn(new Conversation(), 'place the poles of A=[0 1; 0 0], B=[0;1] for 5% overshoot and a rise time under 0.5 s');
+  assert.equal(r.kind, 'call');
+  if (r.kind !== 'call') return;
+  const wn = p0.rise / 0.5;
+  close((r.args.poles as number[][])[0][0], -p0.zeta * wn, 1e-6, 'σ');
+  close((r.args.poles as number[][])[0][1], wn * Math.sqrt(1 - p0.zeta ** 2), 1e-6, 'ωd');
+  assert.deepEqual(r.spec?.targets, { overshoot_pct: 5, rise_time: 0.5 });
+  assert.match(describeReading(r), /ωn = τr\(ζ\)\/tr = 2\.09639\/0\.5 = 4\.19278 rad\/s from the 10–90 % rise time/);
+  const si = (await executeReading(r)).find((c) => c.tool === 'stepinfo')!.result as Record<string, any>;
+  // the double integrator under u = −Kx + N r is exactly the prototype: its rise time is the target
+  close(si.rise_time, 0.5, 1e-6, 'rise time');
+  assert.deepEqual(
+    si.spec.map((s: any) => [s.key, s.pass]),
+    [
+      ['overshoot_pct', true],
+      ['rise_time', true],
+    ],
+  );
+  // ζ = 0.7, ωn = 2 fix the poles; the rise time (2.1/2 ≈ 1.05 s > 1 s) is checked and missed, and said
+  const q = readTurn(new Conversation(), 'place the poles of A=[0 1; 0 0], B=[0;1] for damping 0.7 and natural frequency 2 rad/s, rise time under 1 s');
+  const qs = (await executeReading(q)).find((c) => c.tool === 'stepinfo')!.result as Record<string, any>;
+  const item = qs.spec.find((s: any) => s.key === 'rise_time');
+  assert.ok(item && !item.pass && qs.rise_time > 1, JSON.stringify(item));
+});

@@ -10,10 +10,11 @@
  *
  * pidtune also takes time-domain targets written alongside (issue 14, item 2): the overshoot
  * and the 2 % settling time as the scanner already reads them for place (quantities.ts
- * findSpecs: "overshoot under 10 %", "settling time below 8 s"), and the 10–90 % rise time,
- * read here ("rise time under 3 s"). They are maxima, checked on the closed loop's step.
+ * findSpecs: "overshoot under 10 %", "settling time below 8 s"), and the 10–90 % rise time
+ * ("rise time under 3 s", findRise, which place reads too). They are maxima, checked on the
+ * closed loop's step; without wc or pm they set them (solvers/secondorder.ts).
  */
-import { timeQuantity, type Specs } from './quantities.js';
+import type { Specs } from './quantities.js';
 
 export interface SpecValue<T> {
   value: T;
@@ -89,25 +90,13 @@ function readKind(text: string): SpecValue<'lead' | 'lag'> | undefined {
   return undefined;
 }
 
-/** "rise time under 3 s", "10–90 % rise time of at most 2.5 s", "a rise time below 800 ms" */
-function readRise(text: string): SpecValue<number> | undefined {
-  const unit = String.raw`(?:(ms|msec|milliseconds?|s|secs?|seconds?|min)\b)?`;
-  const cmp = String.raw`(?:\s*(?:=|:|of|is|<=|≤|<|under|below|less\s+than|at\s+most|no\s+more\s+than|not\s+exceeding|within|max(?:imum)?)?\s*)*?`;
-  const m = new RegExp(String.raw`(?:\b10\s*[-–]\s*90\s*%\s*)?\brise[\s-]*time(?:\s*\(\s*10\s*[-–]\s*90\s*%\s*\))?${cmp}${NUM}\s*${unit}`, 'i').exec(text);
-  if (!m) return undefined;
-  const v = Number(m[1]);
-  const t = m[2] ? timeQuantity(v, m[2]) : v;
-  return t === undefined ? undefined : { value: t, text: m[0] };
-}
-
-/** pidtune's time-domain targets: overshoot and settling time from the scanner's specs, the rise time read here */
-function readTimeTargets(text: string, specs: Specs): PidSpec {
+/** pidtune's time-domain targets: overshoot, settling and rise time as the scanner reads them (quantities.ts findSpecs) */
+function readTimeTargets(specs: Specs): PidSpec {
   const out: PidSpec = {};
   // the scanner keeps the overshoot as a fraction; in percent, to 12 digits (0.07·100 is 7.000000000000001)
   if (specs.overshoot) out.overshoot_pct = { value: Number((specs.overshoot.value * 100).toPrecision(12)), text: specs.overshoot.text };
   if (specs.settling) out.settling_time = { value: specs.settling.value, text: specs.settling.text };
-  const rise = readRise(text);
-  if (rise) out.rise_time = rise;
+  if (specs.rise) out.rise_time = { value: specs.rise.value, text: specs.rise.text };
   return out;
 }
 
@@ -121,7 +110,7 @@ export function readPidSpec(text: string, tool: 'pidtune' | 'leadlag', specs?: S
   if (tool === 'pidtune') {
     const t = readType(text);
     if (t) out.type = t;
-    if (specs) Object.assign(out, readTimeTargets(text, specs));
+    if (specs) Object.assign(out, readTimeTargets(specs));
   } else {
     const k = readKind(text);
     if (k) out.kind = k;

@@ -8,6 +8,7 @@
  * by commas, semicolons, spaces or "and", optionally in brackets. Unit conversion is mathjs's.
  */
 import { unit } from 'mathjs';
+import { prototypeRise } from '../solvers/secondorder.js';
 
 const NUM = String.raw`[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`;
 
@@ -272,6 +273,20 @@ export interface Specs {
   overshoot?: { value: number; text: string };
   settling?: { value: number; text: string };
   peakTime?: { value: number; text: string };
+  /** the 10–90 % rise time */
+  rise?: { value: number; text: string };
+}
+
+/** "rise time under 3 s", "10–90 % rise time of at most 2.5 s", "a rise time below 800 ms" */
+export function findRise(text: string): { value: number; text: string } | undefined {
+  const num = String.raw`(\d+(?:\.\d+)?|\.\d+)`;
+  const unit = String.raw`(?:(ms|msec|milliseconds?|s|secs?|seconds?|min)\b)?`;
+  const cmp = String.raw`(?:\s*(?:=|:|of|is|<=|≤|<|under|below|less\s+than|at\s+most|no\s+more\s+than|not\s+exceeding|within|max(?:imum)?)?\s*)*?`;
+  const m = new RegExp(String.raw`(?:\b10\s*[-–]\s*90\s*%\s*)?\brise[\s-]*time(?:\s*\(\s*10\s*[-–]\s*90\s*%\s*\))?${cmp}${num}\s*${unit}`, 'i').exec(text);
+  if (!m) return undefined;
+  const v = Number(m[1]);
+  const t = m[2] ? timeQuantity(v, m[2]) : v;
+  return t === undefined ? undefined : { value: t, text: m[0] };
 }
 
 /** second-order design specifications in a message */
@@ -311,6 +326,8 @@ export function findSpecs(text: string): Specs {
     const t = m[2] ? timeQuantity(v, m[2]) : v;
     if (t !== undefined) s.settling = { value: t, text: m[0] };
   }
+  const rise = findRise(text);
+  if (rise) s.rise = rise;
   if ((m = text.match(new RegExp(String.raw`peak\s+time${cmp}(${NUM})\s*(${TIME_UNIT})?`, 'i')))) {
     const v = Number(m[1]);
     const t = m[2] ? timeQuantity(v, m[2]) : v;
@@ -339,6 +356,15 @@ export function specPoles(sp: Specs): { poles: Cx[]; formula: string } | { reaso
   if (wn === undefined && sp.settling && zeta !== undefined) {
     wn = 4 / (zeta * sp.settling.value);
     parts.push(`ωn = 4/(ζ·ts) = ${wn.toPrecision(6)} rad/s from the 2 % settling time`);
+  }
+  // the 10–90 % rise time: the prototype's, exact for ζ (ωn·tr = τr(ζ)); with a settling time too, the faster ωn
+  if (sp.rise && zeta !== undefined && zeta > 0 && sp.wn === undefined) {
+    const tau = prototypeRise(zeta).tr;
+    const w = tau / sp.rise.value;
+    parts.push(
+      `ωn = τr(ζ)/tr = ${tau.toPrecision(6)}/${sp.rise.value} = ${w.toPrecision(6)} rad/s from the 10–90 % rise time (τr the second-order step's exact rise time at ωn = 1)${wn !== undefined ? `; the faster of the two, ${Math.max(wn, w).toPrecision(6)} rad/s, is used` : ''}`,
+    );
+    wn = wn === undefined ? w : Math.max(wn, w);
   }
   if (wn === undefined && sp.peakTime && zeta !== undefined && zeta < 1) {
     wn = Math.PI / (sp.peakTime.value * Math.sqrt(1 - zeta * zeta));

@@ -1491,6 +1491,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
           ...(sc.overshoot ? { overshoot_pct: sc.overshoot.value * 100 } : {}),
           ...(sc.settling ? { settling_time: sc.settling.value } : {}),
           ...(sc.peakTime ? { peak_time: sc.peakTime.value } : {}),
+          ...(sc.rise ? { rise_time: sc.rise.value } : {}),
           ...(sc.zeta ? { zeta: sc.zeta.value } : {}),
           ...(sc.wn ? { wn: sc.wn.value } : {}),
         };
