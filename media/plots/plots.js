@@ -1,5 +1,5 @@
 // @control plot webview: draws the numbers the extension host computed with the solvers
-// (freqresp + margins, step + stepinfo, impulse, nyquist, rlocus, poles_zeros, lsim, initial, sigma, diskmargin). It computes no
+// (freqresp + margins, step + stepinfo, impulse, nyquist, rlocus, poles_zeros, lsim, initial, sigma, diskmargin, mpc). It computes no
 // result of its own: only where to put lines and labels. Plotly (basic bundle) draws; colours
 // follow the VS Code theme (--vscode-* CSS variables) and re-render when the theme changes.
 /* global Plotly, acquireVsCodeApi */
@@ -315,6 +315,57 @@
     return { traces, layout: L, summary: summary.join(' · ') };
   }
 
+
+  // ------------------------------------------------------------------ MPC closed loop
+  // states (and outputs) above, inputs below, against the step k; each bound a dashed line
+  // in its signal's colour; steps with a constraint active on the applied move shaded
+  function mpcPlot(p, t) {
+    const d = p.data;
+    const pal = palette(t);
+    const k = d.t.map((_, i) => i);
+    const traces = [];
+    const top = d.y ? d.y : d.x;
+    const topName = d.y ? 'y' : 'x';
+    const topBounds = d.y ? d.ybounds : d.xbounds;
+    const nTop = top[0].length;
+    const nu = d.u[0].length;
+    const boundLine = (b, i, axis, color, name) => {
+      for (const side of ['min', 'max']) {
+        const v = b[side][i];
+        if (v === null || v === undefined) continue;
+        traces.push({ x: [0, k[k.length - 1]], y: [v, v], yaxis: axis, type: 'scatter', mode: 'lines', line: { color, width: 1, dash: 'dash' }, name: `${name} ${side} ${fmt(v)}`, hoverinfo: 'name' });
+      }
+    };
+    for (let i = 0; i < nTop; i++) {
+      const c = pal[i % pal.length];
+      traces.push({ x: k, y: top.map((r) => r[i]), type: 'scatter', mode: 'lines+markers', marker: { size: 3 }, line: { color: c, width: 2 }, name: `${topName}${i + 1}[k]`, hovertemplate: `k = %{x}<br>${topName}${i + 1} = %{y:.4g}<extra></extra>` });
+      boundLine(topBounds, i, 'y', c, `${topName}${i + 1}`);
+    }
+    if (d.y) {
+      // the states' bounds too, when the plot shows outputs
+      for (let i = 0; i < d.x[0].length; i++) if (d.xbounds.min[i] !== null || d.xbounds.max[i] !== null) {
+        const c = pal[(nTop + i) % pal.length];
+        traces.push({ x: k, y: d.x.map((r) => r[i]), type: 'scatter', mode: 'lines', line: { color: c, width: 1.5 }, name: `x${i + 1}[k]` });
+        boundLine(d.xbounds, i, 'y', c, `x${i + 1}`);
+      }
+    }
+    const ku = d.u.map((_, i) => i);
+    for (let j = 0; j < nu; j++) {
+      const c = pal[(nTop + j + 2) % pal.length];
+      traces.push({ x: [...ku, ku.length], y: [...d.u.map((r) => r[j]), d.u[d.u.length - 1][j]], yaxis: 'y2', type: 'scatter', mode: 'lines', line: { color: c, width: 2, shape: 'hv' }, name: nu > 1 ? `u${j + 1}[k]` : 'u[k]', hovertemplate: `k = %{x}<br>u${nu > 1 ? j + 1 : ''} = %{y:.4g}<extra></extra>` });
+      boundLine(d.ubounds, j, 'y2', c, nu > 1 ? `u${j + 1}` : 'u');
+    }
+    const L = baseLayout(t);
+    L.xaxis = axisStyle(t, { title: { text: `Step k (t = k·${fmt(p.Ts)} s)` }, anchor: 'y2' });
+    L.yaxis = axisStyle(t, { title: { text: d.y ? 'Outputs y' : 'States x' }, domain: [0.4, 1] });
+    L.yaxis2 = axisStyle(t, { title: { text: 'Inputs u' }, domain: [0, 0.3] });
+    L.shapes = (L.shapes || []).concat(
+      d.active.map((a, i) => (a ? { type: 'rect', xref: 'x', yref: 'paper', x0: i, x1: i + 1, y0: 0, y1: 1, fillcolor: t.orange, opacity: 0.08, line: { width: 0 }, layer: 'below' } : null)).filter(Boolean),
+    );
+    const nAct = d.active.filter(Boolean).length;
+    return { traces, layout: L, summary: `${d.u.length} steps · constraint active on the applied move at ${nAct} step(s)` };
+  }
+
   // ------------------------------------------------------------------ complex-plane plots
   function planeLayout(t, xTitle, yTitle) {
     const L = baseLayout(t);
@@ -447,7 +498,7 @@
     }
     return v;
   }
-  const builders = { bode, step: timeResp, impulse: timeResp, nyquist, rlocus, pzmap, lsim: simulation, initial: simulation, nlsim: simulation, sigma, diskmargin };
+  const builders = { bode, step: timeResp, impulse: timeResp, nyquist, rlocus, pzmap, lsim: simulation, initial: simulation, nlsim: simulation, sigma, diskmargin, mpc: mpcPlot };
 
   function render() {
     if (!payload) return;

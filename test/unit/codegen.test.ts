@@ -329,6 +329,8 @@ test('every tool with a generator writes code from a real turn, and the matrices
     ['lqg', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], QXU=eye(3), QWV=diag([1 1 0.1]), Ts=0.1, type=current'],
     ['place_observer', 'A=[0 1; -2 -3], C=[1 0], poles=[-5 -6]'],
     ['wls_alloc', 'B=[1 1 0; 0 1 1], v=[3; 0.5], umin=[-1 -1 -1], umax=[1 1 1]'],
+    ['mpc', 'MPC for A=[1 1;0 1], B=[0.5;1], horizon 10, |u| <= 1, x0=[5;0]'],
+    ['mpc', 'model predictive control of G(s)=1/(s(s+1)) with Ts=0.1, N=20, input between -2 and 2'],
   ];
   const seen = new Set<string>();
   for (const [cmd, prompt] of prompts) {

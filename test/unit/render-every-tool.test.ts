@@ -526,6 +526,25 @@ Object.assign(SETS, {
     formula: { equations: "x1' = x2; x2' = -x1 - 0.2*x2 + u", x0: [0, 0], u: 'sin(2*t)', tfinal: 5 },
     noInput: { equations: "x1' = x2; x2' = mu*(1 - x1^2)*x2 - x1", params: { mu: 1 }, x0: [2, 0], tfinal: 20 },
   },
+  mpc: {
+    // the saturated double integrator, a continuous SISO servo with rate and output bounds, MIMO with state bounds and a reference
+    siso: {
+      A: [
+        [1, 1],
+        [0, 1],
+      ],
+      B: [[0.5], [1]],
+      Ts: 1,
+      N: 10,
+      umin: -1,
+      umax: 1,
+      x0: [5, 0],
+      steps: 20,
+    },
+    servo: { num: [1], den: [1, 1, 0], Ts: 0.1, continuous: true, N: 20, Nc: 5, umin: -2, umax: 2, dumax: 0.5, dumin: -0.5, ymax: 1.05, r: [1], S: [[0.1]] },
+    mimo: { A: Ad, B: B2, C: C2, Ts: 0.1, N: 8, R: I2, xmin: [-1, null], xmax: [1, null], x0: [0.5, -0.5] },
+    unconstrained: { A: Ad, B: B1, Ts: 0.1, N: 5, x0: [1, 0], steps: 10 },
+  },
   diskmargin: {
     siso: { num: [25], den: [1, 10, 10, 10] },
     // MATLAB's spinning satellite: L = P·K, P = ss([0 10; -10 0], eye(2), [1 10; -10 1], 0), K = I

@@ -12,6 +12,8 @@
  *   diskmargin  diskmargin or diskmargin_io (the call's own arguments): the guaranteed multiloop
  *            disk margin α(ω) = 1/μ_upper(ω) against ω, its least value marked
  *   nlsim    nlsim (the call's own arguments: equations, x0, input, tfinal): the states against t
+ *   mpc      mpc (the call's own arguments): the closed-loop states (and outputs when C is
+ *            given) and inputs against the step k, each with its bounds as dashed lines
  */
 import { defaultFrequencies, defaultTimes } from '../agent/deterministic.js';
 import { ControlError } from '../errors.js';
@@ -191,6 +193,30 @@ export async function buildPlot(req: PlotRequest, opts: RunOptions = {}): Promis
       const curves = data.curves as { w_mm: number }[];
       if (curves.some((c) => c.w_mm === 0)) notes.push('A least margin at ω = 0 is marked at the left edge of the logarithmic axis.');
       if (curves.some((c) => c.w_mm === Infinity)) notes.push('A least margin as ω → ∞ is marked at the right edge.');
+      break;
+    }
+    case 'mpc': {
+      // the whole call (horizon, weights, bounds, x0), not the system alone
+      const raw = req.args ?? {};
+      const r = await call('mpc', raw, opts, verification);
+      // the bounds as the solver read them (one entry per component, null: none)
+      const b = r.bounds as Record<string, (number | null)[] | undefined>;
+      const bounds = (k: string, len: number) => ({ min: b[`${k}min`] ?? new Array(len).fill(null), max: b[`${k}max`] ?? new Array(len).fill(null) });
+      const n = (r.x as number[][])[0].length,
+        m = (r.u as number[][])[0].length,
+        p = (r.y as number[][])[0].length;
+      data = {
+        t: r.t,
+        x: r.x,
+        u: r.u,
+        ...(raw.C !== undefined || raw.num !== undefined ? { y: r.y, ybounds: bounds('y', p) } : {}),
+        xbounds: bounds('x', n),
+        ubounds: bounds('u', m),
+        active: (r.active as { kind: string; j: number }[][]).map((a) => a.some((c) => (c.kind === 'u' || c.kind === 'du' ? c.j === 0 : c.j === 1))),
+        xs: r.xs,
+      };
+      if (r.discretised) notes.push(`The continuous plant was discretised with a zero-order hold at Ts = ${r.Ts} s.`);
+      notes.push('Inputs are held over each step (zero-order hold); shaded steps have a constraint active on the applied move.');
       break;
     }
     case 'pzmap': {

@@ -3,14 +3,14 @@
  * builds them with the helpers here. Pure data: what to plot and of which system; the numbers
  * are computed later by `plot/data.ts` through the verified call path.
  */
-export const PLOT_KINDS = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap', 'lsim', 'initial', 'sigma', 'diskmargin', 'nlsim'] as const;
+export const PLOT_KINDS = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap', 'lsim', 'initial', 'sigma', 'diskmargin', 'nlsim', 'mpc'] as const;
 export type PlotKind = (typeof PLOT_KINDS)[number];
 
 /**
  * Plots drawn from a system alone (offered by the quick pick of `control.plot`); the others
  * need more than the system: `lsim` its input (its args are the lsim call's: u or signal, t or
  * tfinal, x0), `initial` the initial state x0, `diskmargin` its call (a loop L, or a plant and
- * controller sys1/sys2, with sigma and w).
+ * controller sys1/sys2, with sigma and w), `mpc` the whole mpc call (horizon, weights, bounds, x0).
  */
 export const SYSTEM_PLOT_KINDS: readonly PlotKind[] = ['bode', 'step', 'impulse', 'nyquist', 'rlocus', 'pzmap', 'sigma'];
 
@@ -26,6 +26,7 @@ export const KIND_LABEL: Record<PlotKind, string> = {
   sigma: 'Singular values',
   diskmargin: 'Disk margin over frequency',
   nlsim: 'Nonlinear simulation: states',
+  mpc: 'MPC closed loop: states, outputs and inputs',
 };
 
 /** one plot an answer offers: its kind, the system (num/den or A, B, C, D, Ts) and the button's title */
@@ -62,6 +63,7 @@ const TITLES: Record<PlotKind, string> = {
   sigma: 'Plot singular values',
   diskmargin: 'Plot disk margin over frequency',
   nlsim: 'Plot states against time',
+  mpc: 'Plot MPC closed loop',
 };
 
 /** these plots of the call's system, whatever its size (root locus and Nyquist read a SISO L anyway) */

@@ -22,6 +22,7 @@ import { readPidSpec } from './pid.js';
 import { readAllocWords } from './alloc.js';
 import { loopFromSpec } from '../solvers/secondorder.js';
 import { fmt as fmtNum } from '../render/format.js';
+import { readMpcSpec } from './mpc.js';
 import { readDelay } from './delay.js';
 import { readConnect } from './connect.js';
 import { lqgWeights } from './lqg.js';
@@ -1330,7 +1331,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       };
     }
     // a transfer function in s with a sample time: discretise first, or was the sample time meant otherwise?
-    if (sysVal && sysVal.sys.kind === 'tf' && sysVal.sys.variable !== 'z' && !sysVal.sys.Ts && tool.name !== 'c2d') {
+    if (sysVal && sysVal.sys.kind === 'tf' && sysVal.sys.variable !== 'z' && !sysVal.sys.Ts && tool.name !== 'c2d' && !props.continuous) {
       record(conv, pending);
       return {
         kind: 'ask',
@@ -1350,7 +1351,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     // a continuous system from an earlier turn, now with a sample time: discretise it, or were the matrices discrete?
     const earlierContinuous =
       sysVal && (sysVal.origin.from === 'turn' || sysVal.origin.from === 'system') && !isDiscrete(sysVal.sys) && sysVal.sys.kind === 'ss';
-    if (props.Ts && earlierContinuous && tool.name !== 'c2d') {
+    if (props.Ts && earlierContinuous && tool.name !== 'c2d' && !props.continuous) {
       record(conv, pending);
       return {
         kind: 'ask',
@@ -1440,6 +1441,14 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       if (ls?.short.length) notes.push(`the design is set by the time-domain targets (second-order prototype, formulas below): ${ls.short.join('; ')}`);
     } catch {
       // a target no prototype has (overshoot ≥ 100 %): the tool says so
+    }
+  }
+  // a model predictive control request in words (reader/mpc.ts): horizons, bounds, setpoint, steps, continuous
+  if (tool.name === 'mpc') {
+    const ask = readMpcArgs(text, message, args, set, consumed, notes, sysVal, fromCall?.form.names.includes('mpc') ?? false);
+    if (ask) {
+      record(conv, pending);
+      return ask;
     }
   }
   let specCheck: SpecCheck | undefined;
@@ -1866,7 +1875,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   }
   const planned = new Set(['t', 'w']);
   // tools that take (A, B, C, D) or num/den (margins, dcgain, …) need C when given a state-space model
-  if (props.num && Array.isArray(args.A) && (args.B === undefined || args.C === undefined) && !tool.words.poleOnly) {
+  if (props.num && Array.isArray(args.A) && (args.B === undefined || (args.C === undefined && !tool.words.optionalC)) && !tool.words.poleOnly) {
     record(conv, pending);
     return askMissing(
       tool,
@@ -1980,6 +1989,92 @@ function restPoles(n: number, others: { values: Cx[]; text: string } | undefined
   if (others.values.length === 1 && others.values[0][1] === 0)
     return { values: Array(n).fill(others.values[0]), note: `the other ${n} poles all at ${others.values[0][0]} as written (${others.text})` };
   return {};
+}
+
+/**
+ * mpc's arguments from the words of the request (reader/mpc.ts), and its two decisions: whether
+ * the plant is continuous (a transfer function in s, MATLAB's mpc(plant, …) of a continuous
+ * plant, or the word "continuous"/x'; bare A, B are the discrete model x[k+1] = A x + B u, said),
+ * and the sample time: a continuous plant without Ts is asked (never guessed); a discrete one
+ * steps in samples (Ts = 1, said). Without x0 or a reference, a plant with as many outputs as
+ * inputs tracks a unit setpoint (said); otherwise it is asked.
+ */
+function readMpcArgs(
+  text: string,
+  message: string,
+  args: Record<string, unknown>,
+  set: (k: string, v: unknown, o: Origin) => void,
+  consumed: string[],
+  notes: string[],
+  sysVal: { sys: System; label: string } | undefined,
+  matlabCall: boolean,
+): AskReading | undefined {
+  const spec = readMpcSpec(text);
+  for (const [k, v] of Object.entries(spec))
+    if (v && k !== 'tfinal' && k !== 'continuous' && args[k] === undefined) {
+      set(k, v.value, { from: 'message', text: v.text });
+      consumed.push(...v.text.split(', '));
+    }
+  const sys = sysVal?.sys;
+  // no feedthrough (MATLAB's mpc refuses it too): a plant with D ≠ 0 is asked about, never dropped
+  if (sys?.kind === 'ss' && sys.D?.some((row) => row.some((v) => v !== 0)))
+    return {
+      kind: 'ask',
+      question: `${sysVal!.label} has a direct feedthrough D ≠ 0; MPC (as MATLAB's mpc) needs a plant without one (y = Cx). Should it use the plant with D = 0, or will you give a strictly proper model?`,
+      candidates: [{ label: 'Use D = 0', prompt: `${message.trim().replace(/[?.!]+$/, '')} (with D = 0)` }],
+    };
+  const tfInS = sys?.kind === 'tf' && sys.variable !== 'z' && !sys.Ts;
+  const ssContinuous = matlabCall && sys?.kind === 'ss' && !sys.Ts && !sys.discrete;
+  if (args.continuous === undefined && (spec.continuous || tfInS || ssContinuous)) {
+    set('continuous', true, {
+      from: 'message',
+      text: spec.continuous?.text ?? (tfInS ? `${sysVal!.label}, a transfer function in s` : `${sysVal!.label}, a continuous model in MATLAB's mpc`),
+    });
+    if (spec.continuous) consumed.push(spec.continuous.text);
+  } else if (args.continuous === undefined && Array.isArray(args.A))
+    notes.push("A, B are read as the discrete model x[k+1] = A x[k] + B u[k]; say 'continuous' to discretise them (zoh) at Ts.");
+  if (args.N === undefined)
+    return {
+      kind: 'ask',
+      question: `Which prediction horizon N (in steps) should the MPC use? (e.g. "${message.trim().replace(/[?.!]+$/, '')}, horizon 10")`,
+      candidates: [10, 20].map((N) => ({ label: `N = ${N}`, prompt: `${message.trim().replace(/[?.!]+$/, '')}, horizon ${N}` })),
+    };
+  if (args.Ts === undefined) {
+    if (args.continuous === true)
+      return {
+        kind: 'ask',
+        question: `The plant is continuous, so the MPC needs the sample time Ts it runs at (the plant is discretised with a zero-order hold at Ts). What is Ts? (e.g. "${message.trim().replace(/[?.!]+$/, '')}, Ts = 0.1 s")`,
+        candidates: [],
+      };
+    set('Ts', 1, { from: 'default', text: 'Ts unspecified: 1 s, time in samples of the discrete model' });
+  }
+  if (spec.tfinal && args.steps === undefined && typeof args.Ts === 'number') {
+    const steps = Math.max(1, Math.round(spec.tfinal.value / args.Ts));
+    set('steps', steps, { from: 'message', text: `${spec.tfinal.text} = ${steps} steps of Ts` });
+    consumed.push(spec.tfinal.text);
+  }
+  // a list of bounds written for some components: one entry per component (null: none)
+  const n = Array.isArray(args.A) ? (args.A as Matrix).length : Array.isArray(args.den) ? (args.den as number[]).length - 1 : undefined;
+  const m = Array.isArray(args.B) ? ((args.B as Matrix)[0]?.length ?? 1) : 1;
+  const p = Array.isArray(args.C) ? (args.C as Matrix).length : Array.isArray(args.num) ? 1 : n;
+  const sizes: Record<string, number | undefined> = { u: m, du: m, x: n, y: p };
+  for (const [k, len] of Object.entries(sizes))
+    for (const side of ['min', 'max']) {
+      const v = args[`${k}${side}`];
+      if (Array.isArray(v) && len !== undefined && v.length < len) args[`${k}${side}`] = [...v, ...new Array(len - v.length).fill(null)];
+    }
+  if (args.x0 === undefined && args.r === undefined) {
+    const hasOutputs = Array.isArray(args.C) || Array.isArray(args.num);
+    if (hasOutputs && p === m)
+      set('r', new Array(p).fill(1), { from: 'default', text: 'no x0 or reference given: a unit setpoint on each output, from x0 = 0' });
+    else
+      return {
+        kind: 'ask',
+        question: `From which initial state should the MPC start, or which reference should it track? Give x0 (e.g. x0 = [1; 0]) or a setpoint r.`,
+        candidates: [],
+      };
+  }
+  return undefined;
 }
 
 /** numbers no reader consumed, with a few words around each */

@@ -34,6 +34,7 @@ import { tools as delay } from '../solvers/delay.js';
 import { tools as pid } from '../solvers/pid.js';
 import { tools as alloc } from '../solvers/alloc.js';
 import { tools as nonlinear } from '../solvers/nonlinear.js';
+import { tools as mpc } from '../solvers/mpc.js';
 
 /** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
 const ALL = [
@@ -66,6 +67,7 @@ const ALL = [
   ...pid,
   ...alloc,
   ...nonlinear,
+  ...mpc,
 ];
 
 /** the name of a tool in the table: per-tool maps kept apart (the verifier's) are checked against it */

@@ -74,6 +74,11 @@ export interface ToolWords {
    */
   poleOnly?: boolean;
   /**
+   * A and B are a whole model for this tool (C is optional: the states are the outputs), although
+   * it also takes num/den; otherwise a tool that takes either asks for C.
+   */
+  optionalC?: boolean;
+  /**
    * 'call-only': the tool's name is an everyday word (series, parallel, initial, feedback) and
    * names the tool only as a call (`series(G, C)`) or through its phrases, never as a bare word
    * in prose ("a series RLC circuit", "state feedback", "the initial value").
