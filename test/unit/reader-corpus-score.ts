@@ -198,6 +198,14 @@ export function argEqual(name: string, expected: unknown, read: unknown): boolea
     return a.length === b.length && a.every((x, i) => x === b[i]);
   }
   if (typeof expected === 'string') return typeof read === 'string' && read.toLowerCase() === expected.toLowerCase();
+  if (typeof expected === 'boolean') return read === expected;
+  // a list with null entries (mpc's bounds: null is no bound on that component), entry by entry
+  if (Array.isArray(expected) && expected.some((x) => x === null))
+    return (
+      Array.isArray(read) &&
+      read.length === expected.length &&
+      expected.every((x, i) => (x === null ? read[i] === null : typeof read[i] === 'number' && argClose(x as number, read[i] as number)))
+    );
   // a system argument (feedback's sys1/sys2, an element of append's systems): {num, den} or {A, B, C, D}, or a
   // number (a static gain); every expected field equal, any other read field only a stated zero (Ts 0, D 0)
   if (expected && typeof expected === 'object' && !Array.isArray(expected)) {

@@ -128,8 +128,8 @@ export function findPhrases(text: string): PhraseHit[] {
   const hits: PhraseHit[] = [];
   for (const e of lexicon()) {
     for (let i = 0; i < ws.length; i++) {
-      // a count of steps ("for 30 steps", "a 20-step horizon") names no step response
-      if (/^steps?$/.test(ws[i].w) && i > 0 && /^\d+$/.test(ws[i - 1].w)) continue;
+      // a count of steps ("for 30 steps", "a 20-step horizon": the number right before it) names no step response
+      if (/^steps?$/.test(ws[i].w) && i > 0 && /^\d+$/.test(ws[i - 1].w) && /^[\s-]*$/.test(text.slice(ws[i - 1].at + ws[i - 1].w.length, ws[i].at))) continue;
       // try the phrase on the words from i, each phrase word against one message word or two joined
       let j = i;
       let fuzzy = false;

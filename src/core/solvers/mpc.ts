@@ -742,9 +742,7 @@ function renderMpc(_args: Record<string, any>, r: MpcResult, o: RenderOptions): 
   const bounds: string[] = [];
   for (const [k, v] of Object.entries(r.bounds))
     if (v)
-      bounds.push(
-        `${k} = ${v.every((e) => e === v[0]) && v.length > 1 ? fmt(v[0] ?? NaN, o.digits) : `[${v.map((e) => (e === null ? '–' : fmt(e, o.digits))).join(', ')}]`}`,
-      );
+      bounds.push(`${k} = ${v.every((e) => e === v[0]) ? fmt(v[0] ?? NaN, o.digits) : `[${v.map((e) => (e === null ? '–' : fmt(e, o.digits))).join(', ')}]`}`);
   out.push(
     `**Model predictive control**, horizon N = ${r.N}${r.Nc !== r.N ? `, control horizon Nc = ${r.Nc} (inputs held after)` : ''}, Ts = ${fmt(r.Ts)} s, ${n} state${n > 1 ? 's' : ''}, ${m} input${m > 1 ? 's' : ''}; ` +
       `${bounds.length ? `constraints ${bounds.join(', ')} (hard)` : 'no constraints (the unconstrained MPC)'}; ${r.steps} closed-loop steps.`,
@@ -759,13 +757,13 @@ function renderMpc(_args: Record<string, any>, r: MpcResult, o: RenderOptions): 
       ? `Terminal weight P: the DARE solution of (A, B, Q, R)${r.S.some((row) => row.some((v) => v !== 0)) || r.Nc !== r.N ? ' (with a rate weight S or Nc < N the unconstrained MPC is no longer exactly dlqr)' : ', so wherever no constraint is active the move is dlqr’s u = us − K(x − xs)'}.`
       : 'Terminal weight P as given.',
   );
-  if (r.K) out.push(matrixBlock('K', r.K, o));
+  if (r.K) out.push(`dlqr's gain from that P, K = (R + B'PB)⁻¹B'PA:`, matrixBlock('K', r.K, o));
   // the constraint activity
   if (r.unconstrained_throughout) out.push('**Constraint activity:** none active at any step: every move was the unconstrained optimum.');
   else {
     const rows = r.activity.map((a) => `| ${a.constraint} | ${a.first_move_steps.length ? ranges(a.first_move_steps) : '–'} | ${ranges(a.steps)} |`);
     out.push(
-      `**Constraint activity** (steps k at which the constraint is active in that step's QP):\n\n| constraint | on the applied move (j = ${'u'}: 0, x/y: 1) | anywhere in the horizon |\n|---|---|---|\n${rows.join('\n')}`,
+      `**Constraint activity** (the steps k at which each bound is active in that step's QP):\n\n| constraint | active on the applied move (u, Δu at j = 0; x, y at j = 1) | active anywhere in the horizon |\n|---|---|---|\n${rows.join('\n')}`,
     );
   }
   // the trajectory (at most 20 rows)
@@ -787,7 +785,7 @@ function renderMpc(_args: Record<string, any>, r: MpcResult, o: RenderOptions): 
       } |`,
   );
   out.push(
-    `**Closed loop** (receding horizon${every > 1 ? `, every ${every}th step shown` : ''}; ↑/↓ an upper/lower bound active on the applied move):\n\n${head}\n|---:|---:|---|---|---|\n${lines.join('\n')}`,
+    `**Closed loop** (receding horizon${every > 1 ? `, every ${every} steps shown` : ''}; ↑/↓ an upper/lower bound active on the applied move):\n\n${head}\n|---:|---:|---|---|---|\n${lines.join('\n')}`,
   );
   return out.join('\n\n');
 }
