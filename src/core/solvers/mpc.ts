@@ -914,12 +914,6 @@ export const tools = [
           args: ['sys', 'Ts', 'N', 'Nc'],
           note: "MATLAB's mpc(plant, Ts, p, m): p is the prediction horizon N, m the control horizon Nc; its default weights (outputs 1, inputs 0, rates 0.1) are not @control's (Q = C'C, R = I, S = 0), said in the reading",
         },
-        {
-          names: ['create_mpc_iosystem'],
-          args: ['sys', 'N', 'Q', 'R'],
-          keywords: { horizon: 'N', terminal_cost: 'P' },
-          note: 'python-control: the horizon is the prediction horizon N',
-        },
       ],
       phrases: [
         'model predictive control',
