@@ -152,6 +152,7 @@ function message(r: Rng): Msg {
     [8, 'unknown-method'],
     [28, 'tools/call'],
     [4, 'tools/list'],
+    [4, 'prompts'],
     [5, 'bad-params'],
     [4, 'client-response'],
     [8, 'notification'],
@@ -197,7 +198,7 @@ function message(r: Rng): Msg {
     case 'unknown-method': {
       const q = request(
         r,
-        r.pick([...HOSTILE_NAMES, 'foo', '', 'tools/CALL', 'Ping', 'rpc.discover', 'resources/list', 'prompts/list', unicodeText(r), 'tools/call/../ping']),
+        r.pick([...HOSTILE_NAMES, 'foo', '', 'tools/CALL', 'Ping', 'rpc.discover', 'resources/list', 'resources/read', 'Prompts/List', unicodeText(r), 'tools/call/../ping']),
       );
       return { what: kind, text: q.json, expect: [q.key], code: -32601 };
     }
@@ -207,6 +208,24 @@ function message(r: Rng): Msg {
     }
     case 'tools/list': {
       const q = request(r, 'tools/list', r.pick([undefined, {}, { cursor: 'x' }]));
+      return { what: kind, text: q.json, expect: [q.key] };
+    }
+    // the design playbooks as prompts: hostile names and arguments get a result or -32602, never an internal error
+    case 'prompts': {
+      const args = () =>
+        r.pick<unknown>([
+          {},
+          { A: '[0 1; -2 -3]', B: '[0; 1]', C: '[1 0]', QXU: 'eye(3)', QWV: 'eye(3)' },
+          { A: unicodeText(r), B: '[[1]]' },
+          { num: '[1]', den: '[1 3 3 1]', type: 'PI', wc: '0.5', pm: '60' },
+          { num: '[1e400]', den: 'NaN' },
+          { A: [[0, 1]], nested: { deep: [1, 2] } },
+          'not an object',
+          null,
+        ]);
+      const q = r.chance(0.3)
+        ? request(r, 'prompts/list', r.pick([undefined, {}, { cursor: 'x' }]))
+        : request(r, 'prompts/get', { name: r.pick(['lqg_design', 'pid_design', 'nope', '', unicodeText(r)]), arguments: args() });
       return { what: kind, text: q.json, expect: [q.key] };
     }
     case 'bad-params': {
