@@ -198,7 +198,19 @@ function message(r: Rng): Msg {
     case 'unknown-method': {
       const q = request(
         r,
-        r.pick([...HOSTILE_NAMES, 'foo', '', 'tools/CALL', 'Ping', 'rpc.discover', 'resources/list', 'resources/read', 'Prompts/List', unicodeText(r), 'tools/call/../ping']),
+        r.pick([
+          ...HOSTILE_NAMES,
+          'foo',
+          '',
+          'tools/CALL',
+          'Ping',
+          'rpc.discover',
+          'resources/list',
+          'resources/read',
+          'Prompts/List',
+          unicodeText(r),
+          'tools/call/../ping',
+        ]),
       );
       return { what: kind, text: q.json, expect: [q.key], code: -32601 };
     }
