@@ -323,6 +323,7 @@ test('every tool with a generator writes code from a real turn, and the matrices
     ['linearize', "linearize x1' = x2; x2' = -g/l*sin(x1) - b*x2 + u with g = 9.81, l = 1, b = 0.1 about x = [pi; 0]"],
     ['nlsim', "simulate x1' = x2; x2' = -9.81*sin(x1) - 0.1*x2 from x0 = [0.5; 0] for 10 s"],
     ['lyapunov_check', "region of attraction of x1' = -x2; x2' = x1 + (x1^2 - 1)*x2 at the origin with radius 3"],
+    ['cbf_filter', "CBF safety filter for x1' = u1; x2' = u2 with barrier h = x1^2 + x2^2 - 1 and nominal u = [2 - x1; -x2] from x0 = [-3; 0.5] for 10 s"],
     ['lqry', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], Q=10, R=1'],
     ['estim', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], L=[8;4]'],
     ['reg', 'A=[0 1; -2 -3], B=[0;1], C=[1 0], K=[4 2], L=[8;4]'],

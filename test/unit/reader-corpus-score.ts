@@ -189,8 +189,11 @@ export function complexSetsEqual(a: [number, number][], b: [number, number][], e
 
 /** does the read argument equal the expected one (the conventions of README.md) */
 export function argEqual(name: string, expected: unknown, read: unknown): boolean {
-  // connect's signal names are case-sensitive; spaces in a sum ('e = r-y') are not
-  if ((name === 'sums' || /^(?:inputName|outputName|inputs|outputs|equations)$/.test(name)) && (Array.isArray(expected) || typeof expected === 'string')) {
+  // connect's signal names are case-sensitive; spaces in a sum ('e = r-y') are not; nor in expressions (equations, barrier, u_nom)
+  if (
+    (name === 'sums' || /^(?:inputName|outputName|inputs|outputs|equations|barrier|u_nom)$/.test(name)) &&
+    (Array.isArray(expected) || typeof expected === 'string')
+  ) {
     const norm = (v: unknown) =>
       (typeof v === 'string' ? [v] : Array.isArray(v) ? v : [undefined]).map((x) => (typeof x === 'string' ? x.replace(/\s+/g, '') : x));
     const a = norm(expected),

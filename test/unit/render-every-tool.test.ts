@@ -526,6 +526,19 @@ Object.assign(SETS, {
     formula: { equations: "x1' = x2; x2' = -x1 - 0.2*x2 + u", x0: [0, 0], u: 'sin(2*t)', tfinal: 5 },
     noInput: { equations: "x1' = x2; x2' = mu*(1 - x1^2)*x2 - x1", params: { mu: 1 }, x0: [2, 0], tfinal: 20 },
   },
+  cbf_filter: {
+    // single integrator around the unit disc; adaptive cruise control (Ames et al. 2019); a one-state barrier with α = 2
+    siso: { equations: "x' = u", barrier: '1 - x', u_nom: 1, alpha: 2, x0: [0], tfinal: 5 },
+    mimo: { equations: "x1' = u1; x2' = u2", barrier: 'x1^2 + x2^2 - 1', u_nom: ['2 - x1', '-x2'], x0: [-3, 0.5], tfinal: 10 },
+    params: {
+      equations: "x1' = -(f0 + f1*x1 + f2*x1^2)/m + u/m; x2' = v0 - x1",
+      params: { m: 1650, f0: 0.1, f1: 5, f2: 0.25, v0: 13.89, Th: 1.8, vd: 24 },
+      barrier: 'x2 - Th*x1',
+      u_nom: '-m*(x1 - vd)',
+      x0: [20, 100],
+      tfinal: 20,
+    },
+  },
   mpc: {
     // the saturated double integrator, a continuous SISO servo with rate and output bounds, MIMO with state bounds and a reference
     siso: {

@@ -11,7 +11,8 @@
  *   sigma    sigma (its default grid): the singular values in dB against ω, and their peak
  *   diskmargin  diskmargin or diskmargin_io (the call's own arguments): the guaranteed multiloop
  *            disk margin α(ω) = 1/μ_upper(ω) against ω, its least value marked
- *   nlsim    nlsim (the call's own arguments: equations, x0, input, tfinal): the states against t
+ *   nlsim    nlsim (the call's own arguments: equations, x0, input, tfinal): the states against t;
+ *            cbf_filter's arguments (a barrier among them): its closed loop, the filtered input below
  *   mpc      mpc (the call's own arguments): the closed-loop states (and outputs when C is
  *            given) and inputs against the step k, each with its bounds as dashed lines
  */
@@ -163,7 +164,8 @@ export async function buildPlot(req: PlotRequest, opts: RunOptions = {}): Promis
     }
     case 'nlsim': {
       // the whole call (equations, parameters, x0, input, tfinal): each state against t, the input below
-      const r = await call('nlsim', req.args ?? {}, opts, verification);
+      // a CBF safety filter's closed loop (cbf_filter's arguments carry a barrier) draws the same way
+      const r = await call(req.args?.barrier !== undefined ? 'cbf_filter' : 'nlsim', req.args ?? {}, opts, verification);
       data = { t: r.t, y: r.x, u: r.u, names: r.states, inputNames: r.inputs, method: 'foh' };
       notes.push(`RK45 (Dormand–Prince), ${r.steps} steps, rtol = ${r.rtol}, atol = ${r.atol}.`);
       break;

@@ -23,7 +23,7 @@ export interface NonlinearInput {
   record: (call?: CallReading) => void;
 }
 
-export const NONLINEAR_TOOLS = ['find_eqpt', 'linearize', 'nlsim', 'lyapunov_check'] as const;
+export const NONLINEAR_TOOLS = ['find_eqpt', 'linearize', 'nlsim', 'lyapunov_check', 'cbf_filter'] as const;
 type NlTool = (typeof NONLINEAR_TOOLS)[number];
 
 /** the left-hand side of one state equation written per state: x1' =, dx1/dt =, x1dot =, ẋ1 = */
@@ -69,6 +69,81 @@ export function findEquations(text: string): { equations: string[]; outputs: str
 }
 
 const origin = (text: string): Origin => ({ from: 'message', text });
+
+/** where an expression written after "barrier h =" or "nominal u =" ends */
+const EXPR_END = String.raw`(?=\s*$|\s*[,;\n]|\.\s|\.$|\s+(?:and|with|from|for|where|over|until|starting|alpha|gamma)\b)`;
+
+/**
+ * cbf_filter's own arguments: the barrier ("barrier h = 1 - x1", "h(x) = …", "safe set x1^2 + x2^2 - 1 >= 0"),
+ * the nominal controller ("nominal u = -x1 - x2", "u_nom = [2 - x1; -x2]", "nominal controller u = …"),
+ * α ("alpha = 2", "gamma = 2"), x0 (asked when missing) and tfinal (default 10 s, said). Parameters used
+ * only in the barrier or the nominal law take their values from the message.
+ */
+function readCbf(
+  message: string,
+  model: ReturnType<typeof readModel>,
+  scan: Scan,
+  params: Record<string, number>,
+  ask: (q: string, extra: string[]) => Reading,
+  zeros: string,
+): { kind: 'args'; args: Record<string, unknown>; origins: Record<string, Origin>; notes: string[] } | { kind: 'reading'; reading: Reading } {
+  const args: Record<string, unknown> = {};
+  const origins: Record<string, Origin> = {};
+  const notes: string[] = [];
+  // the first "barrier h = …" / "h(x) = …" whose expression is no equation ("barrier function: x1' = …" is not one)
+  const b =
+    [
+      ...message.matchAll(new RegExp(String.raw`\b(?:barrier(?:\s+function)?(?:\s+h)?|(?<![\w.])h\s*(?:\(\s*x\s*\))?)\s*(?:=|:)\s*(.+?)${EXPR_END}`, 'gi')),
+    ].find((mm) => !/[=']/.test(mm[1])) ?? new RegExp(String.raw`\bsafe\s+set\s+(?:is\s+)?\{?\s*(?:x\s*:\s*)?(.+?)\s*(?:>=|≥)\s*0\s*\}?`, 'i').exec(message);
+  if (!b) return { kind: 'reading', reading: ask(`Which barrier h(x)? The safe set is h ≥ 0, e.g. barrier h = 1 - ${model.states[0]}.`, []) };
+  args.barrier = b[1].trim();
+  origins.barrier = origin(b[0].trim());
+  const nm = new RegExp(
+    String.raw`\b(?:u_?nom|u_?des|k_?nom|nominal(?:\s+(?:controller|control\s+law|control|input|law|feedback))?(?:\s+u\d*)?)\s*(?:\(\s*x\s*(?:,\s*t\s*)?\))?\s*(?:=|:|is)\s*(\[[^\]]*\]|.+?)${EXPR_END}`,
+    'i',
+  ).exec(message);
+  if (!nm) return { kind: 'reading', reading: ask(`Which nominal controller u_nom(x, t)? e.g. nominal u = -${model.states.join(' - ')}.`, []) };
+  const raw = nm[1].trim();
+  const list = /^\[/.test(raw)
+    ? raw
+        .slice(1, -1)
+        .split(/[;,]/)
+        .map((e) => e.trim())
+        .filter(Boolean)
+    : [raw];
+  args.u_nom = list.length === 1 ? list[0] : list;
+  origins.u_nom = origin(nm[0].trim());
+  // names the barrier or the nominal law uses that are neither states nor parameters yet
+  for (const id of `${args.barrier} ${list.join(' ')}`.match(/(?<![\w.])[A-Za-z_]\w*\b(?!\s*\()/g) ?? []) {
+    if (model.states.includes(id) || /^(?:pi|e|t)$/.test(id) || id in params) continue;
+    const a = scan.assigns.get(id);
+    if (a?.value && a.value.length === 1 && a.value[0].length === 1) params[id] = a.value[0][0];
+    else return { kind: 'reading', reading: ask(`The barrier or the nominal controller uses ${id}, which has no value. What is it? e.g. "${id} = 1".`, []) };
+  }
+  const al = scan.assigns.get('alpha') ?? scan.assigns.get('gamma');
+  const alw = message.match(/\bclass[- ]?k\s+(?:gain|function)\s*(?:α|alpha)?\s*(?:=|of)?\s*(\d+(?:\.\d+)?)/i);
+  if (al?.value && al.value.length === 1 && al.value[0].length === 1) {
+    args.alpha = al.value[0][0];
+    origins.alpha = origin(al.text);
+  } else if (alw) {
+    args.alpha = Number(alw[1]);
+    origins.alpha = origin(alw[0]);
+  } else notes.push('α = 1 (default; α(h) = α·h).');
+  const x0 = scan.assigns.get('x0') ?? scan.assigns.get('X0');
+  if (!x0?.value)
+    return { kind: 'reading', reading: ask(`From which initial state (inside the safe set, h(x0) ≥ 0)? e.g. x0 = ${zeros}.`, [`from x0 = ${zeros}`]) };
+  args.x0 = x0.value.flat();
+  origins.x0 = origin(x0.text);
+  const tf = scan.assigns.get('tfinal') ?? scan.assigns.get('Tf') ?? scan.assigns.get('tf') ?? scan.assigns.get('T');
+  if (tf?.value && tf.value.length === 1 && tf.value[0].length === 1 && tf.value[0][0] > 0) {
+    args.tfinal = tf.value[0][0];
+    origins.tfinal = origin(tf.text);
+  } else if (scan.t && scan.t.value.length > 1) {
+    args.tfinal = scan.t.value[scan.t.value.length - 1];
+    origins.tfinal = origin(scan.t.text);
+  } else notes.push('t = 0 to 10 s (default).');
+  return { kind: 'args', args, origins, notes };
+}
 const flatVals = (v: number[][]) => v.flat();
 
 function whichTool(text: string, command: string | undefined): NlTool | undefined {
@@ -77,7 +152,9 @@ function whichTool(text: string, command: string | undefined): NlTool | undefine
   if (c === 'linearize' || c === 'linearise') return 'linearize';
   if (c === 'nlsim' || c === 'simulate') return 'nlsim';
   if (c === 'lyapunov_check') return 'lyapunov_check';
+  if (c === 'cbf_filter' || c === 'cbf') return 'cbf_filter';
   if (c) return undefined;
+  if (/\b(?:cbf|cbf-qp|control barrier|barrier functions?|safety filter|safety-critical)\b/i.test(text)) return 'cbf_filter';
   if (/\b(?:lyapunov|regions? of attraction|domains? of attraction|basins? of attraction)\b/i.test(text)) return 'lyapunov_check';
   if (/\blineari[sz]/i.test(text) || /\bjacobian\b/i.test(text)) return 'linearize';
   if (/\b(?:equilibri|operating points?\b|fixed points?\b|trim point|find_eqpt|find_operating_point|fsolve)/i.test(text)) return 'find_eqpt';
@@ -280,6 +357,13 @@ export function readNonlinear(inp: NonlinearInput): Reading | undefined {
       args.radius = Number(rad[1]);
       origins.radius = origin(rad[0]);
     } else notes.push('sampled box |x − xe| ≤ 1 (default radius).');
+  } else if (tool === 'cbf_filter') {
+    const r = readCbf(inp.message, model, scan, params, ask, zeros);
+    if (r.kind !== 'args') return r.reading;
+    Object.assign(args, r.args);
+    Object.assign(origins, r.origins);
+    notes.push(...r.notes);
+    if (Object.keys(params).length) args.params = params;
   } else {
     const x0 = vecOf('x0', 'X0', 'x_0', 'xinit');
     if (!x0) return ask(`From which initial state should I simulate? e.g. x0 = ${zeros}.`, [`from x0 = ${zeros}`]);

@@ -471,3 +471,77 @@ export function exprCode(expr: string, lang: 'matlab' | 'python', rename: (name:
   }
   return s;
 }
+
+/** a scalar expression of a model's states (and, when allowed, t), compiled with its symbolic gradient in x */
+export interface ScalarExpr {
+  text: string;
+  /** ∂e/∂x_i as text */
+  gradText: string[];
+  at(x: readonly number[], t?: number): number;
+  grad(x: readonly number[], t?: number): number[];
+}
+
+/**
+ * Reads an expression of the model's states and parameters (and t when `allowT`) by the same
+ * restricted parser and rules as the equations (inputs are refused: `what` names it), compiles
+ * it and (with `withGrad`) its symbolic gradient ∂e/∂x; without, gradText is empty.
+ */
+export function scalarExpr(m: NlModel, src: string, what: string, allowT = false, withGrad = true): ScalarExpr {
+  if (typeof src !== 'string' || !src.trim()) throw new ControlError(`${what} is missing: give it as an expression of ${m.states.join(', ')}.`);
+  if (src.length > MAX_EQ_CHARS) throw new ControlError(`${what} has ${src.length} characters, above the limit of ${MAX_EQ_CHARS}.`, 'limit');
+  const node = parseExpr(src, what);
+  for (const n of symbolsOf(node))
+    if (m.inputs.includes(n))
+      throw new ControlError(`${what} uses the input ${n}; it must be a function of the state (${m.states.join(', ')})${allowT ? ' and t' : ''} only.`);
+  const pnames = Object.keys(m.params);
+  const index = new Map<string, number>();
+  [...m.states, ...pnames, ...(allowT ? ['t'] : [])].forEach((n, i) => {
+    if (!index.has(n)) index.set(n, i);
+  });
+  const pv = pnames.map((n) => m.params[n]);
+  const vec = (x: readonly number[], t: number) => Float64Array.from([...x, ...pv, ...(allowT ? [t] : [])]);
+  const fn = compile(node, index, what);
+  const gs = (withGrad ? m.states : []).map((s) => {
+    let r: MNode;
+    try {
+      r = mathjs().mathDerivative(node, mathjs().mathParse(s), { simplify: true }) as MNode;
+    } catch (e) {
+      throw new ControlError(
+        `${what} has no symbolic derivative in ${s} (${(e as Error).message.replace(/ in derivative.*$/, '')}); write it with differentiable functions.`,
+      );
+    }
+    return { text: text(r), fn: compile(r, index, `∂(${what})/∂${s}`) };
+  });
+  return {
+    text: text(node),
+    gradText: gs.map((g) => g.text),
+    at: (x, t = 0) => fn(vec(x, t)),
+    grad: (x, t = 0) => {
+      const v = vec(x, t);
+      return gs.map((g) => g.fn(v));
+    },
+  };
+}
+
+/**
+ * Whether every state equation is affine in the inputs: each ∂²f_i/∂u_j∂u_k, taken symbolically
+ * and simplified, is the constant 0. Returns the first equation that is not (with the pair), or
+ * undefined when all are.
+ */
+export function nonAffineIn(m: NlModel): { state: string; text: string; wrt: [string, string]; d2: string } | undefined {
+  for (let i = 0; i < m.states.length; i++) {
+    const node = mathjs().mathParse(m.fText[i]) as MNode;
+    for (let j = 0; j < m.inputs.length; j++)
+      for (let k = j; k < m.inputs.length; k++) {
+        let d2: MNode;
+        try {
+          const d1 = mathjs().mathDerivative(node, mathjs().mathParse(m.inputs[j]), { simplify: true }) as MNode;
+          d2 = mathjs().mathDerivative(d1, mathjs().mathParse(m.inputs[k]), { simplify: true }) as MNode;
+        } catch {
+          return { state: m.states[i], text: m.fText[i], wrt: [m.inputs[j], m.inputs[k]], d2: 'not differentiable' };
+        }
+        if (!(d2.type === 'ConstantNode' && d2.value === 0)) return { state: m.states[i], text: m.fText[i], wrt: [m.inputs[j], m.inputs[k]], d2: text(d2) };
+      }
+  }
+  return undefined;
+}

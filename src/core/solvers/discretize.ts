@@ -555,6 +555,12 @@ export const tools = [
     run(args) {
       const Ts = args.Ts as number;
       if (!(Ts > 0)) throw new ControlError('c2d needs a sample time Ts > 0.');
+      // a subnormal double has fewer than 53 significant bits, and 1/Ts (tustin's 2/Ts, the verifier's frequencies) overflows
+      if (Ts < 2.2250738585072014e-308)
+        throw new ControlError(
+          `c2d: Ts = ${Ts} is below the smallest normal double (2.2e-308); rescale the time unit so the sample time is nearer 1.`,
+          'numerical',
+        );
       const method = canonicalMethod(args.method ?? (args.prewarp !== undefined ? 'tustin' : 'zoh'), 'c2d', C2D_METHODS);
       const prewarp = args.prewarp as number | undefined;
       if (prewarp !== undefined && method !== 'tustin')

@@ -26,7 +26,7 @@ import { exprCode, modelLines, readModel, type NlArgs, type NlModel } from './_n
 
 // ------------------------------------------------------------------ arguments
 
-const modelProps: Record<string, JsonSchema> = {
+export const modelProps: Record<string, JsonSchema> = {
   equations: {
     description:
       "the state equations, one string with ; between them (or a list): x1' = x2; x2' = -g/l*sin(x1) - b*x2 + u (also dx1/dt = …, x1dot = …). States: the names differentiated; inputs: u or u1…um; parameters may be written here too (g = 9.81)",
@@ -640,7 +640,7 @@ export function lyapunovCheck(a: Record<string, any>): LyapunovCheckResult {
 
 const list = (v: readonly number[], d?: number) => `[${v.map((x) => fmt(x, d)).join(', ')}]`;
 
-function modelBlock(a: Record<string, any>, o: RenderOptions): string {
+export function modelBlock(a: Record<string, any>, o: RenderOptions): string {
   let m: NlModel;
   try {
     m = modelOf(a);
@@ -778,7 +778,7 @@ function renderLyapunov(a: Record<string, any>, r: LyapunovCheckResult, o: Rende
 // ------------------------------------------------------------------ code
 
 /** the model as code: MATLAB symbolic/anonymous functions, Python functions for python-control and SciPy */
-function modelCode(code: Code, a: Record<string, any>, symbolic: boolean): NlModel {
+export function modelCode(code: Code, a: Record<string, any>, symbolic: boolean): NlModel {
   const m = modelOf(a);
   const M = code.lang === 'matlab';
   const pnames = Object.keys(m.params);

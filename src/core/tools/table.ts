@@ -35,6 +35,7 @@ import { tools as pid } from '../solvers/pid.js';
 import { tools as alloc } from '../solvers/alloc.js';
 import { tools as nonlinear } from '../solvers/nonlinear.js';
 import { tools as mpc } from '../solvers/mpc.js';
+import { tools as cbf } from '../solvers/cbf.js';
 
 /** every tool, each one typed object (tools/types.ts); the order is the order front ends list them */
 const ALL = [
@@ -68,6 +69,7 @@ const ALL = [
   ...alloc,
   ...nonlinear,
   ...mpc,
+  ...cbf,
 ];
 
 /** the name of a tool in the table: per-tool maps kept apart (the verifier's) are checked against it */

@@ -26,6 +26,7 @@ import { leadLagChecks, pidChecks } from './pid.js';
 import { tfzpkChecks } from './tfzpk.js';
 import { allocChecks } from './alloc.js';
 import { eqptChecks, linearizeChecks, lyapunovChecks, nlsimChecks } from './nonlinear.js';
+import { cbfChecks } from './cbf.js';
 import { mpcChecks } from './mpc.js';
 import { froNorm, ldexp, matchedDistances, safeEigenvalues, safeSingularValues, scaled, scaleExponent, sci } from './numeric.js';
 
@@ -543,6 +544,7 @@ export const CHECKS = {
   nlsim: nlsimChecks,
   lyapunov_check: lyapunovChecks,
   mpc: mpcChecks,
+  cbf_filter: cbfChecks,
 } satisfies Record<ToolName, Checker>;
 
 function verifyOrThrow(tool: string, args: Record<string, any>, result: Record<string, any>): Verification | undefined {

@@ -26,7 +26,7 @@ type R = Record<string, any>;
 type V = (x: readonly number[], u: readonly number[]) => number[];
 
 /** f and h evaluated by mathjs (the expression text compiled by mathjs, the values in its scope) */
-function mathjsModel(a: R): { f: V; h: V; n: number; m: number; p: number } {
+export function mathjsModel(a: R): { f: V; h: V; n: number; m: number; p: number } {
   const model = readModel(a as NlArgs);
   const comp = (e: string) => (mathjs().mathParse(e) as { compile(): { evaluate(s: Record<string, unknown>): unknown } }).compile();
   const fc = model.fText.map(comp);
@@ -52,7 +52,7 @@ const maxAbs = (M: readonly (readonly number[])[]) => M.reduce((s, r) => Math.ma
 const flat = (v: unknown): number[] => (Array.isArray(v) ? (v as unknown[]).flat() : typeof v === 'number' ? [v] : []) as number[];
 
 /** ∂g/∂z at z0 by central differences, Richardson-extrapolated: (4 D(h/2) − D(h)) / 3 */
-function fdJac(g: (z: number[]) => number[], z0: number[], rows: number): number[][] {
+export function fdJac(g: (z: number[]) => number[], z0: number[], rows: number): number[][] {
   const J = Array.from({ length: rows }, () => new Array(z0.length).fill(0));
   for (let j = 0; j < z0.length; j++) {
     const h = 1e-3 * Math.max(1, Math.abs(z0[j]));
