@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { collectTurn, runTurn } from '../../src/core/agent/turn.js';
 import type { TurnEvent } from '../../src/core/agent/events.js';
-import { Conversation, readTurn } from '../../src/core/reader/index.js';
+import { Conversation, describeReading, readTurn } from '../../src/core/reader/index.js';
 import { sameSet } from './linalg-helpers.js';
 import type { Complex } from '../../src/core/types.js';
 
@@ -252,4 +252,17 @@ test('a PID design to time-domain targets: the report names what the design miss
   assert.equal(ref2.verdict.settling_time, false);
   near(resultOf(ev, 'stepinfo')!.settling_time, ref2.achieved.step.settling_time, 1e-3, 'settling time of the closed loop');
   assert.match(text(ev), /\| Specification \| \d items \| \*\*missed\*\*: settling time \(2 %\) 5\.914\d* s \(target ≤ 5 s\)/);
+});
+
+test('a reading note that starts with a symbol keeps it: α = 1 is not written Α = 1', () => {
+  const r = readTurn(
+    new Conversation(),
+    "CBF safety filter for x1' = u1; x2' = u2 with barrier h = x1^2 + x2^2 - 1 and nominal u = [2 - x1; -x2] from x0 = [-3; 0.5] for 10 s",
+  );
+  assert.equal(r.kind, 'call');
+  if (r.kind === 'call') {
+    const line = describeReading(r);
+    assert.match(line, /α = 1 \(default/);
+    assert.doesNotMatch(line, /Α = 1/);
+  }
 });

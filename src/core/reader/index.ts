@@ -217,7 +217,8 @@ export function describeReading(r: CallReading): string {
     line +=
       ' ' +
       r.notes
-        .map((n) => n[0].toUpperCase() + n.slice(1))
+        // a sentence starts with a capital, but a symbol stays itself (α = 1 is not Α = 1)
+        .map((n) => (/^[a-z]/.test(n) ? n[0].toUpperCase() + n.slice(1) : n))
         .map((n) => (/[.!?)]$/.test(n) ? n : n + '.'))
         .join(' ');
   return line;
