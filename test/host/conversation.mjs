@@ -437,6 +437,9 @@ export async function conversationTests(page, { uiTest, expect, hostCommand, ens
     'ui: conversation: "design an LQG controller for this plant" on pendulum.m runs the LQG playbook after asking the noise covariances; /plan shows its calls first (test-results/lqg-plan.png, lqg-asked.png, lqg-report.png)',
     async () => {
       await hostCommand('workbench.action.chat.newChat');
+      // the Explorer, which the earlier conversation tests closed for a wide chat
+      await hostCommand('workbench.view.explorer');
+      await sleep(300);
       await openFile(page, 'pendulum.m');
       await page.keyboard.press(process.platform === 'darwin' ? 'Meta+A' : 'Control+A');
       await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
