@@ -144,3 +144,32 @@ test('step rejects a time vector that goes backwards, and off-grid discrete time
   assert.throws(() => runTool('step', { A: [[-1]], B: [[1]], C: [[1]], t: [0, 1, 0.5] }), ControlError);
   assert.throws(() => runTool('step', { A: [[0.5]], B: [[1]], C: [[1]], t: [0, 0.15], Ts: 0.1 }), ControlError);
 });
+
+test('a MIMO step is verified channel by channel (it was "not independently verified"); a wrong sample is rejected', async () => {
+  const { callTool } = await import('../../src/core/tools/runner.js');
+  const { verify } = await import('../../src/core/verify/index.js');
+  // A = [0 1; −2 −3], B = [0; 1], C = I: by partial fractions the states' step responses are
+  // x1 = 1/2 − e^(−t) + e^(−2t)/2 and x2 = e^(−t) − e^(−2t)
+  const args = {
+    A: [
+      [0, 1],
+      [-2, -3],
+    ],
+    B: [[0], [1]],
+    C: [
+      [1, 0],
+      [0, 1],
+    ],
+    t: [0, 0.5, 1, 2, 4],
+  };
+  const { result, verification } = await callTool('step', args);
+  assert.equal(verification?.ok, true);
+  const y = result.y as number[][][];
+  args.t.forEach((t, k) => {
+    assert.ok(Math.abs(y[k][0][0] - (0.5 - Math.exp(-t) + Math.exp(-2 * t) / 2)) < 1e-12, `x1(${t})`);
+    assert.ok(Math.abs(y[k][1][0] - (Math.exp(-t) - Math.exp(-2 * t))) < 1e-12, `x2(${t})`);
+  });
+  const bad = { ...result, y: y.map((yk, k) => (k === 2 ? [[yk[0][0]], [yk[1][0] + 1e-3]] : yk)) };
+  const v = verify('step', { ...args, D: [[0], [0]] }, bad);
+  assert.equal(v?.ok, false);
+});

@@ -821,23 +821,35 @@ export function verifySystem(tool: string, args: Record<string, any>, r: Record<
     }
     case 'step':
     case 'impulse': {
-      if ((args.B as Matrix)[0].length !== 1 || (args.C as Matrix).length !== 1) return undefined;
-      if (isDiscrete(args)) return [discreteResponseCheck(tool, args, r)];
+      const m = (args.B as Matrix)[0].length,
+        p = (args.C as Matrix).length;
+      const mimo = m !== 1 || p !== 1;
+      if (isDiscrete(args)) return mimo ? undefined : [discreteResponseCheck(tool, args, r)];
       const t = args.t as number[];
-      const y = (Array.isArray(r.y[0]) ? (r.y as number[][]).map((v) => v[0]) : r.y) as number[];
+      // y[k] is a number, [y] (SISO) or p x m (MIMO: output i to a step or impulse on input j)
+      const yAt = (k: number, i: number, j: number): number => {
+        const v = (r.y as unknown[])[k];
+        if (!Array.isArray(v)) return v as number;
+        const row = v[i];
+        return Array.isArray(row) ? (row[j] as number) : (row as number);
+      };
       const idx = sampleIdx(t.length, 5);
-      const d = args.D?.[0]?.[0] ?? 0;
-      const ref = idx.map((i) => {
-        if (tool === 'step') return outputOf(args.C, stepState(args.A, args.B, t[i])) + d;
-        const E = expmT(args.A, t[i]);
-        return outputOf(
-          args.C,
-          E.map((row) => row.reduce((s, v, j) => s + v * args.B[j][0], 0)),
-        );
-      });
-      const scale = Math.max(...y.map(Math.abs), 1e-300);
-      const err = Math.max(...idx.map((i, k) => Math.abs(y[i] - ref[k]))) / scale;
-      return [check('response samples', err, 1e-8, `y(t) agrees with an independent matrix exponential at ${idx.length} times`)];
+      let err = 0,
+        scale = 1e-300;
+      // each input channel j by its own column of B: x(t) from the verifier's matrix exponential
+      for (let j = 0; j < m; j++) {
+        const Bj = (args.B as Matrix).map((row) => [row[j]]);
+        for (const k of idx) {
+          const x = tool === 'step' ? stepState(args.A, Bj, t[k]) : expmT(args.A, t[k]).map((row) => row.reduce((s, v, l) => s + v * Bj[l][0], 0));
+          for (let i = 0; i < p; i++) {
+            const ref = outputOf(args.C, x, i) + (tool === 'step' ? (args.D?.[i]?.[j] ?? 0) : 0);
+            err = Math.max(err, Math.abs(yAt(k, i, j) - ref));
+          }
+        }
+        for (let k = 0; k < t.length; k++) for (let i = 0; i < p; i++) scale = Math.max(scale, Math.abs(yAt(k, i, j)));
+      }
+      const what = mimo ? `each of the ${p}×${m} channels' y(t)` : 'y(t)';
+      return [check('response samples', err / scale, 1e-8, `${what} agrees with an independent matrix exponential at ${idx.length} times`)];
     }
     case 'stepinfo': {
       const yAt = (t: number) => outputOf(args.C, stepState(args.A, args.B, t)) + (args.D?.[0]?.[0] ?? 0);
