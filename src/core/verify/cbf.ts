@@ -16,7 +16,7 @@
  */
 import type { Check } from './index.js';
 import { check } from './numeric.js';
-import { mathjsModel, fdJac } from './nonlinear.js';
+import { mathjsModel, fdJac, reintegrateRK4 } from './nonlinear.js';
 import { mathjs } from '../parse/literal.js';
 import { readModel, type NlArgs } from '../solvers/_nlmodel.js';
 
@@ -118,39 +118,15 @@ export function cbfChecks(a: R, r: R): Check[] {
   checks.push(check('KKT complementary slackness', comp2, 1e-6, 'λ·(Lfh + Lgh·u + α·h) = 0 at every point (scaled)'));
   checks.push(check('active flags', flagBad, 0, 'a point is marked active exactly when u differs from u_nom'));
   // each step re-integrated from its start by RK4 with the verifier's own filter
-  const rtol = r.rtol as number;
-  const atol = r.atol as number;
-  const F = (s: number, x: number[]) => mm.f(x, ufil(x, s));
-  let worst = 0;
   let minHv = Infinity;
-  for (let k = 0; k + 1 < t.length; k++) {
-    const sub = 8;
-    const hs = (t[k + 1] - t[k]) / sub;
-    let x = [...X[k]];
-    let s = t[k];
-    for (let j = 0; j < sub; j++) {
-      const k1 = F(s, x);
-      const k2 = F(
-        s + hs / 2,
-        x.map((v, i) => v + (hs / 2) * k1[i]),
-      );
-      const k3 = F(
-        s + hs / 2,
-        x.map((v, i) => v + (hs / 2) * k2[i]),
-      );
-      const k4 = F(
-        s + hs,
-        x.map((v, i) => v + hs * k3[i]),
-      );
-      x = x.map((v, i) => v + (hs / 6) * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]));
-      s += hs;
-      minHv = Math.min(minHv, hOf(x));
-    }
-    for (let i = 0; i < x.length; i++) {
-      const tol = atol + rtol * Math.max(Math.abs(X[k + 1][i]), Math.abs(X[k][i]));
-      worst = Math.max(worst, Math.abs(x[i] - X[k + 1][i]) / tol);
-    }
-  }
+  const { worst } = reintegrateRK4(
+    (s, x) => mm.f(x, ufil(x, s)),
+    t,
+    X,
+    r.rtol as number,
+    r.atol as number,
+    (x) => (minHv = Math.min(minHv, hOf(x))),
+  );
   checks.push(
     check(
       'each step by RK4',

@@ -161,30 +161,19 @@ export function linearizeChecks(a: R, r: R): Check[] {
   return checks;
 }
 
-export function nlsimChecks(a: R, r: R): Check[] {
-  const mm = mathjsModel(a);
-  const t = r.t as number[];
-  const X = r.x as number[][];
-  const U = r.u as number[][];
-  const checks: Check[] = [];
-  const x0 = flat(a.x0);
-  checks.push(check('initial state', inf(X[0].map((v, i) => v - x0[i])), 0, 'x(0) is x0'));
-  const tf = typeof a.tfinal === 'number' ? a.tfinal : 10;
-  let mono = t[0] === 0 && Math.abs(t[t.length - 1] - tf) <= 1e-12 * tf;
-  for (let k = 1; k < t.length; k++) if (!(t[k] > t[k - 1])) mono = false;
-  checks.push({ name: 'time span', ok: mono, detail: `t increases from 0 to tfinal = ${tf} s` });
-  // the input by mathjs's evaluation of each formula
-  const items: unknown[] = mm.m ? (a.u === undefined ? [0] : Array.isArray(a.u) ? (a.u as unknown[]).flat() : [a.u]) : [];
-  const list = items.length === 1 && mm.m > 1 ? new Array(mm.m).fill(items[0]) : items;
-  const ufs = list.map((v) => (typeof v === 'number' ? () => v : mathjsFormula(String(v))));
-  const uAt = (s: number) => ufs.map((g) => g(s));
-  let uerr = 0;
-  for (let k = 0; k < t.length; k += Math.max(1, Math.floor(t.length / 200))) uerr = Math.max(uerr, inf(uAt(t[k]).map((v, i) => v - U[k][i])));
-  checks.push(check('input', uerr, 1e-12, 'u(t) re-evaluated by mathjs at the reported times'));
-  // each step re-integrated from its start by RK4 with 8 substeps
-  const rtol = r.rtol as number;
-  const atol = r.atol as number;
-  const F = (s: number, x: number[]) => mm.f(x, uAt(s));
+/**
+ * Each reported step of a trajectory re-integrated from its reported start by fixed-step RK4 (8
+ * substeps, the verifier's own right-hand side): the worst distance of the RK4 end from the
+ * reported end, in units of atol + rtol·|x| (nlsim and cbf_filter). `onSubstep` sees every RK4 state.
+ */
+export function reintegrateRK4(
+  F: (s: number, x: number[]) => number[],
+  t: number[],
+  X: number[][],
+  rtol: number,
+  atol: number,
+  onSubstep?: (x: number[]) => void,
+): { worst: number } {
   let worst = 0;
   for (let k = 0; k + 1 < t.length; k++) {
     const sub = 8;
@@ -207,12 +196,38 @@ export function nlsimChecks(a: R, r: R): Check[] {
       );
       x = x.map((v, i) => v + (h / 6) * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]));
       s += h;
+      onSubstep?.(x);
     }
     for (let i = 0; i < x.length; i++) {
       const tol = atol + rtol * Math.max(Math.abs(X[k + 1][i]), Math.abs(X[k][i]));
       worst = Math.max(worst, Math.abs(x[i] - X[k + 1][i]) / tol);
     }
   }
+  return { worst };
+}
+
+export function nlsimChecks(a: R, r: R): Check[] {
+  const mm = mathjsModel(a);
+  const t = r.t as number[];
+  const X = r.x as number[][];
+  const U = r.u as number[][];
+  const checks: Check[] = [];
+  const x0 = flat(a.x0);
+  checks.push(check('initial state', inf(X[0].map((v, i) => v - x0[i])), 0, 'x(0) is x0'));
+  const tf = typeof a.tfinal === 'number' ? a.tfinal : 10;
+  let mono = t[0] === 0 && Math.abs(t[t.length - 1] - tf) <= 1e-12 * tf;
+  for (let k = 1; k < t.length; k++) if (!(t[k] > t[k - 1])) mono = false;
+  checks.push({ name: 'time span', ok: mono, detail: `t increases from 0 to tfinal = ${tf} s` });
+  // the input by mathjs's evaluation of each formula
+  const items: unknown[] = mm.m ? (a.u === undefined ? [0] : Array.isArray(a.u) ? (a.u as unknown[]).flat() : [a.u]) : [];
+  const list = items.length === 1 && mm.m > 1 ? new Array(mm.m).fill(items[0]) : items;
+  const ufs = list.map((v) => (typeof v === 'number' ? () => v : mathjsFormula(String(v))));
+  const uAt = (s: number) => ufs.map((g) => g(s));
+  let uerr = 0;
+  for (let k = 0; k < t.length; k += Math.max(1, Math.floor(t.length / 200))) uerr = Math.max(uerr, inf(uAt(t[k]).map((v, i) => v - U[k][i])));
+  checks.push(check('input', uerr, 1e-12, 'u(t) re-evaluated by mathjs at the reported times'));
+  // each step re-integrated from its start by RK4 with 8 substeps
+  const { worst } = reintegrateRK4((s, x) => mm.f(x, uAt(s)), t, X, r.rtol as number, r.atol as number);
   checks.push(
     check(
       'each step by RK4',
