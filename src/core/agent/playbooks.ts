@@ -12,10 +12,11 @@
  * path. After each step its result is kept in the conversation (`Checkpoint`), so a failed or
  * cancelled step resumes there ("resume") without recomputing the steps before it.
  */
-import { fmt } from '../render/format.js';
+import { fmt, fmtEigenvalues } from '../render/format.js';
+import { eye, toRows } from '../linalg/dense.js';
 import type { RunOptions } from '../tools/runner.js';
 import { executePlan, systemOfResult, type PlanEvent } from './deterministic.js';
-import type { Matrix } from '../types.js';
+import type { Complex, Matrix } from '../types.js';
 import type { Verification } from '../verify/index.js';
 
 /** an argument taken from an earlier step's result: a field path ('K', 'L.num'), or '$system' for the result as a system */
@@ -86,7 +87,6 @@ export interface Checkpoint {
 const isMat = (v: unknown): v is Matrix => Array.isArray(v) && v.every((r) => Array.isArray(r));
 const block = (M: Matrix, r0: number, r1: number, c0: number, c1: number): Matrix => M.slice(r0, r1).map((r) => r.slice(c0, c1));
 const nonzero = (M: Matrix) => M.some((r) => r.some((x) => x !== 0));
-const eye = (n: number): Matrix => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
 
 /**
  * LQG (MATLAB lqg(sys, QXU, QWV)): the weights are split back into lqr's Q, R, N and kalman's
@@ -145,7 +145,7 @@ const LQG: Playbook = {
         tool: 'kalman',
         args: {
           A,
-          G: eye(n),
+          G: toRows(eye(n)),
           C,
           Qn: block(QWV, 0, n, 0, n),
           Rn: block(QWV, n, n + p, n, n + p),
@@ -431,11 +431,13 @@ function describeArgs(args: Record<string, unknown>, steps: PlaybookStep[]): Rec
   );
 }
 
-function fromText(f: From, steps: PlaybookStep[]): string {
+/** "K of step 2 (lqr)": where a `From` takes its value (a whole result: "the system of step 4 (reg)"); /plan and the MCP prompts */
+export function stepRef(f: From, steps: PlaybookStep[], what = f.path === '$system' || f.path === '$ss' ? 'the system' : f.path): string {
   const i = steps.findIndex((s) => s.id === f.step);
-  const what = f.path === '$system' || f.path === '$ss' ? 'the system' : f.path;
-  return `← ${what} of step ${i + 1} (${steps[i]?.tool ?? f.step})`;
+  return `${what} of step ${i + 1} (${steps[i]?.tool ?? f.step})`;
 }
+
+const fromText = (f: From, steps: PlaybookStep[]) => `← ${stepRef(f, steps)}`;
 
 export function valueText(v: unknown): string {
   if (typeof v === 'number') return fmt(v);
@@ -458,15 +460,9 @@ function matText(M: unknown): string {
   return `[${M.map((r) => r.map((x) => fmt(x)).join(' ')).join('; ')}]`;
 }
 
+/** poles as the rest of the answers show them, conjugate pairs folded ("-2.97473 ± 1.16147j") */
 function complexList(ps: unknown): string {
-  if (!Array.isArray(ps)) return '—';
-  return ps
-    .map((p) => {
-      if (!Array.isArray(p)) return fmt(p as number);
-      const [re, im] = p as [number, number];
-      return Math.abs(im) < 1e-12 * Math.max(1, Math.abs(re)) ? fmt(re) : `${fmt(re)} ${im < 0 ? '−' : '+'} ${fmt(Math.abs(im))}j`;
-    })
-    .join(', ');
+  return Array.isArray(ps) ? fmtEigenvalues(ps as Complex[]).join(', ') : '—';
 }
 
 /** where a step response ended: y at the last time (quoted from the result, as the checkpoint keeps it) */

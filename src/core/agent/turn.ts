@@ -247,7 +247,8 @@ async function* playbookTurn(
   const resumed = reading.resume && conv.checkpoint?.playbook === pb.id ? conv.checkpoint : undefined;
   const cp: Checkpoint = resumed ?? { playbook: pb.id, args: reading.args, turn: conv.turn, done: {} };
   conv.checkpoint = cp;
-  const titles = pb.steps(cp.args).map((s) => s.title);
+  const steps = pb.steps(cp.args);
+  const titles = steps.map((s) => s.title);
   yield {
     type: 'text',
     text: `\n\n**${pb.title}**, ${titles.length} steps and a report: ${titles.join(' → ')} → report. Each step is one verified call; its result is kept, so a step that fails or is cancelled can be resumed.`,
@@ -276,7 +277,6 @@ async function* playbookTurn(
     }
   }
   if (!stopped) return;
-  const steps = pb.steps(cp.args);
   const k = steps.findIndex((s) => s.id === stopped!.step.id) + 1;
   if (stopped.gate) {
     conv.checkpoint = undefined;

@@ -8,7 +8,7 @@
 import { ControlError } from '../errors.js';
 import { prepareArgs } from '../tools/call.js';
 import { getTool } from '../tools/table.js';
-import { From, PLAYBOOKS, type Playbook, type PlaybookStep } from '../agent/playbooks.js';
+import { From, PLAYBOOKS, stepRef, type Playbook, type PlaybookStep } from '../agent/playbooks.js';
 
 export interface McpPrompt {
   name: string;
@@ -78,17 +78,12 @@ const GRIDS: Record<string, string> = {
 
 /** a whole system from an earlier step, as the tool's A, B, C, D arguments */
 function systemFields(f: From, steps: PlaybookStep[]): Record<string, unknown> {
-  const i = steps.findIndex((s) => s.id === f.step);
-  return Object.fromEntries(['A', 'B', 'C', 'D'].map((k) => [k, `<${k} of step ${i + 1} (${steps[i]?.tool})>`]));
+  return Object.fromEntries(['A', 'B', 'C', 'D'].map((k) => [k, `<${stepRef(f, steps, k)}>`]));
 }
 
 /** the arguments with earlier steps' results as "<K of step 2 (lqr)>" (a system: "<the system of step 4 (reg)>") */
 function placeholders(v: unknown, steps: PlaybookStep[]): unknown {
-  if (v instanceof From) {
-    const i = steps.findIndex((s) => s.id === v.step);
-    const what = v.path === '$system' || v.path === '$ss' ? 'the system (A, B, C, D)' : v.path;
-    return `<${what} of step ${i + 1} (${steps[i]?.tool})>`;
-  }
+  if (v instanceof From) return `<${stepRef(v, steps, v.path === '$system' || v.path === '$ss' ? 'the system (A, B, C, D)' : v.path)}>`;
   if (Array.isArray(v)) return v;
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, placeholders(x, steps)]));
   return v;

@@ -6,6 +6,7 @@
  * off-diagonal blocks are N and Nn when given, else zero), said in the reading. A weight of the
  * wrong size is asked back, never padded or scaled.
  */
+import { eye, toRows, zeros } from '../linalg/dense.js';
 import type { Matrix } from '../types.js';
 import type { Origin } from './conversation.js';
 import type { Scope } from './values.js';
@@ -17,9 +18,6 @@ export interface LqgWeights {
   /** a weight of the wrong size: asked back */
   problem?: string;
 }
-
-const eye = (n: number): Matrix => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
-const zeros = (r: number, c: number): Matrix => Array.from({ length: r }, () => Array(c).fill(0));
 
 /** [[X, Y], [Yᵀ, Z]] as one matrix (blocks placed, nothing computed) */
 function blocks(X: Matrix, Y: Matrix, Z: Matrix): Matrix {
@@ -45,7 +43,7 @@ export function lqgWeights(scope: Scope, identity: Map<string, string>, args: Re
         return { name: k, value: v.value, origin: v.origin };
       }
       const id = identity.get(k);
-      if (id && square && rows === cols) return { name: k, value: eye(rows), origin: { from: 'message', text: id } as Origin };
+      if (id && square && rows === cols) return { name: k, value: toRows(eye(rows)), origin: { from: 'message', text: id } as Origin };
     }
     return undefined;
   };
@@ -57,7 +55,7 @@ export function lqgWeights(scope: Scope, identity: Map<string, string>, args: Re
     for (const r of [X, Z, Y]) if (r && 'bad' in r) out.problem = out.problem ? `${out.problem}; ${r.bad}` : r.bad;
     if (!X || !Z || 'bad' in X || 'bad' in Z || (Y && 'bad' in Y)) return;
     const cross = Y && !('bad' in Y) ? Y : undefined;
-    const value = blocks(X.value, cross?.value ?? zeros(a[1], b[1]), Z.value);
+    const value = blocks(X.value, cross?.value ?? toRows(zeros(a[1], b[1])), Z.value);
     const names = [X.name, ...(cross ? [cross.name] : []), Z.name];
     // not "QXU = …": the reading line takes an origin that starts with the argument's name as written so in the message
     const text = `[${X.name} ${cross ? cross.name : '0'}; ${cross ? `${cross.name}ᵀ` : '0'} ${Z.name}] of ${names.join(', ')}`;
