@@ -140,3 +140,23 @@ test("a follow-up of c2d runs on the plant, not on the discrete result: 'now 1 k
     ['G (continuous)', 'Gd (discrete, Ts = 0.001 s)'],
   );
 });
+
+test('a pasted call beside a design asked for in words is asked back, each reading a button', async () => {
+  const conv = new Conversation();
+  const msg = 'K = lqr(A,B,Q,R) with A=[0 1; 0 0], B=[0;1], Q=eye(2), R=1 -- design an LQG controller for this plant with C=[1 0]';
+  const ev = await say(conv, msg);
+  const ask = ev.find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }>;
+  assert.ok(ask, 'asked back');
+  assert.ok(!ev.some((e) => e.type === 'tool_result'), 'nothing computed before the answer');
+  assert.match(ask.question, /lqr.*LQG design/s);
+  // button 1: the call alone, as /lqr on the same message
+  const only = await say(new Conversation(), ask.candidates[0].prompt, ask.candidates[0].command);
+  // closed form for the double integrator with Q = I, R = 1: K = [1, √3]
+  const K = result(only, 'lqr')!.result!.K as number[][];
+  close(K[0][0], 1);
+  close(K[0][1], Math.sqrt(3));
+  // button 2: the design without the pasted call; it goes on to the LQG playbook (which asks for the noise)
+  assert.doesNotMatch(ask.candidates[1].prompt, /lqr\(|K =/);
+  const design = await say(new Conversation(), ask.candidates[1].prompt);
+  assert.match((design.find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }>).question, /lqg needs QWV/);
+});

@@ -153,7 +153,8 @@ export function readMpcSpec(text: string): MpcSpec {
     const t = /\b(?:for|over|simulate(?:d)?(?:\s+for)?|during)\s+(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?)\b/i.exec(text);
     if (t) out.tfinal = { value: Number(t[1]), text: t[0] };
   }
-  const cont = /\bcontinuous(?:[\s-]time)?\b|\bx\s*'\s*=|\bẋ|\bdx\s*\/\s*dt\b/i.exec(text);
+  // "sampled at 100 ms", "discretised at Ts": a plant that is sampled is continuous
+  const cont = /\bcontinuous(?:[\s-]time)?\b|\bx\s*'\s*=|\bẋ|\bdx\s*\/\s*dt\b|\bsampled\s+(?:at|every)\b|\bdiscreti[sz](?:e|ed|ing)\b/i.exec(text);
   if (cont) out.continuous = { value: true, text: cont[0] };
   return out;
 }

@@ -102,6 +102,12 @@ export function findSampleTimes(text: string): Sample[] {
     const hz = hertz(Number(m[1]), m[2]);
     if (hz && hz > 0) push(m.index, { Ts: 1 / hz, text: m[0].trim(), unitless: false });
   }
+  // "sampled at 100 ms", "sampling at 0.05 s": a time after 'at' is the period
+  const sampledAt = new RegExp(String.raw`\bsampl(?:ed|ing)\s+at\s+(${NUM})\s*(${TIME_UNIT})(?![\w/])`, 'gi');
+  while ((m = sampledAt.exec(text))) {
+    const s = timeQuantity(Number(m[1]), m[2]);
+    if (s !== undefined) push(m.index, { Ts: s, text: m[0].trim(), unitless: false });
+  }
   // "sample G at 10 Hz", "sample it at 10" (a number without unit is asked about)
   const sampleAt = new RegExp(String.raw`\bsample\b[^.;]*?\bat\s+(${NUM})\s*(${TIME_UNIT}|${FREQ_UNIT})?(?![\w/])`, 'gi');
   while ((m = sampleAt.exec(text))) {

@@ -467,6 +467,31 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     .replace(/\b(?:zeros|ones|eye|diag|ss|tf|zpk|feedback)\s*\(/g, ' (')
     .replace(/\b[A-Za-z_]\w*\s*=\s*/g, ' ');
   const named = namedTools(lexText);
+  // a pasted single call beside a design workflow asked for in words ("K = lqr(A,B,Q,R) … design an
+  // LQG controller"): running the call alone would drop the design, running the design would drop
+  // the call's own arguments' meaning. Two readings: ask, with both as buttons
+  if (fromCall && tool && !opts.command) {
+    const callTool = tool.name;
+    const design = named.find((n) => n.strength >= 2 && n.tool !== callTool && playbookFor(n.tool));
+    if (design) {
+      const call = fromCall.call.text;
+      const at = message.indexOf(call);
+      // the call with its output assignment ("K = ", "[K, S, P] = ") and a trailing ';'
+      const before = at >= 0 ? (message.slice(0, at).match(/(?:\[[\w\s,]*\]|[A-Za-z_]\w*)\s*=\s*$/)?.[0] ?? '') : '';
+      const rest = (at >= 0 ? message.slice(0, at - before.length) + ' ' + message.slice(at + call.length).replace(/^\s*;/, '') : message)
+        .replace(/\s+/g, ' ')
+        .trim();
+      record(conv, pending);
+      return {
+        kind: 'ask',
+        question: `This message pastes \`${call}\` (one \`${callTool}\` call) and asks for ${design.tool === 'lqg' ? 'an LQG design' : `a ${design.tool} design`} in words (a workflow of several verified calls). Which one should I run?`,
+        candidates: [
+          { label: `Only ${call}`, prompt: message, command: callTool },
+          { label: `The ${design.tool === 'lqg' ? 'LQG' : design.tool} design`, prompt: rest },
+        ],
+      };
+    }
+  }
   // what the numbers in the message imply when no tool is named strongly
   const specWords = /^(?:overshoot|settling time|rise time|peak time)$/;
   const convB = conv.current !== undefined && conv.systems[conv.current]?.sys.kind === 'ss' && !!(conv.systems[conv.current].sys as { B?: Matrix }).B;
