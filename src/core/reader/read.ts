@@ -2177,20 +2177,24 @@ function askMissing(tool: ToolDef, args: Record<string, unknown>, missing: strin
   const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
   const m = Array.isArray(args.B) && Array.isArray((args.B as Matrix)[0]) ? (args.B as Matrix)[0].length : undefined;
   const p = Array.isArray(args.C) ? (args.C as Matrix).length : undefined;
+  // a tool without B (lqe, kalman) on the conversation's system: its B is the noise input G offered
+  const cur = conv.current !== undefined ? conv.systems[conv.current]?.sys : undefined;
+  const curB = cur?.kind === 'ss' && JSON.stringify(cur.A) === JSON.stringify(args.A) ? (cur as { B?: Matrix }).B : undefined;
+  const B = Array.isArray(args.B) ? (args.B as Matrix) : curB;
   const suggest: Record<string, string | undefined> = {
     Q: n ? (n === 1 ? 'Q=1' : `Q=eye(${n})`) : undefined,
     R: m ? (m === 1 ? 'R=1' : `R=eye(${m})`) : undefined,
     C: n ? `C=eye(${n})` : undefined,
     Qn: 'Qn=1',
     Rn: p ? (p === 1 ? 'Rn=1' : `Rn=eye(${p})`) : undefined,
-    G: Array.isArray(args.B) ? `G=B` : undefined,
+    G: B ? `G=B` : undefined,
     // lqg: the weights as lqr's and kalman's (reader/lqg.ts places them as the blocks of QXU and QWV)
     QXU: n && m ? `Q=eye(${n}), R=${m === 1 ? '1' : `eye(${m})`}` : undefined,
     QWV: n && p ? `Qn=eye(${n}), Rn=${p === 1 ? '1' : `eye(${p})`}` : undefined,
   };
   const defaults = missing.map((k) =>
-    k === 'G' && Array.isArray(args.B)
-      ? `G=${JSON.stringify(args.B)
+    k === 'G' && B
+      ? `G=${JSON.stringify(B)
           .replace(/\],\[/g, ';')
           .replace(/[\[\]]/g, '')
           .replace(/^/, '[')
