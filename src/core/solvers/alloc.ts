@@ -32,7 +32,7 @@
  * in at most a few times m steps (Härkegård 2002 §4: in practice ≤ m + 1).
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { matrix, vector } from '../tools/schema.js';
 import { checkMatrix, fmtSize } from '../tools/args.js';
 import type { RenderOptions } from '../render/markdown.js';
@@ -504,7 +504,7 @@ export const tools = [
       "**Control allocation.** The demanded virtual control v (moments, forces) is distributed over the actuators u through the effectiveness B, v = Bu, by weighted least squares within the actuators' limits (Härkegård's QCAT wls_alloc): the error Bu − v weighs γ times more than the actuator effort, so v is met exactly when it can be and as closely as the limits allow when it cannot.",
     render: renderAlloc,
     code: { title: 'weighted least-squares control allocation (QCAT wls_alloc)', gen: allocCode },
-    model: { none: 'reached by /wls_alloc, wls_alloc(…) calls and its phrases; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'no plot kind fits (the plots are of systems); the tables show each u within its limits and the achieved against the demanded v' },
   }),
 ];

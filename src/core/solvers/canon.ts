@@ -42,7 +42,7 @@
  *   normal rank they are all of them.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { matrix } from '../tools/schema.js';
 import { checkMatrix, checkSquare, fmtSize } from '../tools/args.js';
 import type { RenderOptions } from '../render/markdown.js';
@@ -877,7 +877,7 @@ export const tools = [
       '**Controllability staircase.** An orthogonal change of state z = T x that separates the states the input can steer (Ac, Bc controllable) from those it cannot (Auc): the eigenvalues of Auc are the uncontrollable modes.',
     render: (_a, r, o) => renderStaircase('ctrbf', r, o),
     code: staircaseCode('ctrbf'),
-    model: { none: 'reached by /ctrbf and ctrbf(A, B, C) calls; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a change of coordinates; plot the model itself with a step or Bode request' },
   }),
   tool({
@@ -900,7 +900,7 @@ export const tools = [
       '**Observability staircase.** An orthogonal change of state z = T x that separates the states the output sees (Ao, Co observable) from those it does not (Ano): the eigenvalues of Ano are the unobservable modes.',
     render: (_a, r, o) => renderStaircase('obsvf', r, o),
     code: staircaseCode('obsvf'),
-    model: { none: 'reached by /obsvf and obsvf(A, B, C) calls; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a change of coordinates; plot the model itself with a step or Bode request' },
   }),
   tool({
@@ -928,7 +928,7 @@ export const tools = [
       '**Kalman decomposition.** Every state space splits into four parts: controllable and observable (co, the only part the transfer function sees), controllable but unobservable (cō), uncontrollable but observable (c̄o), and neither (c̄ō).',
     render: (_a, r, o) => renderKalman(r, o),
     code: kalmanCode,
-    model: { none: 'reached by /kalman_decomp and its phrases; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a change of coordinates; the parts are listed with their eigenvalues' },
   }),
   tool({
@@ -976,7 +976,7 @@ export const tools = [
     intro: '**Canonical form.** A change of state z = T x that puts A in a standard shape; the transfer function and the eigenvalues stay the same.',
     render: (_a, r, o) => renderCanon(r, o),
     code: canonCode,
-    model: { none: 'reached by /canon and canon(sys, ...) calls; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: systemPlots('pzmap'),
   }),
   tool({
@@ -1017,7 +1017,7 @@ export const tools = [
     intro: null,
     render: (_a, r, o) => renderSs2ss(r, o),
     code: ss2ssCode,
-    model: { none: 'reached by /ss2ss and ss2ss(sys, T) calls; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'the same system in new coordinates; plot it with a step or Bode request' },
   }),
   tool({

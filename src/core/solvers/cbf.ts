@@ -17,7 +17,7 @@
  * The closed loop is integrated by the adaptive RK45 of solvers/nonlinear.ts.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import type { JsonSchema } from '../tools/types.js';
 import { fmt } from '../render/format.js';
 import type { RenderOptions } from '../render/markdown.js';
@@ -410,7 +410,7 @@ export const tools = [
       '**Control barrier function safety filter.** A barrier h(x) ≥ 0 marks the safe states; if every input obeys ḣ ≥ −α·h, the state cannot leave that set (forward invariance). The filter changes the nominal input as little as possible to obey that condition, and the closed loop is simulated to check it.',
     render: renderCbf,
     code: cbfCode,
-    model: { none: 'kept out of the prefix (every token costs prefill time); reachable by /cbf_filter, the reader, Language Model Tools and MCP' },
+    model: BY_LOOKUP,
     plots: cbfPlots,
   }),
 ];

@@ -25,7 +25,7 @@
  *   for a fully connected sys2). Defaults: nu = outputs of sys2, ny = inputs of sys2.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import type { JsonSchema } from '../tools/types.js';
 import type { Complex } from '../types.js';
 import { type Mat, EPS, add, eye, mul, rcondByInverse, zeros } from '../linalg/dense.js';
@@ -640,7 +640,7 @@ export const tools = [
     intro: null,
     render: renderConnect,
     code: { title: 'block diagram joined by signal names', gen: connectCode },
-    model: { none: 'block-diagram algebra is asked by command or call; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: resultPlots,
   }),
   tool({
@@ -675,7 +675,7 @@ export const tools = [
     intro: null,
     render: renderLft,
     code: { title: 'linear fractional transformation', gen: lftCode },
-    model: { none: 'robust-control interconnection, asked by command or call; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: resultPlots,
   }),
 ];

@@ -14,7 +14,7 @@
  *   a_k = (−1)^k C(N, k) Π_{i=0..N} (D − N + i)/(D − N + k + i),  H(z) = Σ a_{N−k} z^k / Σ a_k z^{N−k}.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { polyText } from '../render/results.js';
 import { matrixBlock, type RenderOptions } from '../render/markdown.js';
 import { fmt } from '../render/format.js';
@@ -376,7 +376,7 @@ export const tools = [
         }
       },
     },
-    model: { none: 'reachable by /pade, the CLI and MCP; the reader offers it when a request writes a delay; kept out of the prefix' },
+    model: BY_LOOKUP,
     plots: resultPlots(
       (_a, r) =>
         Array.isArray(r.num) && Array.isArray(r.den)
@@ -446,7 +446,7 @@ export const tools = [
         if (r) code.comment(verdictHolder).expect('num', r.num).expect('den', r.den);
       },
     },
-    model: { none: 'a discrete-delay helper reachable by /thiran, the CLI and MCP; kept out of the prefix' },
+    model: BY_LOOKUP,
     plots: resultPlots((_a, r) => ({ num: r.num, den: r.den, Ts: r.Ts }), 'the filter'),
   }),
 ];

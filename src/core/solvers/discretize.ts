@@ -742,7 +742,7 @@ export const tools = [
         }
       },
     },
-    model: { none: 'rarely needed; reachable by /d2c, the CLI and MCP, kept out of the prefix' },
+    model: BY_LOOKUP,
     plots: modelPlots(['A', 'B', 'C', 'D'], () => undefined),
   }),
   tool({
@@ -815,7 +815,7 @@ export const tools = [
         }
       },
     },
-    model: { none: 'rarely needed; reachable by /d2d, the CLI and MCP, kept out of the prefix' },
+    model: BY_LOOKUP,
     plots: modelPlots(['Ad', 'Bd', 'Cd', 'Dd'], (_a, r) => r.Ts),
   }),
 ];

@@ -30,7 +30,7 @@
  * AB13MD used by python-control).
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { vector } from '../tools/schema.js';
 import { fmt } from '../render/format.js';
 import type { RenderOptions } from '../render/markdown.js';
@@ -1014,7 +1014,7 @@ export const tools = [
         }
       },
     },
-    model: { none: 'asked by name (diskmargin(L), "multiloop disk margin"); kept out of the prefix, whose 1,500 tokens are full' },
+    model: BY_LOOKUP,
     plots: (args) => [...sisoPlots('nyquist')(args), diskMarginPlot(args)],
   }),
   tool({
@@ -1096,7 +1096,7 @@ export const tools = [
         }
       },
     },
-    model: { none: 'asked by name (diskmargin(P, C), "disk margins at the plant inputs and outputs"); kept out of the prefix, whose 1,500 tokens are full' },
+    model: BY_LOOKUP,
     plots: (args) => [diskMarginPlot(args)],
   }),
 ];

@@ -5,7 +5,7 @@
  * on the exact response and applies MATLAB's selection rule.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { renderFreqresp, renderMargins } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
 import { sisoPlots } from '../plot/specs.js';
@@ -569,7 +569,7 @@ export const tools = [
     intro: null,
     render: renderFreqresp,
     code: GENERATORS.freqresp,
-    model: { none: 'asked as /bode, a plan of its own; kept out of the prefix' },
+    model: BY_LOOKUP,
     plots: sisoPlots('bode', 'nyquist'),
   }),
   tool({

@@ -25,7 +25,7 @@
  * The margins tool keeps its own rule (crossovers at ω > 0 only), so its gm can differ.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { vector } from '../tools/schema.js';
 import { fmt } from '../render/format.js';
 import type { RenderOptions } from '../render/markdown.js';
@@ -724,7 +724,7 @@ export const tools = [
         if (r) code.comment(verdictHolder).expect('fb', r.bandwidth).expect('dcgain', r.dcgain);
       },
     },
-    model: { none: 'asked by name (bandwidth(G), "the -3 dB bandwidth of G"); kept out of the prefix, whose 1,500 tokens are full' },
+    model: BY_LOOKUP,
     plots: sisoPlots('bode'),
   }),
   tool({
@@ -803,7 +803,7 @@ export const tools = [
         if (r) code.comment(verdictHolder).expect('peak', r.peak).expect('w_peak', r.w_peak).expect('sv(1, :)', r.sv?.[0]);
       },
     },
-    model: { none: 'a MIMO analysis asked by name (sigma, singular values over frequency); kept out of the prefix' },
+    model: BY_LOOKUP,
     plots: systemPlots('sigma'),
   }),
   tool({
@@ -879,7 +879,7 @@ export const tools = [
             .expect('disk_pm_deg', r.disk_pm_deg);
       },
     },
-    model: { none: 'margins is offered for the usual question; this fuller table is asked by name (allmargin, disk margin), kept out of the prefix' },
+    model: BY_LOOKUP,
     plots: sisoPlots('bode', 'nyquist'),
   }),
 ];

@@ -23,7 +23,7 @@
  * modes included, since they decide internal stability.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import type { JsonSchema } from '../tools/types.js';
 import type { Complex, Matrix } from '../types.js';
 import { type Mat, EPS, add, blocks, eye, luFactor, luSolve, mul, rcondByInverse, scale, toRows, transpose, zeros } from '../linalg/dense.js';
@@ -943,7 +943,7 @@ export const tools = [
     intro: null,
     render: (a, r: InterconnectResult, o) => renderInterconnect('series', a, r, o),
     code: interconnectCode('series'),
-    model: { none: 'block-diagram algebra is asked by command or call; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: resultPlots,
   }),
   tool({
@@ -972,7 +972,7 @@ export const tools = [
     intro: null,
     render: (a, r: InterconnectResult, o) => renderInterconnect('parallel', a, r, o),
     code: interconnectCode('parallel'),
-    model: { none: 'block-diagram algebra is asked by command or call; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: resultPlots,
   }),
   tool({
@@ -1012,7 +1012,7 @@ export const tools = [
     intro: null,
     render: (a, r: InterconnectResult, o) => renderInterconnect('feedback', a, r, o),
     code: interconnectCode('feedback'),
-    model: { none: 'block-diagram algebra is asked by command or call; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: resultPlots,
   }),
   tool({
@@ -1045,7 +1045,7 @@ export const tools = [
     intro: null,
     render: (a, r: InterconnectResult, o) => renderInterconnect('append', a, r, o),
     code: interconnectCode('append'),
-    model: { none: 'block-diagram algebra is asked by command or call; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: resultPlots,
   }),
   tool({
@@ -1113,7 +1113,7 @@ export const tools = [
         if (r) code.expect('removed', `[${r.removed.map((p) => fmtComplex(p, 17)).join(', ')}]`);
       },
     },
-    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: resultPlots,
   }),
 ];

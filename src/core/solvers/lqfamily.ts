@@ -24,7 +24,7 @@
  *   default, 'current' uses x̂[n|n] = x̂[n|n−1] + M(y − Cx̂ − Du)).
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { matrix, complexList } from '../tools/schema.js';
 import { checkMatrix, fmtSize } from '../tools/args.js';
 import type { RenderOptions } from '../render/markdown.js';
@@ -602,7 +602,7 @@ const typeProp = {
     description: "discrete only: 'delayed' (x̂[n|n−1], default) or 'current' (x̂[n|n] = x̂[n|n−1] + M(y − Cx̂ − Du))",
   },
 };
-const OFFER = (name: string) => ({ none: `reached by /${name}, ${name}(…) calls and its phrases; kept out of the prefix (every token costs prefill time)` });
+const OFFER = (_name: string) => BY_LOOKUP;
 
 export const tools = [
   tool({

@@ -13,7 +13,7 @@
  *   conjugate pair negative imaginary part first.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { matrix } from '../tools/schema.js';
 import { checkCols, checkMatrix, checkRows, checkSquare } from '../tools/args.js';
 import { fmtComplex, fmt } from '../render/format.js';
@@ -150,7 +150,7 @@ export const tools = [
         if (r) code.comment(verdictHolder).expect('wn', r.wn).expect('zeta', r.zeta);
       },
     },
-    model: { none: 'inside analyse (its modes table); kept out of the prefix' },
+    model: BY_LOOKUP,
     plots: systemPlots('pzmap'),
   }),
 ];

@@ -518,7 +518,7 @@ export const tools = [
     intro: '**Discrete Lyapunov (Stein) equation** AXAᵀ − X + Q = 0.',
     render: renderGeneric,
     code: GENERATORS.dlyap,
-    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a matrix solution, not a system response' },
   }),
 ];

@@ -30,7 +30,7 @@
  * form's 2x2 blocks split by rotations, as MATLAB's rsf2csf), then R from a QR of the real
  * and imaginary parts of (Z U)ᴴ.
  */
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { renderGeneric } from '../render/results.js';
 import { type Code, verdictHolder } from '../codegen/code.js';
 import type { Matrix } from '../types.js';
@@ -632,7 +632,7 @@ export const tools = [
     intro: '**Sylvester equation** AX + XB + C = 0 (MATLAB lyap(A, B, C)).',
     render: renderGeneric,
     code: sylCode(false),
-    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a matrix solution, not a system response' },
   }),
   tool({
@@ -670,7 +670,7 @@ export const tools = [
     intro: '**Discrete Sylvester equation** AXB − X + C = 0 (MATLAB dlyap(A, B, C)).',
     render: renderGeneric,
     code: sylCode(true),
-    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a matrix solution, not a system response' },
   }),
   tool({
@@ -702,7 +702,7 @@ export const tools = [
       '**Cholesky factor of the Lyapunov solution**: R upper triangular with X = RᵀR, AX + XAᵀ + BBᵀ = 0, or AXEᵀ + EXAᵀ + BBᵀ = 0 with a descriptor E (MATLAB lyapchol).',
     render: renderGeneric,
     code: cholCode(false),
-    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a matrix factor, not a system response' },
   }),
   tool({
@@ -734,7 +734,7 @@ export const tools = [
       '**Cholesky factor of the discrete Lyapunov solution**: R upper triangular with X = RᵀR, AXAᵀ − X + BBᵀ = 0, or AXAᵀ − EXEᵀ + BBᵀ = 0 with a descriptor E (MATLAB dlyapchol).',
     render: renderGeneric,
     code: cholCode(true),
-    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a matrix factor, not a system response' },
   }),
 ];

@@ -28,7 +28,7 @@
  *   MATLAB's mpc, the manipulated variables have no direct feedthrough to the outputs.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { matrix, vector } from '../tools/schema.js';
 import type { JsonSchema } from '../tools/types.js';
 import { checkMatrix, checkSquare, fmtSize } from '../tools/args.js';
@@ -997,7 +997,7 @@ export const tools = [
       "**Linear MPC.** At every step k the controller predicts x_{j+1} = A x_j + B u_j over N steps from the measured x[k], minimises Σ (x_j − xs)'Q(x_j − xs) + (u_j − us)'R(u_j − us) + Δu_j'SΔu_j + (x_N − xs)'P(x_N − xs) subject to the bounds (a quadratic program in the inputs, condensed), applies the first move and repeats (receding horizon).",
     render: renderMpc,
     code: mpcCode,
-    model: { none: 'kept out of the prefix (every token costs prefill time); reachable by /mpc, the reader, Language Model Tools and MCP' },
+    model: BY_LOOKUP,
     plots: mpcPlots,
   }),
 ];

@@ -9,7 +9,7 @@
  * Math Toolbox's jacobian, fsolve and ode45 there.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import type { JsonSchema } from '../tools/types.js';
 import type { Complex, Matrix } from '../types.js';
 import { fromRows, luFactor, luSolve, zeros } from '../linalg/dense.js';
@@ -1004,7 +1004,7 @@ export const tools = [
       "**Equilibrium.** A point where the state stops moving: f(x, u) = 0 for x' = f(x, u), found by Newton's method from an initial guess; its local stability follows from the eigenvalues of the Jacobian ∂f/∂x there.",
     render: renderEqpt,
     code: eqptCode,
-    model: { none: 'kept out of the prefix (every token costs prefill time); reachable by /find_eqpt, the reader, Language Model Tools and MCP' },
+    model: BY_LOOKUP,
     plots: { none: 'an equilibrium is a point; linearize or nlsim from it to plot' },
   }),
   tool({
@@ -1044,7 +1044,7 @@ export const tools = [
       "**Linearisation.** Near a point (x₀, u₀), x' = f(x, u) behaves like δx' = A δx + B δu with A = ∂f/∂x and B = ∂f/∂u there (and δy = C δx + D δu from y = h(x, u)); the derivatives are taken symbolically.",
     render: renderLinearize,
     code: linearizeCode,
-    model: { none: 'kept out of the prefix (every token costs prefill time); reachable by /linearize, the reader, Language Model Tools and MCP' },
+    model: BY_LOOKUP,
     plots: (_args: Record<string, unknown>, r: LinearizeResult | undefined): PlotSpec[] =>
       r && r.A.length ? [{ kind: 'pzmap', args: { A: r.A }, title: 'Plot poles of the linearisation' }] : [],
   }),
@@ -1093,7 +1093,7 @@ export const tools = [
       "**Nonlinear simulation.** The trajectory of x' = f(x, u) from x0, integrated by an adaptive Runge–Kutta method (Dormand–Prince 5(4), the method of MATLAB's ode45 and SciPy's RK45) that keeps each step's error estimate within rtol·|x| + atol.",
     render: renderNlsim,
     code: nlsimCode,
-    model: { none: 'kept out of the prefix (every token costs prefill time); reachable by /nlsim, the reader, Language Model Tools and MCP' },
+    model: BY_LOOKUP,
     plots: nlsimPlots,
   }),
   tool({
@@ -1139,7 +1139,7 @@ export const tools = [
       "**Lyapunov function.** V(x) = (x − xe)' P (x − xe) with P ≻ 0 proves an equilibrium asymptotically stable where V̇ = ∇V·f < 0; every level set {V < c} inside the region where V̇ < 0 is a region of attraction.",
     render: renderLyapunov,
     code: lyapunovCode,
-    model: { none: 'kept out of the prefix (every token costs prefill time); reachable by /lyapunov_check, the reader, Language Model Tools and MCP' },
+    model: BY_LOOKUP,
     plots: { none: 'the level set is described by its semi-axes; nlsim from a point inside it plots a trajectory' },
   }),
 ];

@@ -568,7 +568,7 @@ export const tools = [
     intro: null,
     render: renderH2,
     code: GENERATORS.h2norm,
-    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'one number: nothing to draw over time or frequency' },
   }),
   tool({

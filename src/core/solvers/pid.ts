@@ -39,7 +39,7 @@
  * by default the angle is solved for so that the achieved phase margin is the target exactly.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { fmt, fmtComplex } from '../render/format.js';
 import type { RenderOptions } from '../render/markdown.js';
 import { specTable, type SpecItem } from '../render/results.js';
@@ -1011,7 +1011,7 @@ export const tools = [
         else code.comment('python-control has no pidtune');
       },
     },
-    model: { none: 'asked by name (pidtune, "a PI controller with 60° phase margin"); kept out of the prefix, whose 1,500 tokens are full' },
+    model: BY_LOOKUP,
     plots: pidPlotsFacet,
   }),
   tool({
@@ -1082,7 +1082,7 @@ export const tools = [
         } else code.comment('no design: the call was refused');
       },
     },
-    model: { none: 'asked by name (lead compensator, lag compensator); kept out of the prefix, whose 1,500 tokens are full' },
+    model: BY_LOOKUP,
     plots: pidPlotsFacet,
   }),
 ];

@@ -7,7 +7,7 @@
  * the Nyquist curve of a state-space loop is sampled from (A, B, C, D) itself.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { renderNyquist, renderRlocus } from '../render/results.js';
 import { systemPlots } from '../plot/specs.js';
 import type { Complex, Matrix } from '../types.js';
@@ -574,7 +574,7 @@ export const tools = [
     intro: null,
     render: renderRlocus,
     code: { none: 'not written yet: MATLAB rlocus(sys) and python-control ct.root_locus_map(sys) compute the same branches' },
-    model: { none: 'a plot, asked as /rlocus; kept out of the prefix' },
+    model: BY_LOOKUP,
     plots: systemPlots('rlocus'),
   }),
   tool({
@@ -603,7 +603,7 @@ export const tools = [
     intro: null,
     render: renderNyquist,
     code: { none: 'not written yet: MATLAB nyquist(sys) and python-control ct.nyquist_response(sys) compute the same curve and count' },
-    model: { none: 'a plot, asked as /nyquist; kept out of the prefix' },
+    model: BY_LOOKUP,
     plots: systemPlots('nyquist'),
   }),
 ];

@@ -25,7 +25,7 @@
  * ours by a sign (the transfer function and the Hankel singular values do not).
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { matrix, vector } from '../tools/schema.js';
 import type { RenderOptions } from '../render/markdown.js';
 import { matrixBlock, TABLE_MAX } from '../render/markdown.js';
@@ -748,7 +748,7 @@ export const tools = [
       '**Hankel singular values.** σi = √λi(Wc Wo), the controllability and observability of each balanced state together; they bound what model reduction costs.',
     render: renderHsvd,
     code: hsvdCode,
-    model: { none: 'reached by /hsvd and hsvd(sys) calls; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a list of numbers: the table shows each one with its share and the reduction bound' },
   }),
   tool({
@@ -777,7 +777,7 @@ export const tools = [
       '**Balanced realisation.** A change of state x_b = T x after which the controllability and observability Gramians are equal and diagonal, diag(σ1, …, σn), the Hankel singular values.',
     render: renderBalreal,
     code: balrealCode,
-    model: { none: 'reached by /balreal and balreal(sys) calls; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: reducedPlots,
   }),
   tool({
@@ -828,7 +828,7 @@ export const tools = [
       '**Balanced reduction.** In balanced coordinates the states with the smallest Hankel singular values are dropped (or residualised); the error is bounded by σ(r+1) ≤ ‖G − Gr‖∞ ≤ 2·(σ(r+1) + … + σn).',
     render: renderBalred,
     code: balredCode,
-    model: { none: 'reached by /balred and balred(sys, r) calls; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: reducedPlots,
   }),
   tool({
@@ -860,7 +860,7 @@ export const tools = [
       "**State elimination.** With x = (x1, x2) and x2 eliminated: 'matchdc' sets ẋ2 = 0, so Ar = A11 − A12 A22⁻¹ A21 (and B, C, D likewise), keeping the DC gain; 'truncate' keeps A11, B1, C1, D.",
     render: renderModred,
     code: modredCode,
-    model: { none: 'reached by /modred and modred(sys, elim) calls; kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: reducedPlots,
   }),
 ];

@@ -18,7 +18,7 @@
  * SciPy's lsim); MATLAB's lsim also chooses by the input's smoothness.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import { matrix, vector } from '../tools/schema.js';
 import type { Matrix } from '../types.js';
 import { type Mat, EPS, blocks, block, eye, fromRows, luFactor, luSolve, normF, scale, zeros } from '../linalg/dense.js';
@@ -855,7 +855,7 @@ export const tools = [
       '**Simulation.** The response y(t) to the input u(t), computed exactly for u held (zoh) or linear (foh) between the samples: x[k+1] = Φ x[k] + Γ0 u[k] + Γ1 u[k+1] with Φ, Γ0, Γ1 from one matrix exponential.',
     render: renderLsim,
     code: lsimCode,
-    model: { none: 'kept out of the prefix (every token costs prefill time); reachable by /lsim, the reader and MCP' },
+    model: BY_LOOKUP,
     plots: simPlots('lsim'),
   }),
   tool({
@@ -896,7 +896,7 @@ export const tools = [
     intro: '**Free response.** With no input the state moves from x0 alone: x(t) = e^{At} x0 and y(t) = C x(t) (discrete: x[k] = A^k x0).',
     render: renderInitial,
     code: initialCode,
-    model: { none: 'kept out of the prefix (every token costs prefill time); reachable by /initial, the reader and MCP' },
+    model: BY_LOOKUP,
     plots: simPlots('initial'),
   }),
 ];

@@ -534,7 +534,7 @@ function respTool<K extends Kind>(kind: K) {
     intro: null,
     render: timeResponseRenderer(kind),
     code: GENERATORS[kind],
-    model: kind === 'step' ? 'offered' : { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: kind === 'step' ? 'offered' : BY_LOOKUP,
     plots: sisoPlots(kind),
   });
 }

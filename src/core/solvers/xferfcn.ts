@@ -554,7 +554,7 @@ export const tools = [
       title: 'transfer function of a state-space model',
       gen: (code, a, r) => (mimoSs(a) ? ss2tfMimoCode(code, a, r, (c) => systemCode(c, { ...a, Ts: undefined }, 'sys')) : GENERATORS.ss2tf.gen(code, a, r)),
     },
-    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a transfer function; plot it with a step or Bode request' },
   }),
   tool({

@@ -12,7 +12,7 @@
  *   SciPy's zpk2ss for SISO), reduced by the staircase when a zero cancels a pole.
  */
 import { ControlError } from '../errors.js';
-import { tool } from '../tools/types.js';
+import { tool, BY_LOOKUP } from '../tools/types.js';
 import type { Complex, Matrix } from '../types.js';
 import { fromRows, mulVec, type Mat } from '../linalg/dense.js';
 import { polyRoots, polyStrip } from '../linalg/poly.js';
@@ -201,7 +201,7 @@ export const tools = [
           else systemCode(c, a, 'sys');
         }),
     },
-    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a conversion; plot the system with a step, Bode or pole-zero request' },
   }),
   tool({
@@ -226,7 +226,7 @@ export const tools = [
     intro: null,
     render: renderZpk2tf,
     code: { title: 'transfer function of a zero-pole-gain model', gen: (code, a, r) => zpk2Code(code, a, r, 'tf') },
-    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a conversion; plot the system with a step or Bode request' },
   }),
   tool({
@@ -248,7 +248,7 @@ export const tools = [
     intro: null,
     render: renderZpk2ss,
     code: { title: 'state-space realisation of a zero-pole-gain model', gen: (code, a, r) => zpk2Code(code, a, r, 'ss') },
-    model: { none: 'rarely asked: kept out of the prefix (every token costs prefill time)' },
+    model: BY_LOOKUP,
     plots: { none: 'a realisation; plot the system with a step or Bode request' },
   }),
 ];
