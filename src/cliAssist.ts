@@ -5,6 +5,7 @@
  * `mcp` (cliSolve.ts) never load them. Usage errors and failures are printed here, by the bundle that threw them.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Conversation } from './core/reader/index.js';
 import { runTurn } from './core/agent/turn.js';
@@ -12,6 +13,11 @@ import { eventsToMarkdown, type TurnEvent } from './core/agent/events.js';
 import { createEngine, disposeEngines, parseModelFlag } from './core/engines/index.js';
 import { encodeNonFinite, errorMessage } from './core/tools/batch.js';
 import { parseFlags, readStdin, reportError, UsageError, type Flags } from './cliFlags.js';
+import { DirectoryResultStore } from './core/agent/spill.js';
+import { cacheDir } from './core/retrieval/sources.js';
+
+/** where a model's long tool results are kept for it to read back: --results-dir, else the user's cache */
+const resultStore = (f: Flags) => new DirectoryResultStore(f.resultsDir ?? join(cacheDir(), 'results'));
 
 async function cmdAsk(f: Flags): Promise<number> {
   let text = f.positional.join(' ').trim();
@@ -36,7 +42,7 @@ async function cmdAsk(f: Flags): Promise<number> {
   try {
     for await (const e of runTurn(
       { prompt: text, command, conversation },
-      { math: f.math, maxN: f.maxN, timeoutS: f.timeout, signal: ac.signal, engine, retriever },
+      { math: f.math, maxN: f.maxN, timeoutS: f.timeout, signal: ac.signal, engine, retriever, agent: { results: resultStore(f) } },
     )) {
       events.push(e);
       // --events streams as the turn goes; the others print the finished answer
@@ -93,6 +99,7 @@ async function cmdChat(f: Flags): Promise<number> {
   const engine = await createEngine(parseModelFlag(f.model, process.env, { url: f.url, openaiModel: f.openaiModel }));
   const { CliRetriever } = await import('./cliRetrieval.js');
   const retriever = new CliRetriever({ index: f.index, indexExplicit: f.index !== undefined, notesIndex: f.notesIndex, embedder: f.embedder });
+  const results = resultStore(f);
   const interactive = process.stdin.isTTY === true;
   // with a terminal, readline echoes what is typed (it needs the output for that)
   const rl = createInterface({ input: process.stdin, ...(interactive ? { output: process.stdout } : {}), terminal: interactive });
@@ -111,7 +118,8 @@ async function cmdChat(f: Flags): Promise<number> {
       const pick = /^\d+$/.test(line) ? candidates[Number(line) - 1] : undefined;
       const req = pick ? { command: pick.command, prompt: pick.prompt } : splitCommand(line);
       const events: TurnEvent[] = [];
-      for await (const e of runTurn({ ...req, conversation }, { math: f.math, maxN: f.maxN, timeoutS: f.timeout, engine, retriever })) events.push(e);
+      for await (const e of runTurn({ ...req, conversation }, { math: f.math, maxN: f.maxN, timeoutS: f.timeout, engine, retriever, agent: { results } }))
+        events.push(e);
       const ask = [...events].reverse().find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }> | undefined;
       candidates = ask?.candidates ?? [];
       if (events.some((e) => e.type === 'error')) failed = true;

@@ -30,7 +30,9 @@ Usage:
       (./.control-index from \`control index build .\`, or --index DIR), as the chat does.
       --session FILE keeps the conversation (systems defined, the system in use, the last call)
       in FILE between calls, so follow-ups work from scripts: "now with R=10", "its step response".
-  control chat [--session FILE] [--math] [--model M]
+      --results-dir DIR: where a model's long tool results are kept for it to read back (a
+      1,000-sample response: the model reads an excerpt; default ~/.cache/control/results).
+  control chat [--session FILE] [--math] [--model M] [--results-dir DIR]
       An interactive conversation on stdin/stdout, one request per line (usable in tmux and by
       scripts): each answer starts with the call it ran and where each argument came from;
       when I ask back, type the number of a candidate. Ends at end of input or "exit".
@@ -75,6 +77,8 @@ export interface Flags {
   notesIndex?: string;
   embedder?: string;
   session?: string;
+  /** ask/chat: the folder of spilled tool results (agent/spill.ts) */
+  resultsDir?: string;
   /** prompt --engine: whose rendering of the fixed prefix */
   engine?: string;
   positional: string[];
@@ -110,6 +114,7 @@ export function parseFlags(argv: string[]): Flags {
     else if (a === '--notes-index') f.notesIndex = value();
     else if (a === '--embedder') f.embedder = value();
     else if (a === '--session') f.session = value();
+    else if (a === '--results-dir') f.resultsDir = value();
     else if (a === '--engine') f.engine = value();
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else f.positional.push(a);

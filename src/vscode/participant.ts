@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { runTurn } from '../core/agent/turn.js';
 import { resumeCandidate } from '../core/agent/playbooks.js';
+import { DirectoryResultStore } from '../core/agent/spill.js';
 import type { ChatMessage } from '../core/engines/types.js';
 import { Conversation, type ConversationState } from '../core/reader/index.js';
 import { engineFor } from './model.js';
@@ -67,6 +68,10 @@ function historyMessages(chatContext: vscode.ChatContext): ChatMessage[] {
 }
 
 export function registerParticipant(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, retrieval: RetrievalService): void {
+  // a model's long tool results, kept for it to read back (agent/spill.ts): in global storage, which
+  // exists with no folder open (storageUri does not) and holds no workspace data (a result is
+  // computed from the chat), so one bounded store serves every window
+  const results = new DirectoryResultStore(vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath);
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
     log.info(`@control ${request.command ? '/' + request.command + ' ' : ''}${request.prompt.slice(0, 200)}`);
     // attached references (#selection, #file) are this turn's context only. What VS Code attaches
@@ -108,6 +113,7 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
                 maxSteps: setting('agent.maxToolSteps'),
                 maxCallsPerTool: setting('agent.maxCallsPerTool'),
                 maxOutputTokens: setting('agent.maxOutputTokens'),
+                results,
               },
             },
           ),

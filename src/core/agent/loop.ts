@@ -20,6 +20,7 @@ import type { TurnEvent } from './events.js';
 import { rescueJson } from '../engines/gate.js';
 import { callSignature } from '../reader/values.js';
 import { engineTools, findTools, MORE_TOOLS, SYSTEM_PROMPT, USE_TOOL } from './prompt.js';
+import { GREP_RESULT, isResultLookup, lookupResult, READ_RESULT, RESULT_READS_PER_TURN, spillResult, type ResultStore } from './spill.js';
 
 export interface AgentOptions extends RunOptions, Partial<RenderOptions> {
   maxSteps?: number;
@@ -34,6 +35,12 @@ export interface AgentOptions extends RunOptions, Partial<RenderOptions> {
   history?: readonly ChatMessage[];
   /** injectable clock for tests */
   now?: () => number;
+  /** where long results are spilled (spill.ts); absent: they go to the model cut to their ends */
+  results?: ResultStore;
+  /** a tool message longer than this (characters) is spilled (default SPILL_CHARS) */
+  spillChars?: number;
+  /** read_result and grep_result calls per turn (default RESULT_READS_PER_TURN) */
+  maxResultReads?: number;
 }
 
 export const AGENT_DEFAULTS = { maxSteps: 3, maxCallsPerTool: 2, maxOutputTokens: 2048, timeoutMs: 120_000 };
@@ -138,6 +145,7 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
   let steps = 0;
   /** tool steps that count against maxSteps (all but lookup-only steps) */
   let counted = 0;
+  let resultReads = 0;
   let ended: string | undefined;
   let genMs = 0;
 
@@ -174,7 +182,12 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
       if (!calls.length) break; // the final answer
       // a step that only looks tools up (more_tools, within its per-tool cap) computes nothing:
       // it does not count against maxSteps, so "find c2d, call it, answer" fits the default 3
-      const lookupOnly = calls.every((c) => c.name === MORE_TOOLS) && (perTool.get(MORE_TOOLS) ?? 0) < o.maxCallsPerTool;
+      // (read_result and grep_result likewise, within their own cap: spill.ts)
+      const lookupOnly = calls.every(
+        (c) =>
+          (c.name === MORE_TOOLS && (perTool.get(MORE_TOOLS) ?? 0) < o.maxCallsPerTool) ||
+          (isResultLookup(c) && resultReads < (o.maxResultReads ?? RESULT_READS_PER_TURN)),
+      );
       if (!lookupOnly && counted >= o.maxSteps) {
         ended = `stopped after ${o.maxSteps} tool steps without a final answer; ask again more specifically, or use a slash command such as /lqr.`;
         break;
@@ -220,6 +233,16 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
           messages.push({ role: 'tool', toolCallId: id, name, content: JSON.stringify(content) });
           continue;
         }
+        // read_result / grep_result: a slice of a spilled result (spill.ts), computed from nothing
+        if (!problem && (name === READ_RESULT || name === GREP_RESULT) && typeof args !== 'string') {
+          const over = ++resultReads > (o.maxResultReads ?? RESULT_READS_PER_TURN);
+          const r = over
+            ? { content: JSON.stringify({ error: `stored results were already read ${resultReads - 1} times this turn; answer with what you have.` }) }
+            : lookupResult(o.results, name, args, compactForModel);
+          if ('note' in r && r.note) yield { type: 'thinking', text: r.note };
+          messages.push({ role: 'tool', toolCallId: id, name, content: r.content });
+          continue;
+        }
         // any tool of the table may run (a model may know eig without being shown it); the
         // offered list is what the prompt advertises
         if (!problem && (!name || !getTool(name)))
@@ -252,7 +275,10 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
           // the turn's budget and the user's cancel both stop a long solve
           const { args: valid, result, verification } = await callTool(name, args as Record<string, unknown>, { ...o, signal: abort.signal });
           yield { type: 'tool_result', id, tool: name, result, verification, markdown: renderToolResult(name, valid, result, verification, render) };
-          messages.push({ role: 'tool', toolCallId: id, name, content: toolMessageContent(name, result, verification) });
+          // a long result is stored and the model reads an excerpt with a pointer (spill.ts)
+          const spilled = o.results ? spillResult(o.results, name, result, verdict(verification), compactForModel, o.spillChars) : undefined;
+          if (spilled?.note) yield { type: 'thinking', text: spilled.note };
+          messages.push({ role: 'tool', toolCallId: id, name, content: spilled?.content ?? toolMessageContent(name, result, verification) });
         } catch (e) {
           // a stopped solve ends the turn (said once, below), it is not a result to explain
           if (isControlError(e) && e.code === 'cancelled' && abort.signal.aborted) throw e;
