@@ -27,6 +27,8 @@ import { callTool } from '../../src/core/tools/runner.js';
 import { ScriptedEngine, type ScriptStep } from '../../src/core/engines/scripted.js';
 import type { TurnEvent } from '../../src/core/agent/events.js';
 import type { ChatMessage } from '../../src/core/engines/types.js';
+import { collectTurn } from '../../src/core/agent/turn.js';
+import { parseFlags } from '../../src/cliFlags.js';
 import { goldenEvents, goldenText } from './_golden.js';
 
 const call = (body: unknown) => `<tool_call>${JSON.stringify(body)}</tool_call>`;
@@ -290,6 +292,19 @@ test('lookups are capped per turn and, within the cap, cost no tool step', async
   // one more step over the cap would have been refused
   const tight = await turn([call(STEP), read, read, read, 'done'], { results: store, maxSteps: 1, maxResultReads: 2 });
   assert.match((tight.ev.find((e) => e.type === 'error') as { message: string }).message, /after 1 tool steps/);
+});
+
+test('a chat turn passes its store to the agent loop (as the extension and the CLI configure it)', async () => {
+  const store = new MemoryResultStore();
+  const engine = new ScriptedEngine([call(STEP), (m) => call({ name: 'read_result', arguments: { id: stored(m), path: 'y[999]' } }), 'ok']);
+  const ev = await collectTurn({ prompt: 'what does the response of my plant look like over 10 s?' }, { engine, agent: { results: store } });
+  assert.equal(store.list().length, 1);
+  const last = JSON.parse(lastTool(engine.seen[2]!).content) as { path: string; value: number };
+  assert.equal(last.path, 'y[999]');
+  assert.ok(Math.abs(last.value - yExact(9.99)) < 1e-5, `y(9.99) = ${last.value}`);
+  assert.ok(!ev.some((e) => e.type === 'error'));
+  // the CLI's flag
+  assert.equal(parseFlags(['ask', 'x', '--results-dir', '/tmp/r']).resultsDir, '/tmp/r');
 });
 
 test(`the threshold, measured with the Qwen3 tokenizer: ${SPILL_CHARS} characters`, async (t) => {
