@@ -160,3 +160,40 @@ test('a pasted call beside a design asked for in words is asked back, each readi
   const design = await say(new Conversation(), ask.candidates[1].prompt);
   assert.match((design.find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }>).question, /lqg needs QWV/);
 });
+
+test("a pasted script's outputs are saved by name: K = lqr(…), [L, P, E] = lqe(…), then reg(sys, K, L) uses them", async () => {
+  const conv = new Conversation();
+  await say(conv, 'A=[0 1; -2 -3]; B=[0;1]; C=[1 0]; D=0; sys = ss(A,B,C,D);');
+  const k = await say(conv, 'K = lqr(A,B,eye(2),1)');
+  assert.ok(
+    k.some((e) => e.type === 'text' && /Saved \*\*K\*\*/.test(e.text)),
+    'says K is saved',
+  );
+  const l = await say(conv, '[L,P,E] = lqe(A,B,C,1,0.1)');
+  assert.ok(
+    l.some((e) => e.type === 'text' && /Saved \*\*L\*\*, \*\*P\*\*/.test(e.text)),
+    'says L and P are saved (E, the poles, are not a matrix)',
+  );
+  const ev = await say(conv, 'rsys = reg(sys,K,L)');
+  assert.match(reading(ev)!.markdown, /K from turn 2 \(K = lqr\(…\)\); L from turn 3 \(L = lqe\(…\)\)/);
+  const r = result(ev, 'reg')!.result!;
+  // SciPy 1.17: solve_continuous_are(A, B, I, 1) -> K = Bᵀ X = [0.236068 0.236068] (= √5 − 2);
+  // solve_continuous_are(Aᵀ, Cᵀ, B Bᵀ, 0.1) -> L = P Cᵀ / 0.1 = [0.533173; 0.142137]; the loop's poles
+  // (separation): −2.236068, −1 (eig(A − BK)) and −1.766587 ± 0.787927j (eig(A − LC))
+  const reg = (r.regulatorPoles as number[][]).map((p) => p[0]).sort((a, b) => a - b);
+  close(reg[0], -2.23606798);
+  close(reg[1], -1);
+  for (const [x, y] of r.estimatorPoles as number[][]) {
+    close(x, -1.76658674);
+    close(Math.abs(y), 0.78792683);
+  }
+});
+
+test('a call that cannot be read is never answered by another tool (reg with K unknown does not rerun the last lqe)', async () => {
+  const conv = new Conversation();
+  await say(conv, 'A=[0 1; -2 -3]; B=[0;1]; C=[1 0]; D=0; sys = ss(A,B,C,D);');
+  await say(conv, 'lqe(A,B,C,1,0.1)');
+  const ev = await say(conv, 'rsys = reg(sys,K,L)');
+  assert.ok(!ev.some((e) => e.type === 'tool_result'), 'nothing computed');
+  assert.ok(ev.some((e) => (e.type === 'text' || e.type === 'error') && /could not read reg\(sys,K,L\)/.test(e.type === 'text' ? e.text : e.message)));
+});

@@ -10,7 +10,17 @@ import type { RunOptions } from '../tools/runner.js';
 import { errorMessage } from '../tools/batch.js';
 import { executePlan, Later, previewPlan, type PlanEvent } from './deterministic.js';
 import { playbookFor, playbookPlan, resumeCandidate, runPlaybook, valueText, type Checkpoint, type Playbook, type PlaybookStep } from './playbooks.js';
-import { Conversation, describeReading, originText, readTurn, recordResult, type CallReading, type DefineReading, type Reading } from '../reader/index.js';
+import {
+  Conversation,
+  describeReading,
+  originText,
+  readTurn,
+  recordOutputs,
+  recordResult,
+  type CallReading,
+  type DefineReading,
+  type Reading,
+} from '../reader/index.js';
 import { getTool } from '../tools/table.js';
 import { polyText } from '../render/results.js';
 import type { TurnEvent } from './events.js';
@@ -189,6 +199,9 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
         markdown: renderToolResult(step.tool, valid, result, verification, render),
         ...(step.intermediate ? { intermediate: true as const } : {}),
       };
+      // K = lqr(…): the call's matrix outputs are kept under their names, and said
+      const kept = !step.pre && step.tool === name && !step.intermediate ? recordOutputs(conv, reading, result) : [];
+      if (kept.length) yield { type: 'text', text: `\n\nSaved ${kept.map((k) => `**${k}**`).join(', ')} for the next requests.` };
       // a result that is a system is kept under a name later requests can use
       if (saved) {
         // a reg/lqg compensator: its positive-feedback convention is part of what is saved, and said

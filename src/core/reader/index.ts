@@ -7,7 +7,7 @@ import { executePlan, type PreCall } from '../agent/deterministic.js';
 import { errorMessage } from '../tools/batch.js';
 import type { RunOptions } from '../tools/runner.js';
 import { Conversation, systemLabel, type Origin } from './conversation.js';
-import { readRequest, recordResult, resolveCommand, type CallReading, type ReadOptions, type Reading } from './read.js';
+import { readRequest, recordOutputs, recordResult, resolveCommand, type CallReading, type ReadOptions, type Reading } from './read.js';
 import { callSignature } from './values.js';
 import { PLAYBOOKS } from '../agent/playbooks.js';
 import { otherPoles } from './quantities.js';
@@ -15,6 +15,7 @@ import { otherPoles } from './quantities.js';
 export { Conversation, systemLabel, type Origin, type System, type SystemEntry, type ConversationState } from './conversation.js';
 export {
   readRequest,
+  recordOutputs,
   recordResult,
   resolveCommand,
   type Reading,
@@ -230,6 +231,7 @@ export function recordExecution(conv: Conversation, r: Reading, calls: ExecutedC
   for (const c of calls) if (c.pre && c.result) recordResult(conv, { ...r, tool: c.pre.tool, output: c.pre.output, system: c.pre.text }, c.result);
   const main = [...calls].reverse().find((c) => c.tool === r.tool && c.result && !c.pre);
   recordResult(conv, r, main?.result);
+  recordOutputs(conv, r, main?.result);
 }
 
 export { systemLabel as labelOf };

@@ -58,6 +58,8 @@ export interface CallReading {
   via: 'command' | 'call' | 'words' | 'follow-up';
   /** the name the result is saved under (`T = feedback(G, C)`, "call it T"), for tools whose result is a system */
   output?: string;
+  /** a pasted call's outputs that are matrices of the result (`K = lqr(…)`: { K: 'K' }, `[L, P] = lqe(…)`: { L: 'L', P: 'P' }), saved for later requests */
+  saves?: Record<string, string>;
   /** calls that build the system first (step(feedback(G, 1))): run and verified before the tool, which runs on the last result */
   pre?: PreCall[];
   /** poles from time-domain specifications: the closed loop's step is checked against them after place */
@@ -313,6 +315,8 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       !scan.calls.some((o) => o !== c && o.start < c.start && o.end >= c.end),
   );
   const unreadCalls: string[] = [];
+  /** the tools the unread calls name: a reading may not run another tool in their place */
+  const unreadTools = new Set<string>();
   for (const c of scan.calls) {
     const tools = names.get(c.fn);
     if (!tools) continue;
@@ -377,6 +381,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     const err = [...vals, ...Object.values(kw)].find((v) => v.kind === 'error');
     if (err) {
       unreadCalls.push(`${c.text} (${(err as { message: string }).message})`);
+      for (const t of tools) unreadTools.add(t);
       continue;
     }
     let best: { tool: ToolDef; form: ToolCallForm } | undefined;
@@ -415,7 +420,10 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       if (best) break;
     }
     if (best) toolCalls.push({ call: c, ...best, vals, kw });
-    else unreadCalls.push(c.text);
+    else {
+      unreadCalls.push(c.text);
+      for (const t of tools) unreadTools.add(t);
+    }
   }
   // a conversion asked alone (`tf(sys)`, `G2 = ss(G)` with nothing else) is the request itself
   if (!toolCalls.length && conversions.length === 1 && !opts.command) {
@@ -1987,6 +1995,19 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // numbers in the message that nothing read are said, never silently dropped
   const leftover = leftoverNumbers(scan, fromCall?.call.text, consumed);
   if (leftover.length) notes.push(`Not read from your message: ${leftover.map((l) => `'…${l}'`).join(', ')} (say what it is, e.g. R=5, if it should count)`);
+  // a call the message makes that could not be read (reg(sys, K, L) with K unknown) is never replaced
+  // by another tool (the last call again, a tool the words suggest): that would answer another question
+  if (unreadTools.size && !fromCall && !opts.command && !unreadTools.has(tool.name)) {
+    record(conv, pending);
+    return { kind: 'none', reason: `${[...unreadTools].join(' or ')} could not be read, and nothing else was asked`, problems };
+  }
+  // K = lqr(A, B, Q, R), [L, P] = lqe(…): the outputs the call's form returns are saved by name
+  let saves: Record<string, string> | undefined;
+  const returns = fromCall?.form.returns;
+  if (returns)
+    fromCall!.call.outputs.forEach((out, i) => {
+      if (/^[A-Za-z_]\w*$/.test(out) && returns[i] && returns[i] !== 'poles') (saves ??= {})[out] = returns[i];
+    });
   // a design asked for in words runs as its playbook (agent/playbooks.ts); a call or a slash command is the one tool
   if (!plan && via === 'words' && playbookFor(tool.name)) plan = 'playbook';
   const reading: CallReading = {
@@ -2000,6 +2021,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     system: sysVal?.label,
     via,
     ...(fromCall?.call.outputs.length === 1 && (RESULT_NAMES[tool.name] || CONVERSIONS.has(tool.name)) ? { output: fromCall.call.outputs[0] } : {}),
+    ...(saves ? { saves } : {}),
     ...(sysVal?.op ? { pre: [sysVal.op] } : {}),
     ...(specCheck ? { spec: specCheck } : {}),
   };
@@ -2326,6 +2348,22 @@ function resultSystem(result: Record<string, unknown>): System | undefined {
     return { kind: 'tf', num: polyStrip(result.num as number[]), den: polyStrip(result.den as number[]), ...(Ts ? { Ts, variable: 'z' as const } : {}) };
   if (!Array.isArray(A) || !Array.isArray(B) || !Array.isArray(C)) return undefined;
   return { kind: 'ss', A: A as Matrix, B: B as Matrix, C: C as Matrix, ...(Array.isArray(D) ? { D: D as Matrix } : {}), ...(Ts ? { Ts } : {}) };
+}
+
+/**
+ * After a call ran: the matrices a pasted call assigned (`K = lqr(A, B, Q, R)`) become named
+ * values later requests use (`reg(sys, K, L)`, `eig(A - B*K)`). Returns the names saved.
+ */
+export function recordOutputs(conv: Conversation, reading: CallReading, result: Record<string, unknown> | undefined): string[] {
+  const saved: string[] = [];
+  if (!result || !reading.saves) return saved;
+  for (const [name, field] of Object.entries(reading.saves)) {
+    const v = result[field];
+    if (!Array.isArray(v) || !v.length || !v.every((r) => Array.isArray(r) && r.every((x) => typeof x === 'number'))) continue;
+    conv.vars[name] = { value: v as Matrix, turn: conv.turn, text: `${name} = ${field === name ? '' : `${field} of `}${reading.tool}(…)` };
+    saved.push(name);
+  }
+  return saved;
 }
 
 /**

@@ -238,6 +238,8 @@ export function findPoles(text: string): Scan['poles'] {
       if (/[;\n]/.test(c) || (c === '=' && i > from && !/^\s*(?:s\s*)?=\s*$/.test(text.slice(from, i + 1)) && !/s\s*=\s*$/.test(text.slice(from, i + 1))))
         break;
       if (!/[-+\d.\[{(−]/.test(c)) continue;
+      // "P = tf(4, [1 2 0])": a call's arguments are no pole list
+      if (c === '(' && /\w/.test(text[i - 1] ?? '')) break;
       if (/[\w.]/.test(text[i - 1] ?? '') && /\d/.test(c)) continue;
       // "poles for damping 0.7": the number belongs to another word
       if (/damping|zeta|ζ|frequency|overshoot|settling|time|sampl|gain|weight|order|states?\b|\bR\b|\bQ\b/i.test(text.slice(from, i))) break;

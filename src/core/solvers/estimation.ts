@@ -223,8 +223,8 @@ export const tools = [
     name: 'lqe',
     words: {
       calls: [
-        { names: ['lqe'], args: ['A', 'G', 'C', 'Qn', 'Rn', 'N'] },
-        { names: ['lqe'], args: ['sys', 'Qn', 'Rn'] },
+        { names: ['lqe'], args: ['A', 'G', 'C', 'Qn', 'Rn', 'N'], returns: ['L', 'P', 'poles'] },
+        { names: ['lqe'], args: ['sys', 'Qn', 'Rn'], returns: ['L', 'P', 'poles'] },
       ],
       phrases: ['lqe', 'kalman filter', 'kalman gain', 'kalman estimator', 'linear quadratic estimator', 'optimal estimator', 'steady-state kalman', 'kalman'],
       aliases: { Qn: ['W', 'Qw', 'QN', 'Q'], Rn: ['V', 'Rv', 'RN', 'R'], N: ['Nn', 'NN', 'S'] },
@@ -251,7 +251,12 @@ export const tools = [
     name: 'kalman',
     words: {
       calls: [
-        { names: ['kalman'], args: ['sys', 'Qn', 'Rn'], note: 'kalman(sys, Qn, Rn) is read with G = B of sys (every input is process noise)' },
+        {
+          names: ['kalman'],
+          args: ['sys', 'Qn', 'Rn'],
+          note: 'kalman(sys, Qn, Rn) is read with G = B of sys (every input is process noise)',
+          returns: ['', 'L', 'P'],
+        },
         {
           names: ['kalman'],
           args: ['sys', 'Qn', 'Rn', 'N', "'current'"],

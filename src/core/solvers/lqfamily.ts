@@ -609,8 +609,8 @@ export const tools = [
     name: 'lqi',
     words: {
       calls: [
-        { names: ['lqi'], args: ['sys', 'Q', 'R', 'N'] },
-        { names: ['lqi'], args: ['A', 'B', 'C', 'D', 'Q', 'R', 'N'] },
+        { names: ['lqi'], args: ['sys', 'Q', 'R', 'N'], returns: ['K', 'X', 'poles'] },
+        { names: ['lqi'], args: ['A', 'B', 'C', 'D', 'Q', 'R', 'N'], returns: ['K', 'X', 'poles'] },
       ],
       phrases: [
         'lqi',
@@ -653,7 +653,7 @@ export const tools = [
   tool({
     name: 'lqry',
     words: {
-      calls: [{ names: ['lqry'], args: ['sys', 'Q', 'R', 'N'] }],
+      calls: [{ names: ['lqry'], args: ['sys', 'Q', 'R', 'N'], returns: ['K', 'X', 'poles'] }],
       phrases: ['lqry', 'lqr with output weighting', 'output weighted lqr', 'output-weighted lqr', 'lqr on the output', 'lqr with output weight'],
       example: '/lqry A=[0 1; -2 -3], B=[0; 1], C=[1 0], Q=10, R=1',
     },

@@ -432,7 +432,7 @@ export const tools = [
     name: 'lyap',
     words: {
       calls: [
-        { names: ['lyap', 'lyapunov'], args: ['A', 'Q'] },
+        { names: ['lyap', 'lyapunov'], args: ['A', 'Q'], returns: ['X'] },
         { names: ['lyap'], args: ['A', 'Q', '[]', 'E'], min: 4, note: "MATLAB's lyap(A, Q, [], E): the generalised equation A X Eᵀ + E X Aᵀ + Q = 0" },
         {
           names: ['lyap'],
@@ -484,7 +484,7 @@ export const tools = [
     name: 'dlyap',
     words: {
       calls: [
-        { names: ['dlyap', 'solve_discrete_lyapunov', 'dlyapunov'], args: ['A', 'Q'], keywords: { a: 'A', q: 'Q' } },
+        { names: ['dlyap', 'solve_discrete_lyapunov', 'dlyapunov'], args: ['A', 'Q'], keywords: { a: 'A', q: 'Q' }, returns: ['X'] },
         { names: ['dlyap'], args: ['A', 'Q', '[]', 'E'], min: 4, note: "MATLAB's dlyap(A, Q, [], E): the generalised equation A X Aᵀ − E X Eᵀ + Q = 0" },
         {
           names: ['lyap'],

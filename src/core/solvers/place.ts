@@ -948,7 +948,9 @@ export const tools = [
     name: 'place',
     words: {
       calls: [
-        { names: ['place', 'acker', 'place_poles', 'ppol'], args: ['A', 'B', 'poles'], keywords: { poles: 'poles', p: 'poles' } },
+        { names: ['place', 'acker', 'ppol'], args: ['A', 'B', 'poles'], keywords: { poles: 'poles', p: 'poles' }, returns: ['K'] },
+        // SciPy's place_poles returns an object (its gain_matrix is K): not saved as K
+        { names: ['place_poles'], args: ['A', 'B', 'poles'], keywords: { poles: 'poles', p: 'poles' } },
         { names: ['place'], args: ['sys', 'poles'], note: 'place(sys, p) (ControlSystems.jl) places the poles of (A, B) of sys' },
       ],
       phrases: [

@@ -787,7 +787,7 @@ export const tools = [
     name: 'care',
     words: {
       calls: [
-        { names: ['care', 'icare'], args: ['A', 'B', 'Q', 'R', 'S', 'E'] },
+        { names: ['care', 'icare'], args: ['A', 'B', 'Q', 'R', 'S', 'E'], returns: ['X'] },
         {
           names: ['solve_continuous_are'],
           args: ['A', 'B', 'Q', 'R', 'E', 'S'],
@@ -820,7 +820,7 @@ export const tools = [
     name: 'dare',
     words: {
       calls: [
-        { names: ['dare', 'idare'], args: ['A', 'B', 'Q', 'R', 'S', 'E'] },
+        { names: ['dare', 'idare'], args: ['A', 'B', 'Q', 'R', 'S', 'E'], returns: ['X'] },
         {
           names: ['solve_discrete_are'],
           args: ['A', 'B', 'Q', 'R', 'E', 'S'],

@@ -46,8 +46,8 @@ export const tools = [
     name: 'lqr',
     words: {
       calls: [
-        { names: ['lqr'], args: ['A', 'B', 'Q', 'R', 'N'] },
-        { names: ['lqr'], args: ['sys', 'Q', 'R', 'N'] },
+        { names: ['lqr'], args: ['A', 'B', 'Q', 'R', 'N'], returns: ['K', 'X', 'poles'] },
+        { names: ['lqr'], args: ['sys', 'Q', 'R', 'N'], returns: ['K', 'X', 'poles'] },
         { names: ['lqr'], args: ['kind', 'A', 'B', 'Q', 'R'], note: 'lqr(Continuous, A, B, Q, R) (ControlSystems.jl)' },
       ],
       phrases: [
@@ -86,8 +86,8 @@ export const tools = [
     name: 'dlqr',
     words: {
       calls: [
-        { names: ['dlqr'], args: ['A', 'B', 'Q', 'R', 'N'] },
-        { names: ['dlqr'], args: ['sys', 'Q', 'R', 'N'] },
+        { names: ['dlqr'], args: ['A', 'B', 'Q', 'R', 'N'], returns: ['K', 'X', 'poles'] },
+        { names: ['dlqr'], args: ['sys', 'Q', 'R', 'N'], returns: ['K', 'X', 'poles'] },
       ],
       phrases: ['dlqr', 'discrete lqr', 'discrete-time lqr', 'digital lqr', 'discrete linear quadratic regulator'],
       continuous: 'lqr',

@@ -47,6 +47,12 @@ export interface ToolCallForm {
   note?: string;
   /** maps the arguments as written onto the tool's convention (e.g. SciPy's Lyapunov sign) */
   map?: (args: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * the result field each output of the call holds, in order, as the function returns them
+   * (MATLAB `[K, S, P] = lqr(...)`: ['K', 'X', 'poles']; '' for an output we do not compute, such
+   * as kalman's kest): `K = lqr(A, B, Q, R)` saves K for later requests (`reg(sys, K, L)`)
+   */
+  returns?: string[];
 }
 
 /**
