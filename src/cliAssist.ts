@@ -10,7 +10,9 @@ import { createInterface } from 'node:readline';
 import { Conversation } from './core/reader/index.js';
 import { runTurn } from './core/agent/turn.js';
 import { eventsToMarkdown, type TurnEvent } from './core/agent/events.js';
-import { createEngine, disposeEngines, parseModelFlag } from './core/engines/index.js';
+import { createEngine, disposeEngines, parseFallbackFlag, parseModelFlag } from './core/engines/index.js';
+import type { Engine } from './core/engines/types.js';
+import type { Fallback } from './core/agent/route.js';
 import { encodeNonFinite, errorMessage } from './core/tools/batch.js';
 import { parseFlags, readStdin, reportError, UsageError, type Flags } from './cliFlags.js';
 import { DirectoryResultStore } from './core/agent/spill.js';
@@ -31,18 +33,18 @@ async function cmdAsk(f: Flags): Promise<number> {
     command = m[1];
     text = text.slice(m[0].length);
   }
-  const engine = await createEngine(parseModelFlag(f.model, process.env, { url: f.url, openaiModel: f.openaiModel }));
+  const { engine, fallback } = engines(f);
   const ac = new AbortController();
   process.once('SIGINT', () => ac.abort());
   const events: TurnEvent[] = [];
-  const conversation = f.session ? loadSession(f.session) : undefined;
+  const conversation = f.session ? loadSession(f.session) : new Conversation();
   // the chat's indexes: the bundled notes always, the workspace index when built (opened on first search only)
   const { CliRetriever } = await import('./cliRetrieval.js');
   const retriever = new CliRetriever({ index: f.index, indexExplicit: f.index !== undefined, notesIndex: f.notesIndex, embedder: f.embedder });
   try {
     for await (const e of runTurn(
       { prompt: text, command, conversation },
-      { math: f.math, maxN: f.maxN, timeoutS: f.timeout, signal: ac.signal, engine, retriever, agent: { results: resultStore(f) } },
+      { math: f.math, maxN: f.maxN, timeoutS: f.timeout, signal: ac.signal, engine, fallback, retriever, agent: { results: resultStore(f) } },
     )) {
       events.push(e);
       // --events streams as the turn goes; the others print the finished answer
@@ -52,7 +54,10 @@ async function cmdAsk(f: Flags): Promise<number> {
     await disposeEngines();
     await retriever.close();
   }
-  if (f.session && conversation) saveSession(f.session, conversation);
+  if (f.session) saveSession(f.session, conversation);
+  // the consent question's answer is a next call, which finds the failed turn only in a session file
+  else if (conversation.route)
+    console.error('control: to answer, run the same command with --session FILE (it keeps the turn) and "send it" or "don\'t send".');
   if (f.events) {
     // already printed
   } else if (f.json) {
@@ -67,6 +72,16 @@ async function cmdAsk(f: Flags): Promise<number> {
   }
   const failed = events.some((e) => e.type === 'error' || (e.type === 'tool_result' && e.error !== undefined));
   return failed ? 1 : 0;
+}
+
+/**
+ * The model (loaded when a request needs one, so a model that cannot load fails that turn, which
+ * may then be offered to the fallback) and the fallback from the flags; a bad flag fails here.
+ */
+function engines(f: Flags): { engine: () => Promise<Engine | undefined>; fallback?: Fallback } {
+  const cfg = parseModelFlag(f.model, process.env, { url: f.url, openaiModel: f.openaiModel });
+  const fallback = parseFallbackFlag(f.fallback, process.env, { url: f.fallbackUrl, model: f.fallbackModel, mainUrl: f.url, mainModel: f.openaiModel });
+  return { engine: () => createEngine(cfg), fallback };
 }
 
 /** the conversation kept in a session file; a missing file is a new conversation, a broken one an error */
@@ -96,7 +111,7 @@ function splitCommand(line: string): { command?: string; prompt: string } {
 /** `control chat`: one request per input line, one answer per request, the conversation kept */
 async function cmdChat(f: Flags): Promise<number> {
   const conversation = f.session ? loadSession(f.session) : new Conversation();
-  const engine = await createEngine(parseModelFlag(f.model, process.env, { url: f.url, openaiModel: f.openaiModel }));
+  const { engine, fallback } = engines(f);
   const { CliRetriever } = await import('./cliRetrieval.js');
   const retriever = new CliRetriever({ index: f.index, indexExplicit: f.index !== undefined, notesIndex: f.notesIndex, embedder: f.embedder });
   const results = resultStore(f);
@@ -118,7 +133,7 @@ async function cmdChat(f: Flags): Promise<number> {
       const pick = /^\d+$/.test(line) ? candidates[Number(line) - 1] : undefined;
       const req = pick ? { command: pick.command, prompt: pick.prompt } : splitCommand(line);
       const events: TurnEvent[] = [];
-      for await (const e of runTurn({ ...req, conversation }, { math: f.math, maxN: f.maxN, timeoutS: f.timeout, engine, retriever, agent: { results } }))
+      for await (const e of runTurn({ ...req, conversation }, { math: f.math, maxN: f.maxN, timeoutS: f.timeout, engine, fallback, retriever, agent: { results } }))
         events.push(e);
       const ask = [...events].reverse().find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }> | undefined;
       candidates = ask?.candidates ?? [];

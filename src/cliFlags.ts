@@ -18,13 +18,19 @@ Usage:
       Solve problems in JSONL ({"id","tool","args"} per line; stdin by default), one result
       line per problem, in input order, written as it is solved ({"id","result","verification"}
       or {"id","error"}; stdout by default).
-  control ask "<request>" [--plan] [--json] [--events] [--math] [--model M] [--index DIR] [--notes-index DIR]
+  control ask "<request>" [--plan] [--json] [--events] [--math] [--model M] [--fallback F] [--session FILE] [--index DIR] [--notes-index DIR]
       Answer a request as @control does in the chat: "/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1".
       --plan shows how the request is read and the calls it would make, with their arguments,
       and runs nothing (as /plan in the chat).
       --json prints {"answer", "calls"}; --events prints the turn's events as JSONL.
       --model: a .gguf file (local model), openai (with --url, --openai-model), or none (default):
       slash commands and well-formed requests never need one.
+      --fallback: openai (with --fallback-url, --fallback-model; or CONTROL_FALLBACK_URL,
+      CONTROL_FALLBACK_MODEL, CONTROL_FALLBACK_API_KEY), a .gguf file, or none (default). When the
+      model fails a turn (it cannot load, its tool calls are unusable twice, it runs out of tokens,
+      time or steps) the answer asks once whether to send that turn there, naming it and where it
+      runs; nothing is sent unless you answer "send it" (with the same --session FILE, which
+      keeps the turn) or "don't send".
       "/search <words>" searches the bundled notes (indexed on first use into
       ~/.cache/control/notes-index, or --notes-index DIR) and, when built, the workspace index
       (./.control-index from \`control index build .\`, or --index DIR), as the chat does.
@@ -32,7 +38,7 @@ Usage:
       in FILE between calls, so follow-ups work from scripts: "now with R=10", "its step response".
       --results-dir DIR: where a model's long tool results are kept for it to read back (a
       1,000-sample response: the model reads an excerpt; default ~/.cache/control/results).
-  control chat [--session FILE] [--math] [--model M] [--results-dir DIR]
+  control chat [--session FILE] [--math] [--model M] [--results-dir DIR] [--fallback F]
       An interactive conversation on stdin/stdout, one request per line (usable in tmux and by
       scripts): each answer starts with the call it ran and where each argument came from;
       when I ask back, type the number of a candidate. Ends at end of input or "exit".
@@ -71,6 +77,10 @@ export interface Flags {
   model?: string;
   url?: string;
   openaiModel?: string;
+  /** the engine offered, with consent, when the model fails a turn (--fallback, --fallback-url, --fallback-model) */
+  fallback?: string;
+  fallbackUrl?: string;
+  fallbackModel?: string;
   in?: string;
   out?: string;
   index?: string;
@@ -108,6 +118,9 @@ export function parseFlags(argv: string[]): Flags {
     } else if (a === '--model') f.model = value();
     else if (a === '--url') f.url = value();
     else if (a === '--openai-model') f.openaiModel = value();
+    else if (a === '--fallback') f.fallback = value();
+    else if (a === '--fallback-url') f.fallbackUrl = value();
+    else if (a === '--fallback-model') f.fallbackModel = value();
     else if (a === '--in') f.in = value();
     else if (a === '--out') f.out = value();
     else if (a === '--index') f.index = value();

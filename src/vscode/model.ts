@@ -10,7 +10,8 @@ import { mkdirSync } from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { createEngine, type EngineConfig } from '../core/engines/index.js';
+import { createEngine, fallbackFrom, type EngineConfig } from '../core/engines/index.js';
+import type { Fallback } from '../core/agent/route.js';
 import type { Engine } from '../core/engines/types.js';
 import { engineTools, SYSTEM_PROMPT } from '../core/agent/prompt.js';
 import { LM_VENDOR, LOCAL_MODEL_ID } from './lmProvider.js';
@@ -63,6 +64,33 @@ export async function engineFor(request: vscode.ChatRequest | undefined): Promis
     return new VsCodeEngine(m);
   }
   return createEngine(engineConfig());
+}
+
+/**
+ * The fallback offered, with consent, when the model fails a turn (control.model.fallback):
+ * an OpenAI-compatible server, or the model picked in the chat; none when it would be the
+ * model that just failed (the same server and model, or `vscode` twice) or when there is none.
+ */
+export function fallbackFor(request: vscode.ChatRequest | undefined): Fallback | undefined {
+  const kind = setting('model.fallback');
+  if (kind === 'openai') {
+    const cfg: EngineConfig = {
+      provider: 'openai',
+      baseUrl: setting('model.fallbackUrl') || setting('openai.url'),
+      model: setting('model.fallbackModel') || setting('openai.model'),
+    };
+    const main = engineConfig();
+    if (main.provider === 'openai' && main.baseUrl === cfg.baseUrl && main.model === cfg.model) return undefined;
+    return fallbackFrom(cfg);
+  }
+  if (kind === 'vscode') {
+    const m = request?.model;
+    // our own provider (the solvers, the local model) is no other model; the chat's model is the main one under `vscode`
+    if (!m || m.vendor === LM_VENDOR || provider() === 'vscode') return undefined;
+    const where = m.vendor === 'copilot' ? 'in VS Code (GitHub Copilot: leaves this machine)' : `in VS Code (runs where its provider, ${m.vendor}, runs it)`;
+    return { name: `${m.name}, the model picked in the chat`, where, create: () => new VsCodeEngine(m) };
+  }
+  return undefined;
 }
 
 export function describeModel(): string {

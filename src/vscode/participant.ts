@@ -5,7 +5,8 @@ import { resumeCandidate } from '../core/agent/playbooks.js';
 import { DirectoryResultStore } from '../core/agent/spill.js';
 import type { ChatMessage } from '../core/engines/types.js';
 import { Conversation, type ConversationState } from '../core/reader/index.js';
-import { engineFor } from './model.js';
+import { engineFor, fallbackFor } from './model.js';
+import type { Engine } from '../core/engines/types.js';
 import type { RetrievalService } from './retrieval.js';
 import { mathEnabled, maxStates, solveTimeoutSeconds, streamTurn, type FollowupCandidate } from './render.js';
 import { turnLog } from './report.js';
@@ -81,16 +82,16 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
     const pointsAtEditor = /\b(this|these|selection|selected|highlighted|the file|this file|here|my (?:model|code|script))\b/i.test(request.prompt);
     const refs = await referenceText(request.references.filter((r) => !r.id.startsWith('vscode.implicit') || pointsAtEditor));
     const conversation = conversationFrom(chatContext);
-    let engine;
+    // a model that cannot be had fails only a turn that needs one (slash commands need none),
+    // as a typed load failure the core may offer to the fallback (agent/route.ts)
+    let engine: Engine | undefined;
+    let loadError: unknown;
     try {
       engine = await engineFor(request);
     } catch (e) {
-      // said once, in the answer (see render.ts: errors are Markdown, not errorDetails)
-      stream.markdown(
-        `**The configured language model is not available:** ${(e as Error).message}\n\nRun **Control: Select Model** to choose another; slash commands such as \`/lqr\` work without one.`,
-      );
-      return { metadata: { error: (e as Error).message, conversation: conversation.toJSON() } };
+      loadError = e;
     }
+    const fallback = fallbackFor(request);
     const ac = new AbortController();
     const sub = token.onCancellationRequested(() => ac.abort());
     const retriever = await retrieval.retriever();
@@ -106,7 +107,8 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
               timeoutS: solveTimeoutSeconds(),
               // the chat's stop button (and the progress notification's Cancel) end a running solve
               signal: ac.signal,
-              engine,
+              engine: loadError !== undefined ? () => Promise.reject(loadError) : engine,
+              fallback,
               retriever,
               agent: {
                 history: historyMessages(chatContext),

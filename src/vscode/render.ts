@@ -10,7 +10,7 @@
  * and every button (plots, code) comes after the last Markdown.
  */
 import * as vscode from 'vscode';
-import type { TurnEvent } from '../core/agent/events.js';
+import { routeLine, type TurnEvent } from '../core/agent/events.js';
 import { offerPlots } from './plots.js';
 import { offerCode } from './codeInsert.js';
 import { describeInvocation } from '../core/mcp/invoke.js';
@@ -126,6 +126,11 @@ export async function streamTurn(
           stream.markdown(`\n\n**Error:** ${e.message}\n\n`);
           summary.error = e.message;
           log.warn(e.message);
+          break;
+        case 'route':
+          // the turn sent to the fallback (or kept from it) with the user's answer: one line
+          stream.markdown(`\n\n${routeLine(e)}\n\n`);
+          log.info(`route: ${e.from} -> ${e.to} ${e.where} (${e.reason}): ${e.decision}, ${e.outcome}`);
           break;
         case 'metrics':
           summary.metrics = e;

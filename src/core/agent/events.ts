@@ -38,8 +38,53 @@ export type TurnEvent =
     }
   | { type: 'reference'; title: string; uri: string; range?: { startLine: number; endLine: number } }
   | { type: 'metrics'; engine: string; ms: number; toolCalls: number; [k: string]: unknown }
-  | { type: 'error'; message: string }
+  /**
+   * why a model turn ended in failure, typed (agent/loop.ts, agent/route.ts): load, engine,
+   * garbled, tokens, time and steps are the model's failures a fallback may be offered for;
+   * cancelled is the user's own stop. Absent: any other error (a refusal, a request not read).
+   */
+  | { type: 'error'; message: string; reason?: FailureReason }
+  /**
+   * a turn sent to (or kept from) the fallback engine after the user was asked
+   * (agent/route.ts): who failed and why, where the turn went, the user's decision and
+   * how it ended. One visible line (routeLine).
+   */
+  | {
+      type: 'route';
+      /** the turn that failed (the conversation's turn number) */
+      turn: number;
+      from: string;
+      to: string;
+      /** where the fallback runs: "at https://api.example.com (leaves this machine)" */
+      where: string;
+      reason: FailureReason;
+      /** the failure's message as the user read it */
+      failure: string;
+      decision: 'sent' | 'declined';
+      outcome: 'answered' | 'failed' | 'not sent';
+    }
   | { type: 'done' };
+
+export type FailureReason = 'load' | 'engine' | 'garbled' | 'tokens' | 'time' | 'steps' | 'cancelled';
+
+/** what the model did, for the consent question and the route line */
+export const FAILURE_TEXT: Record<FailureReason, string> = {
+  load: 'could not be loaded or reached',
+  engine: 'failed while answering',
+  garbled: 'made tool calls that could not be used, twice in a row',
+  tokens: 'used up its budget of generated tokens',
+  time: 'ran over the time budget of the turn',
+  steps: 'used up its tool steps without an answer',
+  cancelled: 'was stopped',
+};
+
+/** the one line a route event reads as */
+export function routeLine(e: Extract<TurnEvent, { type: 'route' }>): string {
+  const after = `after ${e.from} ${FAILURE_TEXT[e.reason]} (turn ${e.turn})`;
+  return e.decision === 'declined'
+    ? `_Not sent to ${e.to} ${e.where}: you declined ${after}; nothing was sent._`
+    : `_Sent to ${e.to} ${e.where} with your consent, ${after}; ${e.outcome === 'answered' ? 'it answered' : 'it failed too'}._`;
+}
 
 export type TurnEventType = TurnEvent['type'];
 
@@ -57,6 +102,7 @@ export function eventsToMarkdown(events: readonly TurnEvent[]): string {
     else if (e.type === 'ask')
       parts.push([e.question, ...e.candidates.map((c, i) => `${i + 1}. ${c.label}: \`${c.command ? '/' + c.command + ' ' : ''}${c.prompt}\``)].join('\n'));
     else if (e.type === 'error') parts.push(`**Error:** ${e.message}`);
+    else if (e.type === 'route') parts.push(routeLine(e));
     else continue;
     prev = e.type;
   }

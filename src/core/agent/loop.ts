@@ -16,7 +16,7 @@ import { callTool, type RunOptions } from '../tools/runner.js';
 import { getTool } from '../tools/table.js';
 import type { Verification } from '../verify/index.js';
 import type { ChatMessage, Engine, EngineToolSpec, ToolCallRequest, Usage } from '../engines/types.js';
-import type { TurnEvent } from './events.js';
+import type { FailureReason, TurnEvent } from './events.js';
 import { rescueJson } from '../engines/gate.js';
 import { callSignature } from '../reader/values.js';
 import { engineTools, findTools, MORE_TOOLS, SYSTEM_PROMPT, USE_TOOL } from './prompt.js';
@@ -147,6 +147,10 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
   let counted = 0;
   let resultReads = 0;
   let ended: string | undefined;
+  /** why the turn ended early, typed for routing (agent/route.ts) */
+  let reason: FailureReason | undefined;
+  /** whether the engine produced anything (a throw before that is a load failure) */
+  let heard = false;
   let genMs = 0;
 
   try {
@@ -155,6 +159,7 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
       let text = '';
       const t0 = now();
       for await (const ev of engine.generate(messages, { tools, signal: abort.signal, maxTokens: Math.max(1, o.maxOutputTokens - outputTokens) })) {
+        heard = true;
         if (ev.type === 'first_token') {
           ttft ??= now() - budget.start;
         } else if (ev.type === 'text') {
@@ -173,10 +178,13 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
       genMs += now() - t0;
       if (opts.signal?.aborted) {
         ended = 'cancelled';
+        reason = 'cancelled';
         break;
       }
-      if (budget.expired) {
+      // the timer's abort is the budget too (a timer may fire a fraction of a millisecond before the clock says so)
+      if (budget.expired || abort.signal.aborted) {
         ended = `stopped: the turn ran over its time budget of ${Math.round(o.timeoutMs / 1000)} s`;
+        reason = 'time';
         break;
       }
       if (!calls.length) break; // the final answer
@@ -190,10 +198,12 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
       );
       if (!lookupOnly && counted >= o.maxSteps) {
         ended = `stopped after ${o.maxSteps} tool steps without a final answer; ask again more specifically, or use a slash command such as /lqr.`;
+        reason = 'steps';
         break;
       }
       if (outputTokens >= o.maxOutputTokens) {
         ended = `stopped: the turn used its budget of ${o.maxOutputTokens} generated tokens.`;
+        reason = 'tokens';
         break;
       }
       steps++;
@@ -293,6 +303,7 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
       if (badCall) {
         if (nudged) {
           ended = `the model's tool call could not be used twice in a row (${badCall}). Try a slash command such as /lqr, which needs no model.`;
+          reason = 'garbled';
           break;
         }
         nudged = true;
@@ -304,13 +315,13 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
     }
   } catch (e) {
     if (abort.signal.aborted && opts.signal?.aborted) ended = 'cancelled';
-    else yield { type: 'error', message: `${engine.label}: ${errorMessage(e)}` };
+    else yield { type: 'error', message: `${engine.label}: ${errorMessage(e)}`, reason: abort.signal.aborted ? 'time' : heard ? 'engine' : 'load' };
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
   }
-  if (ended === 'cancelled') yield { type: 'error', message: 'Cancelled.' };
-  else if (ended) yield { type: 'error', message: ended };
+  if (ended === 'cancelled') yield { type: 'error', message: 'Cancelled.', reason: 'cancelled' };
+  else if (ended) yield { type: 'error', message: ended, ...(reason ? { reason } : {}) };
   const evaluated = stepUsage.map((u) => u.evaluatedTokens);
   yield {
     type: 'metrics',

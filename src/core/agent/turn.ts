@@ -28,6 +28,7 @@ import type { Engine } from '../engines/types.js';
 import { runAgentTurn, type AgentOptions } from './loop.js';
 import { hitsMarkdown, passagesBlock, referenceEvents, type Grounding, type Retriever } from './grounding.js';
 import { fenceData } from './fence.js';
+import { answerRoute, offerRoute, routeAnswer, type Fallback } from './route.js';
 
 export interface TurnRequest {
   /** the user's words, without the participant name or slash command */
@@ -46,8 +47,13 @@ export interface TurnRequest {
 }
 
 export interface TurnOptions extends RunOptions, Partial<RenderOptions> {
-  /** the language model for requests that are not well formed; none: the honest no-model answer */
-  engine?: Engine;
+  /**
+   * the language model for requests that are not well formed; none: the honest no-model answer.
+   * A function loads it only when a request needs it: its failure is then the turn's (and may be routed)
+   */
+  engine?: Engine | (() => Promise<Engine | undefined>);
+  /** the engine offered, with the user's consent, when the model fails a turn (agent/route.ts) */
+  fallback?: Fallback;
   /** agent-loop budgets and the conversation so far */
   agent?: Omit<AgentOptions, keyof RunOptions | keyof RenderOptions>;
   /** the corpus and workspace indexes; absent: no grounding (and /search says how to get it) */
@@ -85,6 +91,22 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   }
 
   const conv = req.conversation ?? new Conversation();
+  const agentOptions = (history = opts.agent?.history): AgentOptions => ({
+    ...opts.agent,
+    history,
+    maxN: opts.maxN,
+    timeoutS: opts.timeoutS,
+    signal: opts.signal,
+    math: opts.math,
+    digits: opts.digits,
+  });
+  // the answer to "send this turn to the fallback?" (agent/route.ts); any other message ends the offer
+  const routed = conv.route && !req.command ? routeAnswer(req.prompt) : undefined;
+  if (routed) {
+    yield* answerRoute(conv, routed, opts.fallback, (engine, user, history) => runAgentTurn(engine, user, agentOptions(history)), finish);
+    return;
+  }
+  conv.route = undefined;
   if (req.command === 'plan') {
     yield* planTurn(req, conv);
     yield* finish();
@@ -99,21 +121,34 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     return;
   }
   // a model takes what the reader cannot read as a computation (questions, open requests)
+  let engine: Engine | undefined;
+  let loadError: unknown;
   if (opts.engine && (reading.kind === 'none' || (reading.kind === 'define' && (reading.fromSelectionOnly || reading.question)))) {
+    if (typeof opts.engine !== 'function') engine = opts.engine;
+    else
+      try {
+        engine = await opts.engine();
+      } catch (e) {
+        loadError = e;
+      }
+  }
+  if (engine || loadError !== undefined) {
     const data = req.modelContext ?? req.context;
     const grounding = await ground(opts.retriever, req.prompt, opts.passages ?? 4);
     yield* referenceEvents(grounding?.hits ?? []);
     const parts = [req.prompt];
     if (data?.text) parts.push(fenceData(data.text, data.label));
     if (grounding?.hits.length) parts.push(passagesBlock(grounding.hits, fenceData));
-    yield* runAgentTurn(opts.engine, parts.join('\n\n'), {
-      ...opts.agent,
-      maxN: opts.maxN,
-      timeoutS: opts.timeoutS,
-      signal: opts.signal,
-      math: opts.math,
-      digits: opts.digits,
-    });
+    const user = parts.join('\n\n');
+    // a model that could not be loaded fails the turn as one that fails in it does: typed, and offered to a fallback
+    const events = engine
+      ? runAgentTurn(engine, user, agentOptions())
+      : (async function* (): AsyncGenerator<TurnEvent> {
+          yield { type: 'error', message: `The configured language model could not be loaded: ${errorMessage(loadError)}`, reason: 'load' };
+          yield* finish();
+        })();
+    const from = engine?.label ?? 'the configured language model';
+    yield* offerRoute(events, { conv, from, user, history: opts.agent?.history ?? [], fallback: opts.fallback });
     return;
   }
   if (reading.kind === 'none') {

@@ -16,6 +16,7 @@
  */
 import type { Matrix } from '../types.js';
 import type { Checkpoint } from '../agent/playbooks.js';
+import { pendingRouteFrom, type PendingRoute } from '../agent/route.js';
 
 export type System =
   | {
@@ -84,6 +85,8 @@ export interface ConversationState {
   candidates?: { label: string; prompt: string; command?: string; base?: string }[];
   /** a design playbook that stopped before its end (failed or cancelled): "resume" goes on from there */
   checkpoint?: Checkpoint;
+  /** a model turn that failed, kept while the user is asked whether to send it to the fallback (agent/route.ts) */
+  route?: PendingRoute;
 }
 
 export class Conversation implements ConversationState {
@@ -97,6 +100,7 @@ export class Conversation implements ConversationState {
   calls: Record<string, LastCall> = {};
   candidates?: { label: string; prompt: string; command?: string; base?: string }[];
   checkpoint?: Checkpoint;
+  route?: PendingRoute;
 
   static fromJSON(s: Partial<ConversationState> | undefined): Conversation {
     const c = new Conversation();
@@ -115,6 +119,7 @@ export class Conversation implements ConversationState {
       cp && typeof cp === 'object' && typeof cp.playbook === 'string' && cp.args && typeof cp.args === 'object' && cp.done && typeof cp.done === 'object'
         ? cp
         : undefined;
+    c.route = pendingRouteFrom(s.route);
     return c;
   }
 
@@ -130,6 +135,7 @@ export class Conversation implements ConversationState {
       calls: this.calls,
       ...(this.candidates ? { candidates: this.candidates } : {}),
       ...(this.checkpoint ? { checkpoint: this.checkpoint } : {}),
+      ...(this.route ? { route: this.route } : {}),
     };
   }
 
