@@ -231,6 +231,12 @@ test('without a fallback the failure says how to configure one', async () => {
   assert.match(err.message, /--fallback openai/);
   assert.equal(of(ev, 'ask').length, 0);
   assert.equal(conv.route, undefined);
+  // a message without a full stop gets one before the hint
+  const load = await collectTurn(
+    { prompt: PROMPT },
+    { engine: () => Promise.reject(new ControlError('no model file at /m.gguf: run Control: Select Model', 'unsupported')) },
+  );
+  assert.match(of(load, 'error')[0].message, /run Control: Select Model\. To be offered another model/);
   // a cancel gets no hint: nothing failed
   const ac = new AbortController();
   ac.abort();

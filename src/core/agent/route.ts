@@ -103,7 +103,7 @@ export async function* offerRoute(
     if (e.type === 'error' && e.reason && ROUTABLE.has(e.reason)) {
       failed ??= { reason: e.reason, message: e.message };
       if (!at.fallback) {
-        yield { ...e, message: `${e.message} ${FALLBACK_HINT}` };
+        yield { ...e, message: `${e.message}${/[.!?]\s*$/.test(e.message) ? '' : '.'} ${FALLBACK_HINT}` };
         continue;
       }
     }
