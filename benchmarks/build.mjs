@@ -4,11 +4,23 @@
 // except the design family's, which are read from design_ref.json (written by the independent
 // design_ref.py), the solver's value at the same path being only compared and reported.
 // Run after `npm run build`:  node benchmarks/build.mjs
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { QUESTIONS } from './questions.mjs';
 import { CLI, ROOT, getPath, relErr, solve, sourceOf } from './lib.mjs';
+
+// benchmarks/questions_turns.mjs (optional): further items, each in the file's own shape
+// ({family, style, question, expect} or {family, style, turns: [{question, expect}]}, with an
+// optional id and note), their expected values from their own independent script. Its first
+// exported array is taken, and its items are appended as written.
+const TURNS_FILE = join(ROOT, 'benchmarks', 'questions_turns.mjs');
+let EXTRA = [];
+if (existsSync(TURNS_FILE)) {
+  const mod = await import(pathToFileURL(TURNS_FILE).href);
+  EXTRA = Object.values(mod).find(Array.isArray) ?? [];
+}
 
 const DEFAULT_RTOL = 1e-3;
 const toolNames = new Set(
@@ -109,6 +121,9 @@ for (const q of QUESTIONS) {
   expect.numbers = numbers;
   expect.no_tool = !!q.no_tool;
   if (q.out_of_scope) expect.out_of_scope = true;
+  if (q.content) expect.content = q.content;
+  if (q.ask) expect.ask = q.ask;
+  if (q.no_tool && !q.content) fail('a no-tool question needs content (what a correct answer states)');
   if (q.error) {
     expect.error = true;
     expect.source = sources.error; // also in expect.sources
@@ -123,6 +138,18 @@ for (const q of QUESTIONS) {
   const line = { id, family: q.family, style: q.style, question: q.question, expect };
   if (q.ref !== undefined) line.reference = `benchmarks/${REF_FILE}#${q.ref}`;
   if (q.note) line.note = q.note;
+  lines.push(line);
+}
+
+for (const q of EXTRA) {
+  const n = (counters.get(q.family) ?? 0) + 1;
+  counters.set(q.family, n);
+  const id = q.id ?? `${q.family}-${String(n).padStart(3, '0')}`;
+  if (!q.turns && !(q.question && q.expect)) problems.push(`${id} (questions_turns.mjs): needs question/expect or turns`);
+  const line = { id, family: q.family, style: q.style };
+  if (q.turns) line.turns = q.turns;
+  else Object.assign(line, { question: q.question, expect: q.expect });
+  for (const k of ['reference', 'note']) if (q[k] !== undefined) line[k] = q[k];
   lines.push(line);
 }
 

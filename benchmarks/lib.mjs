@@ -52,3 +52,48 @@ export function relErr(a, b) {
   if (a === b) return 0;
   return Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b));
 }
+
+/** the expectations of an item: one, or one per turn of a multi-turn item */
+export function expectsOf(item) {
+  return item.turns?.length ? item.turns.map((t) => t.expect) : item.expect ? [item.expect] : [];
+}
+
+/** the questions of an item, in order */
+export function questionsOf(item) {
+  return item.turns?.length ? item.turns.map((t) => t.question) : [item.question];
+}
+
+/**
+ * Every scored number against its independent value: a number with `ref` (the design family)
+ * against design_ref.json's `values`, every other one against reference.json's
+ * `values[source][path]` (benchmarks/reference.py: numpy, scipy, python-control). Returns the
+ * problems (a disagreement beyond the number's rtol, or no independent value) and counts.
+ */
+export function independentProblems(items, reference, designRef) {
+  const problems = [];
+  let checked = 0;
+  let worst = { err: 0, what: '' };
+  for (const q of items)
+    for (const e of expectsOf(q))
+      for (const n of e.numbers ?? []) {
+        let ind;
+        let where;
+        if (n.ref !== undefined) {
+          const [d, k] = String(n.ref).split('.');
+          ind = designRef?.[d]?.[k];
+          where = `design_ref.json ${n.ref}`;
+        } else {
+          ind = reference?.[n.source]?.[n.path];
+          where = 'reference.json';
+        }
+        if (typeof ind !== 'number' || !Number.isFinite(ind)) {
+          problems.push(`${q.id} ${n.name}: no independent value (${where}); compute it in benchmarks/reference.py or stop scoring it and say why in the note`);
+          continue;
+        }
+        checked++;
+        const err = relErr(ind, n.value);
+        if (err > worst.err) worst = { err, what: `${q.id} ${n.name}` };
+        if (!(err <= n.rtol)) problems.push(`${q.id} ${n.name}: expected ${n.value}, independent ${ind} (${where}), rel. ${err.toExponential(2)} > rtol ${n.rtol}`);
+      }
+  return { problems, checked, worst };
+}

@@ -12,6 +12,10 @@
 //   nums: [[key, path, label, rtol?], ...]   numbers read from the source results
 //   no_tool, out_of_scope, error (the source with key `error` must be refused), reason_any
 //   (for error questions: case-insensitive substrings, one of which the answer must contain)
+//   content: { all?: [terms], any?: [[synonyms], ...], cite? }   no-tool questions: what the
+//         answer must state (case-insensitive; a term of up to 3 characters as a whole word);
+//         no term may occur in the question itself
+//   ask: { missing_any: [terms] }   the right answer is a question back about one of these
 
 const I2 = [[1, 0], [0, 1]];
 const I3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
@@ -25,6 +29,9 @@ const specPoles = (Mp, { ts, tp }) => {
   const wn = ts !== undefined ? 4 / (z * ts) : Math.PI / (tp * Math.sqrt(1 - z * z));
   return [[-z * wn, wn * Math.sqrt(1 - z * z)], [-z * wn, -wn * Math.sqrt(1 - z * z)]];
 };
+
+/** the reason words of a polite out-of-scope refusal (one of them) */
+const REFUSAL = { any: [['outside', 'out of scope', 'beyond', 'not within', 'only help', 'only handle', 'only answer', 'cannot help', "can't help", 'not able to help', 'unable to help', 'not something i']] };
 
 export const QUESTIONS = [
   // ───────────────────────────── analysis ─────────────────────────────
@@ -191,7 +198,7 @@ export const QUESTIONS = [
   },
   {
     family: 'lqr', style: 'prose',
-    question: 'Double integrator with Q = diag(10, 1) and R = 0.1: what LQR gain do I get and where do the closed-loop poles end up?',
+    question: 'Double integrator with Q = diag([10 1]) and R = 0.1: what LQR gain do I get and where do the closed-loop poles end up?',
     tools: ['lqr'], any_tools: ['lqr', 'care'],
     src: [['a', 'lqr', { A: DI, B: DIB, Q: [[10, 0], [0, 1]], R: [[0.1]] }]],
     args: ['Q', 'R'],
@@ -1038,16 +1045,16 @@ export const QUESTIONS = [
   },
 
   // ───────────────────────────── concepts ─────────────────────────────
-  { family: 'concepts', style: 'concept', question: 'What does a negative phase margin mean?', no_tool: true },
-  { family: 'concepts', style: 'concept', question: 'Why can LQG have poor robustness margins when LQR alone has guaranteed ones?', no_tool: true },
-  { family: 'concepts', style: 'concept', question: 'What is the difference between controllability and stabilisability?', no_tool: true },
-  { family: 'concepts', style: 'concept', question: 'Why does the Tustin transform warp frequencies, and when should I prewarp?', no_tool: true },
-  { family: 'concepts', style: 'concept', question: 'What does a right-half-plane zero do to the bandwidth I can achieve?', no_tool: true },
-  { family: 'concepts', style: 'concept', question: 'How do I choose Q and R for an LQR in the first place?', no_tool: true },
-  { family: 'concepts', style: 'concept', question: 'What is the separation principle, and what does it not guarantee?', no_tool: true },
-  { family: 'concepts', style: 'concept', question: 'Why is the H2 norm of a continuous system infinite when D is not zero?', no_tool: true },
-  { family: 'concepts', style: 'concept', question: "In MATLAB's kalman for a discrete plant, what is the difference between the gains L and M?", no_tool: true },
-  { family: 'concepts', style: 'concept', question: 'My loop has a gain margin of 6 dB. What does that tell me in practice?', no_tool: true },
+  { family: 'concepts', style: 'concept', question: 'What does a negative phase margin mean?', no_tool: true, content: { any: [['unstable', 'instability'], ['-180', '−180', '180°', '180 deg'], ['crossover', '|L| = 1', '|L(jω)| = 1', 'unity gain', 'magnitude is 1', 'magnitude 1', '0 dB']] } },
+  { family: 'concepts', style: 'concept', question: 'Why can LQG have poor robustness margins when LQR alone has guaranteed ones?', no_tool: true, content: { any: [['60°', '60 deg', '±60', 'infinite gain margin', 'gain margin of infinity', '1/2', '-6 dB', '−6 dB'], ['observer', 'estimator', 'kalman'], ['plant input', 'loop transfer', 'no guaranteed', 'not guaranteed', 'there are none', 'arbitrarily small', 'doyle']] } },
+  { family: 'concepts', style: 'concept', question: 'What is the difference between controllability and stabilisability?', no_tool: true, content: { all: ['rank'], any: [['unstable', 'right half', 'Re(λ) ≥ 0', 'Re λ ≥ 0'], ['uncontrollable', 'cannot be moved', 'cannot move', 'cannot be influenced', 'cannot influence']] } },
+  { family: 'concepts', style: 'concept', question: 'Why does the Tustin transform warp frequencies, and when should I prewarp?', no_tool: true, content: { any: [['tan'], ['2/T', '2/Ts', 'bilinear'], ['nyquist', 'π/T', 'pi/T', '∞', 'infinity', 'infinite'], ['notch', 'crossover', 'critical', 'bandwidth', 'exactly']] } },
+  { family: 'concepts', style: 'concept', question: 'What does a right-half-plane zero do to the bandwidth I can achieve?', no_tool: true, content: { any: [['inverse response', 'undershoot', 'wrong way', 'wrong direction'], ['z/2', 'half the zero', 'half of the zero', 'about half', 'roughly half', 'below the zero', 'lower than the zero', 'less than the zero', 'well below'], ['limit', 'bound', 'cannot', 'constrain']] } },
+  { family: 'concepts', style: 'concept', question: 'How do I choose Q and R for an LQR in the first place?', no_tool: true, content: { any: [['bryson'], ['maximum acceptable', 'largest acceptable', 'max acceptable', 'acceptable', '1/x'], ['trade', 'balance', 'penal'], ['iterate', 'iteration', 'tune', 'adjust', 'simulat']] } },
+  { family: 'concepts', style: 'concept', question: 'What is the separation principle, and what does it not guarantee?', no_tool: true, content: { any: [['independently', 'separately', 'independent'], ['eigenvalues', 'poles'], ['union', 'together', 'combined', 'both sets'], ['robust', 'margin']] } },
+  { family: 'concepts', style: 'concept', question: 'Why is the H2 norm of a continuous system infinite when D is not zero?', no_tool: true, content: { any: [['integral', '∫', 'integrat'], ['impulse', 'δ', 'dirac'], ['roll off', 'roll-off', 'strictly proper', 'not decay', 'does not go to zero', 'do not go to zero', 'not go to zero', 'high frequenc']] } },
+  { family: 'concepts', style: 'concept', question: "In MATLAB's kalman for a discrete plant, what is the difference between the gains L and M?", no_tool: true, content: { any: [['innovation'], ['A·M', 'A*M', 'L = A', 'L=A', 'A M', 'A @ M'], ['predict', 'a priori', 'prior', 'one-step'], ['update', 'a posteriori', 'current', 'x[n|n]', 'filtered']] } },
+  { family: 'concepts', style: 'concept', question: 'My loop has a gain margin of 6 dB. What does that tell me in practice?', no_tool: true, content: { any: [['factor of 2', 'factor 2', 'double', 'twice', '2×', '×2', '2x', '1.99'], ['unstable', 'instability', 'stability boundary', 'edge of stability'], ['phase crossover', '-180', '−180', '180°', '180 deg']] } },
   {
     family: 'concepts', style: 'example',
     question: 'Give me an example of a system that is stable but not observable, and show it.',
@@ -1060,8 +1067,8 @@ export const QUESTIONS = [
     tools: ['hinfnorm'], any_tools: ['hinfnorm', 'freqresp'],
     args: null, nums: [],
   },
-  { family: 'concepts', style: 'out_of_scope', question: 'Write me a sorting algorithm in Python.', no_tool: true, out_of_scope: true },
-  { family: 'concepts', style: 'out_of_scope', question: 'What is the capital of Australia?', no_tool: true, out_of_scope: true },
-  { family: 'concepts', style: 'out_of_scope', question: 'My React useEffect runs in an infinite loop, how do I fix it?', no_tool: true, out_of_scope: true },
-  { family: 'concepts', style: 'out_of_scope', question: 'Can you write a cover letter for a controls engineering job?', no_tool: true, out_of_scope: true },
+  { family: 'concepts', style: 'out_of_scope', question: 'Write me a sorting algorithm in Python.', no_tool: true, out_of_scope: true, content: REFUSAL },
+  { family: 'concepts', style: 'out_of_scope', question: 'What is the capital of Australia?', no_tool: true, out_of_scope: true, content: REFUSAL },
+  { family: 'concepts', style: 'out_of_scope', question: 'My React useEffect runs in an infinite loop, how do I fix it?', no_tool: true, out_of_scope: true, content: REFUSAL },
+  { family: 'concepts', style: 'out_of_scope', question: 'Can you write a cover letter for a controls engineering job?', no_tool: true, out_of_scope: true, content: REFUSAL },
 ];
