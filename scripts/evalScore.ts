@@ -109,9 +109,10 @@ export interface Score extends Omit<TurnScore, 'score' | 'pass' | 'toolsCalled'>
   ms: number;
 }
 
-const NUM = /-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
+// digits glued to a name (x1, H2, log10) are part of the name, not a number
+const NUM = /(?<![A-Za-z_\d.])-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
 
-/** every number written in a text: 1.5, -2e-3, −0.25 (unicode minus), 1,234 is two numbers */
+/** every number written in a text: 1.5, -2e-3, −0.25 (unicode minus), 1,234 is two numbers; not the 1 of x1 */
 export function numbersIn(text: string): number[] {
   const out: number[] = [];
   for (const m of text.replace(/−/g, '-').matchAll(NUM)) {

@@ -40,6 +40,7 @@ test('the design family: at least 30 questions, every expected number the indepe
 
 test('numbers are read from prose, tables and LaTeX', () => {
   assert.deepEqual(numbersIn('K = [1, 1.73205], poles −0.866 ± 0.5j, 3.2e-16, |1.5|'), [1, 1.73205, -0.866, 0.5, 3.2e-16, 1.5]);
+  assert.deepEqual(numbersIn('x1 and the H2 norm; 20 log10(2)'), [20, 2]);
 });
 
 test('the reference engine scores full marks on every question (harness self-test)', async () => {
@@ -233,6 +234,7 @@ test('a question back: an ask event or a question naming what is missing, no too
   assert.equal(scoreOneTurn(t, [text('Here is the result.')]).score, 0);
   assert.equal(scoreOneTurn(t, [ask, call('c2d')]).score, 0);
   assert.equal(scoreOneTurn(t, [text('Which sample time do you want? With 1/(s+1) the pole is at 1.')]).ask, true); // 1 is from the question
+  assert.equal(scoreOneTurn(t, [text('Which sample time Ts should x1 be sampled at?')]).ask, true); // the 1 of x1 is no number
 });
 
 test('multi-turn items: the turns share one conversation, and the item scores the mean of its turns', async () => {
