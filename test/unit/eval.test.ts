@@ -286,6 +286,25 @@ test('multi-turn items: the turns share one conversation, and the item scores th
   assert.equal(half.pass, false);
 });
 
+test('a model on the product path: deterministic first, the model for a question, the earlier turns as its history', async () => {
+  const item: Question = {
+    id: 'turns-002',
+    family: 'turns',
+    turns: [{ ...LQR_DI, question: 'design an LQR for A=[0 1; 0 0], B=[0;1], Q=eye(2), R=1' }, CONCEPT],
+  };
+  const model = new ScriptedEngine(['Full rank n of [B AB]; stabilisable when every uncontrollable mode is stable, none unstable.']);
+  const [s] = await runEval([item], () => model, { product: true });
+  // turn 1 is read and solved without the model; turn 2 goes to it
+  assert.equal(model.seen.length, 1);
+  const history = model.seen[0].filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content);
+  assert.equal(history[0], item.turns![0].question);
+  assert.match(history[1], /1\.73205/); // the first answer, as the chat would pass it
+  assert.deepEqual(
+    s.turns.map((t) => t.score),
+    [1, 1],
+  );
+});
+
 test('every scored number agrees with its independent value (reference.json from reference.py, design_ref.json), and the check bites', () => {
   const reference = JSON.parse(readFileSync('benchmarks/reference.json', 'utf8'));
   const design = JSON.parse(readFileSync('benchmarks/design_ref.json', 'utf8')).values;
