@@ -159,3 +159,45 @@ test('requests that must be asked back expect no tool and name what to ask about
   );
   assert.ok(asks > family.length, 'an ask-back also happens inside a conversation');
 });
+
+test('the reference file agrees with closed forms derived by hand (so turns_ref.json is not trusted blindly)', () => {
+  const near = (key: string, want: number, tol = 1e-9) => {
+    const [k, n] = key.split('.');
+    assert.ok(Math.abs(REF[k][n] - want) <= tol * Math.max(1, Math.abs(want)), `${key}: ${REF[k][n]} vs ${want}`);
+  };
+  // double integrator, u = -Kx at -2 ± 2j: s² + K2 s + K1 = s² + 4s + 8
+  near('fu05_t1.K00', 8);
+  near('fu05_t1.K01', 4);
+  // observer on the double integrator at -10, -11: s² + L1 s + L2 = s² + 21s + 110
+  near('fu05_t2.L00', 21);
+  near('fu05_t2.L10', 110);
+  // companion form: (s+2)(s+3)(s+4) = s³ + 9s² + 26s + 24 against s³ + 6s² + 11s + 6; closed-loop DC gain 1/24
+  near('fu14_t2.K00', 18);
+  near('fu14_t2.K01', 15);
+  near('fu14_t2.K02', 3);
+  near('fu14_t3.dc', 1 / 24);
+  // Routh on s³ + 6s² + 8s + K: K = 48 at ω = √8
+  near('fu19_t1.gm', 48, 1e-7);
+  near('fu19_t1.wpc', Math.sqrt(8), 1e-7);
+  // LQR on the double integrator, Q = I, R = 1: K = [1, √3]
+  near('ty01.K00', 1);
+  near('ty01.K01', Math.sqrt(3));
+  // ZOH pole e^{-aT}; Tustin pole (1 - aT/2)/(1 + aT/2)
+  near('fu03_t1.pole', Math.exp(-0.2));
+  near('fu03_t3.pole', 1 / 3);
+  near('ty13.Ad00', 0.9 / 1.1);
+  near('ty13.Ad11', 0.8 / 1.2);
+  // resonant peak of 1/(s² + 2ζs + 1), ζ = 0.1: 1/(2ζ√(1 − ζ²))
+  near('ty14.hinf', 1 / (2 * 0.1 * Math.sqrt(1 - 0.01)), 1e-8);
+  // impulse response of A = [-1 2; 0 -3], B = [1; 1], C = [1 0]: 2e^{-t} - e^{-3t}
+  near('fu16_t1.y1', 2 * Math.exp(-1) - Math.exp(-3));
+  // observer 4x faster on A = [0 1; -2 -3]: s² + (3 + L1)s + (2 + 3L1 + L2) = s² + 16s + 128
+  near('ds08.L00', 13);
+  near('ds08.L10', 87);
+  // u = -Kx on A = [0 1; 0 -1], B = [0; 2], double pole at -5: s² + (1 + 2K2)s + 2K1 = (s + 5)²
+  near('ds11.K00', 12.5);
+  near('ds11.K01', 4.5);
+  // A − BK = [0 1; −2 −2] for K = [3 2]: −1 ± j (u = −Kx, MATLAB's sign)
+  near('fu20_t2.p1_re', -1);
+  near('fu20_t2.p1_im', 1);
+});
