@@ -43,7 +43,12 @@ const ccf = (num, den) => {
 const pair = (zeta, wn) => [[-zeta * wn, wn * Math.sqrt(1 - zeta ** 2)], [-zeta * wn, -wn * Math.sqrt(1 - zeta ** 2)]];
 const zetaOfOvershoot = (Mp) => -Math.log(Mp) / Math.sqrt(Math.PI ** 2 + Math.log(Mp) ** 2);
 
-const SYSTEM = ['which system', 'which plant', 'what system', 'no system', 'not defined', 'define', 'transfer function', 'state-space model'];
+// terms that only a real question about the system contains (the no-model help text names
+// "transfer function" and "State-Space Model", so those cannot count)
+const SYSTEM = ['which system', 'which plant', 'what system', 'what plant', 'no system', 'not defined', 'define the system', 'define it', 'define them', 'give the system', 'give the plant'];
+/** a missing argument named by a letter: phrases that ask for it (a bare letter would also match
+ * the examples in the no-model help text, "R=1") and words that describe it */
+const missing = (x, words) => [`needs ${x}`, `need ${x}`, `missing ${x}`, `without ${x}`, `give ${x}`, `(or ${x}`, `${x} is missing`, `${x} is not given`, `value of ${x}`, `which ${x}`, `what ${x}`, ...words];
 const TS = ['Ts', 'sample time', 'sampling time', 'sampling period', 'sample period', 'sampling rate', 'sampling frequency'];
 
 /** one expected number: [ref "<key>.<name>", label, path (where our solver states it) | null, rtol?, call index?] */
@@ -415,7 +420,7 @@ one('typos_units', 'matlab', 'ty18', T('LQR for a motr: A = [0 1 0; 0 0 1; 0 0 -
 
 // ═════════════════════════════ ask_back ═════════════════════════════
 // no tool call; the answer asks for the missing datum or the intended reading (one of the terms)
-one('ask_back', 'matlab', 'ab01', T('Design an LQR for A = [0 1; 0 0], B = [0; 1] with Q = eye(2).', { ask: ['R', 'input weight', 'control weight', 'control effort'] }));
+one('ask_back', 'matlab', 'ab01', T('Design an LQR for A = [0 1; 0 0], B = [0; 1] with Q = eye(2).', { ask: missing('R', ['input weight', 'control weight', 'control effort']) }));
 one('ask_back', 'tf', 'ab02', T('Discretise G(s) = 1/(s+1) with a zero-order hold.', { ask: TS }));
 one('ask_back', 'matlab', 'ab03', T('Place the poles of A = [0 1; 0 0], B = [0; 1].', { ask: ['poles', 'pole locations', 'where'] }));
 one('ask_back', 'prose', 'ab04', T('What are the gain and phase margins of the system?', { ask: SYSTEM }));
@@ -433,11 +438,11 @@ one('ask_back', 'tf', 'ab08', T('G(s) = 1/s+1: step response please', {
 }));
 one('ask_back', 'prose', 'ab09', T('Step response of the plant, please.', { ask: SYSTEM }));
 one('ask_back', 'prose', 'ab10', T('Design a lead compensator for G(s) = 1/(s(s+1)).', {
-  ask: ['phase margin', 'specification', 'Kv', 'crossover', 'velocity constant', 'steady-state error', 'requirement'],
+  ask: ['which phase margin', 'what phase margin', 'which crossover', 'what crossover', 'specification', 'Kv', 'velocity constant', 'steady-state error', 'requirement', 'target'],
 }));
-one('ask_back', 'matlab', 'ab11', T('dlqr for A = [1 0.1; 0 1], B = [0; 0.1], R = 1', { ask: ['Q', 'state weight'] }));
+one('ask_back', 'matlab', 'ab11', T('dlqr for A = [1 0.1; 0 1], B = [0; 0.1], R = 1', { ask: missing('Q', ['state weight']) }));
 one('ask_back', 'matlab', 'ab12', T('Observer with poles at -10 and -12 for A = [0 1; -2 -3].', {
-  ask: ['C', 'output matrix', 'measured', 'measurement', 'sensor'],
+  ask: missing('C', ['output matrix', 'measured', 'measurement', 'sensor']),
 }));
 one('ask_back', 'prose', 'ab13', T('Close the loop with K = [1 2] and give me the closed-loop poles.', { ask: SYSTEM }));
 one('ask_back', 'prose', 'ab14', T('Discretise A = [0 1; 0 0], B = [0; 1], sampled at 10.', {
