@@ -120,8 +120,9 @@ conv('followup', 'tf', 'fu04', [
     nums: [n('fu04_t2.gm', 'gain margin (ratio)', 'gm'), n('fu04_t2.pm', 'phase margin (deg)', 'pm_deg'), n('fu04_t2.wgc', 'gain crossover (rad/s)', 'w_gc')],
   }),
   T('Close the loop with unity negative feedback at that gain: where are the closed-loop poles?', {
-    tools: ['feedback'], any: ['feedback', 'poles_zeros', 'damp'], calls: [['feedback', { sys1: { num: [20], den: L4 } }]],
+    tools: ['feedback'], any: ['feedback', 'poles_zeros', 'damp'], args: null, calls: [['feedback', { sys1: { num: [20], den: L4 } }]],
     nums: [n('fu04_t3.p0_re', 'real closed-loop pole', 'poles[0][0]'), n('fu04_t3.p1_re', 'real part of the complex pair', 'poles[1][0]'), n('fu04_t3.p2_im', 'imaginary part of the complex pair', 'poles[2][1]')],
+    note: 'the loop may be passed as a transfer function, a state-space model or the closed-loop polynomial: args are not scored',
   }),
 ]);
 conv('followup', 'matlab', 'fu05', [
