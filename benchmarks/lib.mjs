@@ -81,7 +81,7 @@ export function independentProblems(items, reference, designRef) {
         if (n.ref !== undefined) {
           const [d, k] = String(n.ref).split('.');
           ind = designRef?.[d]?.[k];
-          where = `design_ref.json ${n.ref}`;
+          where = `design_ref.json/turns_ref.json ${n.ref}`;
         } else {
           ind = reference?.[n.source]?.[n.path];
           where = 'reference.json';

@@ -133,7 +133,10 @@ async function cmdChat(f: Flags): Promise<number> {
       const pick = /^\d+$/.test(line) ? candidates[Number(line) - 1] : undefined;
       const req = pick ? { command: pick.command, prompt: pick.prompt } : splitCommand(line);
       const events: TurnEvent[] = [];
-      for await (const e of runTurn({ ...req, conversation }, { math: f.math, maxN: f.maxN, timeoutS: f.timeout, engine, fallback, retriever, agent: { results } }))
+      for await (const e of runTurn(
+        { ...req, conversation },
+        { math: f.math, maxN: f.maxN, timeoutS: f.timeout, engine, fallback, retriever, agent: { results } },
+      ))
         events.push(e);
       const ask = [...events].reverse().find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }> | undefined;
       candidates = ask?.candidates ?? [];
