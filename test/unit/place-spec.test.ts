@@ -179,3 +179,32 @@ test('a rise time as a target for place: ωn from the second-order step’s exac
   const item = qs.spec.find((s: any) => s.key === 'rise_time');
   assert.ok(item && !item.pass && qs.rise_time > 1, JSON.stringify(item));
 });
+
+test('a discrete plant maps the specification poles to z = e^{sTs}; a bare Ts is asked; a continuous plant ignores Ts', async () => {
+  // python-control 0.10.2: s = −3.5 ± 3.57071j (ζ = 0.7, ωn = 5); z = exp(s·0.1) = 0.66023952 ± 0.24631095j;
+  // ct.place([[1, 0.1], [0, 1]], [[0.005], [0.1]], z) = [[17.61062716, 5.91467832]] (benchmarks/turns_ref.py, ds07)
+  const plant = 'A = [1 0.1; 0 1], B = [0.005; 0.1], Ts = 0.1 s';
+  const r = readTurn(new Conversation(), `Discrete plant ${plant}. Place the poles for ζ = 0.7, ωn = 5 rad/s (z = e^{sTs})`);
+  assert.equal(r.kind, 'call');
+  if (r.kind !== 'call') return;
+  assert.equal(r.args.Ts, 0.1);
+  const z = r.args.poles as number[][];
+  close(z[0][0], 0.66023952, 1e-7, 'Re z');
+  close(Math.abs(z[0][1]), 0.24631095, 1e-7, 'Im z');
+  assert.ok(!r.notes.some((n) => /time delay|does not depend/.test(n)), r.notes.join(' | '));
+  const placed = (await executeReading(r)).find((c) => c.tool === 'place')!;
+  const K = placed.result!.K as number[][];
+  close(K[0][0], 17.61062716, 1e-7, 'K1');
+  close(K[0][1], 5.91467832, 1e-7, 'K2');
+  // a sample time with neither 'discrete' nor 'continuous' said: two readings, asked
+  const ask = readTurn(new Conversation(), `${plant}. Place the poles for ζ = 0.7, ωn = 5 rad/s`);
+  assert.equal(ask.kind, 'ask');
+  if (ask.kind !== 'ask') return;
+  assert.equal(ask.candidates.length, 2);
+  // the continuous reading places the s-plane poles and leaves Ts out (it would judge them as z-plane poles)
+  const cont = readTurn(new Conversation(), ask.candidates[1].prompt);
+  assert.equal(cont.kind, 'call');
+  if (cont.kind !== 'call') return;
+  assert.equal(cont.args.Ts, undefined);
+  close((cont.args.poles as number[][])[0][0], -3.5, 1e-12, 'σ');
+});

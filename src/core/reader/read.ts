@@ -1515,6 +1515,51 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       const n = Array.isArray(args.A) ? (args.A as Matrix).length : undefined;
       // a plant of more than 2 states: the pair is dominant, the other n − 2 poles are written or asked
       const rest = n !== undefined && n > 2 && sp && 'poles' in sp ? restPoles(n - 2, others) : undefined;
+      // a discrete plant: the specification's s-plane poles map to z = e^{sTs}; a sample time with
+      // neither 'discrete' nor 'continuous' said is two readings, asked
+      const sysTs = sysVal && isDiscrete(sysVal.sys) ? (sysVal.sys as { Ts?: number }).Ts : undefined;
+      const msgTs = typeof args.Ts === 'number' && args.Ts > 0 ? args.Ts : undefined;
+      const saysDiscrete = /\bdiscrete\b|\bz[- ]plane\b|\bz\s*=\s*e\s*\^|\bdigital\b/i.test(text) || STATE_EQ_DISCRETE.test(text);
+      const saysContinuous = /\bcontinuous\b|\bs[- ]plane\b/i.test(text);
+      const mapTs = sysTs ?? (saysDiscrete && !saysContinuous ? msgTs : undefined);
+      if (sp && 'poles' in sp && mapTs === undefined && (msgTs !== undefined || saysDiscrete) && !saysContinuous) {
+        record(conv, pending);
+        const base = message.trim().replace(/[.?!\s]+$/, '');
+        return msgTs !== undefined
+          ? {
+              kind: 'ask',
+              question: `The specification gives s-plane poles ${renderValue(sp.poles, 'poles')} (${sp.formula}), and Ts = ${num2(msgTs)} s is given. Is the plant (A, B) discrete, so the poles map to the z-plane by z = e^{sTs}, or continuous, so they are placed as they are?`,
+              candidates: [
+                { label: `Discrete plant: place z = e^{sTs} (Ts = ${num2(msgTs)} s)`, prompt: `${base} (discrete plant)` },
+                { label: 'Continuous plant: place the s-plane poles', prompt: `${base} (continuous plant)` },
+              ],
+            }
+          : {
+              kind: 'ask',
+              question: `The plant is discrete: the specification's s-plane poles ${renderValue(sp.poles, 'poles')} map to the z-plane by z = e^{sTs}, which needs the sample time. What is Ts?`,
+              candidates: [],
+            };
+      }
+      if (sp && 'poles' in sp && saysContinuous && msgTs !== undefined && sysTs === undefined) {
+        // a continuous plant: its s-plane poles are placed as they are, and Ts plays no part
+        delete args.Ts;
+        delete origins.Ts;
+        notes.push(`Ts = ${num2(msgTs)} s is not used: the plant is continuous, so the poles are placed in the s-plane.`);
+      }
+      if (sp && 'poles' in sp && mapTs !== undefined) {
+        const toZ = ([re, im]: number[]): [number, number] => [Math.exp(re * mapTs) * Math.cos(im * mapTs), Math.exp(re * mapTs) * Math.sin(im * mapTs)];
+        const sPoles = sp.poles;
+        sp.poles = sPoles.map(toZ);
+        if (rest?.values) rest.values = rest.values.map(toZ);
+        sp.formula = `${sp.formula}, mapped to the z-plane by z = e^{sTs} with Ts = ${num2(mapTs)} s: ${renderValue(sp.poles, 'poles')}${rest?.values ? ' (the other poles mapped alike)' : ''}`;
+        if (!('Ts' in args))
+          set('Ts', mapTs, {
+            from: 'system',
+            name: sysVal!.label,
+            turn: sysVal!.origin.from === 'turn' || sysVal!.origin.from === 'system' ? sysVal!.origin.turn : turn,
+          });
+        for (let i = notes.length - 1; i >= 0; i--) if (/does not depend on the sample time/.test(notes[i])) notes.splice(i, 1);
+      }
       if (sp && 'poles' in sp && (n === 2 || rest?.values)) {
         const from = Object.values(scan.specs).map((x) => x!.text.trim());
         set('poles', [...sp.poles, ...(rest?.values ?? [])], { from: 'message', text: [...from, ...(others ? [others.text] : [])].join(', ') });

@@ -169,6 +169,8 @@ export function findTfExpressions(text: string, scalars: Record<string, number> 
   while ((m = named.exec(text))) {
     const start = m.index + m[0].length;
     const delay = /^(?:[\d.\s*]*)(?:e\s*\^|exp\s*\()/i.test(text.slice(start));
+    // "z = e^{sTs}": the definition of z (the pole mapping), not a system with a delay
+    if (delay && !m[2] && /^[sz]$/.test(m[1])) continue;
     let end = expressionEnd(text, start, names);
     if (delay) {
       const lineEnd = text.slice(start).search(/[\n;,]/);

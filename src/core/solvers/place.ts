@@ -41,7 +41,7 @@ import { feedbackRenderer } from '../render/results.js';
 import { GENERATORS } from '../codegen/code.js';
 import { closedLoopPlots } from '../plot/specs.js';
 import type { Complex, Matrix } from '../types.js';
-import { complexList, matrix } from '../tools/schema.js';
+import { complexList, matrix, sampleTime } from '../tools/schema.js';
 import { checkMatrix, checkSquare } from '../tools/args.js';
 import {
   balancedStaircase,
@@ -978,6 +978,11 @@ export const tools = [
         A: matrix('state matrix A (n x n)'),
         B: matrix('input matrix B (n x m)'),
         poles: complexList('the n desired closed-loop poles'),
+        Ts: {
+          ...sampleTime,
+          description:
+            'sample time (s) of a discrete model: the poles are then z-plane poles (the gain does not depend on it; the stability verdict does, |z| < 1)',
+        },
       },
       required: ['A', 'B', 'poles'],
       additionalProperties: false,
