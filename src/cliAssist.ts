@@ -13,6 +13,8 @@ import { eventsToMarkdown, type TurnEvent } from './core/agent/events.js';
 import { createEngine, disposeEngines, parseFallbackFlag, parseModelFlag } from './core/engines/index.js';
 import type { Engine } from './core/engines/types.js';
 import type { Fallback } from './core/agent/route.js';
+import type { HistoryTurn } from './core/agent/compact.js';
+import { historyTurn } from './core/agent/history.js';
 import { encodeNonFinite, errorMessage } from './core/tools/batch.js';
 import { parseFlags, readStdin, reportError, UsageError, type Flags } from './cliFlags.js';
 import { DirectoryResultStore } from './core/agent/spill.js';
@@ -24,6 +26,7 @@ const resultStore = (f: Flags) => new DirectoryResultStore(f.resultsDir ?? join(
 async function cmdAsk(f: Flags): Promise<number> {
   let text = f.positional.join(' ').trim();
   if (!text) text = readStdin().trim();
+  const written = text;
   if (!text) throw new UsageError('ask needs a request, e.g. control ask "/lqr A=[0 1; -2 -3], B=[0;1], Q=eye(2), R=1"');
   let command: string | undefined;
   const m = /^\/(\w+)\s*/.exec(text);
@@ -38,13 +41,15 @@ async function cmdAsk(f: Flags): Promise<number> {
   process.once('SIGINT', () => ac.abort());
   const events: TurnEvent[] = [];
   const conversation = f.session ? loadSession(f.session) : new Conversation();
+  // the earlier turns a model is sent (compacted when long), kept beside the conversation
+  const turns = f.session ? loadTurns(f.session) : [];
   // the chat's indexes: the bundled notes always, the workspace index when built (opened on first search only)
   const { CliRetriever } = await import('./cliRetrieval.js');
   const retriever = new CliRetriever({ index: f.index, indexExplicit: f.index !== undefined, notesIndex: f.notesIndex, embedder: f.embedder });
   try {
     for await (const e of runTurn(
       { prompt: text, command, conversation },
-      { math: f.math, maxN: f.maxN, timeoutS: f.timeout, signal: ac.signal, engine, fallback, retriever, agent: { results: resultStore(f) } },
+      { math: f.math, maxN: f.maxN, timeoutS: f.timeout, signal: ac.signal, engine, fallback, retriever, agent: { results: resultStore(f), turns } },
     )) {
       events.push(e);
       // --events streams as the turn goes; the others print the finished answer
@@ -54,7 +59,7 @@ async function cmdAsk(f: Flags): Promise<number> {
     await disposeEngines();
     await retriever.close();
   }
-  if (f.session) saveSession(f.session, conversation);
+  if (f.session) saveSession(f.session, conversation, [...turns, historyTurn(written, events)]);
   // the consent question's answer is a next call, which finds the failed turn only in a session file
   else if (conversation.route)
     console.error('control: to answer, run the same command with --session FILE (it keeps the turn) and "send it" or "don\'t send".');
@@ -96,9 +101,18 @@ function loadSession(file: string): Conversation {
   return Conversation.fromJSON(data as Parameters<typeof Conversation.fromJSON>[0]);
 }
 
-function saveSession(file: string, conv: Conversation): void {
+/** the earlier turns kept in a session file (`turns` beside the conversation's fields); none in an older file */
+function loadTurns(file: string): HistoryTurn[] {
+  if (!existsSync(file)) return [];
+  const turns = (JSON.parse(readFileSync(file, 'utf8')) as { turns?: unknown }).turns;
+  return Array.isArray(turns)
+    ? (turns as HistoryTurn[]).filter((t) => t && typeof t.user === 'string' && typeof t.answer === 'string' && Array.isArray(t.calls))
+    : [];
+}
+
+function saveSession(file: string, conv: Conversation, turns: readonly HistoryTurn[]): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(conv.toJSON()));
+  writeFileSync(tmp, JSON.stringify({ ...conv.toJSON(), turns }));
   renameSync(tmp, file);
 }
 
@@ -112,6 +126,7 @@ function splitCommand(line: string): { command?: string; prompt: string } {
 async function cmdChat(f: Flags): Promise<number> {
   const conversation = f.session ? loadSession(f.session) : new Conversation();
   const { engine, fallback } = engines(f);
+  const turns = f.session ? loadTurns(f.session) : [];
   const { CliRetriever } = await import('./cliRetrieval.js');
   const retriever = new CliRetriever({ index: f.index, indexExplicit: f.index !== undefined, notesIndex: f.notesIndex, embedder: f.embedder });
   const results = resultStore(f);
@@ -135,16 +150,17 @@ async function cmdChat(f: Flags): Promise<number> {
       const events: TurnEvent[] = [];
       for await (const e of runTurn(
         { ...req, conversation },
-        { math: f.math, maxN: f.maxN, timeoutS: f.timeout, engine, fallback, retriever, agent: { results } },
+        { math: f.math, maxN: f.maxN, timeoutS: f.timeout, engine, fallback, retriever, agent: { results, turns } },
       ))
         events.push(e);
+      turns.push(historyTurn(req.command ? `/${req.command} ${req.prompt}` : req.prompt, events));
       const ask = [...events].reverse().find((e) => e.type === 'ask') as Extract<TurnEvent, { type: 'ask' }> | undefined;
       candidates = ask?.candidates ?? [];
       if (events.some((e) => e.type === 'error')) failed = true;
       process.stdout.write(
         `${pick ? `(${pick.command ? '/' + pick.command + ' ' : ''}${pick.prompt})\n` : ''}${eventsToMarkdown(events)}\n\n${interactive ? '> ' : ''}`,
       );
-      if (f.session) saveSession(f.session, conversation);
+      if (f.session) saveSession(f.session, conversation, turns);
     }
   } finally {
     rl.close();

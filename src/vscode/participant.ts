@@ -3,7 +3,10 @@ import * as vscode from 'vscode';
 import { runTurn } from '../core/agent/turn.js';
 import { resumeCandidate } from '../core/agent/playbooks.js';
 import { DirectoryResultStore } from '../core/agent/spill.js';
-import type { ChatMessage } from '../core/engines/types.js';
+import type { CallDigest, HistoryTurn } from '../core/agent/compact.js';
+import { ANSWER_LIMIT } from '../core/agent/compact.js';
+import { digestEvents, tapEvents } from '../core/agent/history.js';
+import type { TurnEvent } from '../core/agent/events.js';
 import { Conversation, type ConversationState } from '../core/reader/index.js';
 import { engineFor, fallbackFor } from './model.js';
 import type { Engine } from '../core/engines/types.js';
@@ -52,20 +55,34 @@ function conversationFrom(chatContext: vscode.ChatContext): Conversation {
   return new Conversation();
 }
 
-/** earlier @control turns as plain user/assistant messages for a model */
-function historyMessages(chatContext: vscode.ChatContext): ChatMessage[] {
-  const out: ChatMessage[] = [];
+/**
+ * Earlier @control turns for a model: each request, its answer's Markdown and the digests of
+ * its calls (kept in the answer's metadata). All of them: the agent loop compacts a long
+ * history (core/agent/compact.ts: the oldest folded into a summary, the tail kept as is).
+ */
+function historyTurns(chatContext: vscode.ChatContext): HistoryTurn[] {
+  const out: HistoryTurn[] = [];
+  let user: string | undefined;
   for (const t of chatContext.history) {
-    if (t instanceof vscode.ChatRequestTurn && t.participant === PARTICIPANT_ID) out.push({ role: 'user', content: t.prompt });
-    else if (t instanceof vscode.ChatResponseTurn && t.participant === PARTICIPANT_ID) {
+    if (t instanceof vscode.ChatRequestTurn && t.participant === PARTICIPANT_ID) {
+      if (user !== undefined) out.push({ user, answer: '', calls: [] });
+      user = t.prompt;
+    } else if (t instanceof vscode.ChatResponseTurn && t.participant === PARTICIPANT_ID) {
       const text = t.response
         .map((p) => (p instanceof vscode.ChatResponseMarkdownPart ? p.value.value : ''))
         .join('')
         .trim();
-      if (text) out.push({ role: 'assistant', content: text.length > 4000 ? text.slice(0, 4000) + '…' : text });
+      const calls = t.result.metadata?.calls;
+      out.push({
+        user: user ?? '',
+        answer: text.length > ANSWER_LIMIT ? text.slice(0, ANSWER_LIMIT) + '…' : text,
+        calls: Array.isArray(calls) ? (calls as CallDigest[]) : [],
+      });
+      user = undefined;
     }
   }
-  return out.slice(-8);
+  if (user !== undefined) out.push({ user, answer: '', calls: [] });
+  return out;
 }
 
 export function registerParticipant(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, retrieval: RetrievalService): void {
@@ -95,29 +112,34 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
     const ac = new AbortController();
     const sub = token.onCancellationRequested(() => ac.abort());
     const retriever = await retrieval.retriever();
+    // this turn's events, for the digests of its calls (the next turns' history)
+    const events: TurnEvent[] = [];
     const turn = () =>
       streamTurn(
         // recorded for Control: Export Design Report (the last turns, in memory only)
         turnLog.record(
-          runTurn(
-            { prompt: request.prompt, command: request.command, context: refs, modelContext: refs, conversation },
-            {
-              math: mathEnabled(),
-              maxN: maxStates(),
-              timeoutS: solveTimeoutSeconds(),
-              // the chat's stop button (and the progress notification's Cancel) end a running solve
-              signal: ac.signal,
-              engine: loadError !== undefined ? () => Promise.reject(loadError) : engine,
-              fallback,
-              retriever,
-              agent: {
-                history: historyMessages(chatContext),
-                maxSteps: setting('agent.maxToolSteps'),
-                maxCallsPerTool: setting('agent.maxCallsPerTool'),
-                maxOutputTokens: setting('agent.maxOutputTokens'),
-                results,
+          tapEvents(
+            runTurn(
+              { prompt: request.prompt, command: request.command, context: refs, modelContext: refs, conversation },
+              {
+                math: mathEnabled(),
+                maxN: maxStates(),
+                timeoutS: solveTimeoutSeconds(),
+                // the chat's stop button (and the progress notification's Cancel) end a running solve
+                signal: ac.signal,
+                engine: loadError !== undefined ? () => Promise.reject(loadError) : engine,
+                fallback,
+                retriever,
+                agent: {
+                  turns: historyTurns(chatContext),
+                  maxSteps: setting('agent.maxToolSteps'),
+                  maxCallsPerTool: setting('agent.maxCallsPerTool'),
+                  maxOutputTokens: setting('agent.maxOutputTokens'),
+                  results,
+                },
               },
-            },
+            ),
+            events,
           ),
           request.prompt,
           request.command,
@@ -145,6 +167,8 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
         followups: summary.followups,
         progress: summary.progress,
         error: summary.error,
+        // the calls, small, for a later turn's model history (historyTurns)
+        calls: digestEvents(events),
         // the next turn starts from this (see conversationFrom)
         conversation: conversation.toJSON(),
       },

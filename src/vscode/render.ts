@@ -92,6 +92,14 @@ export async function streamTurn(
           break;
         case 'thinking':
           break;
+        case 'compaction':
+          // the earlier turns the model was sent, summarised (said in the answer when the fold moves)
+          if (e.refolded)
+            stream.markdown(
+              `\n\n_The model was sent turns 1–${e.folded} of this conversation as a summary and the last ${e.kept} in full (about ${e.tokensAfter} tokens instead of ${e.tokensBefore})._\n\n`,
+            );
+          log.info(`history compacted: ${e.folded} turn(s) folded, ${e.kept} kept, ~${e.tokensBefore} -> ~${e.tokensAfter} tokens`);
+          break;
         case 'tool_call':
           calls.set(e.id, e.args);
           log.info(`tool call ${e.tool} ${quoteInput(JSON.stringify(e.args), 2000)}`);
@@ -122,7 +130,7 @@ export async function streamTurn(
         case 'error':
           // shown once, here, in the answer's Markdown (not also as the result's errorDetails box):
           // it stays in order after the reading line it explains, it is copied with the answer, and
-          // the next turn's model history (historyMessages reads Markdown parts) still sees it
+          // the next turn's model history (historyTurns reads Markdown parts) still sees it
           stream.markdown(`\n\n**Error:** ${e.message}\n\n`);
           summary.error = e.message;
           log.warn(e.message);

@@ -37,6 +37,12 @@ export type TurnEvent =
       intermediate?: true;
     }
   | { type: 'reference'; title: string; uri: string; range?: { startLine: number; endLine: number } }
+  /**
+   * The earlier turns a model was sent were compacted (agent/compact.ts): `folded` oldest turns
+   * as one summary, `kept` turns byte-identical; estimated tokens before and after; `refolded`
+   * when this turn moved the fold point (said once in the answer), else the same fold as before.
+   */
+  | { type: 'compaction'; folded: number; kept: number; tokensBefore: number; tokensAfter: number; refolded: boolean }
   | { type: 'metrics'; engine: string; ms: number; toolCalls: number; [k: string]: unknown }
   /**
    * why a model turn ended in failure, typed (agent/loop.ts, agent/route.ts): load, engine,
@@ -103,6 +109,10 @@ export function eventsToMarkdown(events: readonly TurnEvent[]): string {
       parts.push([e.question, ...e.candidates.map((c, i) => `${i + 1}. ${c.label}: \`${c.command ? '/' + c.command + ' ' : ''}${c.prompt}\``)].join('\n'));
     else if (e.type === 'error') parts.push(`**Error:** ${e.message}`);
     else if (e.type === 'route') parts.push(routeLine(e));
+    else if (e.type === 'compaction' && e.refolded)
+      parts.push(
+        `_The model was sent turns 1–${e.folded} of this conversation as a summary (each request and its calls with their results) and the last ${e.kept} in full: about ${e.tokensAfter} tokens instead of ${e.tokensBefore}._`,
+      );
     else continue;
     prev = e.type;
   }

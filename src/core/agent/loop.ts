@@ -21,6 +21,7 @@ import { rescueJson } from '../engines/gate.js';
 import { callSignature } from '../reader/values.js';
 import { engineTools, findTools, MORE_TOOLS, SYSTEM_PROMPT, USE_TOOL } from './prompt.js';
 import { GREP_RESULT, isResultLookup, lookupResult, READ_RESULT, RESULT_READS_PER_TURN, spillResult, type ResultStore } from './spill.js';
+import { compactHistory, type CompactionOptions, type HistoryTurn } from './compact.js';
 
 export interface AgentOptions extends RunOptions, Partial<RenderOptions> {
   maxSteps?: number;
@@ -33,6 +34,9 @@ export interface AgentOptions extends RunOptions, Partial<RenderOptions> {
   tools?: readonly EngineToolSpec[];
   /** earlier turns of the conversation (user and assistant text) */
   history?: readonly ChatMessage[];
+  /** earlier turns with their calls: sent compacted past a threshold (agent/compact.ts); replaces `history` */
+  turns?: readonly HistoryTurn[];
+  compaction?: CompactionOptions;
   /** injectable clock for tests */
   now?: () => number;
   /** where long results are spilled (spill.ts); absent: they go to the model cut to their ends */
@@ -128,7 +132,14 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
   const render: RenderOptions = { math: opts.math ?? false, digits: opts.digits };
   const tools = opts.tools ?? engineTools();
   const offered = new Set(tools.map((t) => t.name));
-  const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...(opts.history ?? []), { role: 'user', content: user }];
+  // earlier turns: past the threshold, the oldest folded into one summary, the tail as it was
+  const compacted = opts.turns ? compactHistory(opts.turns, opts.compaction) : undefined;
+  if (compacted?.folded) {
+    const { folded, kept, tokensBefore, tokensAfter, refolded } = compacted;
+    yield { type: 'compaction', folded, kept, tokensBefore, tokensAfter, refolded };
+  }
+  const history = compacted?.messages ?? opts.history ?? [];
+  const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...history, { role: 'user', content: user }];
 
   // timeouts and the caller's signal both stop the engine
   const abort = new AbortController();
