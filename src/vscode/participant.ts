@@ -66,7 +66,7 @@ function historyTurns(chatContext: vscode.ChatContext): HistoryTurn[] {
   for (const t of chatContext.history) {
     if (t instanceof vscode.ChatRequestTurn && t.participant === PARTICIPANT_ID) {
       if (user !== undefined) out.push({ user, answer: '', calls: [] });
-      user = t.prompt;
+      user = t.command ? `/${t.command} ${t.prompt}` : t.prompt;
     } else if (t instanceof vscode.ChatResponseTurn && t.participant === PARTICIPANT_ID) {
       const text = t.response
         .map((p) => (p instanceof vscode.ChatResponseMarkdownPart ? p.value.value : ''))

@@ -253,3 +253,29 @@ test('golden: a compacted model turn (compaction event first, then the usual seq
   // the answer says once that earlier turns were summarised
   assert.match(eventsToMarkdown(ev), /^_The model was sent turns 1–\d+ of this conversation as a summary/);
 });
+
+test('control ask --session keeps the earlier turns for a model beside the conversation', async () => {
+  const { main } = await import('../../src/cliAssist.js');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'control-compact-session-'));
+  const file = join(dir, 'session.json');
+  const log = console.log;
+  console.log = () => {};
+  try {
+    assert.equal(await main('ask', ['--session', file, '/lqr A=[0 1; -2 -3] B=[0;1] Q=eye(2) R=1']), 0);
+    assert.equal(await main('ask', ['--session', file, 'now with R=10']), 0);
+  } finally {
+    console.log = log;
+  }
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { turn: number; turns: HistoryTurn[] };
+  assert.equal(saved.turn, 2, 'the conversation is kept as before');
+  assert.deepEqual(
+    saved.turns.map((t) => t.user),
+    ['/lqr A=[0 1; -2 -3] B=[0;1] Q=eye(2) R=1', 'now with R=10'],
+  );
+  assert.equal(saved.turns[1]!.calls[0]!.call, 'lqr(A = [0 1; -2 -3], B = [0; 1], R = 10, Q = [1 0; 0 1])');
+  assert.match(saved.turns[1]!.answer, /K/);
+  rmSync(dir, { recursive: true, force: true });
+});

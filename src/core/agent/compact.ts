@@ -12,9 +12,9 @@
  * summary or the start of the tail changed every turn (a sliding window that re-summarises
  * each time the oldest kept turn falls out), every turn would re-evaluate everything after
  * the fixed prefix. So:
- * - folding is in chunks: when the history crosses `maxTokens`, the OLDER HALF of the unfolded
- *   turns is folded at once (at least `keepTurns` stay), which brings it well under the
- *   threshold, so the next several turns only append to the tail;
+ * - folding is in chunks: when the history crosses `maxTokens`, older halves of the unfolded
+ *   turns are folded at once until at most half the threshold is left (at least `keepTurns`
+ *   stay), so the next several turns only append to the tail;
  * - the fold point is a function of the history's turns in order: it is replayed turn by turn
  *   (each fold decided when the turn that crossed the threshold was added, from the turns up
  *   to it only), so a later turn never moves an earlier fold and nothing needs storing;
@@ -58,7 +58,7 @@ export interface CompactionOptions {
   maxTokens?: number;
   /** turns always kept whole (default 2) */
   keepTurns?: number;
-  /** the summary's own budget; its oldest lines are shortened beyond it (default maxTokens / 2) */
+  /** the summary's own budget; its oldest lines are shortened beyond it (default maxTokens / 4) */
   maxSummaryTokens?: number;
   /**
    * 'chunked' (the product): fold the older half when over, fold points fixed;
@@ -168,7 +168,7 @@ export function summaryText(turns: readonly HistoryTurn[], folded: number, maxSu
 export function compactHistory(turns: readonly HistoryTurn[], opts: CompactionOptions = {}): Compacted {
   const maxTokens = opts.maxTokens ?? COMPACTION_DEFAULTS.maxTokens;
   const keep = Math.max(1, opts.keepTurns ?? COMPACTION_DEFAULTS.keepTurns);
-  const maxSummary = opts.maxSummaryTokens ?? Math.floor(maxTokens / 2);
+  const maxSummary = opts.maxSummaryTokens ?? Math.floor(maxTokens / 4);
   const cost = turns.map((t) => turnMessages(t).reduce((s, m) => s + estimateTokens(m.content), 0));
   const summaries = new Map<number, { text: string; tokens: number }>();
   const summary = (b: number) => {
@@ -196,9 +196,11 @@ export function compactHistory(turns: readonly HistoryTurn[], opts: CompactionOp
   } else {
     // replay: the history of k turns, k = 1..n; a fold is decided when turn k is added
     for (let k = 1; k <= n; k++) {
-      const before = b;
-      while (b < k - keep && size(b, k) > maxTokens) b = Math.min(k - keep, b + Math.ceil((k - b) / 2));
-      if (b !== before) refoldedAt = k;
+      if (size(b, k) <= maxTokens) continue;
+      // over: fold older halves until at most half the threshold is left, so that the next
+      // several turns fit without another fold
+      while (b < k - keep && size(b, k) > maxTokens / 2) b = Math.min(k - keep, b + Math.ceil((k - b) / 2));
+      refoldedAt = k;
     }
   }
   const tokensBefore = size(0, n);
