@@ -5,8 +5,6 @@ import { resumeCandidate } from '../core/agent/playbooks.js';
 import { DirectoryResultStore } from '../core/agent/spill.js';
 import type { CallDigest, HistoryTurn } from '../core/agent/compact.js';
 import { ANSWER_LIMIT } from '../core/agent/compact.js';
-import { digestEvents, tapEvents } from '../core/agent/history.js';
-import type { TurnEvent } from '../core/agent/events.js';
 import { Conversation, type ConversationState } from '../core/reader/index.js';
 import { engineFor, fallbackFor } from './model.js';
 import type { Engine } from '../core/engines/types.js';
@@ -112,34 +110,29 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
     const ac = new AbortController();
     const sub = token.onCancellationRequested(() => ac.abort());
     const retriever = await retrieval.retriever();
-    // this turn's events, for the digests of its calls (the next turns' history)
-    const events: TurnEvent[] = [];
     const turn = () =>
       streamTurn(
         // recorded for Control: Export Design Report (the last turns, in memory only)
         turnLog.record(
-          tapEvents(
-            runTurn(
-              { prompt: request.prompt, command: request.command, context: refs, modelContext: refs, conversation },
-              {
-                math: mathEnabled(),
-                maxN: maxStates(),
-                timeoutS: solveTimeoutSeconds(),
-                // the chat's stop button (and the progress notification's Cancel) end a running solve
-                signal: ac.signal,
-                engine: loadError !== undefined ? () => Promise.reject(loadError) : engine,
-                fallback,
-                retriever,
-                agent: {
-                  turns: historyTurns(chatContext),
-                  maxSteps: setting('agent.maxToolSteps'),
-                  maxCallsPerTool: setting('agent.maxCallsPerTool'),
-                  maxOutputTokens: setting('agent.maxOutputTokens'),
-                  results,
-                },
+          runTurn(
+            { prompt: request.prompt, command: request.command, context: refs, modelContext: refs, conversation },
+            {
+              math: mathEnabled(),
+              maxN: maxStates(),
+              timeoutS: solveTimeoutSeconds(),
+              // the chat's stop button (and the progress notification's Cancel) end a running solve
+              signal: ac.signal,
+              engine: loadError !== undefined ? () => Promise.reject(loadError) : engine,
+              fallback,
+              retriever,
+              agent: {
+                turns: historyTurns(chatContext),
+                maxSteps: setting('agent.maxToolSteps'),
+                maxCallsPerTool: setting('agent.maxCallsPerTool'),
+                maxOutputTokens: setting('agent.maxOutputTokens'),
+                results,
               },
-            ),
-            events,
+            },
           ),
           request.prompt,
           request.command,
@@ -168,7 +161,7 @@ export function registerParticipant(context: vscode.ExtensionContext, log: vscod
         progress: summary.progress,
         error: summary.error,
         // the calls, small, for a later turn's model history (historyTurns)
-        calls: digestEvents(events),
+        calls: summary.calls,
         // the next turn starts from this (see conversationFrom)
         conversation: conversation.toJSON(),
       },

@@ -11,6 +11,8 @@
  */
 import * as vscode from 'vscode';
 import { routeLine, type TurnEvent } from '../core/agent/events.js';
+import type { CallDigest } from '../core/agent/compact.js';
+import { digestEvents } from '../core/agent/history.js';
 import { offerPlots } from './plots.js';
 import { offerCode } from './codeInsert.js';
 import { describeInvocation } from '../core/mcp/invoke.js';
@@ -43,6 +45,8 @@ export interface StreamSummary {
   followups: FollowupCandidate[];
   /** the solves that ran long enough to show progress ("Solving … for a 200-state model") */
   progress: string[];
+  /** the calls as later turns' model history keeps them (core/agent/history.ts) */
+  calls: CallDigest[];
 }
 
 export async function streamTurn(
@@ -53,7 +57,8 @@ export async function streamTurn(
   /** stops the turn (its solver thread included): offered on a long solve's progress */
   cancel?: () => void,
 ): Promise<StreamSummary> {
-  const summary: StreamSummary = { toolCalls: [], textChunks: 0, references: [], citations: [], readings: [], followups: [], progress: [] };
+  const summary: StreamSummary = { toolCalls: [], textChunks: 0, references: [], citations: [], readings: [], followups: [], progress: [], calls: [] };
+  const seen: TurnEvent[] = [];
   const calls = new Map<string, Record<string, unknown>>();
   const plotted = new Set<string>(); // plot buttons already offered in this answer
   // buttons wait for the end of the answer (see the layout rule above)
@@ -66,6 +71,7 @@ export async function streamTurn(
       progress?.end();
       progress = undefined;
       if (token.isCancellationRequested) break;
+      seen.push(e);
       switch (e.type) {
         case 'reading':
           // how the request was read: the first thing in the answer, never folded away
@@ -150,6 +156,7 @@ export async function streamTurn(
     }
   } finally {
     progress?.end();
+    summary.calls = digestEvents(seen);
     // together at the end, two tools' "Insert MATLAB code" (step and stepinfo in /step) would
     // read the same: such titles say their tool
     const count = new Map<string, number>();

@@ -87,11 +87,3 @@ export function historyTurn(user: string, events: readonly TurnEvent[]): History
   const answer = eventsToMarkdown(events);
   return { user, answer: answer.length > ANSWER_LIMIT ? answer.slice(0, ANSWER_LIMIT) + '…' : answer, calls: digestEvents(events) };
 }
-
-/** passes a turn's events on, keeping a copy (for digestEvents after the turn) */
-export async function* tapEvents(events: AsyncIterable<TurnEvent>, into: TurnEvent[]): AsyncGenerator<TurnEvent> {
-  for await (const e of events) {
-    into.push(e);
-    yield e;
-  }
-}
