@@ -279,3 +279,14 @@ test('control ask --session keeps the earlier turns for a model beside the conve
   assert.match(saved.turns[1]!.answer, /K/);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('a turn the reader hands to the model (runTurn, as the chat and the CLI call it) sends the compacted history', async () => {
+  const engine = new ScriptedEngine(['R weighs the input: a larger R gives a smaller gain.']);
+  const ev = await collectTurn({ prompt: 'why is the gain smaller with R = 10?' }, { engine, agent: { turns, compaction: { maxTokens: 3000 } } });
+  const c = compactHistory(turns, { maxTokens: 3000 });
+  assert.deepEqual(
+    ev.find((e) => e.type === 'compaction'),
+    { type: 'compaction', folded: c.folded, kept: c.kept, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter, refolded: c.refolded },
+  );
+  assert.deepEqual(engine.seen[0]!.slice(1, -1), c.messages);
+});

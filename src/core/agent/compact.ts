@@ -22,8 +22,9 @@
  *   lines are appended in turn order, so a later fold extends the earlier summary's text
  *   (until the summary outgrows its own budget: then its oldest lines are shortened, once
  *   per fold, and that fold pays for the whole summary).
- * Between folds the prompt of turn n+1 starts with the whole prompt of turn n up to its last
- * answer; only the turn that folds pays for its new summary lines and the tail once.
+ * Between folds the prompt of turn n+1 starts with the whole prompt of turn n through its
+ * request, so the engine evaluates only turn n's answer and the new request; the turn that
+ * folds pays once for its new summary lines and the tail (measured: bench/compaction.ts).
  *
  * Tokens are estimated here (estimateTokens, no tokenizer in the product); the unit tests
  * calibrate the estimate against the real Qwen3 tokenizer (the default model's family).
