@@ -419,3 +419,26 @@ test('control ask: the question printed, the reply with --session sends the same
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a turn sent with compacted earlier turns is replayed on the fallback with the same history, not the turns as they stand at the reply', async () => {
+  // three long earlier turns and a threshold that folds the oldest (agent/compact.ts)
+  const turns = [1, 2, 3].map((i) => ({ user: `turn ${i}: ${'design notes '.repeat(60)}`, answer: `answer ${i}: ${'K = [1 2] '.repeat(40)}`, calls: [] }));
+  const opts = { agent: { turns, compaction: { maxTokens: 600, keepTurns: 1 } } };
+  const local = new ScriptedEngine([GARBLED, UNKNOWN]);
+  const fb = scriptedFallback(['Use a cascaded PID on attitude rate and angle.']);
+  const conv = new Conversation();
+  const ev = await collectTurn({ prompt: PROMPT, conversation: conv }, { engine: local, fallback: fb, ...opts });
+  assert.equal(of(ev, 'ask').length, 1);
+  const firstSent = local.seen[0];
+  // the reply comes with the failed turn now among the earlier ones: the replay must not use them
+  const later = { agent: { turns: [...turns, { user: PROMPT, answer: 'failed', calls: [] }], compaction: { maxTokens: 600, keepTurns: 1 } } };
+  const sent = await collectTurn({ prompt: SEND_PROMPT, conversation: roundTrip(conv) }, { engine: local, fallback: fb, ...later });
+  assert.equal(of(sent, 'route')[0]?.decision, 'sent');
+  const replay = fb.engine.seen[0];
+  // the same messages after the fallback's system prompt: the compacted history and the turn itself
+  assert.deepEqual(
+    replay.slice(1).map((m) => m.content),
+    firstSent.slice(1).map((m) => m.content),
+  );
+  assert.match(firstSent[1].content, /turn 1/);
+});

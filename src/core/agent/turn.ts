@@ -24,11 +24,12 @@ import {
 import { getTool } from '../tools/table.js';
 import { polyText } from '../render/results.js';
 import type { TurnEvent } from './events.js';
-import type { Engine } from '../engines/types.js';
+import type { ChatMessage, Engine } from '../engines/types.js';
 import { runAgentTurn, type AgentOptions } from './loop.js';
 import { hitsMarkdown, passagesBlock, referenceEvents, type Grounding, type Retriever } from './grounding.js';
 import { fenceData } from './fence.js';
 import { answerRoute, offerRoute, routeAnswer, type Fallback } from './route.js';
+import { compactHistory } from './compact.js';
 
 export interface TurnRequest {
   /** the user's words, without the participant name or slash command */
@@ -91,9 +92,10 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
   }
 
   const conv = req.conversation ?? new Conversation();
-  const agentOptions = (history = opts.agent?.history): AgentOptions => ({
+  // a replayed turn (route) is sent exactly the history the failed one was: no turns to compact again
+  const agentOptions = (history?: readonly ChatMessage[]): AgentOptions => ({
     ...opts.agent,
-    history,
+    ...(history ? { history, turns: undefined } : {}),
     maxN: opts.maxN,
     timeoutS: opts.timeoutS,
     signal: opts.signal,
@@ -148,7 +150,9 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
           yield* finish();
         })();
     const from = engine?.label ?? 'the configured language model';
-    yield* offerRoute(events, { conv, from, user, history: opts.agent?.history ?? [], fallback: opts.fallback });
+    // the history as the model was sent it (compacted when the turns are long), kept for a replay
+    const sent = opts.agent?.turns ? compactHistory(opts.agent.turns, opts.agent.compaction).messages : (opts.agent?.history ?? []);
+    yield* offerRoute(events, { conv, from, user, history: sent, fallback: opts.fallback });
     return;
   }
   if (reading.kind === 'none') {
