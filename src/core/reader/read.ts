@@ -779,6 +779,18 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       };
     }
   }
+  // "what if R = 10? where do the closed-loop poles go?" after an lqr: the design again with the new
+  // weight (its result has the closed-loop poles), not the open loop's poles
+  const POLE_DESIGNS = new Set(['lqr', 'dlqr', 'place', 'lqi', 'lqry', 'lqe', 'kalman']);
+  const designFollowUp =
+    !!tool &&
+    ['poles_zeros', 'eig', 'damp', 'analyse'].includes(tool.name) &&
+    !fromCall &&
+    !opts.command &&
+    !defined.length &&
+    !!conv.lastCall &&
+    POLE_DESIGNS.has(conv.lastCall.tool) &&
+    [...scan.assigns.keys()].some((k) => !['A', 'B', 'C', 'D'].includes(k) && conv.lastCall!.args[k] !== undefined);
   // "closed loop" with an analysis tool: never the open loop silently
   // design tools, and the open-loop tools that judge the closed loop (Nyquist, margins, root locus, Bode)
   const DESIGN_TOOLS = new Set(['lqr', 'dlqr', 'place', 'lqe', 'kalman', 'care', 'dare', 'c2d', 'tf2ss', 'ss2tf', 'nyquist', 'margins', 'rlocus', 'freqresp']);
@@ -791,6 +803,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       text,
     ) &&
     !DESIGN_TOOLS.has(tool.name) &&
+    !designFollowUp &&
     !/\bfeedback\s*\(/.test(text) &&
     // the system in use is itself a closed loop (T = feedback(…) of an earlier turn): "its closed-loop poles" are its poles
     !(!defined.length && conv.current !== undefined && conv.systems[conv.current]?.role === 'result' && /\bfeedback\(/.test(conv.systems[conv.current].text))
@@ -854,6 +867,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
   // "try poles at -3 and -4 instead": a weak word ("poles") in a follow-up continues the last call
   if (tool && via === 'words' && !opts.command && (named[0]?.strength ?? 0) < 2 && conv.lastCall && FOLLOW_UP.test(text) && !defined.length && extraGiven)
     tool = undefined;
+  if (designFollowUp) tool = undefined;
   const namesSystem = conv.systems.some((e) => e.name && new RegExp(`(?<![\\w.])${e.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w(=])`).test(text));
   if (
     !tool &&
