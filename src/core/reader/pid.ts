@@ -68,7 +68,9 @@ function readWc(text: string): SpecValue<number> | undefined {
   const lead = String.raw`(?:(?:gain\s+)?crossover(?:\s+frequency)?|bandwidth|ω_?c|w_?c|wc|omega_?c)\s*(?:of|=|:|at|near|around)?\s*`;
   const m =
     new RegExp(String.raw`${lead}${NUM}\s*${unit}?`, 'i').exec(text) ??
-    new RegExp(String.raw`\b(?:at|crossing\s+(?:over\s+)?at|crossover\s+at)\s+${NUM}\s*${unit}`, 'i').exec(text);
+    new RegExp(String.raw`\b(?:at|crossing\s+(?:over\s+)?at|crossover\s+at)\s+${NUM}\s*${unit}`, 'i').exec(text) ??
+    // "a 0.5 rad/s crossover", "a 2 Hz bandwidth": the quantity before the word
+    new RegExp(String.raw`(?<![\w.])${NUM}\s*${unit}\s+(?:(?:gain\s+)?crossover|bandwidth)\b`, 'i').exec(text);
   if (!m || (m[2] === undefined && !/crossover|ω|wc|w_c|omega/i.test(m[0]))) return undefined;
   const v = Number(m[1]);
   if (m[2] && /hz/i.test(m[2])) return { value: 2 * Math.PI * v, text: m[0], note: `${v} Hz read as ωc = 2π·${v} = ${(2 * Math.PI * v).toPrecision(6)} rad/s` };

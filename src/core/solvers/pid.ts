@@ -928,6 +928,12 @@ export const tools = [
         'proportional integral controller',
         'proportional-integral-derivative',
         'pid with derivative filter',
+        // "a PI for G(s) = …", "PID for the motor": the structure named with its plant (bare 'pi for' is left out: 2*pi for …)
+        'a pi for',
+        'a pd for',
+        'a pid for',
+        'pid for',
+        'pidf for',
       ],
       aliases: { pm: ['PhaseMargin', 'phase_margin', 'PM'], wc: ['crossover', 'wc', 'omega_c'] },
       example: '/pidtune num=[1], den=[1 3 3 1], type=PI, wc=0.5205',
