@@ -12,6 +12,7 @@ import { SYSTEM_PROMPT } from '../../src/core/agent/prompt.js';
 import { ScriptedEngine, chunk } from '../../src/core/engines/scripted.js';
 import type { TurnEvent } from '../../src/core/agent/events.js';
 import type { EngineEvent } from '../../src/core/engines/types.js';
+import { goldenEvents, goldenText } from './_golden.js';
 
 const DINT = '{"name": "lqr", "arguments": {"A": [[0,1],[0,0]], "B": [[0],[1]], "Q": [[1,0],[0,1]], "R": [[1]]}}';
 const call = (body: string) => `<tool_call>${body}</tool_call>`;
@@ -258,33 +259,12 @@ test('more_tools past its per-turn cap answers with an error and counts as a ste
   assert.equal(ev.at(-1)!.type, 'done');
 });
 
-/** the fixture as it is written: one script line and one event per line */
-function goldenText(g: Record<string, unknown>): string {
-  const item = (x: unknown) =>
-    typeof x === 'object' && x !== null
-      ? `{ ${Object.entries(x)
-          .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
-          .join(', ')} }`
-      : JSON.stringify(x);
-  const field = ([k, v]: [string, unknown]) =>
-    `  ${JSON.stringify(k)}: ${Array.isArray(v) ? `[\n${v.map((x) => `    ${item(x)}`).join(',\n')}\n  ]` : JSON.stringify(v)}`;
-  return `{\n${Object.entries(g).map(field).join(',\n')}\n}\n`;
-}
-
 test('golden: the event sequence of a scripted tool-using turn', async (t) => {
   const file = 'test/fixtures/golden/agent.json';
   const golden = JSON.parse(readFileSync(file, 'utf8')) as { script: string[]; prompt: string; events: { type: string; tool?: string; ok?: boolean }[] };
   const engine = new ScriptedEngine(golden.script);
   const ev = await collect(runAgentTurn(engine, golden.prompt));
-  const got = ev
-    .map((e) =>
-      e.type === 'tool_call' || e.type === 'reading'
-        ? { type: e.type, tool: e.tool }
-        : e.type === 'tool_result'
-          ? { type: e.type, tool: e.tool, ok: e.error === undefined }
-          : { type: e.type },
-    )
-    .filter((e, i, a) => e.type !== 'text' || a[i - 1]?.type !== 'text');
+  const got = goldenEvents(ev);
   // UPDATE_GOLDEN=1 writes the sequence the turn gives into the fixture instead of failing
   if (process.env.UPDATE_GOLDEN === '1' && !isDeepStrictEqual(got, golden.events)) {
     writeFileSync(file, goldenText({ ...golden, events: got }));

@@ -19,6 +19,7 @@ import type { ChatMessage } from '../../src/core/engines/types.js';
 import { collectTurn } from '../../src/core/agent/turn.js';
 import { Conversation } from '../../src/core/reader/index.js';
 import { DESIGN_SESSION, sessionTurns } from '../fixtures/conversation.js';
+import { goldenText } from './_golden.js';
 
 async function collect(gen: AsyncGenerator<TurnEvent>): Promise<TurnEvent[]> {
   const out: TurnEvent[] = [];
@@ -207,18 +208,6 @@ test('digests: a call with small arguments shown, large ones named, a refusal wi
 });
 
 // ---- golden: the event sequence of a model turn whose history is compacted
-
-function goldenText(g: Record<string, unknown>): string {
-  const item = (x: unknown) =>
-    typeof x === 'object' && x !== null
-      ? `{ ${Object.entries(x)
-          .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
-          .join(', ')} }`
-      : JSON.stringify(x);
-  const field = ([k, v]: [string, unknown]) =>
-    `  ${JSON.stringify(k)}: ${Array.isArray(v) ? `[\n${v.map((x) => `    ${item(x)}`).join(',\n')}\n  ]` : JSON.stringify(v)}`;
-  return `{\n${Object.entries(g).map(field).join(',\n')}\n}\n`;
-}
 
 test('golden: a compacted model turn (compaction event first, then the usual sequence)', async (t) => {
   const file = 'test/fixtures/golden/compaction.json';

@@ -19,6 +19,7 @@ import { ScriptedEngine, type ScriptStep } from '../../src/core/engines/scripted
 import { createEngine, parseFallbackFlag, serverWhere } from '../../src/core/engines/index.js';
 import { Conversation } from '../../src/core/reader/index.js';
 import { ControlError } from '../../src/core/errors.js';
+import { goldenText } from './_golden.js';
 
 /** a request the reader leaves to a model */
 const PROMPT = 'Which controller structure suits the attitude loop of a small quadrotor?';
@@ -285,19 +286,6 @@ test('--fallback: the server named with where it runs; the main key never goes t
 });
 
 // --- the golden fixture: the two turns' event sequence -----------------------------------------
-
-/** the fixture as it is written: one script line and one event per line (as agent.json) */
-function goldenText(g: Record<string, unknown>): string {
-  const item = (x: unknown) =>
-    typeof x === 'object' && x !== null
-      ? `{ ${Object.entries(x)
-          .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
-          .join(', ')} }`
-      : JSON.stringify(x);
-  const field = ([k, v]: [string, unknown]) =>
-    `  ${JSON.stringify(k)}: ${Array.isArray(v) ? `[\n${v.map((x) => `    ${item(x)}`).join(',\n')}\n  ]` : JSON.stringify(v)}`;
-  return `{\n${Object.entries(g).map(field).join(',\n')}\n}\n`;
-}
 
 test('golden: a failed turn asks, the consent turn is answered by the fallback', async (t) => {
   const file = 'test/fixtures/golden/route.json';
