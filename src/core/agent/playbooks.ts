@@ -18,6 +18,7 @@ import type { RunOptions } from '../tools/runner.js';
 import { executePlan, systemOfResult, type PlanEvent } from './deterministic.js';
 import type { Complex, Matrix } from '../types.js';
 import type { Verification } from '../verify/index.js';
+import { isRows } from '../tools/args.js';
 
 /** an argument taken from an earlier step's result: a field path ('K', 'L.num'), or '$system' for the result as a system */
 export class From {
@@ -84,7 +85,6 @@ export interface Checkpoint {
 
 // ---- the playbooks
 
-const isMat = (v: unknown): v is Matrix => Array.isArray(v) && v.every((r) => Array.isArray(r));
 const block = (M: Matrix, r0: number, r1: number, c0: number, c1: number): Matrix => M.slice(r0, r1).map((r) => r.slice(c0, c1));
 const nonzero = (M: Matrix) => M.some((r) => r.some((x) => x !== 0));
 
@@ -111,8 +111,8 @@ const LQG: Playbook = {
       QWV = a.QWV as Matrix;
     const Ts = typeof a.Ts === 'number' && a.Ts > 0 ? { Ts: a.Ts } : {};
     const sys = { A, B, C, ...(a.D !== undefined ? { D: a.D } : {}) };
-    const N = isMat(QXU) && QXU.length === n + m ? block(QXU, 0, n, n, n + m) : undefined;
-    const Nn = isMat(QWV) && QWV.length === n + p ? block(QWV, 0, n, n, n + p) : undefined;
+    const N = isRows(QXU) && QXU.length === n + m ? block(QXU, 0, n, n, n + m) : undefined;
+    const Nn = isRows(QWV) && QWV.length === n + p ? block(QWV, 0, n, n, n + p) : undefined;
     const current = a.type === 'current';
     return [
       {
@@ -443,8 +443,8 @@ export function valueText(v: unknown): string {
   if (typeof v === 'number') return fmt(v);
   if (typeof v === 'string') return `'${v}'`;
   if (typeof v === 'boolean') return String(v);
-  if (isMat(v) && v.length === 1 && v[0].length === 1) return fmt(v[0][0]);
-  if (isMat(v)) return v.length <= 4 && v.every((r) => r.length <= 4) ? matText(v) : `${v.length}×${v[0]?.length ?? 0} matrix`;
+  if (isRows(v) && v.length === 1 && v[0].length === 1) return fmt(v[0][0]);
+  if (isRows(v)) return v.length <= 4 && v.every((r) => r.length <= 4) ? matText(v) : `${v.length}×${v[0]?.length ?? 0} matrix`;
   if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return v.length <= 8 ? `[${v.map((x) => fmt(x)).join(' ')}]` : `[${v.length} values]`;
   return JSON.stringify(v);
 }
@@ -456,7 +456,7 @@ function check(r: StepRecord | undefined): string {
 }
 
 function matText(M: unknown): string {
-  if (!isMat(M)) return typeof M === 'number' ? fmt(M) : '—';
+  if (!isRows(M)) return typeof M === 'number' ? fmt(M) : '—';
   return `[${M.map((r) => r.map((x) => fmt(x)).join(' ')).join('; ')}]`;
 }
 

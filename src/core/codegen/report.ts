@@ -6,10 +6,10 @@
 import type { TurnEvent } from '../agent/events.js';
 import { renderToolResult } from '../render/answer.js';
 import { encodeNonFinite } from '../tools/batch.js';
-import type { Matrix } from '../types.js';
 import { matrix, num, vector } from './literals.js';
 import type { TurnRecord } from './trace.js';
 import { resultCharts } from '../render/svgplot.js';
+import { isNumberMatrix } from '../tools/args.js';
 
 export interface ReportFiles {
   /** `<date>-<topic>`, without extension */
@@ -26,8 +26,6 @@ interface Step {
   args: Record<string, unknown>;
   res?: ToolResult;
 }
-
-const isMatrix = (v: unknown): v is Matrix => Array.isArray(v) && v.length > 0 && v.every((r) => Array.isArray(r) && r.every((x) => typeof x === 'number'));
 
 function steps(t: TurnRecord): Step[] {
   const out: Step[] = [];
@@ -89,7 +87,7 @@ function problemCode(args: Record<string, unknown>): string {
   for (const [k, v] of Object.entries(args)) {
     if (typeof v === 'number') lines.push(`${k} = ${num(v, 'matlab')};`);
     else if (typeof v === 'string') lines.push(`${k} = '${v}';`);
-    else if (isMatrix(v)) lines.push(`${k} = ${matrix(v, 'matlab', k.length + 2)};`);
+    else if (isNumberMatrix(v)) lines.push(`${k} = ${matrix(v, 'matlab', k.length + 2)};`);
     else if (Array.isArray(v) && v.every((x) => typeof x === 'number'))
       lines.push(`${k} = ${v.length > 24 ? `[${num(v[0], 'matlab')} … ${num(v[v.length - 1], 'matlab')}]  % ${v.length} values` : vector(v, 'matlab')};`);
     else if (Array.isArray(v)) lines.push(`${k} = ${JSON.stringify(v)};`);

@@ -15,6 +15,7 @@ import { Conversation, isDiscrete, systemLabel, type Origin, type System, type S
 import { callNames, namedTools } from './lexicon.js';
 import { completeConjugates, hertz, otherPoles, readNumberList, specPoles, timeQuantity, type Cx } from './quantities.js';
 import { scanMessage, STATE_EQ_DISCRETE, type Scan } from './scan.js';
+import { isNumberMatrix } from '../tools/args.js';
 import { readInterconnect, takesSystems } from './interconnect.js';
 import { CONVERSIONS, conversionSystem, mimoSystemArgs, zpkArgsFromLiterals } from './mimo.js';
 import { readSignal } from './signals.js';
@@ -2418,8 +2419,8 @@ export function recordOutputs(conv: Conversation, reading: CallReading, result: 
   if (!result || !reading.saves) return saved;
   for (const [name, field] of Object.entries(reading.saves)) {
     const v = result[field];
-    if (!Array.isArray(v) || !v.length || !v.every((r) => Array.isArray(r) && r.every((x) => typeof x === 'number'))) continue;
-    conv.vars[name] = { value: v as Matrix, turn: conv.turn, text: `${name} = ${field === name ? '' : `${field} of `}${reading.tool}(…)` };
+    if (!isNumberMatrix(v)) continue;
+    conv.vars[name] = { value: v, turn: conv.turn, text: `${name} = ${field === name ? '' : `${field} of `}${reading.tool}(…)` };
     saved.push(name);
   }
   return saved;

@@ -36,6 +36,7 @@ import { polyFromRoots, polyRoots, polyStrip } from '../linalg/poly.js';
 import { eigenvalues } from './statesp.js';
 import { ss2tf, tf2ss } from './xferfcn.js';
 import { readTfOrSs, requireSiso, ssProps, tfProps, type SS, type TF } from './_sys.js';
+import { isRows } from '../tools/args.js';
 
 /** the discretisation methods, by their canonical names (MATLAB's, and SciPy's euler/backward_diff) */
 export type C2dMethod = 'zoh' | 'foh' | 'tustin' | 'impulse' | 'matched' | 'euler' | 'backward_diff';
@@ -396,8 +397,6 @@ export function d2dZoh(sys: SS, Ts: number, Ts2: number): DiscreteSS & { integer
 
 // ------------------------------------------------------------------ the tools' shared parts
 
-const isMat = (v: unknown): v is Matrix => Array.isArray(v) && v.every((r) => Array.isArray(r));
-
 /** a transfer function given as num/den: its SciPy tf2ss realisation (SISO) */
 function realiseTf(tf: TF): SS {
   const r = tf2ss(tf.num, tf.den);
@@ -417,7 +416,7 @@ function resultModel(r: Record<string, any> | undefined, keys: [string, string, 
   if (!r) return undefined;
   const out: Record<string, unknown> = {};
   if (Array.isArray(r.num) && Array.isArray(r.den)) Object.assign(out, { num: r.num, den: r.den });
-  else if (isMat(r[keys[0]]) && r[keys[0]].length) ['A', 'B', 'C', 'D'].forEach((k, i) => (out[k] = r[keys[i]]));
+  else if (isRows(r[keys[0]]) && r[keys[0]].length) ['A', 'B', 'C', 'D'].forEach((k, i) => (out[k] = r[keys[i]]));
   else return undefined;
   if (Ts) out.Ts = Ts;
   return out;
@@ -473,12 +472,12 @@ function tfLine(label: string, r: Record<string, any>, v: string, o: RenderOptio
 function renderC2d(args: Record<string, any>, r: Record<string, any>, o: RenderOptions): string {
   const head = `**Discretised with ${r.method === 'zoh' || r.method === 'foh' || (r.method === 'tustin' && r.prewarp === undefined) ? r.method : methodText(r.method, r.prewarp)}, Ts = ${fmt(args.Ts)} s:**`;
   const note = METHOD_NOTES[r.method] ? [METHOD_NOTES[r.method]] : [];
-  if (isMat(r.Ad) && !r.Ad.length && !Array.isArray(r.num))
+  if (isRows(r.Ad) && !r.Ad.length && !Array.isArray(r.num))
     return [
       `${head.slice(0, -3)}:** the model has no states (0 states, a static gain), so Ad, Bd and Cd are empty and it is the same in discrete time:`,
       matrixBlock('Dd', r.Dd, o),
     ].join('\n\n');
-  const mats = Array.isArray(args.num) || !isMat(r.Ad) ? [] : ['Ad', 'Bd', 'Cd', 'Dd'].map((k) => matrixBlock(k, r[k], o));
+  const mats = Array.isArray(args.num) || !isRows(r.Ad) ? [] : ['Ad', 'Bd', 'Cd', 'Dd'].map((k) => matrixBlock(k, r[k], o));
   return [head, ...tfLine('H(z)', r, 'z', o), ...mats, ...note].join('\n\n');
 }
 
@@ -698,7 +697,7 @@ export const tools = [
           : r.method === 'matched'
             ? ['Poles and zeros mapped by s = ln(z)/Ts, zeros at z = −1 taken to infinity, the low-frequency gain matched (MATLAB d2c matched).']
             : [];
-      if (isMat(r.A) && !r.A.length && !Array.isArray(r.num))
+      if (isRows(r.A) && !r.A.length && !Array.isArray(r.num))
         return [head, 'no states (a static gain): it is the same in continuous time.', matrixBlock('D', r.D, o)].join('\n\n');
       const mats = Array.isArray(args.num) ? [] : ['A', 'B', 'C', 'D'].map((k) => matrixBlock(k, r[k], o));
       return [head, ...tfLine('H(s)', r, 's', o), ...mats, ...note].join('\n\n');
@@ -786,7 +785,8 @@ export const tools = [
     intro: null,
     render(args, r, o) {
       const head = `**Resampled from Ts = ${fmt(args.Ts)} s to Ts = ${fmt(r.Ts)} s** (zero-order hold, ${Number.isInteger(Math.round(r.ratio * 1e9) / 1e9) ? `${fmt(r.ratio)} steps per new step: a matrix power` : `ratio ${fmt(r.ratio)}: through the matrix logarithm`}):`;
-      if (isMat(r.Ad) && !r.Ad.length && !Array.isArray(r.num)) return [head, 'no states (a static gain): unchanged.', matrixBlock('Dd', r.Dd, o)].join('\n\n');
+      if (isRows(r.Ad) && !r.Ad.length && !Array.isArray(r.num))
+        return [head, 'no states (a static gain): unchanged.', matrixBlock('Dd', r.Dd, o)].join('\n\n');
       const mats = Array.isArray(args.num) ? [] : ['Ad', 'Bd', 'Cd', 'Dd'].map((k) => matrixBlock(k, r[k], o));
       return [head, ...tfLine('H(z)', r, 'z', o), ...mats].join('\n\n');
     },

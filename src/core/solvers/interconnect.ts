@@ -55,6 +55,7 @@ import {
   type SS,
   type SystemArg,
 } from './_sys.js';
+import { isRows } from '../tools/args.js';
 
 // ------------------------------------------------------------------ types and small helpers
 
@@ -783,8 +784,6 @@ function renderMinreal(args: Record<string, any>, r: MinrealResult, o: RenderOpt
 
 // ------------------------------------------------------------------ code
 
-const isMat = (v: unknown): v is Matrix => Array.isArray(v) && v.every((r) => Array.isArray(r));
-
 /** one system argument as code: a number, tf(num, den) or ss(A, B, C, D) */
 export function sysCode(code: Code, name: string, v: unknown, Ts: number): void {
   const M = code.lang === 'matlab';
@@ -810,7 +809,7 @@ export function sysCode(code: Code, name: string, v: unknown, Ts: number): void 
     code.assign(name, `${M ? 'tf' : 'ct.tf'}(num${k}, den${k}${ts})`);
     return;
   }
-  const asM = (x: unknown): Matrix => (typeof x === 'number' ? [[x]] : isMat(x) ? x : Array.isArray(x) ? [x as number[]] : []);
+  const asM = (x: unknown): Matrix => (typeof x === 'number' ? [[x]] : isRows(x) ? x : Array.isArray(x) ? [x as number[]] : []);
   const A = asM(o.A);
   const D = o.D !== undefined && o.D !== null ? asM(o.D) : asM(o.C).map(() => (asM(o.B)[0] ?? []).map(() => 0));
   if (!A.length || !A[0].length) {
@@ -1103,7 +1102,7 @@ export const tools = [
           code.assign('sys', `${M ? 'tf' : 'ct.tf'}(num, den${ts})`);
         } else {
           const A = a.A as Matrix;
-          const D = isMat(a.D) && a.D.length ? (a.D as Matrix) : (a.C as Matrix).map(() => ((a.B as Matrix)[0] ?? []).map(() => 0));
+          const D = isRows(a.D) && a.D.length ? (a.D as Matrix) : (a.C as Matrix).map(() => ((a.B as Matrix)[0] ?? []).map(() => 0));
           code.mat('A', A).mat('B', a.B).mat('C', a.C).mat('D', D);
           code.assign('sys', `${M ? 'ss' : 'ct.ss'}(A, B, C, D${ts})`);
         }

@@ -23,10 +23,10 @@
  *   (G = I, cross covariance Nn); the compensator is reg's (discrete: the delayed estimator by
  *   default, 'current' uses x̂[n|n] = x̂[n|n−1] + M(y − Cx̂ − Du)).
  */
+import { checkMatrix, fmtSize, isRows } from '../tools/args.js';
 import { ControlError } from '../errors.js';
 import { tool, BY_LOOKUP } from '../tools/types.js';
 import { matrix, complexList } from '../tools/schema.js';
-import { checkMatrix, fmtSize } from '../tools/args.js';
 import type { RenderOptions } from '../render/markdown.js';
 import { factsTable, matrixBlock } from '../render/markdown.js';
 import { fmtEigenvalues } from '../render/format.js';
@@ -455,14 +455,13 @@ function renderPlaceObserver(_a: Record<string, any>, r: Record<string, any>, o:
 
 // ------------------------------------------------------------------ code
 
-const isMatrix = (v: unknown): v is Matrix => Array.isArray(v) && v.every((r) => Array.isArray(r));
 const PY = (code: Code) => code.lang === 'python';
 
 function lqiCode(code: Code, a: Record<string, any>, r: LqiResult | undefined): void {
   systemCode(code, a, 'sys');
   code.mat('Q', a.Q).mat('R', a.R);
-  if (isMatrix(a.N)) code.mat('N', a.N);
-  const Nn = isMatrix(a.N) ? ', N' : '';
+  if (isRows(a.N)) code.mat('N', a.N);
+  const Nn = isRows(a.N) ? ', N' : '';
   const d = isDisc(a);
   if (!PY(code)) code.line(`[K, S, e] = lqi(sys, Q, R${Nn});   % u = -K*[x; xi], xi${d ? '[k+1] = xi[k] + Ts*(r - y)' : "' = r - y"}`);
   else {
@@ -485,12 +484,12 @@ function lqiCode(code: Code, a: Record<string, any>, r: LqiResult | undefined): 
 function lqryCode(code: Code, a: Record<string, any>, r: Record<string, any> | undefined): void {
   systemCode(code, a, 'sys');
   code.mat('Q', a.Q).mat('R', a.R);
-  if (isMatrix(a.N)) code.mat('N', a.N);
+  if (isRows(a.N)) code.mat('N', a.N);
   const d = isDisc(a);
-  if (!PY(code)) code.line(`[K, S, e] = lqry(sys, Q, R${isMatrix(a.N) ? ', N' : ''});   % u = -K*x, cost on y = C*x + D*u`);
+  if (!PY(code)) code.line(`[K, S, e] = lqry(sys, Q, R${isRows(a.N) ? ', N' : ''});   % u = -K*x, cost on y = C*x + D*u`);
   else {
     code.comment("python-control has no lqry: the output weights as state weights (MATLAB lqry's reduction)");
-    if (!isMatrix(a.N)) code.line('N = np.zeros((C.shape[0], B.shape[1]))');
+    if (!isRows(a.N)) code.line('N = np.zeros((C.shape[0], B.shape[1]))');
     code.line('Qx = C.T @ Q @ C');
     code.line('Rx = R + D.T @ Q @ D + D.T @ N + N.T @ D');
     code.line('Nx = C.T @ Q @ D + C.T @ N');

@@ -5,6 +5,13 @@
 import { ControlError } from '../errors.js';
 import type { Matrix } from '../types.js';
 
+/** an array of rows (a matrix as JSON carries it; an empty one too): the shape, not the entries */
+export const isRows = (v: unknown): v is Matrix => Array.isArray(v) && v.every((r) => Array.isArray(r));
+
+/** a non-empty matrix of numbers: what a result field must be to be used as a matrix value */
+export const isNumberMatrix = (v: unknown): v is Matrix =>
+  Array.isArray(v) && v.length > 0 && v.every((r) => Array.isArray(r) && r.every((x) => typeof x === 'number'));
+
 export function size(M: Matrix): [number, number] {
   return [M.length, M.length ? M[0].length : 0];
 }
