@@ -26,15 +26,8 @@ export interface Fallback {
   create(): Engine | Promise<Engine>;
 }
 
-/** a failed model turn waiting for the user's answer */
-export interface PendingRoute {
-  /** the conversation's turn that failed */
-  turn: number;
-  from: string;
-  to: string;
-  where: string;
-  reason: FailureReason;
-  failure: string;
+/** a failed model turn waiting for the user's answer: what its route event will say (who failed, why, where it would go) and the turn to replay */
+export interface PendingRoute extends Omit<Extract<TurnEvent, { type: 'route' }>, 'type' | 'decision' | 'outcome'> {
   /** the message exactly as the model was sent it (fenced context and passages included) */
   user: string;
   /** the earlier turns the model was given */
