@@ -43,6 +43,8 @@ import control as ct
 import numpy as np
 import scipy.linalg as la
 import sympy as sp
+
+from _acker import acker_exact  # benchmarks/_acker.py, beside this script
 from scipy.optimize import brentq
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -393,21 +395,6 @@ record('dlqr_rot', **gains('K', K), X00=X[0, 0], pmag=abs(z[0]))
 
 
 # ───────────────────────────── observers and placement ─────────────────────────────
-def acker_exact(A, B, poles):
-    """Ackermann's formula in exact rational arithmetic (sympy)"""
-    A, B = sp.Matrix(A).applyfunc(sp.nsimplify), sp.Matrix(B).applyfunc(sp.nsimplify)
-    n = A.shape[0]
-    s = sp.symbols('s')
-    charp = sp.Poly(sp.expand(sp.prod([s - sp.nsimplify(p) for p in poles])), s).all_coeffs()
-    phi = sp.zeros(n, n)
-    for k, c in enumerate(charp):
-        phi += sp.re(sp.expand(c)) * A ** (n - k)
-    Cm = sp.Matrix.hstack(*[A ** k * B for k in range(n)])
-    e = sp.zeros(1, n)
-    e[n - 1] = 1
-    return np.array((e * Cm.inv() * phi).evalf(30), dtype=float)
-
-
 def observer_ref(key, A, C, poles):
     A, C = M(A), M(C)
     L = ct.place(A.T, C.T, poles).T

@@ -43,6 +43,8 @@ import numpy as np
 import scipy.linalg as la
 import scipy.signal as sig
 import sympy as sp
+
+from _acker import acker_exact  # benchmarks/_acker.py, beside this script
 from scipy.optimize import brentq, minimize_scalar
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -119,21 +121,6 @@ def kalman_c(A, G, C, Qn, Rn):
     L2, P2, _ = ct.lqe(A, G, C, Qn, Rn)
     close(L, L2, rtol=1e-7, what='kalman scipy vs ct.lqe')
     return L, P
-
-
-def acker_exact(A, B, poles):
-    """Ackermann's formula in exact rational arithmetic (sympy)"""
-    A, B = sp.Matrix(A).applyfunc(sp.nsimplify), sp.Matrix(B).applyfunc(sp.nsimplify)
-    n = A.shape[0]
-    s = sp.symbols('s')
-    charp = sp.Poly(sp.expand(sp.prod([s - sp.nsimplify(p) for p in poles])), s).all_coeffs()
-    phi = sp.zeros(n, n)
-    for k, c in enumerate(charp):
-        phi += sp.re(sp.expand(c)) * A ** (n - k)
-    Cm = sp.Matrix.hstack(*[A ** k * B for k in range(n)])
-    e = sp.zeros(1, n)
-    e[n - 1] = 1
-    return np.array((e * Cm.inv() * phi).evalf(30), dtype=float)
 
 
 def place(A, B, poles):
