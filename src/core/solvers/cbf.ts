@@ -25,9 +25,9 @@ import { num as numLit, vector as vecLit } from '../codegen/literals.js';
 import { verdictHolder, type Code } from '../codegen/code.js';
 import type { PlotSpec } from '../plot/specs.js';
 import { exprCode, nonAffineIn, readModel, scalarExpr, type NlArgs, type NlModel } from './_nlmodel.js';
-import { modelBlock, modelCode, modelProps, rk45 } from './nonlinear.js';
+import { modelBlock, modelCode, modelProps, rk45, type Rk45Run } from './nonlinear.js';
 
-export interface CbfResult {
+export interface CbfResult extends Rk45Run {
   t: number[];
   /** N x n */
   x: number[][];
@@ -53,14 +53,6 @@ export interface CbfResult {
   invariant: boolean;
   tol: number;
   alpha: number;
-  method: 'RK45';
-  steps: number;
-  rejected: number;
-  evaluations: number;
-  rtol: number;
-  atol: number;
-  states: string[];
-  inputs: string[];
   /** the barrier as read, its gradient and g(x) = ∂f/∂u as text */
   barrier: string;
   grad_h: string[];

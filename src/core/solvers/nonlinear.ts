@@ -284,12 +284,8 @@ export function linearize(a: Record<string, any>): LinearizeResult {
 
 // ------------------------------------------------------------------ nlsim
 
-export interface NlsimResult {
-  t: number[];
-  /** N x n, one row per time point */
-  x: number[][];
-  y: number[][];
-  u: number[][];
+/** what an RK45 run of a model reports beside its trajectory (nlsim, cbf_filter) */
+export interface Rk45Run {
   method: 'RK45';
   steps: number;
   rejected: number;
@@ -298,6 +294,14 @@ export interface NlsimResult {
   atol: number;
   states: string[];
   inputs: string[];
+}
+
+export interface NlsimResult extends Rk45Run {
+  t: number[];
+  /** N x n, one row per time point */
+  x: number[][];
+  y: number[][];
+  u: number[][];
   outputs: string[];
 }
 
