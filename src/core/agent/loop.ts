@@ -21,7 +21,7 @@ import { rescueJson } from '../engines/gate.js';
 import { callSignature } from '../reader/values.js';
 import { engineTools, findTools, MORE_TOOLS, SYSTEM_PROMPT, USE_TOOL } from './prompt.js';
 import { GREP_RESULT, isResultLookup, lookupResult, READ_RESULT, RESULT_READS_PER_TURN, spillResult, type ResultStore } from './spill.js';
-import { compactHistory, type CompactionOptions, type HistoryTurn } from './compact.js';
+import { compactHistory, type Compacted, type CompactionOptions, type HistoryTurn } from './compact.js';
 
 export interface AgentOptions extends RunOptions, Partial<RenderOptions> {
   maxSteps?: number;
@@ -36,6 +36,8 @@ export interface AgentOptions extends RunOptions, Partial<RenderOptions> {
   history?: readonly ChatMessage[];
   /** earlier turns with their calls: sent compacted past a threshold (agent/compact.ts); replaces `history` */
   turns?: readonly HistoryTurn[];
+  /** `turns` as the caller already compacted them (turn.ts keeps the messages for a replay): not compacted again */
+  compacted?: Compacted;
   compaction?: CompactionOptions;
   /** injectable clock for tests */
   now?: () => number;
@@ -133,7 +135,7 @@ export async function* runAgentTurn(engine: Engine, user: string, opts: AgentOpt
   const tools = opts.tools ?? engineTools();
   const offered = new Set(tools.map((t) => t.name));
   // earlier turns: past the threshold, the oldest folded into one summary, the tail as it was
-  const compacted = opts.turns ? compactHistory(opts.turns, opts.compaction) : undefined;
+  const compacted = opts.compacted ?? (opts.turns ? compactHistory(opts.turns, opts.compaction) : undefined);
   if (compacted?.folded) {
     const { folded, kept, tokensBefore, tokensAfter, refolded } = compacted;
     yield { type: 'compaction', folded, kept, tokensBefore, tokensAfter, refolded };

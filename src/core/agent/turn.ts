@@ -142,17 +142,17 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
     if (data?.text) parts.push(fenceData(data.text, data.label));
     if (grounding?.hits.length) parts.push(passagesBlock(grounding.hits, fenceData));
     const user = parts.join('\n\n');
+    // the earlier turns compacted once: the model is sent these messages, and a replay on the fallback the same
+    const compacted = opts.agent?.turns ? compactHistory(opts.agent.turns, opts.agent.compaction) : undefined;
     // a model that could not be loaded fails the turn as one that fails in it does: typed, and offered to a fallback
     const events = engine
-      ? runAgentTurn(engine, user, agentOptions())
+      ? runAgentTurn(engine, user, { ...agentOptions(), compacted })
       : (async function* (): AsyncGenerator<TurnEvent> {
           yield { type: 'error', message: `The configured language model could not be loaded: ${errorMessage(loadError)}`, reason: 'load' };
           yield* finish();
         })();
     const from = engine?.label ?? 'the configured language model';
-    // the history as the model was sent it (compacted when the turns are long), kept for a replay
-    const sent = opts.agent?.turns ? compactHistory(opts.agent.turns, opts.agent.compaction).messages : (opts.agent?.history ?? []);
-    yield* offerRoute(events, { conv, from, user, history: sent, fallback: opts.fallback });
+    yield* offerRoute(events, { conv, from, user, history: compacted?.messages ?? opts.agent?.history ?? [], fallback: opts.fallback });
     return;
   }
   if (reading.kind === 'none') {

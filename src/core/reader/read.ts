@@ -1563,8 +1563,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
       }
       if (sp && 'poles' in sp && mapTs !== undefined) {
         const toZ = ([re, im]: number[]): [number, number] => [Math.exp(re * mapTs) * Math.cos(im * mapTs), Math.exp(re * mapTs) * Math.sin(im * mapTs)];
-        const sPoles = sp.poles;
-        sp.poles = sPoles.map(toZ);
+        sp.poles = sp.poles.map(toZ);
         if (rest?.values) rest.values = rest.values.map(toZ);
         sp.formula = `${sp.formula}, mapped to the z-plane by z = e^{sTs} with Ts = ${num2(mapTs)} s: ${renderValue(sp.poles, 'poles')}${rest?.values ? ' (the other poles mapped alike)' : ''}`;
         if (!('Ts' in args))
