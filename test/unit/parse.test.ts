@@ -501,3 +501,23 @@ test('names of the Object prototype are unknown names, never an internal error (
     ],
   );
 });
+
+test('findAssignments: a dash used as punctuation ends the value; a minus between operands does not', () => {
+  const one = (text: string) => findAssignments(text).map((a) => [a.name, a.valueText, a.value]);
+  assert.deepEqual(one('what if R=10 - where do the closed loop poles go'), [['R', '10', [[10]]]]);
+  assert.deepEqual(one('Q = eye(2) — and R = 1'), [
+    [
+      'Q',
+      'eye(2)',
+      [
+        [1, 0],
+        [0, 1],
+      ],
+    ],
+    ['R', '1', [[1]]],
+  ]);
+  assert.deepEqual(one('K = 3 – the gain'), [['K', '3', [[3]]]]);
+  // an expression stays whole: 10 - 4 is 6, and a minus before a name is no punctuation
+  assert.deepEqual(one('R = 10 - 4'), [['R', '10 - 4', [[6]]]]);
+  assert.deepEqual(one('x = 2 - t'), []);
+});

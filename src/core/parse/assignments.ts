@@ -103,6 +103,10 @@ function valueExtent(text: string, start: number): Extent {
     }
     if (c === ',' || c === '%' || c === '#' || c === '`' || c === '|' || c === '$' || c === '=') break;
     if (c === ':') return { end: i, skip: true };
+    // a dash as punctuation ends the value: "R=10 - where do the poles go", "Q = eye(2) — and R?"
+    // (an en or em dash is never an operator; a hyphen only when words follow it, not "2 - t")
+    if (c === '—' || c === '–') break;
+    if (c === '-' && /\s/.test(text[i - 1] ?? '') && /^-\s+[A-Za-z]{3,}\s+[A-Za-z]/.test(text.slice(i, i + 40))) break;
     if (c === '.' && (i + 1 >= n || /\s/.test(text[i + 1]))) break;
     if (c === '"' || (c === "'" && !(isOperandEnd(text[i - 1]) && i > start))) {
       if (i === start) return { end: i, skip: true };
