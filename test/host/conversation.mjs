@@ -510,6 +510,67 @@ export async function conversationTests(page, { uiTest, expect, hostCommand, ens
 
   await uiTest(
     page,
+    'ui: conversation: a MATLAB script pasted line by line keeps its outputs (K = lqr, [L, P, E] = lqe; with a dashed what-if between), and reg(sys, K, L) uses them; a discrete plant with ζ, ωn and a sampling time is asked back and its Discrete button places z = e^{sTs} (test-results/script-*.png)',
+    async () => {
+      await hostCommand('workbench.action.chat.newChat');
+      await page.setViewportSize({ width: 1600, height: 1100 });
+      await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
+      await sleep(300);
+      let a = await turn('@control A=[0 1; -2 -3]; B=[0;1]; C=[1 0]; D=0; sys = ss(A,B,C,D);', /Noted/, { computed: false });
+      a = await turn('@control K = lqr(A, B, eye(2), 1)', /Saved/);
+      // K = Bᵀ X with X the CARE solution: √5 − 2 = 0.236068 in both entries (SciPy solve_continuous_are)
+      expect(/Saved K for the next requests/.test(a.text) && /0\.236068/.test(a.text), `K not shown and saved:\n${a.text.slice(0, 1200)}`);
+      // a follow-up written with a dash: the lqr again with R = 10, whose result has the closed-loop poles
+      a = await turn('@control what if R=10 - where do the closed loop poles go', /Closed-loop poles/);
+      expect(/^Computed lqr\(A, B, Q, R = 10\)/.test(a.first), `the what-if is not the lqr with R = 10: ${a.first}`);
+      a = await turn('@control [L, P, E] = lqe(A, B, C, 1, 0.1);', /Saved/);
+      expect(/Saved L, P for the next requests/.test(a.text), `L and P not saved:\n${a.text.slice(0, 1200)}`);
+      a = await turn('@control rsys = reg(sys, K, L)', /regulator poles/i);
+      expect(/K from turn 2 \(K = lqr\(…\)\); L from turn 4 \(L = lqe\(…\)\)/.test(a.first), `reg did not take K and L from the script's turns: ${a.first}`);
+      // separation: eig(A − BK) = −√5, −1 with turn 2's K (not the R = 10 one); eig(A − LC) = −1.76659 ± 0.787927j (SciPy)
+      expect(
+        /-2\.23607/.test(a.text) && /-1\.76659/.test(a.text),
+        `the compensator's poles are not those of turn 2's K and turn 4's L:\n${a.text.slice(0, 1500)}`,
+      );
+      await showNewestAnswerTop(page);
+      await shot('script-reg.png');
+
+      a = await turn('@control state feedback for A = [1 0.1; 0 1], B = [0.005; 0.1] with sampling time 0.1 s, poles for zeta 0.7 and wn 5', /discrete/, {
+        computed: false,
+      });
+      expect(
+        a.followups.some((f) => /^Discrete plant/.test(f)),
+        `the discrete/continuous question has no buttons: ${JSON.stringify(a.followups)}\n${a.text.slice(0, 600)}`,
+      );
+      await showNewestAnswerTop(page);
+      await shot('script-discrete-asked.png');
+      const before = await chatTurnIndex(page);
+      await page
+        .locator('.interactive-session .interactive-session-followups .monaco-button', { hasText: /^Discrete plant/ })
+        .last()
+        .click();
+      await responseAfter(page, { after: before, mustMatch: /Closed-loop poles/ });
+      a = await newestAnswer(page);
+      const first = firstLine(a.text);
+      console.log(`     (clicked "Discrete plant …")\n       -> ${first}`);
+      expect(
+        /^Computed place\(/.test(first) && /Ts = 0\.1/.test(first) && /z = e\^\{sTs\}/.test(first),
+        `the Discrete button did not place z-plane poles: ${first}`,
+      );
+      // python-control: z = e^{0.1 s} = 0.66024 ± 0.246311j, K = [17.6106 5.91468], stable by |z| = 0.704688
+      expect(
+        /17\.6106/.test(a.text) && /5\.91468/.test(a.text) && /stable \(spectral radius 0\.704688\)/.test(a.text),
+        `K or the z-plane verdict:\n${a.text.slice(0, 1500)}`,
+      );
+      await showNewestAnswerTop(page);
+      await shot('script-discrete-placed.png');
+      await hostCommand('workbench.action.toggleMaximizedAuxiliaryBar').catch(() => {});
+    },
+    240_000,
+  );
+
+  await uiTest(
+    page,
     'ui: conversation: an error is shown once, in the answer, with no error box repeating it (test-results/conversation-error-once.png)',
     async () => {
       await hostCommand('workbench.action.maximizeAuxiliaryBar').catch(() => {});
