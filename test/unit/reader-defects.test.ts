@@ -197,3 +197,17 @@ test('a call that cannot be read is never answered by another tool (reg with K u
   assert.ok(!ev.some((e) => e.type === 'tool_result'), 'nothing computed');
   assert.ok(ev.some((e) => (e.type === 'text' || e.type === 'error') && /could not read reg\(sys,K,L\)/.test(e.type === 'text' ? e.text : e.message)));
 });
+
+test('"in Hz" asked of an answer is not dropped: the reading says so and the frequencies follow in Hz', async () => {
+  const ev = await say(new Conversation(), 'margins of L(s) = 5/(s(s+2)(s+10)) in Hz please');
+  assert.match(reading(ev)!.markdown, /also given in Hz \(f = ω\/2π\), from 'in Hz'/);
+  const hz = ev.find((e) => e.type === 'text' && /In Hz/.test(e.text)) as Extract<TurnEvent, { type: 'text' }>;
+  assert.ok(hz, 'no Hz line');
+  // closed form: the phase −90° − atan(ω/2) − atan(ω/10) is −180° where (ω/2)(ω/10) = 1, ω_pc = √20;
+  // f = √20/(2π) = 0.711763 Hz. The gain crossover solves ω²(ω² + 4)(ω² + 100) = 25: ω_gc = 0.248023 (SciPy brentq), 0.0394741 Hz
+  assert.match(hz.text, /w_pc = 4\.47214 rad\/s = 0\.711763 Hz/);
+  assert.match(hz.text, /w_gc = 0\.248023 rad\/s = 0\.0394741 Hz/);
+  // an input in Hz is no request for the answer's unit
+  const pid = await say(new Conversation(), 'PI controller for G(s) = 1/(s+1)^2 with a crossover at 1 Hz and a phase margin of 45 deg');
+  assert.ok(!pid.some((e) => e.type === 'text' && /In Hz/.test(e.text)));
+});

@@ -22,7 +22,7 @@ import {
   type Reading,
 } from '../reader/index.js';
 import { getTool } from '../tools/table.js';
-import { polyText } from '../render/results.js';
+import { frequenciesInHz, polyText } from '../render/results.js';
 import type { TurnEvent } from './events.js';
 import type { ChatMessage, Engine } from '../engines/types.js';
 import { runAgentTurn, type AgentOptions } from './loop.js';
@@ -238,6 +238,9 @@ export async function* runTurn(req: TurnRequest, opts: TurnOptions = {}): AsyncG
         markdown: renderToolResult(step.tool, valid, result, verification, render),
         ...(step.intermediate ? { intermediate: true as const } : {}),
       };
+      // "in Hz": the request's own result's frequencies converted, after it
+      if (reading.freqUnit && result && !step.pre && step.tool === name && !step.intermediate)
+        yield { type: 'text', text: `\n\n${frequenciesInHz(result, render.digits)}` };
       // K = lqr(…): the call's matrix outputs are kept under their names, and said
       const kept = !step.pre && step.tool === name && !step.intermediate ? recordOutputs(conv, reading, result) : [];
       if (kept.length) yield { type: 'text', text: `\n\nSaved ${kept.map((k) => `**${k}**`).join(', ')} for the next requests.` };

@@ -67,6 +67,8 @@ export interface CallReading {
   spec?: SpecCheck;
   /** plan 'playbook' going on from the conversation's checkpoint ("resume"): the steps done are not run again */
   resume?: boolean;
+  /** "margins … in Hz": the result's frequencies are also given in Hz after it */
+  freqUnit?: 'Hz';
 }
 export interface AskReading {
   kind: 'ask';
@@ -2067,6 +2069,9 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     fromCall!.call.outputs.forEach((out, i) => {
       if (/^[A-Za-z_]\w*$/.test(out) && returns[i] && returns[i] !== 'poles') (saves ??= {})[out] = returns[i];
     });
+  // "in Hz" asked of the answer (no number before it: "crossover at 1 Hz" is an input): said after the result
+  const inHz = /\b(?:in|as|into)\s+(?:Hz|hertz)\b|\((?:in\s+)?Hz\)/i.exec(text);
+  if (inHz) notes.push(`The frequencies are also given in Hz (f = ω/2π), from '${inHz[0]}'.`);
   // a design asked for in words runs as its playbook (agent/playbooks.ts); a call or a slash command is the one tool
   if (!plan && via === 'words' && playbookFor(tool.name)) plan = 'playbook';
   const reading: CallReading = {
@@ -2083,6 +2088,7 @@ export function readRequest(message: string, conv: Conversation, opts: ReadOptio
     ...(saves ? { saves } : {}),
     ...(sysVal?.op ? { pre: [sysVal.op] } : {}),
     ...(specCheck ? { spec: specCheck } : {}),
+    ...(inHz ? { freqUnit: 'Hz' as const } : {}),
   };
   record(conv, pending, reading, sysVal);
   return reading;

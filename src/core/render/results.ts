@@ -476,3 +476,17 @@ export const rankRenderer =
   };
 
 export { fmtSmall };
+
+/** a result's frequencies (rad/s: w_gc, w_pc, wc, wn, bandwidth, …) also in Hz, f = ω/2π, for a request that asked "in Hz" */
+export function frequenciesInHz(result: Record<string, unknown>, digits?: number): string {
+  const FREQ = /^(?:w|omega)(?:_?[a-z]+)?$|^bandwidth$/;
+  const hz = (w: number) => (Number.isFinite(w) ? `${fmt(w / (2 * Math.PI), digits)} Hz` : String(w));
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(result)) {
+    if (!FREQ.test(k)) continue;
+    if (typeof v === 'number') parts.push(`${k} = ${fmt(v, digits)} rad/s = ${hz(v)}`);
+    else if (Array.isArray(v) && v.length > 0 && v.length <= 8 && v.every((x) => typeof x === 'number'))
+      parts.push(`${k} = ${v.map((x) => hz(x as number)).join(', ')}`);
+  }
+  return parts.length ? `**In Hz** (f = ω/2π), as asked: ${parts.join('; ')}.` : '**In Hz** was asked, but this result has no frequency to convert.';
+}
