@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { collectTurn } from '../../src/core/agent/turn.js';
 import type { TurnEvent } from '../../src/core/agent/events.js';
-import { Conversation } from '../../src/core/reader/index.js';
+import { Conversation, readTurn } from '../../src/core/reader/index.js';
 
 type Result = Extract<TurnEvent, { type: 'tool_result' }>;
 
@@ -210,4 +210,20 @@ test('"in Hz" asked of an answer is not dropped: the reading says so and the fre
   // an input in Hz is no request for the answer's unit
   const pid = await say(new Conversation(), 'PI controller for G(s) = 1/(s+1)^2 with a crossover at 1 Hz and a phase margin of 45 deg');
   assert.ok(!pid.some((e) => e.type === 'text' && /In Hz/.test(e.text)));
+});
+
+test('a frequency range written "between … and …" is the grid, as "from … to …" is', () => {
+  const r = readTurn(new Conversation(), 'bode of G(s)=1/(s+1) between 0.1 and 100 rad/s');
+  assert.equal(r.kind, 'call');
+  if (r.kind !== 'call') return;
+  const w = r.args.w as number[];
+  // 200 points spaced logarithmically from 0.1 to 100 rad/s, as MATLAB's logspace(-1, 2, 200)
+  assert.equal(w.length, 200);
+  close(w[0], 0.1, 1e-12);
+  close(w[199], 100, 1e-12);
+  close(w[1] / w[0], 10 ** (3 / 199), 1e-12);
+  const hz = readTurn(new Conversation(), 'freqresp of G(s)=1/(s+1) between 1 and 10 Hz');
+  assert.equal(hz.kind, 'call');
+  // 1 Hz is 2π rad/s
+  if (hz.kind === 'call') close((hz.args.w as number[])[0], 2 * Math.PI, 1e-12);
 });

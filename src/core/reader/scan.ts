@@ -263,7 +263,7 @@ export function findPoles(text: string): Scan['poles'] {
   return { values: c.values, text: best.text, added: c.added };
 }
 
-/** "for 10 s", "over 5 seconds", "t = 0:0.01:5", "up to t = 8", "from 0.1 to 100 rad/s" */
+/** "for 10 s", "over 5 seconds", "t = 0:0.01:5", "up to t = 8", "from 0.1 to 100 rad/s", "between 1 and 10 Hz" */
 function findGrids(text: string, assigns: Map<string, Assigned>): Pick<Scan, 't' | 'w' | 'grids'> {
   const out: Pick<Scan, 't' | 'w' | 'grids'> = { grids: new Map() };
   const NUM = String.raw`([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)`;
@@ -272,7 +272,7 @@ function findGrids(text: string, assigns: Map<string, Assigned>): Pick<Scan, 't'
     const T = timeQuantity(Number(m[1]), m[2]);
     if (T && T > 0) out.t = { value: Array.from({ length: 401 }, (_, k) => (T * k) / 400), text: m[0] };
   }
-  m = text.match(new RegExp(String.raw`\bfrom\s+${NUM}\s*(rad\s*/\s*s|[kK]?Hz)?\s+(?:to|up to|and)\s+${NUM}\s*(rad\s*/\s*s|[kK]?Hz)`, 'i'));
+  m = text.match(new RegExp(String.raw`\b(?:from|between)\s+${NUM}\s*(rad\s*/\s*s|[kK]?Hz)?\s+(?:to|up to|and)\s+${NUM}\s*(rad\s*/\s*s|[kK]?Hz)`, 'i'));
   if (m) {
     const u1 = (m[2] ?? m[4]).replace(/\s/g, '');
     const a = radPerSecond(Number(m[1]), u1);
